@@ -1,0 +1,2 @@
+//! Mechanics shared by several families: name what is shared (`trick`, `capture`, ...), never `utils`.
+pub mod trick;

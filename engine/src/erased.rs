@@ -1,0 +1,455 @@
+//! The object-safe, JSON-level face of every game: [`Game`] (one per published game id) and
+//! [`Match`] (one game in progress). The API server and the arena use only these.
+//!
+//! [`PresetGame`] adapts any [`GameDef`] and one of its presets; it owns the generic checks (option
+//! merging, player range, the order game over / not your turn / illegal, state envelopes and their
+//! validation, replays and random playouts), so games never repeat them.
+
+use crate::error::{ActionError, ReplayError, SetupError, StateError};
+use crate::game::{GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::{OptionSpec, PlayerRange, Preset, merge_options};
+use crate::rng::PlayoutRng;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Version of the transparent state envelope.
+pub const STATE_VERSION: u64 = 1;
+
+/// The catalog entry of one game id.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameInfo {
+    /// Game id, e.g. `twenty_two_short`.
+    pub id: String,
+    /// The family this id belongs to, e.g. `twenty_two`.
+    pub family: String,
+    /// Display name.
+    pub name: String,
+    /// Short description.
+    pub description: String,
+    /// Rules summary of the family.
+    pub rules_summary: String,
+    /// Player range.
+    pub players: PlayerRange,
+    /// Every option with its default for this id; fixed ones are listed in `fixed_options` too.
+    pub options: Vec<OptionSpec>,
+    /// Options this id fixes.
+    pub fixed_options: Map<String, Value>,
+}
+
+/// What a client sends to start a game.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewGame {
+    /// Number of players.
+    pub players: usize,
+    /// Options to change (others take the id's defaults).
+    pub options: Map<String, Value>,
+    /// Seed of the game's chance.
+    pub seed: u64,
+    /// Stacked deals (card codes per deal).
+    pub deals: Vec<Vec<String>>,
+}
+
+/// The outcome of one applied action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// Public events produced (JSON objects with a `type`).
+    pub events: Vec<Value>,
+}
+
+/// A whole game replayed from its setup and actions.
+#[derive(Debug)]
+pub struct Replay {
+    /// The state after the last accepted action.
+    pub game: Box<dyn Match>,
+    /// Public events, in order, each tagged with the index of the action that produced it (setup
+    /// events have none).
+    pub events: Vec<Value>,
+    /// The first refused action, if any (the replay stops there).
+    pub refused: Option<ReplayError>,
+}
+
+/// One published game id, JSON-level and object-safe.
+pub trait Game: Send + Sync {
+    /// Catalog entry.
+    fn info(&self) -> &GameInfo;
+    /// Starts a game.
+    fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError>;
+    /// Loads and validates a transparent state (`{"version", "game", "data"}`).
+    fn load(&self, state: &Value) -> Result<Box<dyn Match>, StateError>;
+    /// Replays `actions` from a setup; stops at the first refused action.
+    fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
+    /// Plays one uniformly random game to its end and returns the number of actions applied.
+    fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError>;
+}
+
+impl std::fmt::Debug for dyn Match {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Match({})", self.game_id())
+    }
+}
+
+/// One game in progress, JSON-level.
+pub trait Match: Send + Sync {
+    /// The game id.
+    fn game_id(&self) -> &str;
+    /// Number of seats.
+    fn players(&self) -> usize;
+    /// The seed.
+    fn seed(&self) -> u64;
+    /// The effective options, as JSON.
+    fn options(&self) -> Value;
+    /// Seats that may act now, the seat whose turn it is first.
+    fn to_act(&self) -> Vec<Seat>;
+    /// True once the game has ended.
+    fn is_over(&self) -> bool;
+    /// Legal actions of `seat` in canonical order (empty if it may not act).
+    fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// Applies an action: checks game over, then turn, then legality; the state is unchanged on error.
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError>;
+    /// The view of a seat or a spectator.
+    fn view(&self, viewer: Viewer) -> Value;
+    /// The final result, once over.
+    fn result(&self) -> Option<GameResult>;
+    /// The transparent state envelope.
+    fn save(&self) -> Value;
+    /// A copy.
+    fn clone_match(&self) -> Box<dyn Match>;
+    /// Every piece in the game (conformance audit).
+    fn pieces(&self) -> Vec<String>;
+    /// Codes the viewer must not see (conformance audit).
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String>;
+}
+
+/// A published game id backed by a typed family and one of its presets.
+pub struct PresetGame<G: GameDef> {
+    info: GameInfo,
+    preset: Preset,
+    id: Arc<str>,
+    _family: PhantomData<fn() -> G>,
+}
+
+impl<G: GameDef> PresetGame<G> {
+    /// Every preset of the family as its own game.
+    pub fn all() -> Vec<Box<dyn Game>> {
+        let family = G::family();
+        family
+            .presets
+            .iter()
+            .map(|preset| Box::new(PresetGame::<G>::new(&family, preset.clone())) as Box<dyn Game>)
+            .collect()
+    }
+
+    fn new(family: &crate::game::Family, preset: Preset) -> Self {
+        let options = family
+            .options
+            .iter()
+            .map(|spec| {
+                let mut spec = spec.clone();
+                if let Some(value) = preset.fixed.get(&spec.id).or(preset.defaults.get(&spec.id)) {
+                    spec.default = value.clone();
+                }
+                spec
+            })
+            .collect();
+        let info = GameInfo {
+            id: preset.id.to_string(),
+            family: family.id.to_string(),
+            name: preset.name.to_string(),
+            description: preset.description.to_string(),
+            rules_summary: family.rules_summary.to_string(),
+            players: preset.players.unwrap_or(family.players),
+            options,
+            fixed_options: preset.fixed.clone(),
+        };
+        PresetGame {
+            info,
+            id: Arc::from(preset.id),
+            preset,
+            _family: PhantomData,
+        }
+    }
+
+    /// The typed setup for a request: player range, merged and typed options.
+    pub fn typed_setup(&self, request: &NewGame) -> Result<Setup<G::Options>, SetupError> {
+        let PlayerRange { min, max } = self.info.players;
+        if !(min..=max).contains(&request.players) {
+            return Err(SetupError::PlayerCount {
+                game: self.info.id.clone(),
+                min,
+                max,
+                got: request.players,
+            });
+        }
+        let family_specs = G::family().options;
+        let merged = merge_options(&family_specs, &self.preset, &request.options)?;
+        let options: G::Options = serde_json::from_value(Value::Object(merged))
+            .map_err(|e| SetupError::InvalidOptions(format!("invalid options: {e}")))?;
+        Ok(Setup {
+            players: request.players,
+            options,
+            seed: request.seed,
+            deals: request.deals.clone(),
+        })
+    }
+
+    fn typed_start(&self, request: &NewGame) -> Result<TypedMatch<G>, SetupError> {
+        let setup = self.typed_setup(request)?;
+        let state = G::setup(&setup)?;
+        Ok(TypedMatch {
+            id: self.id.clone(),
+            state,
+        })
+    }
+
+    fn check_fixed(&self, options: &G::Options) -> Result<(), StateError> {
+        let options =
+            serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?;
+        for (id, fixed) in &self.preset.fixed {
+            if options.get(id) != Some(fixed) {
+                return Err(StateError::Inconsistent(format!(
+                    "option `{id}` must be {fixed} in `{}`",
+                    self.info.id
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<G: GameDef> Game for PresetGame<G> {
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError> {
+        Ok(Box::new(self.typed_start(request)?))
+    }
+
+    fn load(&self, state: &Value) -> Result<Box<dyn Match>, StateError> {
+        let Value::Object(envelope) = state else {
+            return Err(StateError::Malformed(
+                "expected a JSON object with `version`, `game` and `data`".into(),
+            ));
+        };
+        let version = envelope
+            .get("version")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| StateError::Malformed("missing or non-integer `version`".into()))?;
+        if version != STATE_VERSION {
+            return Err(StateError::UnsupportedVersion {
+                found: version,
+                supported: STATE_VERSION,
+            });
+        }
+        let game = envelope
+            .get("game")
+            .and_then(Value::as_str)
+            .ok_or_else(|| StateError::Malformed("missing `game`".into()))?;
+        if game != self.info.id {
+            return Err(StateError::WrongGame {
+                expected: self.info.id.clone(),
+                found: game.to_string(),
+            });
+        }
+        let data = envelope
+            .get("data")
+            .ok_or_else(|| StateError::Malformed("missing `data`".into()))?;
+        let typed: G::State = serde_json::from_value(data.clone())
+            .map_err(|e| StateError::Malformed(e.to_string()))?;
+        let players = G::players(&typed);
+        let PlayerRange { min, max } = self.info.players;
+        if !(min..=max).contains(&players) {
+            return Err(StateError::Inconsistent(format!(
+                "{players} players is outside {min}..={max}"
+            )));
+        }
+        self.check_fixed(G::options(&typed))?;
+        G::validate(&typed).map_err(StateError::Inconsistent)?;
+        Ok(Box::new(TypedMatch::<G> {
+            id: self.id.clone(),
+            state: typed,
+        }))
+    }
+
+    fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError> {
+        let mut game = self.typed_start(request)?;
+        let mut events = Vec::new();
+        let mut refused = None;
+        for (index, (seat, action)) in actions.iter().enumerate() {
+            match game.apply(*seat, action) {
+                Ok(applied) => events.extend(applied.events.into_iter().map(|mut event| {
+                    if let Value::Object(map) = &mut event {
+                        map.insert("action_index".into(), Value::from(index));
+                    }
+                    event
+                })),
+                Err(error) => {
+                    refused = Some(ReplayError {
+                        index,
+                        seat: *seat,
+                        error,
+                    });
+                    break;
+                }
+            }
+        }
+        Ok(Replay {
+            game: Box::new(game),
+            events,
+            refused,
+        })
+    }
+
+    fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError> {
+        let setup = self.typed_setup(&NewGame {
+            players,
+            seed,
+            ..NewGame::default()
+        })?;
+        Ok(random_playout::<G>(&setup, seed ^ 0x9E37_79B9_7F4A_7C15))
+    }
+}
+
+use serde::Deserialize;
+
+/// Plays one uniformly random game on typed calls (a random actor, then a random legal action)
+/// and returns the number of actions applied. Used by `cardroom playouts` and the benchmarks.
+pub fn random_playout<G: GameDef>(setup: &Setup<G::Options>, choice_seed: u64) -> u64 {
+    let Ok(mut state) = G::setup(setup) else {
+        return 0;
+    };
+    let mut rng = PlayoutRng::new(choice_seed);
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    let mut applied = 0;
+    loop {
+        let actors = G::to_act(&state);
+        let seats = actors.as_slice();
+        if seats.is_empty() {
+            return applied;
+        }
+        let seat = seats[rng.below(seats.len())];
+        actions.clear();
+        G::legal_actions(&state, seat, &mut actions);
+        if actions.is_empty() {
+            // A listed actor with nothing to do would be a rules bug; stop rather than spin.
+            return applied;
+        }
+        let action = &actions[rng.below(actions.len())];
+        events.clear();
+        if G::apply(&mut state, seat, action, &mut events).is_err() {
+            return applied;
+        }
+        applied += 1;
+    }
+}
+
+/// A typed game state behind the erased [`Match`] interface.
+pub struct TypedMatch<G: GameDef> {
+    id: Arc<str>,
+    /// The typed state.
+    pub state: G::State,
+}
+
+impl<G: GameDef> Clone for TypedMatch<G> {
+    fn clone(&self) -> Self {
+        TypedMatch {
+            id: self.id.clone(),
+            state: self.state.clone(),
+        }
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // Our own types always serialize (string keys, finite numbers): a failure is a bug, shown as null.
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+impl<G: GameDef> Match for TypedMatch<G> {
+    fn game_id(&self) -> &str {
+        &self.id
+    }
+
+    fn players(&self) -> usize {
+        G::players(&self.state)
+    }
+
+    fn seed(&self) -> u64 {
+        G::seed(&self.state)
+    }
+
+    fn options(&self) -> Value {
+        to_json(G::options(&self.state))
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        G::to_act(&self.state).to_vec()
+    }
+
+    fn is_over(&self) -> bool {
+        G::to_act(&self.state).is_empty()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        if !G::to_act(&self.state).contains(seat) {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        G::legal_actions(&self.state, seat, &mut actions);
+        actions.iter().map(to_json).collect()
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError> {
+        let actors = G::to_act(&self.state);
+        if actors.is_empty() {
+            return Err(ActionError::GameOver);
+        }
+        if !actors.contains(seat) {
+            return Err(ActionError::NotYourTurn {
+                seat,
+                to_act: actors.to_vec(),
+            });
+        }
+        let action: G::Action = G::Action::deserialize(action).map_err(|e| {
+            ActionError::illegal(
+                "malformed_action",
+                format!("not an action of {}: {e}", self.id),
+            )
+        })?;
+        let mut events = Vec::new();
+        G::apply(&mut self.state, seat, &action, &mut events)?;
+        Ok(Applied {
+            events: events.iter().map(to_json).collect(),
+        })
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        to_json(&G::view(&self.state, viewer))
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        G::result(&self.state)
+    }
+
+    fn save(&self) -> Value {
+        serde_json::json!({
+            "version": STATE_VERSION,
+            "game": &*self.id,
+            "data": to_json(&self.state),
+        })
+    }
+
+    fn clone_match(&self) -> Box<dyn Match> {
+        Box::new(self.clone())
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        G::pieces(&self.state)
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        G::hidden_from(&self.state, viewer)
+    }
+}

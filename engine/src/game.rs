@@ -1,0 +1,206 @@
+//! The uniform game API: [`GameDef`], implemented by every game family with its own typed rules,
+//! actions, state, events and views, plus the shared types it speaks ([`Setup`], [`Actors`],
+//! [`Viewer`], [`GameResult`], [`Family`]).
+//!
+//! The API server and the arena never see these types: they use the object-safe, JSON-level
+//! [`crate::erased::Game`] that [`crate::erased`] builds from any `GameDef`.
+
+use crate::error::{ActionError, SetupError};
+use crate::options::{OptionSpec, PlayerRange, Preset};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// A seat number, 0-based, in order of play.
+pub type Seat = usize;
+
+/// Who looks at a game: one seat, or a spectator who sees only public information.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Viewer {
+    /// The player in this seat.
+    Seat(Seat),
+    /// Someone with public information only.
+    Spectator,
+}
+
+/// The seats that may act now. With several, the seat whose turn it is comes first; the others may
+/// act out of turn (a raise in Watten, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Actors {
+    /// Nobody: the game is over.
+    None,
+    /// Exactly one seat.
+    One(Seat),
+    /// Several seats, the seat whose turn it is first.
+    Many(Vec<Seat>),
+}
+
+impl Actors {
+    /// True if `seat` may act now.
+    pub fn contains(&self, seat: Seat) -> bool {
+        match self {
+            Actors::None => false,
+            Actors::One(one) => *one == seat,
+            Actors::Many(many) => many.contains(&seat),
+        }
+    }
+
+    /// The seats as a list, the seat whose turn it is first.
+    pub fn to_vec(&self) -> Vec<Seat> {
+        self.as_slice().to_vec()
+    }
+
+    /// The seats as a slice.
+    pub fn as_slice(&self) -> &[Seat] {
+        match self {
+            Actors::None => &[],
+            Actors::One(one) => std::slice::from_ref(one),
+            Actors::Many(many) => many,
+        }
+    }
+
+    /// True if nobody may act.
+    pub fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+}
+
+/// Everything setup needs: player count, the game's typed options, the seed and stacked deals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup<O> {
+    /// Number of players (seats 0..players).
+    pub players: usize,
+    /// The merged, checked options.
+    pub options: O,
+    /// Seed of the game's [`crate::rng::GameRng`].
+    pub seed: u64,
+    /// Stacked deals: entry d fixes the first pieces of deal d's sequence (codes as written by the
+    /// client; the game parses and checks them with [`crate::deal`]).
+    pub deals: Vec<Vec<String>>,
+}
+
+/// The final result of a game: a full ranking of seats, best first, ties grouped, and scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Groups of seats, best first; seats in one group share that place (partners always do).
+    pub ranking: Vec<Vec<Seat>>,
+    /// One score per seat, in the game's own unit (partners repeat their side's score).
+    pub scores: Vec<f64>,
+    /// The partnerships, if the game is played in teams (each a list of seats); ratings go by team.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teams: Option<Vec<Vec<Seat>>>,
+    /// Game-specific facts (payoffs, pot, how far a cooperative crew got, ...).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub details: serde_json::Value,
+}
+
+impl GameResult {
+    /// Ranks seats by a key, smaller key = better, equal keys share a place.
+    pub fn ranking_by_key<K: Ord + Copy>(
+        seats: impl IntoIterator<Item = Seat>,
+        key: impl Fn(Seat) -> K,
+    ) -> Vec<Vec<Seat>> {
+        let mut seats: Vec<Seat> = seats.into_iter().collect();
+        seats.sort_by_key(|s| (key(*s), *s));
+        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        let mut last: Option<K> = None;
+        for seat in seats {
+            let k = key(seat);
+            match (last, ranking.last_mut()) {
+                (Some(prev), Some(group)) if prev == k => group.push(seat),
+                _ => ranking.push(vec![seat]),
+            }
+            last = Some(k);
+        }
+        ranking
+    }
+}
+
+/// What a game family publishes about itself: names, player range, options and presets.
+#[derive(Debug, Clone)]
+pub struct Family {
+    /// Family id (also the module name), e.g. `twenty_two`.
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Short description of the family.
+    pub description: &'static str,
+    /// A rules summary (a few paragraphs) shown in the catalog.
+    pub rules_summary: &'static str,
+    /// Player range of the family.
+    pub players: PlayerRange,
+    /// Every option, with its default.
+    pub options: Vec<OptionSpec>,
+    /// The published game ids; the first is the family's default.
+    pub presets: Vec<Preset>,
+}
+
+/// One game family, typed. Implemented once per family in `engine/src/games/<family>/`.
+///
+/// Contract:
+/// - `setup` draws all chance from the state's [`crate::rng::GameRng`]; nothing else is random.
+/// - `apply` is only called for a seat in `to_act` of a game not over (the erased layer checks that,
+///   in the order game over, not your turn, illegal); it validates fully before mutating, so on
+///   `Err` the state is unchanged; it runs automatic steps (dealing, scoring) before returning.
+/// - `legal_actions` lists every legal action of `seat` in a canonical, deterministic order.
+/// - `view` is built by whitelisting what the viewer may know.
+pub trait GameDef: Sized + Send + Sync + 'static {
+    /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
+    type Options: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// The full state, hidden cards and RNG included.
+    type State: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+    /// The action vocabulary, serialized as `{"type": ...}`.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// Public events produced by `apply`.
+    type Event: Serialize + Debug;
+    /// What one seat (or a spectator) may see.
+    type View: Serialize;
+
+    /// The family description, options and presets.
+    fn family() -> Family;
+
+    /// Sets up a game (and deals, if the game starts with a deal). Checks player-dependent options.
+    fn setup(setup: &Setup<Self::Options>) -> Result<Self::State, SetupError>;
+
+    /// Seats that may act now (empty when the game is over).
+    fn to_act(state: &Self::State) -> Actors;
+
+    /// The legal actions of `seat`, in canonical order, appended to `out` (cleared by the caller).
+    fn legal_actions(state: &Self::State, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// Applies a checked seat's action, appending the public events it produced to `events`.
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), ActionError>;
+
+    /// What `viewer` may know, and nothing else.
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The final result, once the game is over.
+    fn result(state: &Self::State) -> Option<GameResult>;
+
+    /// Number of seats.
+    fn players(state: &Self::State) -> usize;
+
+    /// The options the game was set up with.
+    fn options(state: &Self::State) -> &Self::Options;
+
+    /// The seed of the game.
+    fn seed(state: &Self::State) -> u64;
+
+    /// Checks a state that came from outside (a client's transparent state) before any use:
+    /// pieces conserved, seats and counters in range, phase data coherent. Every state reachable
+    /// by play passes; anything that could make another method panic must fail here.
+    fn validate(state: &Self::State) -> Result<(), String>;
+
+    /// Every piece anywhere in the game (hands, stock, tricks, piles, markers), as codes. The
+    /// multiset never changes during a game (checked by the conformance tests).
+    fn pieces(state: &Self::State) -> Vec<String>;
+
+    /// Codes of pieces `viewer` must not be able to see, excluding codes of which some copy is
+    /// visible to the viewer. The conformance tests check no such code appears in the view.
+    fn hidden_from(state: &Self::State, viewer: Viewer) -> Vec<String>;
+}

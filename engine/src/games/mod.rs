@@ -1,0 +1,2 @@
+//! One module per game family, each with the same file names (mod.rs, rules.rs, action.rs,
+//! state.rs, view.rs, ...).

@@ -1,0 +1,271 @@
+//! Conformance: properties every registered game id must satisfy, over seeded random playouts
+//! (OpenSpiel's random-simulation test, run on the whole registry).
+//!
+//! For each game id × player count: pieces are conserved; every game terminates; every listed action
+//! applies; actions not listed (drawn from a pool of actions seen elsewhere) are refused as illegal
+//! and leave the state unchanged; a seat not in `to_act` gets `not_your_turn`; a finished game gets
+//! `game_over` and lists nothing; views never contain a piece hidden from their viewer; the state
+//! survives a save/load round trip; the same (setup, actions) replays to the identical state; the
+//! result ranks every seat exactly once with one score per seat.
+//!
+//! `CARDROOM_PLAYOUTS` sets the number of games per (id, player count) (default 12).
+
+use engine::registry;
+use engine::{ActionError, Game, NewGame, Viewer};
+use serde_json::Value;
+
+const MAX_ACTIONS: usize = 200_000;
+
+fn playouts() -> u64 {
+    std::env::var("CARDROOM_PLAYOUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12)
+}
+
+fn sorted(mut pieces: Vec<String>) -> Vec<String> {
+    pieces.sort();
+    pieces
+}
+
+/// Small deterministic chooser, independent of the engine's RNG.
+struct Chooser(u64);
+impl Chooser {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn check_views(game: &dyn engine::Match, id: &str) {
+    let players = game.players();
+    let viewers = (0..players).map(Viewer::Seat).chain([Viewer::Spectator]);
+    for viewer in viewers {
+        let view = serde_json::to_string(&game.view(viewer)).unwrap();
+        for code in game.hidden_from(viewer) {
+            assert!(
+                !view.contains(&format!("\"{code}\"")),
+                "{id}: the view of {viewer:?} shows hidden piece {code}: {view}"
+            );
+        }
+    }
+}
+
+fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, exhaustive: bool) {
+    let id = game.info().id.clone();
+    let request = NewGame {
+        players,
+        seed,
+        ..NewGame::default()
+    };
+    let mut state = game
+        .start(&request)
+        .unwrap_or_else(|e| panic!("{id}/{players}: setup failed: {e}"));
+    let pieces = sorted(state.pieces());
+    let mut history: Vec<(usize, Value)> = Vec::new();
+    let mut chooser = Chooser(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    loop {
+        assert!(
+            history.len() < MAX_ACTIONS,
+            "{id}/{players} seed {seed}: no end after {MAX_ACTIONS} actions"
+        );
+        assert_eq!(
+            sorted(state.pieces()),
+            pieces,
+            "{id}/{players} seed {seed}: pieces not conserved after {} actions",
+            history.len()
+        );
+        check_views(state.as_ref(), &id);
+        let saved = state.save();
+        let reloaded = game
+            .load(&saved)
+            .unwrap_or_else(|e| panic!("{id}: own state refused: {e}"));
+        assert_eq!(reloaded.save(), saved, "{id}: save/load round trip differs");
+
+        let to_act = state.to_act();
+        if to_act.is_empty() {
+            assert!(state.is_over());
+            break;
+        }
+        assert!(state.result().is_none(), "{id}: a result before the end");
+        for seat in 0..players {
+            if !to_act.contains(&seat) {
+                assert!(
+                    state.legal_actions(seat).is_empty(),
+                    "{id}: seat {seat} not to act has legal actions"
+                );
+            }
+        }
+        let seat = to_act[chooser.below(to_act.len())];
+        let legal = state.legal_actions(seat);
+        assert!(
+            !legal.is_empty(),
+            "{id}/{players} seed {seed}: seat {seat} is to act with no legal action"
+        );
+
+        // A seat not to act is refused (not_your_turn), state unchanged.
+        if let Some(idle) = (0..players).find(|s| !to_act.contains(s)) {
+            let mut probe = state.clone_match();
+            let err = probe.apply(idle, &legal[0]).unwrap_err();
+            assert!(
+                matches!(err, ActionError::NotYourTurn { .. }),
+                "{id}: idle seat {idle} got {err:?}"
+            );
+            assert_eq!(probe.save(), saved);
+        }
+        // Unlisted actions from the pool are refused as illegal, with a reason, state unchanged.
+        for candidate in pool.iter().filter(|a| !legal.contains(a)).take(24) {
+            let mut probe = state.clone_match();
+            match probe.apply(seat, candidate) {
+                Err(ActionError::Illegal { message, .. }) => assert!(!message.is_empty()),
+                other => panic!(
+                    "{id}/{players} seed {seed}: unlisted action {candidate} for seat {seat} gave {other:?}; legal: {legal:?}"
+                ),
+            }
+            assert_eq!(
+                probe.save(),
+                saved,
+                "{id}: a refused action changed the state"
+            );
+        }
+        // Every listed action applies.
+        if exhaustive {
+            for action in &legal {
+                let mut probe = state.clone_match();
+                if let Err(e) = probe.apply(seat, action) {
+                    panic!("{id}/{players} seed {seed}: listed action {action} refused: {e}");
+                }
+            }
+        }
+        for action in &legal {
+            if pool.len() < 4096 && !pool.contains(action) {
+                pool.push(action.clone());
+            }
+        }
+        let action = legal[chooser.below(legal.len())].clone();
+        state
+            .apply(seat, &action)
+            .unwrap_or_else(|e| panic!("{id}: listed action {action} refused: {e}"));
+        history.push((seat, action));
+    }
+
+    // The end: a full ranking, one score per seat, nothing more accepted.
+    let result = state
+        .result()
+        .unwrap_or_else(|| panic!("{id}: over without a result"));
+    let mut ranked: Vec<usize> = result.ranking.iter().flatten().copied().collect();
+    ranked.sort();
+    assert_eq!(
+        ranked,
+        (0..players).collect::<Vec<_>>(),
+        "{id}: ranking must name every seat once: {result:?}"
+    );
+    assert_eq!(result.scores.len(), players, "{id}: one score per seat");
+    for seat in 0..players {
+        assert!(state.legal_actions(seat).is_empty());
+        let err = state
+            .clone_match()
+            .apply(seat, &serde_json::json!({"type": "play"}))
+            .unwrap_err();
+        assert_eq!(err, ActionError::GameOver);
+    }
+
+    // Replays are identical.
+    let replay = game.replay(&request, &history).unwrap();
+    assert!(
+        replay.refused.is_none(),
+        "{id}: replay refused {:?}",
+        replay.refused
+    );
+    assert_eq!(
+        replay.game.save(),
+        state.save(),
+        "{id}/{players} seed {seed}: replay differs"
+    );
+}
+
+#[test]
+fn every_game_id_passes_random_playouts() {
+    let n = playouts();
+    for game in registry::games() {
+        let info = game.info();
+        let mut counts: Vec<usize> = (info.players.min..=info.players.max.min(8)).collect();
+        if info.players.max > 8 {
+            counts.push(info.players.max);
+        }
+        for players in counts {
+            let mut pool = Vec::new();
+            for seed in 0..n {
+                play_one(game.as_ref(), players, seed, &mut pool, seed < 3);
+            }
+        }
+    }
+}
+
+#[test]
+fn catalog_is_coherent() {
+    let mut ids = std::collections::HashSet::new();
+    for game in registry::games() {
+        let info = game.info();
+        assert!(ids.insert(info.id.clone()), "duplicate id {}", info.id);
+        assert!(
+            info.id.starts_with(&info.family) || info.id == "gambling_cucumber",
+            "id {} should start with its family {}",
+            info.id,
+            info.family
+        );
+        assert!(info.players.min >= 1 && info.players.min <= info.players.max);
+        assert!(!info.description.is_empty() && !info.rules_summary.is_empty());
+        // Defaults start a game at the minimum player count, and every default is of its declared type.
+        for spec in &info.options {
+            spec.check(&spec.default).unwrap_or_else(|e| {
+                panic!(
+                    "{}: default of {} fails its own type: {e}",
+                    info.id, spec.id
+                )
+            });
+        }
+        game.start(&NewGame {
+            players: info.players.min,
+            ..NewGame::default()
+        })
+        .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", info.id));
+        let err = game
+            .start(&NewGame {
+                players: info.players.max + 1,
+                ..NewGame::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_players");
+    }
+}
+
+#[test]
+fn states_of_another_game_or_forged_are_refused() {
+    let games = registry::games();
+    for game in games {
+        let info = game.info();
+        let state = game
+            .start(&NewGame {
+                players: info.players.min,
+                seed: 5,
+                ..NewGame::default()
+            })
+            .unwrap();
+        let saved = state.save();
+        // Another game's id.
+        let mut other = saved.clone();
+        other["game"] = Value::from("not_a_game");
+        assert!(game.load(&other).is_err());
+        // Truncated data, wrong version.
+        let mut truncated = saved.clone();
+        truncated["data"] = serde_json::json!({});
+        assert!(game.load(&truncated).is_err());
+        let mut version = saved.clone();
+        version["version"] = Value::from(99);
+        assert!(game.load(&version).is_err());
+        assert!(game.load(&Value::from("x")).is_err());
+    }
+}
