@@ -82,6 +82,8 @@ pub trait Game: Send + Sync {
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
     fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError>;
+    /// The built-in heuristic bot's choice: an index into `legal`, from a seat's view only.
+    fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String>;
 }
 
 impl std::fmt::Debug for dyn Match {
@@ -309,6 +311,22 @@ impl<G: GameDef> Game for PresetGame<G> {
             ..NewGame::default()
         })?;
         Ok(random_playout::<G>(&setup, seed ^ 0x9E37_79B9_7F4A_7C15))
+    }
+
+    fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String> {
+        let view: G::View = G::View::deserialize(view)
+            .map_err(|e| format!("not a view of {}: {e}", self.info.id))?;
+        let legal: Vec<G::Action> = legal
+            .iter()
+            .map(|a| {
+                G::Action::deserialize(a)
+                    .map_err(|e| format!("not an action of {}: {e}", self.info.id))
+            })
+            .collect::<Result<_, _>>()?;
+        if legal.is_empty() {
+            return Err("no legal action to choose from".into());
+        }
+        Ok(G::heuristic(&view, &legal).min(legal.len() - 1))
     }
 }
 

@@ -153,8 +153,9 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
     /// Public events produced by `apply`.
     type Event: Serialize + Debug;
-    /// What one seat (or a spectator) may see.
-    type View: Serialize;
+    /// What one seat (or a spectator) may see. Deserializable, so bots built on the engine can read
+    /// the view they are sent.
+    type View: Serialize + DeserializeOwned;
 
     /// The family description, options and presets.
     fn family() -> Family;
@@ -199,6 +200,11 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// Every piece anywhere in the game (hands, stock, tricks, piles, markers), as codes. The
     /// multiset never changes during a game (checked by the conformance tests).
     fn pieces(state: &Self::State) -> Vec<String>;
+
+    /// A simple heuristic policy for the built-in bot: the index into `legal` of the action to play,
+    /// chosen from the seat's view only (never the full state). It must beat uniform random play
+    /// clearly; the rules tests of each family show by how much.
+    fn heuristic(view: &Self::View, legal: &[Self::Action]) -> usize;
 
     /// Codes of pieces `viewer` must not be able to see, excluding codes of which some copy is
     /// visible to the viewer. The conformance tests check no such code appears in the view.
