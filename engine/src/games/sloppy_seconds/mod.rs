@@ -146,10 +146,12 @@ fn evaluate(view: &View, me: Seat, card: Card) -> i64 {
         .and_then(|(_, c)| c.suit())
         .unwrap_or(crate::cards::Suit::Spades);
     let mut trump = view.trump;
-    if let (Some(suit), None) = (card.suit(), trump) {
-        if plays.len() > 1 && suit != led && view.first_broken.is_some_and(|f| f != suit) {
-            trump = Some(suit);
-        }
+    if let (Some(suit), None) = (card.suit(), trump)
+        && plays.len() > 1
+        && suit != led
+        && view.first_broken.is_some_and(|f| f != suit)
+    {
+        trump = Some(suit);
     }
     let index = winner_by_strength(&plays, |_, c| plain_strength(c, led, trump));
     let winner = plays.get(index).map_or(me, |(s, _)| *s);

@@ -1,6 +1,6 @@
 //! Card points and the second-place hand score (spec §5.1, rulings R1, R6, R7).
 
-use super::rules::MinimumRule;
+use super::rules::{MinimumRule, TieRule};
 use crate::cards::{Card, CardSet, Rank, Suit};
 
 /// Card points (R1): A = 1, 2..10 face value, J = 11, Q = 12, K = 13.
@@ -59,6 +59,14 @@ pub fn hand_scores(points: &[[u32; 4]], rule: MinimumRule) -> Vec<u32> {
         }
     }
     scores
+}
+
+/// True if the game ends with these totals after a hand (R8, R9): someone reached `target` and,
+/// under `play_on`, one player alone has the highest total.
+pub fn game_over(totals: &[i64], target: i64, tie_rule: TieRule) -> bool {
+    let best = totals.iter().copied().max().unwrap_or(0);
+    let leaders = totals.iter().filter(|t| **t == best).count();
+    best >= target && (leaders == 1 || tie_rule == TieRule::Shared)
 }
 
 #[cfg(test)]

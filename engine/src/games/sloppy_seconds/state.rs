@@ -1,7 +1,7 @@
 //! The state of a game of Sloppy Seconds: dealing, legal plays, the mid-hand trump, tricks, scoring.
 
 use super::action::{Action, Event};
-use super::rules::{FirstDealer, Options, TieRule};
+use super::rules::{FirstDealer, Options};
 use super::scoring;
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
@@ -93,12 +93,12 @@ impl State {
             });
         }
         let deals = parse_card_deals(&setup.deals, &PackSpec::standard())?;
-        if n == 3 {
-            if let Some(d) = deals.iter().position(|e| e.contains(&two_of_clubs())) {
-                return Err(SetupError::InvalidDeals(format!(
-                    "deal {d}: 2C is removed from the pack with 3 players"
-                )));
-            }
+        if n == 3
+            && let Some(d) = deals.iter().position(|e| e.contains(&two_of_clubs()))
+        {
+            return Err(SetupError::InvalidDeals(format!(
+                "deal {d}: 2C is removed from the pack with 3 players"
+            )));
         }
         let mut rng = GameRng::new(setup.seed);
         let dealer = match setup.options.first_dealer {
@@ -287,11 +287,8 @@ impl State {
             totals: self.totals.clone(),
         });
         self.last_hand = Some(HandReport { points, scores });
-        let best = self.totals.iter().copied().max().unwrap_or(0);
-        let leaders = self.totals.iter().filter(|t| **t == best).count();
         // R8: checked only at the end of a hand; R9: a tie for first plays on by default.
-        let over = best >= self.options.target
-            && (leaders == 1 || self.options.tie_rule == TieRule::Shared);
+        let over = scoring::game_over(&self.totals, self.options.target, self.options.tie_rule);
         if over {
             self.over = true;
             events.push(Event::GameOver {
@@ -327,10 +324,10 @@ impl State {
         if self.dealer >= n || self.leader >= n {
             return Err("dealer or leader out of range".into());
         }
-        if let FirstDealer::Seat(s) = self.options.first_dealer {
-            if s >= n {
-                return Err("first_dealer out of range".into());
-            }
+        if let FirstDealer::Seat(s) = self.options.first_dealer
+            && s >= n
+        {
+            return Err("first_dealer out of range".into());
         }
         // Conservation: every card of the pack exactly once.
         let mut seen = CardSet::EMPTY;
@@ -372,10 +369,10 @@ impl State {
         if self.over != self.hands.iter().all(|h| h.is_empty()) {
             return Err("the game is over exactly when all hands are played out".into());
         }
-        if let Some(report) = &self.last_hand {
-            if report.points.len() != n || report.scores.len() != n {
-                return Err("last hand report needs one entry per seat".into());
-            }
+        if let Some(report) = &self.last_hand
+            && (report.points.len() != n || report.scores.len() != n)
+        {
+            return Err("last hand report needs one entry per seat".into());
         }
         Ok(())
     }
