@@ -628,7 +628,7 @@ impl State {
         let playable = self.playable(seat);
         if !playable.contains(card) {
             let led = self.trick.first().and_then(|(_, c)| c.suit());
-            let (reason, message) = if led.is_some_and(|l| hand.of_suit(l).len() > 0) {
+            let (reason, message) = if led.is_some_and(|l| !hand.of_suit(l).is_empty()) {
                 (
                     "must_follow_suit",
                     format!(
