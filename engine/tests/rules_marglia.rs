@@ -791,3 +791,40 @@ fn heuristic_beats_random() {
     println!("maniglia 3p heuristic vs two random: {wins} outright wins, {losses} losses of 200");
     assert!(wins >= 100, "maniglia 3p: {wins} wins (random: about 67)");
 }
+
+#[test]
+fn heuristic_works_through_the_json_api_in_every_phase() {
+    for (id, players, options) in [
+        ("marglia", 4, json!({"communication": "structured"})),
+        ("marglia_pagat", 4, json!({})),
+        ("maniglia", 3, json!({})),
+        ("maniglia", 4, json!({"communication": "structured"})),
+        ("maniglia", 5, json!({})),
+    ] {
+        let game = registry::find(id).unwrap();
+        let mut m = game
+            .start(&NewGame {
+                players,
+                options: options.as_object().cloned().unwrap(),
+                seed: 9,
+                deals: vec![],
+            })
+            .unwrap();
+        let mut phases = std::collections::BTreeSet::new();
+        while !m.is_over() {
+            let seat = m.to_act()[0];
+            let v = m.view(Viewer::Seat(seat));
+            phases.insert(v["phase"]["phase"].as_str().unwrap().to_string());
+            let legal = m.legal_actions(seat);
+            let index = game.heuristic(&v, &legal).unwrap();
+            m.apply(seat, &legal[index]).unwrap();
+        }
+        assert!(phases.contains("play"), "{id}: {phases:?}");
+        if id == "maniglia" {
+            assert!(phases.contains("bidding") && phases.contains("declare"), "{phases:?}");
+        }
+        if players == 4 && options["communication"] == json!("structured") {
+            assert!(phases.contains("communication"), "{phases:?}");
+        }
+    }
+}

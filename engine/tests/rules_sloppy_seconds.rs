@@ -513,3 +513,31 @@ fn heuristic_beats_random() {
         "heuristic won only {wins} of {games}"
     );
 }
+
+#[test]
+fn heuristic_works_through_the_json_api() {
+    for (id, players) in [("sloppy_seconds", 3), ("sloppy_seconds_364", 4)] {
+        let game = registry::find(id).unwrap();
+        let mut m = game
+            .start(&NewGame {
+                players,
+                seed: 3,
+                ..NewGame::default()
+            })
+            .unwrap();
+        while !m.is_over() {
+            let seat = m.to_act()[0];
+            let legal = m.legal_actions(seat);
+            let index = game.heuristic(&m.view(Viewer::Seat(seat)), &legal).unwrap();
+            assert!(index < legal.len());
+            m.apply(seat, &legal[index]).unwrap();
+        }
+        let best = m.result().unwrap().ranking[0][0];
+        let target = if id == "sloppy_seconds_364" {
+            364.0
+        } else {
+            300.0
+        };
+        assert!(m.result().unwrap().scores[best] >= target);
+    }
+}
