@@ -821,7 +821,10 @@ fn heuristic_works_through_the_json_api_in_every_phase() {
         }
         assert!(phases.contains("play"), "{id}: {phases:?}");
         if id == "maniglia" {
-            assert!(phases.contains("bidding") && phases.contains("declare"), "{phases:?}");
+            assert!(
+                phases.contains("bidding") && phases.contains("declare"),
+                "{phases:?}"
+            );
         }
         if players == 4 && options["communication"] == json!("structured") {
             assert!(phases.contains("communication"), "{phases:?}");
