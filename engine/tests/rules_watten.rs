@@ -729,12 +729,13 @@ fn t5_new_cards_exchange_positions() {
 }
 
 fn t6_game(opts: Value) -> Box<dyn Match> {
-    // s=9, t=S. Tricks 1-4 split 2:2, then seat 1 leads 8H to trick 5.
+    // s=9, t=S. Tricks 1-4 split 2:2 and seat 1 wins trick 4; last cards: seat 1 8H, seat 2 KD,
+    // seat 3 9C, seat 0 TH (spec T6).
     let hands = [
         "AC KC QC JC TH",
-        "AH KH QH JH 8H",
+        "AH 7S QH JH 8H",
         "7H 8D 9D TD KD",
-        "7D 8C 9S TS 9C",
+        "KH 8C 9S QD 9C",
     ];
     let mut o = json!({"raise_timing":"any_time"});
     for (k, v) in opts.as_object().unwrap() {
@@ -742,60 +743,64 @@ fn t6_game(opts: Value) -> Box<dyn Match> {
     }
     let mut m = start("watten_tyrolean", 4, o, vec![sequence("", &hands, 0, None)]);
     name(&mut m, 1, 0, "9", "S");
-    // Trick 1: seat 1 AH, 2 7H, 3 9S (Rechte) wins → B. Trick 2: seat 3 leads 8C, 0 AC wins...
     let script = [
         (1, "AH"),
-        (2, "7H"),
-        (3, "9S"),
-        (0, "AC"), // B (seat 3)
-        (3, "TS"),
-        (0, "KC"),
-        (1, "KH"),
-        (2, "8D"), // B (seat 3, trump)
-        (3, "8C"),
-        (0, "QC"),
-        (1, "QH"),
-        (2, "9D"), // A (seat 2, Linke)
+        (2, "9D"),
+        (3, "KH"),
+        (0, "AC"), // seat 2 (Linke)
         (2, "TD"),
-        (3, "7D"),
+        (3, "8C"),
+        (0, "KC"),
+        (1, "QH"), // seat 2
+        (2, "8D"),
+        (3, "9S"),
+        (0, "QC"),
+        (1, "JH"), // seat 3 (Rechte)
+        (3, "QD"),
         (0, "JC"),
-        (1, "JH"), // A (seat 2 led TD)
+        (1, "7S"),
+        (2, "7H"), // seat 1 (trump)
     ];
     for (seat, card) in script {
         act(&mut m, seat, json!({"type":"play","cards":[card]}));
     }
-    // Seat 2 led trick 4 and won; now seat 2 leads? Re-target: the winner leads trick 5.
+    assert_eq!(m.view(Viewer::Spectator)["won"], json!([2, 2]));
+    act(&mut m, 1, json!({"type":"play","cards":["8H"]}));
     m
+}
+
+fn can_raise(m: &dyn Match, seat: usize) -> bool {
+    m.legal_actions(seat)
+        .contains(&json!({"type":"raise","to":3}))
 }
 
 #[test]
 fn t6_last_trick_window() {
     let m = t6_game(json!({"last_trick_raise":"restricted"}));
-    let v = m.view(Viewer::Spectator);
-    assert_eq!(v["won"], json!([2, 2]));
-    // Seat 2 won trick 4 and leads trick 5 with KD; last cards: 3 9C (Linke), 0 TH, 1 8H.
-    let mut m = m;
-    act(&mut m, 2, json!({"type":"play","cards":["KD"]}));
-    // Led KD (plain bells): seat 3 (9C, a Linke) may raise; seat 0 (TH) and seat 1 (8H) may not; seat 2 (leader) may.
-    let can =
-        |m: &Box<dyn Match>, s: usize| m.legal_actions(s).contains(&json!({"type":"raise","to":3}));
-    assert!(can(&m, 3));
-    assert!(!can(&m, 0));
-    assert!(!can(&m, 1));
-    assert!(can(&m, 2));
-    assert_eq!(m.to_act(), vec![3, 2]);
-    // Counter-raises are free: seat 2 raises, seat 1 (not qualifying) may counter.
+    assert!(
+        !can_raise(m.as_ref(), 2),
+        "KD: not hearts, not trump, not Linke"
+    );
+    assert!(can_raise(m.as_ref(), 3), "9C is a Linke");
+    assert!(can_raise(m.as_ref(), 1), "the leader always qualifies");
+    assert!(can_raise(m.as_ref(), 0), "TH follows the led plain suit");
+    assert_eq!(m.to_act(), vec![2, 3, 0, 1]);
+    // Only the deal's first raise is restricted: seat 2 may counter-raise seat 3's raise.
     let mut r = m.clone_match();
-    act(&mut r, 2, json!({"type":"raise","to":3}));
-    assert!(r.legal_actions(1).contains(&json!({"type":"raise","to":4})));
-    // Challenge: seat 1 raises anyway with 8H (does not qualify: KD led); seat 2 challenges → A +2.
+    act(&mut r, 3, json!({"type":"raise","to":3}));
+    assert!(r.legal_actions(2).contains(&json!({"type":"raise","to":4})));
+    // Challenge: seat 2 raises anyway; seat 1 challenges; KD does not qualify → team B +2.
     let mut ch = t6_game(json!({"last_trick_raise":"challenge"}));
-    act(&mut ch, 2, json!({"type":"play","cards":["KD"]}));
-    act(&mut ch, 1, json!({"type":"raise","to":3}));
-    assert!(ch.legal_actions(2).contains(&json!({"type":"challenge"})));
-    let events = act(&mut ch, 2, json!({"type":"challenge"}));
-    assert!(events.contains(&json!({"type":"challenge","seat":2,"card":"8H","qualifies":false})));
-    assert_eq!(scores(ch.as_ref()), vec![2, 0, 2, 0]);
+    act(&mut ch, 2, json!({"type":"raise","to":3}));
+    assert_eq!(ch.to_act(), vec![3, 1]);
+    assert!(ch.legal_actions(1).contains(&json!({"type":"challenge"})));
+    let events = act(&mut ch, 1, json!({"type":"challenge"}));
+    assert!(events.contains(&json!({"type":"challenge","seat":1,"card":"KD","qualifies":false})));
+    assert_eq!(scores(ch.as_ref()), vec![0, 2, 0, 2]);
+    // Under on_turn the responder to seat 2's raise is seat 3.
+    let mut on_turn = t6_game(json!({"last_trick_raise":"challenge","raise_timing":"on_turn"}));
+    act(&mut on_turn, 2, json!({"type":"raise","to":3}));
+    assert_eq!(on_turn.to_act(), vec![3]);
 }
 
 #[test]
@@ -971,9 +976,18 @@ fn bl2_duties_only_for_knowers() {
         r.legal_follow(&o, set("AS 9C KD 8C JH"), &lead, 0, true),
         set("AS 9C")
     );
-    // Through a game: seat 2 (blind) may play anything after a trump lead.
+    // Through a game: seat 2 (blind) may play anything after a trump lead; the dealer may not.
     let mut m = bl_game(json!({}));
-    act(&mut m, 1, json!({"type":"decline"})).len();
+    act(&mut m, 1, json!({"type":"declare","card":"9H"}));
+    act(&mut m, 0, json!({"type":"declare","card":"AS"}));
+    act(&mut m, 1, json!({"type":"play","cards":["8S"]}));
+    assert_eq!(plays(m.as_ref(), 2), sorted("QS AD 7C 6D KH"));
+    act(&mut m, 2, json!({"type":"play","cards":["AD"]}));
+    assert_eq!(plays(m.as_ref(), 3), sorted("7S 9D QH JC TD"));
+    act(&mut m, 3, json!({"type":"play","cards":["TD"]}));
+    assert_eq!(plays(m.as_ref(), 0), sorted("AS 9C"));
+    let events = act(&mut m, 0, json!({"type":"play","cards":["9C"]}));
+    assert_eq!(events.last(), Some(&json!({"type":"trick_won","seat":0})));
 }
 
 #[test]
@@ -1109,27 +1123,52 @@ fn bo3_exchange_caps_and_order() {
 
 #[test]
 fn bo4_scoring() {
-    // Hearts trumps (bottom 7C). Tricks: seat1 0, seat2 2, seat3 3, seat0 0.
-    let mut m = start("watten_bohemian", 4, json!({}), vec![]);
-    let mut saved = m.save();
-    saved["data"]["deal"]["trump"] = json!("H");
-    saved["data"]["deal"]["won"] = json!([0, 0, 2, 3]);
-    let _ = &mut m;
-    let state: engine::games::watten::State =
-        serde_json::from_value(saved["data"].clone()).unwrap();
-    let mut st = state.clone();
-    // Scoring is applied at the end of trick 5; emulate by playing the deal's scoring rule.
-    let m2 = 2;
-    let changes: Vec<i32> = st
-        .deal
-        .won
-        .iter()
-        .map(|k| if *k > 0 { -(*k as i32) * m2 } else { 5 * m2 })
-        .collect();
-    for (s, c) in changes.iter().enumerate() {
-        st.scores[s] += c;
+    // Hearts trumps (bottom 7C): seat1 0 tricks, seat2 2, seat3 3, seat0 0.
+    let hands = [
+        "7S 8D 9D TD JD",
+        "8S 9S TS JS QS",
+        "AS JH QH AC AD",
+        "KH 7D AH 8C 9C",
+    ];
+    let mut m = start(
+        "watten_bohemian",
+        4,
+        json!({}),
+        vec![sequence("7C", &hands, 0, None)],
+    );
+    for seat in [1, 2, 3, 0] {
+        act(&mut m, seat, json!({"type":"draw"}));
     }
-    assert_eq!(st.scores, vec![30, 30, 16, 14]);
+    let script = [
+        (1, "8S"),
+        (2, "AS"),
+        (3, "KH"),
+        (0, "7S"),
+        (3, "7D"),
+        (0, "9D"),
+        (1, "9S"),
+        (2, "JH"),
+        (3, "AH"),
+        (0, "TD"),
+        (1, "JS"),
+        (2, "QH"),
+        (3, "8C"),
+        (0, "8D"),
+        (1, "QS"),
+        (2, "AC"),
+        (2, "AD"),
+        (3, "9C"),
+        (0, "JD"),
+        (1, "TS"),
+    ];
+    let mut last = Vec::new();
+    for (seat, card) in script {
+        last = act(&mut m, seat, json!({"type":"play","cards":[card]}));
+    }
+    assert_eq!(scores(m.as_ref()), vec![30, 30, 16, 14]);
+    let end = last.iter().find(|e| e["type"] == "deal_end").unwrap();
+    assert_eq!(end["changes"], json!([10, 10, -4, -6]));
+    assert!(!m.is_over());
 }
 
 // ---------------------------------------------------------------- rulings and contracts
@@ -1307,14 +1346,134 @@ fn typed_family_lists_seven_ids() {
     );
 }
 
+/// Property checks over seeded random playouts of option sets the published ids' defaults do not
+/// reach (any_time, signals, challenge, Maschine, swaps...): pieces conserved, termination, every
+/// listed action applies, seats not listed are refused, views leak nothing, replays are identical.
 #[test]
-fn zz_probe_lengths() {
-    for game in registry::games() {
-        let info = game.info();
-        for players in info.players.min..=info.players.max {
-            let t = std::time::Instant::now();
-            let n = game.random_playout(players, 1).unwrap();
-            println!("{} {players}: {n} actions {:?}", info.id, t.elapsed());
+fn random_playouts_of_every_ruleset_and_option_set() {
+    let cases = [
+        (
+            "watten",
+            4,
+            json!({"raise_timing":"any_time","signals":"public","maschine":true,"schlag_swap":true,"new_cards":true,"jump_to_four":true}),
+        ),
+        (
+            "watten",
+            3,
+            json!({"raise_timing":"any_time","three_player_declarer":"eldest_rank_dealer_suit","schlag_must_hold":true,"new_cards":true}),
+        ),
+        (
+            "watten",
+            2,
+            json!({"raise_timing":"any_time","raise_cap":"target","schlag_swap":true,"jump_to_four":true,"cut_criticals":false}),
+        ),
+        (
+            "watten_austrian",
+            3,
+            json!({"raise_timing":"any_time","maschine":true}),
+        ),
+        (
+            "watten_carinthian",
+            4,
+            json!({"raise_timing":"any_time","maschine":true,"carinthian_top":"JD"}),
+        ),
+        (
+            "watten_tyrolean",
+            4,
+            json!({"raise_timing":"any_time","last_trick_raise":"restricted","guate":true,"weli_mode":"bells"}),
+        ),
+        (
+            "watten_tyrolean",
+            4,
+            json!({"raise_timing":"any_time","last_trick_raise":"challenge","rechte_exempt":true,"target":18}),
+        ),
+        (
+            "watten_tyrolean",
+            2,
+            json!({"last_trick_raise":"challenge","guate":true,"guate_on_six_schlag":"trump_seven"}),
+        ),
+        (
+            "watten_kritische",
+            4,
+            json!({"raise_timing":"any_time","kritische_set":"four","maschine":true,"target":11}),
+        ),
+        (
+            "watten_blind",
+            4,
+            json!({"raise_timing":"any_time","last_trick_raise":"challenge","blind_reveal":"sequential","weli_mode":"no_suit"}),
+        ),
+        (
+            "watten_blind",
+            4,
+            json!({"raise_timing":"any_time","last_trick_raise":"restricted","signals":"public"}),
+        ),
+        (
+            "watten_bohemian",
+            3,
+            json!({"bohemian_trick_points":2,"max_deals":20}),
+        ),
+    ];
+    for (id, players, opts) in cases {
+        let game = registry::find(id).unwrap();
+        for seed in 0..6u64 {
+            let request = NewGame {
+                players,
+                options: obj(opts.clone()),
+                seed,
+                deals: vec![],
+            };
+            let mut m = game
+                .start(&request)
+                .unwrap_or_else(|e| panic!("{id} {opts}: {e}"));
+            let mut pieces = m.pieces();
+            pieces.sort();
+            let mut history = Vec::new();
+            let mut x = seed * 2 + 1;
+            while !m.is_over() {
+                assert!(history.len() < 50_000, "{id}: no end");
+                let to_act = m.to_act();
+                for viewer in (0..players).map(Viewer::Seat).chain([Viewer::Spectator]) {
+                    let v = m.view(viewer).to_string();
+                    for code in m.hidden_from(viewer) {
+                        assert!(
+                            !v.contains(&format!("\"{code}\"")),
+                            "{id}: {viewer:?} sees {code}"
+                        );
+                    }
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let seat = to_act[(x % to_act.len() as u64) as usize];
+                let legal = m.legal_actions(seat);
+                assert!(
+                    !legal.is_empty(),
+                    "{id}: listed seat {seat} has nothing to do"
+                );
+                if history.len() % 7 == 0 {
+                    for a in &legal {
+                        m.clone_match()
+                            .apply(seat, a)
+                            .unwrap_or_else(|e| panic!("{id}: {a} refused: {e}"));
+                    }
+                    if let Some(idle) = (0..players).find(|s| !to_act.contains(s)) {
+                        let err = m.clone_match().apply(idle, &legal[0]).unwrap_err();
+                        assert_eq!(err.code(), "not_your_turn");
+                    }
+                }
+                let a = legal[(x >> 11) as usize % legal.len()].clone();
+                m.apply(seat, &a).unwrap();
+                history.push((seat, a));
+                let mut now = m.pieces();
+                now.sort();
+                assert_eq!(now, pieces, "{id}: pieces not conserved");
+            }
+            let r = m.result().unwrap();
+            assert_eq!(r.ranking.iter().flatten().count(), players);
+            let replay = game.replay(&request, &history).unwrap();
+            assert!(replay.refused.is_none());
+            assert_eq!(replay.game.save(), m.save(), "{id}: replay differs");
+            assert!(game.load(&m.save()).is_ok());
         }
     }
 }

@@ -227,7 +227,7 @@ fn validate(state: &State) -> Result<(), String> {
         return Err("too many tricks or plays".into());
     }
     for t in &d.tricks {
-        if t.plays.len() != n || !t.winner.is_some_and(|w| w < n) || t.leader >= n {
+        if t.plays.len() != n || t.winner.is_none_or(|w| w >= n) || t.leader >= n {
             return Err("a completed trick is malformed".into());
         }
     }

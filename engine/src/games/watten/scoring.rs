@@ -63,12 +63,12 @@ impl Roles {
             })
             .filter(|r| !is_crit(*r));
         let mut linke = CardSet::EMPTY;
-        if let Some(s) = s {
-            if s != Rank::Six {
-                for c in pack.of_rank(s).iter() {
-                    if Some(c) != rechte && !is_crit(c) {
-                        linke.insert(c);
-                    }
+        if let Some(s) = s
+            && s != Rank::Six
+        {
+            for c in pack.of_rank(s).iter() {
+                if Some(c) != rechte && !is_crit(c) {
+                    linke.insert(c);
                 }
             }
         }
@@ -223,10 +223,10 @@ impl Roles {
                     return hand;
                 }
                 let mut forceable = t;
-                if options.rechte_exempt {
-                    if let Some(r) = self.rechte {
-                        forceable.remove(r);
-                    }
+                if options.rechte_exempt
+                    && let Some(r) = self.rechte
+                {
+                    forceable.remove(r);
                 }
                 if hand.0 & forceable.0 == 0 {
                     hand

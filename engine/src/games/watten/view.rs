@@ -120,10 +120,10 @@ pub fn visible_cards(state: &State, viewer: Viewer) -> CardSet {
     };
     let (_, seen) = blind_knowledge(state, seat);
     for (i, c) in d.designated.iter().enumerate() {
-        if let Some(c) = c {
-            if seen[i] {
-                v.insert(*c);
-            }
+        if let Some(c) = c
+            && seen[i]
+        {
+            v.insert(*c);
         }
     }
     v
