@@ -11,6 +11,7 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
         PresetGame::<crate::games::sloppy_seconds::SloppySeconds>::all(),
         PresetGame::<crate::games::marglia::Marglia>::all(),
         PresetGame::<crate::games::marglia::Maniglia>::all(),
+        PresetGame::<crate::games::watten::Watten>::all(),
     ]
 }
 

@@ -4,3 +4,4 @@
 pub mod twenty_two;
 pub mod marglia;
 pub mod sloppy_seconds;
+pub mod watten;
