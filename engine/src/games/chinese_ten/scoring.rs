@@ -124,6 +124,8 @@ pub struct DealScore {
     pub transfers: Vec<i64>,
     /// Card points + transfers.
     pub points: Vec<i64>,
+    /// Cards in each pile at the end of the deal.
+    pub pile_sizes: Vec<usize>,
     /// Whether each seat reached par (absent where the rule set has none).
     pub won_deal: Option<Vec<bool>>,
 }

@@ -629,6 +629,7 @@ impl State {
             card_points,
             transfers,
             points,
+            pile_sizes: self.piles.iter().map(|p| p.len()).collect(),
             won_deal,
         };
         events.push(Event::DealScored {
