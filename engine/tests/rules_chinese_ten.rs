@@ -451,10 +451,25 @@ fn x13_r17_stacked_deal_order() {
         json!({"first_dealer": 0}),
         vec![e.clone()],
     );
-    let hand = |m: &Box<dyn Match>, s: usize| m.view(Viewer::Seat(s))["hand"].clone();
-    assert!(hand(&m, 1).as_array().unwrap().contains(&json!("KH")));
-    assert!(hand(&m, 2).as_array().unwrap().contains(&json!("2S")));
-    assert!(hand(&m, 0).as_array().unwrap().contains(&json!("9D")));
+    let hand = |m: &dyn Match, s: usize| m.view(Viewer::Seat(s))["hand"].clone();
+    assert!(
+        hand(m.as_ref(), 1)
+            .as_array()
+            .unwrap()
+            .contains(&json!("KH"))
+    );
+    assert!(
+        hand(m.as_ref(), 2)
+            .as_array()
+            .unwrap()
+            .contains(&json!("2S"))
+    );
+    assert!(
+        hand(m.as_ref(), 0)
+            .as_array()
+            .unwrap()
+            .contains(&json!("9D"))
+    );
     assert_eq!(m.view(Viewer::Spectator)["layout"], json!(e[24..28]));
     let a = m.legal_actions(1)[0].clone();
     let events = act(&mut m, 1, a);

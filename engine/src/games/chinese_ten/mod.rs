@@ -59,13 +59,13 @@ impl GameDef for ChineseTen {
         let n = setup.players;
         let options = setup.options.clone();
         state::check_ruleset_players(&options, n).map_err(SetupError::InvalidOptions)?;
-        if let FirstDealer::Seat(s) = options.first_dealer {
-            if s >= n {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `first_dealer` must be a seat from 0 to {}, not {s}",
-                    n - 1
-                )));
-            }
+        if let FirstDealer::Seat(s) = options.first_dealer
+            && s >= n
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `first_dealer` must be a seat from 0 to {}, not {s}",
+                n - 1
+            )));
         }
         let stacked = parse_card_deals(&setup.deals, &PackSpec::standard())?;
         Ok(State::new(options, n, setup.seed, stacked))

@@ -232,14 +232,14 @@ impl State {
                 None
             };
             self.layout = Layout::of(layout.clone());
-            if self.options.ruleset == Ruleset::MainMerah {
-                if let Some(reason) = main_merah_redeal(&layout) {
-                    events.push(Event::Redeal {
-                        dealer: self.dealer,
-                        reason,
-                    });
-                    continue;
-                }
+            if self.options.ruleset == Ruleset::MainMerah
+                && let Some(reason) = main_merah_redeal(&layout)
+            {
+                events.push(Event::Redeal {
+                    dealer: self.dealer,
+                    reason,
+                });
+                continue;
             }
             events.push(Event::Deal {
                 deal: self.deal,
@@ -501,20 +501,19 @@ impl State {
             return false;
         }
         let taken = self.layout.take(capture);
-        if let Some(rank) = self.trio {
-            if self.layout.set().of_rank(rank).len() < 3 {
-                self.trio = None;
-            }
+        if let Some(rank) = self.trio
+            && self.layout.set().of_rank(rank).len() < 3
+        {
+            self.trio = None;
         }
         let mut gain = taken;
         gain.insert(card);
         self.piles[seat] = CardSet(self.piles[seat].0 | gain.0);
-        if self.options.red_five_bonus {
-            if let Some(i) = RED_FIVES.iter().position(|c| *c == card) {
-                if taken.contains(RED_FIVES[1 - i]) {
-                    self.red_fives[seat] += 1;
-                }
-            }
+        if self.options.red_five_bonus
+            && let Some(i) = RED_FIVES.iter().position(|c| *c == card)
+            && taken.contains(RED_FIVES[1 - i])
+        {
+            self.red_fives[seat] += 1;
         }
         if self.options.ruleset == Ruleset::Taiwan && self.options.taiwan_end == TaiwanEnd::Race {
             let points = scoring::pile_points(&self.options, self.players, self.piles[seat]);
@@ -744,10 +743,10 @@ impl State {
                 }
             }
         }
-        if let Some(rank) = self.trio {
-            if !scoring::self_pairing(rank) {
-                return Err("trio of a rank that has none".into());
-            }
+        if let Some(rank) = self.trio
+            && !scoring::self_pairing(rank)
+        {
+            return Err("trio of a rank that has none".into());
         }
         Ok(())
     }
