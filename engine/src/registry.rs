@@ -8,6 +8,7 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
     vec![
         // One line per family: every preset of the family becomes its own game id.
         PresetGame::<crate::games::chinese_ten::ChineseTen>::all(),
+        PresetGame::<crate::games::basra::Basra>::all(),
     ]
 }
 
