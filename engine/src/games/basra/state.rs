@@ -480,7 +480,8 @@ impl State {
         }
     }
 
-    fn score_deal(&mut self, events: &mut Vec<Event>) {
+    /// Scores the deal just ended into the game totals (§5).
+    pub fn score_deal(&mut self, events: &mut Vec<Event>) {
         let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
         let mut majority = vec![0i64; 2];
         let leader = match cards[0].cmp(&cards[1]) {
@@ -535,7 +536,7 @@ impl State {
     }
 
     /// After a deal: is the game decided? `Some(Some(side))` a win, `Some(None)` a draw.
-    fn game_decision(&mut self) -> Option<Option<usize>> {
+    pub fn game_decision(&mut self) -> Option<Option<usize>> {
         let (a, b) = (self.totals[0], self.totals[1]);
         let higher = match a.cmp(&b) {
             std::cmp::Ordering::Greater => Some(0),
