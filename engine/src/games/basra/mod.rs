@@ -142,8 +142,7 @@ impl GameDef for Basra {
                         return i64::MIN;
                     };
                     let sets = scoring::capture_sets(&view.options, &floor, card);
-                    let best = sets
-                        .iter()
+                    sets.iter()
                         .map(|set| {
                             if set.is_empty() {
                                 // A trail gives the card away: keep jacks, the 7D and scoring cards.
@@ -164,8 +163,7 @@ impl GameDef for Basra {
                             }
                         })
                         .max()
-                        .unwrap_or(0);
-                    best
+                        .unwrap_or(0)
                 }
                 Action::Capture { cards } => cards.iter().map(|c| 1 + worth(*c)).sum(),
                 Action::Pass => 0,

@@ -483,7 +483,7 @@ impl State {
     /// Scores the deal just ended into the game totals (§5).
     pub fn score_deal(&mut self, events: &mut Vec<Event>) {
         let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
-        let mut majority = vec![0i64; 2];
+        let mut majority = [0i64; 2];
         let leader = match cards[0].cmp(&cards[1]) {
             std::cmp::Ordering::Greater => Some(0),
             std::cmp::Ordering::Less => Some(1),
@@ -506,8 +506,8 @@ impl State {
         let total: Vec<i64> = (0..2)
             .map(|s| majority[s] + card_points[s] + self.bonus[s])
             .collect();
-        for s in 0..2 {
-            self.totals[s] += total[s];
+        for (t, x) in self.totals.iter_mut().zip(&total) {
+            *t += x;
         }
         let score = DealScore {
             cards,
@@ -688,7 +688,7 @@ impl State {
         if all.len() != pack.len() {
             return Err(format!("{} cards instead of {}", all.len(), pack.len()));
         }
-        if self.stock.len() % n != 0 {
+        if !self.stock.len().is_multiple_of(n) {
             return Err("the stock must divide among the players".into());
         }
         match &self.phase {
