@@ -978,3 +978,67 @@ fn heuristic_beats_random() {
     }
     println!("basra heuristic win rate vs random: {}", report.join(", "));
 }
+
+#[test]
+fn r15_lebanon_buries_only_jacks() {
+    // Floor dealt as JD 7D 4H 9H (positions 8..11 of a 2-player deal).
+    let head = cs("2S 3S 4S 5S 6S 8S 9S TS JD 7D 4H 9H 6C");
+    let mut e: Vec<String> = head.iter().map(|c| c.to_string()).collect();
+    for card in PackSpec::standard().cards() {
+        if !head.contains(&card) {
+            e.push(card.to_string());
+        }
+    }
+    let leb = start(
+        "basra_lebanon_a",
+        2,
+        json!({"first_dealer": 0, "bury_mode": "bottom", "hand_size": 4}),
+        vec![e.clone()],
+    );
+    assert_eq!(
+        leb.view(Viewer::Spectator)["floor"],
+        json!(["7D", "4H", "9H", "6C"])
+    );
+    assert_eq!(leb.view(Viewer::Spectator)["buried"], json!(["JD"]));
+    let egy = start(
+        "basra",
+        2,
+        json!({"first_dealer": 0, "bury_mode": "bottom"}),
+        vec![e],
+    );
+    assert_eq!(egy.view(Viewer::Spectator)["buried"], json!(["JD", "7D"]));
+    assert_eq!(
+        egy.view(Viewer::Spectator)["floor"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+}
+
+#[test]
+fn r25_no_draw_when_nothing_is_buried() {
+    // A floor without jacks or the 7D: every bury mode leaves the same stock and RNG count.
+    let head = cs("2S 3S 4S 5S 6S 8S 9S TS 3C 4H 9H 6C");
+    let mut e: Vec<String> = head.iter().map(|c| c.to_string()).collect();
+    for card in PackSpec::standard().cards() {
+        if !head.contains(&card) {
+            e.push(card.to_string());
+        }
+    }
+    let data = |mode: &str| {
+        start(
+            "basra",
+            2,
+            json!({"first_dealer": 0, "bury_mode": mode}),
+            vec![e.clone()],
+        )
+        .save()["data"]
+            .clone()
+    };
+    let (r, b, b10) = (data("random"), data("bottom"), data("bottom10"));
+    assert_eq!(r["stock"], b["stock"]);
+    assert_eq!(b10["stock"], b["stock"]);
+    assert_eq!(r["rng"], b["rng"]);
+    assert_eq!(b10["rng"], b["rng"]);
+}
