@@ -724,6 +724,12 @@ pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
             "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
         );
     }
+    if !(4..=6).contains(&options.hand_size) {
+        return Err(format!(
+            "option `hand_size` must be 4, 5 or 6, not {}",
+            options.hand_size
+        ));
+    }
     if let FirstDealer::Seat(s) = options.first_dealer
         && s >= n
     {
