@@ -51,6 +51,12 @@ pub enum OptionKind {
         /// Whether `null` is allowed (meaning documented by the option).
         nullable: bool,
     },
+    /// A JSON object of one of the described forms (e.g. `{"target": T}`); the game checks the
+    /// contents when it sets up.
+    Object {
+        /// The accepted forms, as written in the spec.
+        forms: Vec<String>,
+    },
 }
 
 /// One option of a game: id, type, default and a description.
@@ -159,6 +165,18 @@ impl OptionSpec {
         }
     }
 
+    /// An object-valued option (the game checks the contents at setup).
+    pub fn object(id: &str, forms: &[&str], default: Value, description: &str) -> OptionSpec {
+        OptionSpec {
+            id: id.into(),
+            kind: OptionKind::Object {
+                forms: forms.iter().map(|v| v.to_string()).collect(),
+            },
+            default,
+            description: description.into(),
+        }
+    }
+
     /// Checks one value against the declared type, with a message naming the option.
     pub fn check(&self, value: &Value) -> Result<(), SetupError> {
         let id = &self.id;
@@ -230,6 +248,8 @@ impl OptionSpec {
                     Err(bad(format!("{shapes} with n from {min} to {max}{null}")))
                 }
             }
+            OptionKind::Object { .. } if value.is_object() => Ok(()),
+            OptionKind::Object { forms } => Err(bad(format!("an object: {}", forms.join(" or ")))),
         }
     }
 }

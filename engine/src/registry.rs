@@ -12,6 +12,8 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
         PresetGame::<crate::games::marglia::Marglia>::all(),
         PresetGame::<crate::games::marglia::Maniglia>::all(),
         PresetGame::<crate::games::watten::Watten>::all(),
+        PresetGame::<crate::games::chinese_ten::ChineseTen>::all(),
+        PresetGame::<crate::games::basra::Basra>::all(),
     ]
 }
 
