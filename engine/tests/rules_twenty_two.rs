@@ -998,6 +998,25 @@ fn r22_packs_auto_and_large_sets() {
 }
 
 #[test]
+fn r22_full_pack_order_is_the_pack_spec_order() {
+    for packs in 1..=3 {
+        let state = typed(
+            Options {
+                packs: engine::games::twenty_two::rules::Packs::Count(packs as u8),
+                ..Options::default()
+            },
+            3,
+            1,
+            Vec::new(),
+        );
+        assert_eq!(
+            state.full_pack(),
+            engine::cards::PackSpec::standard().copies(packs).cards()
+        );
+    }
+}
+
+#[test]
 fn r26_two_players_play_to_the_end() {
     let game = registry::find("twenty_two").unwrap();
     for seed in 0..5 {
