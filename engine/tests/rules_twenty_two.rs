@@ -1221,3 +1221,44 @@ fn heuristic_beats_random_clearly() {
     eprintln!("heuristic win rate vs 3 random players: {rate:.3} (random baseline 0.25)");
     assert!(rate > 0.45, "heuristic won only {rate:.3}");
 }
+
+#[test]
+fn r22_nine_to_eleven_players_play_out_conserving_cards() {
+    // The generic conformance suite covers 2..8 and 12 players; this covers 9, 10 and 11.
+    for id in ["twenty_two", "twenty_two_short"] {
+        let game = registry::find(id).unwrap();
+        for players in 9..=11 {
+            for seed in 0..2 {
+                let mut m = game
+                    .start(&NewGame {
+                        players,
+                        seed,
+                        ..NewGame::default()
+                    })
+                    .unwrap();
+                let mut pieces = m.pieces();
+                pieces.sort();
+                assert_eq!(pieces.len(), 156);
+                let mut steps = 0u64;
+                while !m.is_over() {
+                    let seat = m.to_act()[0];
+                    let legal = m.legal_actions(seat);
+                    steps = steps
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let action = legal[(steps >> 33) as usize % legal.len()].clone();
+                    m.apply(seat, &action).unwrap();
+                    let mut now = m.pieces();
+                    now.sort();
+                    assert_eq!(now, pieces);
+                }
+                let result = m.result().unwrap();
+                let mut ranked: Vec<usize> = result.ranking.concat();
+                ranked.sort();
+                assert_eq!(ranked, (0..players).collect::<Vec<_>>());
+                let saved = m.save();
+                assert_eq!(game.load(&saved).unwrap().save(), saved);
+            }
+        }
+    }
+}
