@@ -1262,3 +1262,48 @@ fn r22_nine_to_eleven_players_play_out_conserving_cards() {
         }
     }
 }
+
+#[test]
+fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
+    // 12 players, one pack, 30 markers out: P = 22, k = min(T, 1) = 1, stock 10.
+    let mut state = typed(
+        Options {
+            packs: engine::games::twenty_two::rules::Packs::Count(1),
+            elimination_threshold: 99,
+            first_dealer: engine::games::twenty_two::rules::FirstDealer::Seat(11),
+            ..Options::default()
+        },
+        12,
+        3,
+        Vec::new(),
+    );
+    let markers = Card::parse_list(
+        "2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C 6S 6H 6D 6C 7S 7H 7D 7C 8S 8H 8D 8C 9S 9H",
+    )
+    .unwrap();
+    state.withheld = markers.clone();
+    state.markers[0] = markers;
+    state.totals[0] = 90;
+    state.dealer = 11;
+    state.start_deal(&mut Vec::new());
+    assert_eq!(state.cards_each, 1);
+    assert_eq!(state.stock.len(), 10);
+    assert_eq!(
+        state.phase,
+        Phase::Exchange {
+            seat: 0,
+            discarded: 0
+        }
+    );
+    let deal = state.deal;
+    let mut last = Vec::new();
+    for seat in 0..12 {
+        last = tact(&mut state, seat, Action::Draw);
+    }
+    assert!(
+        last.iter().any(|e| matches!(e, Event::LastTrick { .. })),
+        "{last:?}"
+    );
+    assert_eq!(state.deal, deal + 1, "the next deal started automatically");
+    TwentyTwo::validate(&state).unwrap();
+}

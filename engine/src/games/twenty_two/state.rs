@@ -563,14 +563,23 @@ impl State {
             cards_each: k,
             stock: self.stock.len(),
         });
-        self.phase = if self.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
-            Phase::Play { seat: self.leader }
+        if self.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
+            self.begin_tricks(events);
         } else {
-            Phase::Exchange {
+            self.phase = Phase::Exchange {
                 seat: self.leader,
                 discarded: 0,
-            }
-        };
+            };
+        }
+    }
+
+    /// The trick phase, or straight to the last trick when one card each was dealt (§3.3).
+    fn begin_tricks(&mut self, events: &mut Vec<Event>) {
+        if self.cards_each <= 1 {
+            self.finish_deal(events);
+        } else {
+            self.phase = Phase::Play { seat: self.leader };
+        }
     }
 
     fn pack_without_markers(&self) -> Vec<Card> {
@@ -794,14 +803,14 @@ impl State {
         }
         events.push(Event::Draw { seat, count });
         // R7/R28: one turn each, leader first, dealer last; an empty stock ends the exchange.
-        self.phase = if seat == self.dealer || self.stock.is_empty() {
-            Phase::Play { seat: self.leader }
+        if seat == self.dealer || self.stock.is_empty() {
+            self.begin_tricks(events);
         } else {
-            Phase::Exchange {
+            self.phase = Phase::Exchange {
                 seat: self.next_in(seat),
                 discarded: 0,
-            }
-        };
+            };
+        }
     }
 
     /// Checks a play of `seat` (R9, R11-R13, R25). Returns whether it becomes the target.
