@@ -25,6 +25,9 @@
 //!   `loser_draw` / `dealer_draw` as §2.4 lists them. Several losers are drawn among in
 //!   ascending seat order.
 //! - Scores are the final penalty totals: lower is better.
+//! - Speed (benches/playouts.rs, typed random playouts, legal generation included): about 9-10
+//!   million applied actions per CPU-second for 2-6 players. Per-deal work (the shuffle through
+//!   `deal_sequence`/ChaCha8) is the largest single cost, then play checks and set enumeration.
 
 pub mod action;
 pub mod rules;
