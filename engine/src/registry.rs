@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 fn families() -> Vec<Vec<Box<dyn Game>>> {
     vec![
         // One line per family: every preset of the family becomes its own game id.
+        PresetGame::<crate::games::taihe_abao::TaiheAbao>::all(),
+        PresetGame::<crate::games::tjak_mat_tchi_ki::TjakMatTchiKi>::all(),
     ]
 }
 

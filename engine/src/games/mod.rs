@@ -1,2 +1,4 @@
 //! One module per game family, each with the same file names (mod.rs, rules.rs, action.rs,
 //! state.rs, view.rs, ...).
+pub mod taihe_abao;
+pub mod tjak_mat_tchi_ki;
