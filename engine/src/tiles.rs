@@ -176,7 +176,8 @@ impl Serialize for Tile {
             buf[4] = b'0' + self.copy;
             5
         };
-        serializer.serialize_str(std::str::from_utf8(&buf[..len]).map_err(serde::ser::Error::custom)?)
+        serializer
+            .serialize_str(std::str::from_utf8(&buf[..len]).map_err(serde::ser::Error::custom)?)
     }
 }
 

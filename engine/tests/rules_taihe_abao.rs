@@ -9,7 +9,10 @@ use serde_json::{Value, json};
 /// Interleaves equal-length hands into a stacked entry for a deal from seat `base`:
 /// card i goes to seat (base + i) mod n.
 fn entry(hands: &[&str], base: usize) -> Vec<String> {
-    let hands: Vec<Vec<&str>> = hands.iter().map(|h| h.split_whitespace().collect()).collect();
+    let hands: Vec<Vec<&str>> = hands
+        .iter()
+        .map(|h| h.split_whitespace().collect())
+        .collect();
     let n = hands.len();
     let k = hands[0].len();
     assert!(hands.iter().all(|h| h.len() == k), "hands of equal length");
@@ -292,30 +295,62 @@ fn t7_calls_exchange_and_the_last_caller_declares() {
         .collect();
     let own = hand(m.as_ref(), 1);
     assert!(calls.iter().all(|c| !own.contains(c)));
-    assert!(calls.iter().all(|c| !c.starts_with('A') && !c.starts_with('4')));
+    assert!(
+        calls
+            .iter()
+            .all(|c| !c.starts_with('A') && !c.starts_with('4'))
+    );
     assert!(calls.contains(&"QS".to_string()));
-    assert_eq!(calls.len(), 40 - 8 - 7, "40 cards − 8 Aces/4s − 7 other own cards");
-    assert_eq!(refused(&mut m, 1, json!({"type": "call", "cards": ["KH"]})), "call_own_card");
-    assert_eq!(refused(&mut m, 1, json!({"type": "call", "cards": ["AS"]})), "call_ace_or_four");
+    assert_eq!(
+        calls.len(),
+        40 - 8 - 7,
+        "40 cards − 8 Aces/4s − 7 other own cards"
+    );
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "call", "cards": ["KH"]})),
+        "call_own_card"
+    );
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "call", "cards": ["AS"]})),
+        "call_ace_or_four"
+    );
     let events = act(&mut m, 1, json!({"type": "call", "cards": ["QS"]}));
-    assert_eq!(events[0], json!({"type": "call", "seat": 1, "cards": ["QS"], "from": 3}));
+    assert_eq!(
+        events[0],
+        json!({"type": "call", "seat": 1, "cards": ["QS"], "from": 3})
+    );
     assert!(hand(m.as_ref(), 1).contains(&"QS".to_string()));
     // The exchange: no Ace, no 4, not the called card (R6).
-    assert_eq!(refused(&mut m, 1, json!({"type": "exchange", "cards": ["AC"]})), "give_ace_or_four");
-    assert_eq!(refused(&mut m, 1, json!({"type": "exchange", "cards": ["4D"]})), "give_ace_or_four");
-    assert_eq!(refused(&mut m, 1, json!({"type": "exchange", "cards": ["QS"]})), "return_called_card");
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "exchange", "cards": ["AC"]})),
+        "give_ace_or_four"
+    );
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "exchange", "cards": ["4D"]})),
+        "give_ace_or_four"
+    );
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "exchange", "cards": ["QS"]})),
+        "return_called_card"
+    );
     let events = act(&mut m, 1, json!({"type": "exchange", "cards": ["7C"]}));
     assert_eq!(events[0], json!({"type": "exchange", "seat": 1, "to": 3}));
     assert!(hand(m.as_ref(), 3).contains(&"7C".to_string()));
     // Seat 0 and seat 2 do not learn which card went back.
     assert!(!view(m.as_ref(), 0).to_string().contains("\"7C\""));
     act(&mut m, 2, json!({"type": "pass"}));
-    assert_eq!(refused(&mut m, 3, json!({"type": "call", "cards": ["QS"]})), "already_called");
+    assert_eq!(
+        refused(&mut m, 3, json!({"type": "call", "cards": ["QS"]})),
+        "already_called"
+    );
     act(&mut m, 3, json!({"type": "call", "cards": ["JD"]}));
     act(&mut m, 3, json!({"type": "exchange", "cards": ["7H"]}));
     act(&mut m, 0, json!({"type": "pass"}));
     let v = view(m.as_ref(), 0);
-    assert_eq!((v["declarer"].clone(), v["stake"].clone()), (json!(3), json!(2)));
+    assert_eq!(
+        (v["declarer"].clone(), v["stake"].clone()),
+        (json!(3), json!(2))
+    );
     assert_eq!(turn(m.as_ref()), 3);
     let record = finish_hand(&mut m, false, true);
     assert_eq!(record["declarer_won"], true);
@@ -340,7 +375,12 @@ fn t8_stakes_five_players_and_flat() {
     assert_eq!(record["payoffs"], json!(expected));
 
     // Flat: first-round s = 2, a 4-player win is +6.
-    let mut m = start("taihe_abao", 4, json!({"hands": 1, "stake_scheme": "flat"}), vec![]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"hands": 1, "stake_scheme": "flat"}),
+        vec![],
+    );
     let declarer = turn(m.as_ref());
     act(&mut m, declarer, json!({"type": "declare"}));
     let record = finish_hand(&mut m, false, true);
@@ -367,14 +407,24 @@ fn t9_r3_next_first_bidder() {
 #[test]
 fn t10_r7_spring_doubles() {
     // The declarer goes out while every opponent passed: doubled (4p first round: 5 → 10).
-    let mut m = start("taihe_abao", 4, json!({"hands": 1, "spring_double": true}), vec![]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"hands": 1, "spring_double": true}),
+        vec![],
+    );
     let declarer = turn(m.as_ref());
     act(&mut m, declarer, json!({"type": "declare"}));
     let record = finish_hand(&mut m, false, true);
     assert_eq!(record["doubled"], true);
     assert_eq!(record["payoffs"][declarer], 30);
     // The opponents win and the declarer only made the opening lead: doubled for them.
-    let mut m = start("taihe_abao", 4, json!({"hands": 1, "spring_double": true}), vec![]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"hands": 1, "spring_double": true}),
+        vec![],
+    );
     let declarer = turn(m.as_ref());
     act(&mut m, declarer, json!({"type": "declare"}));
     let record = finish_hand(&mut m, true, false);
@@ -387,7 +437,13 @@ fn t10_r7_spring_doubles() {
     let declarer = turn(m.as_ref());
     act(&mut m, declarer, json!({"type": "declare"}));
     let record = finish_hand(&mut m, false, true);
-    assert_eq!((record["doubled"].clone(), record["payoffs"][declarer].clone()), (json!(false), json!(15)));
+    assert_eq!(
+        (
+            record["doubled"].clone(),
+            record["payoffs"][declarer].clone()
+        ),
+        (json!(false), json!(15))
+    );
 }
 
 #[test]
@@ -433,14 +489,25 @@ fn t12_r16_stacked_deal_order() {
         "4D 5D 6D 7D 9D TD JD QD KD AD",
         "4C 5C 6C 7C 9C TC JC QC KC AC",
     ];
-    let mut m = start("taihe_abao", 4, json!({"hands": 2}), vec![entry(&hand1, 0), hand2]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"hands": 2}),
+        vec![entry(&hand1, 0), hand2],
+    );
     act(&mut m, 0, json!({"type": "pass"}));
     act(&mut m, 1, json!({"type": "declare"}));
     let record = finish_hand(&mut m, true, false);
-    assert_eq!((record["declarer"].clone(), record["declarer_won"].clone()), (json!(1), json!(false)));
+    assert_eq!(
+        (record["declarer"].clone(), record["declarer_won"].clone()),
+        (json!(1), json!(false))
+    );
     assert_eq!(view(m.as_ref(), 0)["first_bidder"], 2);
     for (seat, card) in [(2, "AS"), (3, "KH"), (0, "QD"), (1, "JC")] {
-        assert!(hand(m.as_ref(), seat).contains(&card.to_string()), "seat {seat} {card}");
+        assert!(
+            hand(m.as_ref(), seat).contains(&card.to_string()),
+            "seat {seat} {card}"
+        );
     }
 }
 
@@ -473,7 +540,11 @@ fn r5_round_two_is_one_circuit_and_everyone_may_call() {
     let mut m = start("taihe_abao", 4, json!({"hands": 1}), vec![entry(&T7, 0)]);
     all_pass_round1(&mut m, 1, 4);
     for seat in [1, 2, 3, 0] {
-        let call = m.legal_actions(seat).into_iter().find(|a| a["type"] == "call").unwrap();
+        let call = m
+            .legal_actions(seat)
+            .into_iter()
+            .find(|a| a["type"] == "call")
+            .unwrap();
         act(&mut m, seat, call);
         let gift = m.legal_actions(seat)[0].clone();
         act(&mut m, seat, gift);
@@ -495,7 +566,10 @@ fn r6_returning_the_called_card_needs_the_option() {
     );
     all_pass_round1(&mut m, 1, 4);
     act(&mut m, 1, json!({"type": "call", "cards": ["QS"]}));
-    assert!(m.legal_actions(1).contains(&json!({"type": "exchange", "cards": ["QS"]})));
+    assert!(
+        m.legal_actions(1)
+            .contains(&json!({"type": "exchange", "cards": ["QS"]}))
+    );
     act(&mut m, 1, json!({"type": "exchange", "cards": ["QS"]}));
     assert!(hand(m.as_ref(), 3).contains(&"QS".to_string()));
 }
@@ -540,7 +614,10 @@ fn r9_first_round_stake_is_players_plus_one() {
         act(&mut m, declarer, json!({"type": "declare"}));
         assert_eq!(view(m.as_ref(), 0)["stake"], stake);
         let record = finish_hand(&mut m, false, true);
-        assert_eq!(record["payoffs"][declarer], json!(stake * (players as i64 - 1)));
+        assert_eq!(
+            record["payoffs"][declarer],
+            json!(stake * (players as i64 - 1))
+        );
     }
 }
 
@@ -550,9 +627,15 @@ fn r10_the_holder_is_always_another_player() {
     all_pass_round1(&mut m, 1, 4);
     for card in hand(m.as_ref(), 1) {
         let reason = refused(&mut m, 1, json!({"type": "call", "cards": [card]}));
-        assert!(reason == "call_own_card" || reason == "call_ace_or_four", "{reason}");
+        assert!(
+            reason == "call_own_card" || reason == "call_ace_or_four",
+            "{reason}"
+        );
     }
-    assert_eq!(refused(&mut m, 1, json!({"type": "call", "cards": ["8S"]})), "card_not_in_game");
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "call", "cards": ["8S"]})),
+        "card_not_in_game"
+    );
     assert_eq!(
         refused(&mut m, 1, json!({"type": "call", "cards": ["QS", "JD"]})),
         "one_card_expected"
@@ -572,7 +655,10 @@ fn r14_nothing_else_to_give_the_received_card_goes_back() {
     let mut m = start("taihe_abao", 5, json!({}), vec![entry(&deal, 0)]);
     all_pass_round1(&mut m, 0, 5);
     act(&mut m, 0, json!({"type": "call", "cards": ["KS"]}));
-    assert_eq!(m.legal_actions(0), vec![json!({"type": "exchange", "cards": ["KS"]})]);
+    assert_eq!(
+        m.legal_actions(0),
+        vec![json!({"type": "exchange", "cards": ["KS"]})]
+    );
     act(&mut m, 0, json!({"type": "exchange", "cards": ["KS"]}));
     assert!(hand(m.as_ref(), 4).contains(&"KS".to_string()));
 }
@@ -584,12 +670,18 @@ fn r15_a_thrown_in_hand_counts_as_a_hand() {
     let events = (0..4)
         .flat_map(|i| act(&mut m, (1 + i) % 4, json!({"type": "pass"})))
         .collect::<Vec<_>>();
-    assert!(events.iter().any(|e| e["type"] == "hand_end" && e["record"]["outcome"] == "thrown_in"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "hand_end" && e["record"]["outcome"] == "thrown_in")
+    );
     let v = view(m.as_ref(), 0);
     assert_eq!(v["hand_number"], 2);
     assert_eq!(v["scores"], json!([0, 0, 0, 0]));
     // Still hand 1's rule: the first bidder is the new holder of 4H.
-    let holder = (0..4).find(|&s| hand(m.as_ref(), s).contains(&"4H".to_string())).unwrap();
+    let holder = (0..4)
+        .find(|&s| hand(m.as_ref(), s).contains(&"4H".to_string()))
+        .unwrap();
     assert_eq!(v["first_bidder"], holder);
     // Throw in the second one too: the game is over, everybody even.
     all_pass_round1(&mut m, holder, 4);
@@ -616,10 +708,18 @@ fn option_four_hearts_always_starts() {
 
 #[test]
 fn option_first_bidder_must_call() {
-    let mut m = start("taihe_abao", 4, json!({"first_bidder_must_call": true}), vec![entry(&T7, 0)]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"first_bidder_must_call": true}),
+        vec![entry(&T7, 0)],
+    );
     all_pass_round1(&mut m, 1, 4);
     assert!(m.legal_actions(1).iter().all(|a| a["type"] == "call"));
-    assert_eq!(refused(&mut m, 1, json!({"type": "pass"})), "first_bidder_must_call");
+    assert_eq!(
+        refused(&mut m, 1, json!({"type": "pass"})),
+        "first_bidder_must_call"
+    );
     act(&mut m, 1, json!({"type": "call", "cards": ["QS"]}));
     act(&mut m, 1, json!({"type": "exchange", "cards": ["7C"]}));
     // The others may pass.
@@ -628,7 +728,12 @@ fn option_first_bidder_must_call() {
 
 #[test]
 fn option_single_call_wins() {
-    let mut m = start("taihe_abao", 4, json!({"hands": 1, "single_call_wins": true}), vec![entry(&T7, 0)]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"hands": 1, "single_call_wins": true}),
+        vec![entry(&T7, 0)],
+    );
     all_pass_round1(&mut m, 1, 4);
     act(&mut m, 1, json!({"type": "call", "cards": ["QS"]}));
     act(&mut m, 1, json!({"type": "exchange", "cards": ["7C"]}));
@@ -643,13 +748,21 @@ fn option_single_call_wins() {
 
 #[test]
 fn option_allow_recall() {
-    let mut m = start("taihe_abao", 4, json!({"allow_recall": true}), vec![entry(&T7, 0)]);
+    let mut m = start(
+        "taihe_abao",
+        4,
+        json!({"allow_recall": true}),
+        vec![entry(&T7, 0)],
+    );
     all_pass_round1(&mut m, 1, 4);
     act(&mut m, 1, json!({"type": "call", "cards": ["QS"]}));
     act(&mut m, 1, json!({"type": "exchange", "cards": ["7C"]}));
     act(&mut m, 2, json!({"type": "call", "cards": ["QS"]}));
     assert!(hand(m.as_ref(), 2).contains(&"QS".to_string()));
-    assert_eq!(view(m.as_ref(), 0)["calls"][1], json!({"seat": 2, "card": "QS", "from": 1}));
+    assert_eq!(
+        view(m.as_ref(), 0)["calls"][1],
+        json!({"seat": 2, "card": "QS", "from": 1})
+    );
 }
 
 #[test]
@@ -688,7 +801,10 @@ fn wrong_phase_and_turn_errors() {
     let mut m = start("taihe_abao", 4, json!({}), vec![entry(&T3, 0)]);
     assert_eq!(refused(&mut m, 0, play("9S")), "wrong_phase");
     assert_eq!(refused(&mut m, 1, json!({"type": "pass"})), "not_your_turn");
-    assert_eq!(refused(&mut m, 0, json!({"type": "call", "cards": ["QS"]})), "wrong_phase");
+    assert_eq!(
+        refused(&mut m, 0, json!({"type": "call", "cards": ["QS"]})),
+        "wrong_phase"
+    );
     act(&mut m, 0, json!({"type": "declare"}));
     assert_eq!(refused(&mut m, 0, play("9S 9S")), "duplicate_card");
     assert_eq!(refused(&mut m, 0, play("TC")), "card_not_in_hand");
@@ -740,5 +856,8 @@ fn heuristic_beats_random() {
     let heuristic_mean = heuristic_total / games as f64;
     let random_mean = random_total / (games as f64 * 3.0);
     println!("taihe_abao: heuristic {heuristic_mean:.2} vs random {random_mean:.2} per game");
-    assert!(heuristic_mean > random_mean + 2.0, "{heuristic_mean} vs {random_mean}");
+    assert!(
+        heuristic_mean > random_mean + 2.0,
+        "{heuristic_mean} vs {random_mean}"
+    );
 }

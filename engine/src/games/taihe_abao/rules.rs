@@ -367,7 +367,10 @@ mod tests {
         assert_eq!(combo("5S 6S"), None);
         assert_eq!(combo("5S 6S 6H 7S").map(|c| c.kind), None);
         assert_eq!(combo("7S 7H 9S 9H"), None);
-        assert_eq!(combo("JS JH QS QH KS KH").unwrap().kind, Kind::DoubleSequence);
+        assert_eq!(
+            combo("JS JH QS QH KS KH").unwrap().kind,
+            Kind::DoubleSequence
+        );
         assert_eq!(combo("AS AH AD").unwrap().kind, Kind::Triple);
         assert_eq!(combo("AS AH AD AC").unwrap().kind, Kind::Quad);
         assert_eq!(

@@ -3,8 +3,8 @@
 
 use super::action::Action;
 use super::rules::{
-    Combo, Options, RANKS, StakeScheme, all_plays, beats, canonical, classify, deck,
-    rank_counts, rank_index, top_triple_rank,
+    Combo, Options, RANKS, StakeScheme, all_plays, beats, canonical, classify, deck, rank_counts,
+    rank_index, top_triple_rank,
 };
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_sequence, parse_card_deals};
@@ -309,11 +309,7 @@ impl State {
         let sequence = deal_sequence(&deck, entry, &mut self.rng);
         // First bidder known before the deal: later hands (not under four_hearts_always_starts).
         let known = match (self.options.four_hearts_always_starts, self.last) {
-            (false, Some((declarer, won))) => Some(if won {
-                declarer
-            } else {
-                (declarer + 1) % n
-            }),
+            (false, Some((declarer, won))) => Some(if won { declarer } else { (declarer + 1) % n }),
             _ => None,
         };
         let base = known.unwrap_or(0);
@@ -721,7 +717,11 @@ impl State {
                 format!("[{}] names a card twice", list(cards)),
             ));
         }
-        let missing: Vec<Card> = cards.iter().copied().filter(|c| !hand.contains(*c)).collect();
+        let missing: Vec<Card> = cards
+            .iter()
+            .copied()
+            .filter(|c| !hand.contains(*c))
+            .collect();
         if !missing.is_empty() {
             return Err(illegal(
                 "card_not_in_hand",
@@ -758,7 +758,9 @@ impl State {
             }
         }
         if canonical(hand, &counts) != Some(set) {
-            let wanted = canonical(hand, &counts).map(canonical_order).unwrap_or_default();
+            let wanted = canonical(hand, &counts)
+                .map(canonical_order)
+                .unwrap_or_default();
             return Err(illegal(
                 "not_canonical",
                 format!(

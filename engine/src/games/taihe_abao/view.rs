@@ -73,7 +73,9 @@ impl View {
         View {
             seat,
             players: state.players,
-            hand: seat.and_then(|s| state.hands.get(s)).map(|h| canonical_order(*h)),
+            hand: seat
+                .and_then(|s| state.hands.get(s))
+                .map(|h| canonical_order(*h)),
             hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
             phase: state.phase,
             turn: (!over).then_some(state.turn),

@@ -65,7 +65,13 @@ pub struct Options {
 /// Every option with its default (spec §7; `players` is the seat count).
 pub fn option_specs() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::integer("stake", 1, 1_000_000, 1, "Chips c per loser and hand. Seed."),
+        OptionSpec::integer(
+            "stake",
+            1,
+            1_000_000,
+            1,
+            "Chips c per loser and hand. Seed.",
+        ),
         OptionSpec::integer(
             "start_chips",
             -1_000_000_000,

@@ -288,8 +288,8 @@ impl State {
         let mut i = 0;
         while i < self.concealed[seat].len() {
             let tile = self.concealed[seat][i];
-            let found = partner(tile)
-                .and_then(|p| self.concealed[seat].iter().position(|t| *t == p));
+            let found =
+                partner(tile).and_then(|p| self.concealed[seat].iter().position(|t| *t == p));
             if let Some(j) = found {
                 let other = self.concealed[seat][j];
                 self.concealed[seat].retain(|t| *t != tile && *t != other);
@@ -421,7 +421,10 @@ impl State {
                     return Err(self.why_not_take(seat, tile));
                 };
                 let Some(pos) = self.table.iter().position(|d| *d == discard) else {
-                    return Err(illegal("not_on_table", format!("{tile} is not on the table")));
+                    return Err(illegal(
+                        "not_on_table",
+                        format!("{tile} is not on the table"),
+                    ));
                 };
                 self.table.remove(pos);
                 self.concealed[seat].push(tile);
