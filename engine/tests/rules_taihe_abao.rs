@@ -16,13 +16,9 @@ fn entry(hands: &[&str], base: usize) -> Vec<String> {
     let n = hands.len();
     let k = hands[0].len();
     assert!(hands.iter().all(|h| h.len() == k), "hands of equal length");
-    let mut out = Vec::new();
-    for round in 0..k {
-        for i in 0..n {
-            out.push(hands[(base + i) % n][round].to_string());
-        }
-    }
-    out
+    (0..k * n)
+        .map(|j| hands[(base + j % n) % n][j / n].to_string())
+        .collect()
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {

@@ -15,12 +15,9 @@ fn entry(hands: &[&str], f: usize, reserve: &str) -> Vec<String> {
         .map(|h| h.split_whitespace().collect())
         .collect();
     let n = hands.len();
-    let mut out = Vec::new();
-    for round in 0..5 {
-        for i in 0..n {
-            out.push(hands[(f + i) % n][round].to_string());
-        }
-    }
+    let mut out: Vec<String> = (0..5 * n)
+        .map(|j| hands[(f + j % n) % n][j / n].to_string())
+        .collect();
     out.push(hands[f][5].to_string());
     out.extend(reserve.split_whitespace().map(String::from));
     out

@@ -237,10 +237,10 @@ fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
                 return Some(cheap.0);
             }
             let danger = view.hand_sizes.get(top.seat).copied().unwrap_or(0) <= 4;
-            if danger || view.declarer == Some(me) {
-                if let Some(b) = plays.iter().min_by_key(|p| (p.1.len(), p.3)) {
-                    return Some(b.0);
-                }
+            if (danger || view.declarer == Some(me))
+                && let Some(b) = plays.iter().min_by_key(|p| (p.1.len(), p.3))
+            {
+                return Some(b.0);
             }
             pass
         }

@@ -400,10 +400,10 @@ impl State {
             .iter()
             .filter_map(|counts| {
                 let combo = classify(counts, top_triple)?;
-                if let Some(top) = self.top {
-                    if !beats(combo, top.combo) {
-                        return None;
-                    }
+                if let Some(top) = self.top
+                    && !beats(combo, top.combo)
+                {
+                    return None;
                 }
                 canonical(hand, counts)
             })
@@ -745,17 +745,17 @@ impl State {
                 ),
             ));
         };
-        if let Some(top) = self.top {
-            if !beats(combo, top.combo) {
-                return Err(illegal(
-                    "does_not_beat",
-                    format!(
-                        "[{}] does not beat [{}]: play the same kind and size with a higher top card, or a bomb (a triple beats a non-bomb or a lower triple, a quad beats anything but a higher quad)",
-                        list(cards),
-                        list(&canonical_order(top.cards))
-                    ),
-                ));
-            }
+        if let Some(top) = self.top
+            && !beats(combo, top.combo)
+        {
+            return Err(illegal(
+                "does_not_beat",
+                format!(
+                    "[{}] does not beat [{}]: play the same kind and size with a higher top card, or a bomb (a triple beats a non-bomb or a lower triple, a quad beats anything but a higher quad)",
+                    list(cards),
+                    list(&canonical_order(top.cards))
+                ),
+            ));
         }
         if canonical(hand, &counts) != Some(set) {
             let wanted = canonical(hand, &counts)

@@ -187,13 +187,13 @@ impl State {
                 "Tjak-mat-tchi-ki is played by 2, 3 or 4 players, not {n}"
             )));
         }
-        if let FirstPlayer::Seat(s) = setup.options.first_player {
-            if s >= n {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `first_player` must be \"draw\" or a seat from 0 to {}, not {s}",
-                    n - 1
-                )));
-            }
+        if let FirstPlayer::Seat(s) = setup.options.first_player
+            && s >= n
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `first_player` must be \"draw\" or a seat from 0 to {}, not {s}",
+                n - 1
+            )));
         }
         let deals = parse_tile_deals(&setup.deals, &tile_set())?;
         let mut state = State {
@@ -605,10 +605,10 @@ impl State {
         if self.options.hands == 0 || self.options.stake < 1 {
             return Err("hands and stake must be at least 1".into());
         }
-        if let FirstPlayer::Seat(s) = self.options.first_player {
-            if s >= n {
-                return Err("option first_player is not a seat".into());
-            }
+        if let FirstPlayer::Seat(s) = self.options.first_player
+            && s >= n
+        {
+            return Err("option first_player is not a seat".into());
         }
         let mut all = self.all_tiles();
         all.sort();
