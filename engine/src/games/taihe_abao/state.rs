@@ -870,8 +870,17 @@ impl State {
         if self.turn >= n || self.first_bidder >= n {
             return Err("turn or first bidder out of range".into());
         }
-        if self.options.hands == 0 {
-            return Err("hands must be at least 1".into());
+        if !(1..=1000).contains(&self.options.hands) {
+            return Err("hands must be from 1 to 1000".into());
+        }
+        // Bounds that keep every later addition and multiplication far from overflowing.
+        if !(0..=n as i64 + 1).contains(&self.stake)
+            || self.scores.iter().any(|s| s.abs() > 1_000_000_000)
+            || self.played.iter().any(|&p| p > 100)
+            || self.deals_used > 1_000_000
+            || self.rng.events > u64::MAX / 2
+        {
+            return Err("a stake, score or counter is out of range".into());
         }
         let deck = CardSet::from_cards(self.deck());
         let mut seen = self.pile;

@@ -602,8 +602,18 @@ impl State {
         if self.turn >= n || self.first_player >= n {
             return Err("turn or first player out of range".into());
         }
-        if self.options.hands == 0 || self.options.stake < 1 {
-            return Err("hands and stake must be at least 1".into());
+        if !(1..=1000).contains(&self.options.hands)
+            || !(1..=1_000_000).contains(&self.options.stake)
+            || self.options.start_chips.abs() > 1_000_000_000
+        {
+            return Err("hands, stake or start_chips out of range".into());
+        }
+        // Bounds that keep every later addition and multiplication far from overflowing.
+        if self.chips.iter().any(|c| c.abs() > 1_000_000_000_000)
+            || self.deals_used > 1_000_000
+            || self.rng.events > u64::MAX / 2
+        {
+            return Err("chips or a counter out of range".into());
         }
         if let FirstPlayer::Seat(s) = self.options.first_player
             && s >= n
