@@ -857,3 +857,25 @@ fn heuristic_beats_random() {
         "{heuristic_mean} vs {random_mean}"
     );
 }
+
+#[test]
+fn forged_states_are_refused() {
+    let game = registry::find("taihe_abao").unwrap();
+    let m = start("taihe_abao", 4, json!({}), vec![entry(&T3, 0)]);
+    let saved = m.save();
+    assert!(game.load(&saved).is_ok());
+    let forge = |f: &dyn Fn(&mut Value)| {
+        let mut s = saved.clone();
+        f(&mut s["data"]);
+        game.load(&s).unwrap_err().code()
+    };
+    // A card duplicated in two hands, a missing card, a seat out of range, an absurd stake.
+    assert_eq!(
+        forge(&|d| d["hands"][1] = json!(["4H", "TC"])),
+        "invalid_state"
+    );
+    assert_eq!(forge(&|d| d["turn"] = json!(9)), "invalid_state");
+    assert_eq!(forge(&|d| d["stake"] = json!(i64::MAX)), "invalid_state");
+    assert_eq!(forge(&|d| d["phase"] = json!("exchange")), "invalid_state");
+    assert_eq!(forge(&|d| d["phase"] = json!("over")), "invalid_state");
+}

@@ -572,3 +572,39 @@ fn heuristic_beats_random() {
         "{heuristic_mean} vs {random_mean}"
     );
 }
+
+#[test]
+fn forged_states_are_refused() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    let saved = m.save();
+    assert!(game.load(&saved).is_ok());
+    let forge = |f: &dyn Fn(&mut Value)| {
+        let mut s = saved.clone();
+        f(&mut s["data"]);
+        game.load(&s).unwrap_err().code()
+    };
+    // A tile duplicated, a laid "pair" that is no pair, a seat out of range, absurd chips.
+    assert_eq!(
+        forge(&|d| d["concealed"][0][0] = json!("3-5")),
+        "invalid_state"
+    );
+    assert_eq!(
+        forge(&|d| {
+            d["laid"][0] = json!([["2-2#2", "5-6#2"]]);
+            d["concealed"][0] = json!(["4-6#2", "1-6#2", "1-5#2"]);
+        }),
+        "invalid_state"
+    );
+    assert_eq!(forge(&|d| d["turn"] = json!(7)), "invalid_state");
+    assert_eq!(forge(&|d| d["chips"][0] = json!(i64::MAX)), "invalid_state");
+    assert_eq!(
+        forge(&|d| d["options"]["stake"] = json!(0)),
+        "invalid_state"
+    );
+}
