@@ -21,7 +21,7 @@ pub struct View {
     pub laid: Vec<Vec<[Tile; 2]>>,
     /// Face-up discards on the table, oldest first, with their discarders.
     pub table: Vec<Discard>,
-    /// The discard that may be taken under `take_from = "last_discard"` (the last one), if any.
+    /// The live last discard (while the seat to act may still take it), if any.
     pub last_discard: Option<Discard>,
     /// Which discards may be taken.
     pub take_from: TakeFrom,
@@ -60,7 +60,11 @@ impl View {
             concealed_sizes: state.concealed.iter().map(Vec::len).collect(),
             laid: state.laid.clone(),
             table: state.table.clone(),
-            last_discard: state.table.last().copied(),
+            last_discard: if state.phase == Phase::Acquire {
+                state.table.last().copied()
+            } else {
+                None
+            },
             take_from: state.options.take_from,
             reserve_size: state.reserve.len(),
             phase: state.phase,
