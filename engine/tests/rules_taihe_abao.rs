@@ -639,6 +639,25 @@ fn r10_the_holder_is_always_another_player() {
 }
 
 #[test]
+fn r12_a_game_is_eight_hands_by_default() {
+    let mut m = start("taihe_abao", 4, json!({}), vec![]);
+    assert_eq!(view(m.as_ref(), 0)["hands"], 8);
+    for _ in 0..8 {
+        let declarer = turn(m.as_ref());
+        act(&mut m, declarer, json!({"type": "declare"}));
+        finish_hand(&mut m, false, true);
+    }
+    assert!(m.is_over());
+    assert_eq!(
+        m.result().unwrap().details["hands"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
+}
+
+#[test]
 fn r14_nothing_else_to_give_the_received_card_goes_back() {
     // 5 players, 8 cards each: seat 0 holds the four Aces and the four 4s (4H: first bidder).
     let deal = [

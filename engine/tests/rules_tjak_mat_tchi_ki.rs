@@ -254,6 +254,29 @@ fn k6_r6_r8_exhausted_reserve_ends_the_hand_without_a_winner() {
 }
 
 #[test]
+fn r6_r10_empty_reserve_take_still_possible_draw_refused() {
+    let deal = [
+        "2-2#2 5-6#2 1-6#2 1-5#2 3-5",
+        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
+        "6-6#1 1-1#1 2-5 2-6 1-4",
+        "4-6#1 5-6#1 1-6#1 1-5#1 2-2#1 2-4",
+    ];
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 3, "hands": 8}),
+        vec![entry(&deal, 3, "")],
+    );
+    let mut m = empty_the_reserve("tjak_mat_tchi_ki", m.as_ref(), 1);
+    act(&mut m, 3, discard("2-2#1"));
+    assert_eq!(m.legal_actions(0), vec![take("2-2#1")]);
+    assert_eq!(refused(&mut m, 0, draw()), "reserve_empty");
+    act(&mut m, 0, take("2-2#1"));
+    assert_eq!(view(m.as_ref(), 0)["laid"][0], json!([["2-2#1", "2-2#2"]]));
+    assert_eq!(view(m.as_ref(), 0)["hands"], 8, "default number of hands");
+}
+
+#[test]
 fn k7_r7_first_player_selection() {
     assert_eq!(
         decide_draw(&[(0, tile("6-6#2")), (1, tile("2-5")), (2, tile("5-5#1"))]),
