@@ -6,6 +6,7 @@
 //!
 //! - [`common`]: mechanics shared by families (tricks, ...).
 //! - [`cards`]: ranks, suits, cards (`TH`, `AS`, `JK`), card sets and packs from a description.
+//! - [`tiles`]: domino tiles (`2-5`, `6-6#1`), tile sets from a description, stacked tile deals.
 //! - [`rng`]: the seeded, replayable RNG carried in states.
 //! - [`deal`]: stacked deals and deal sequences.
 //! - [`options`]: declared options, presets, option merging.
@@ -25,6 +26,7 @@ pub mod games;
 pub mod options;
 pub mod registry;
 pub mod rng;
+pub mod tiles;
 
 pub use erased::{Game, GameInfo, Match, NewGame};
 pub use error::{ActionError, ReplayError, SetupError, StateError};

@@ -7,3 +7,5 @@ pub mod marglia;
 pub mod sloppy_seconds;
 pub mod twenty_two;
 pub mod watten;
+pub mod taihe_abao;
+pub mod tjak_mat_tchi_ki;
