@@ -53,7 +53,12 @@ pub struct ServeArgs {
     pub seal_key_file: Option<PathBuf>,
     /// The sealing key itself as 64 hex digits (prefer the environment variable or the file: a
     /// flag is visible in the process list).
-    #[arg(long, env = "CARDROOM_SEAL_KEY", hide_env_values = true, value_name = "HEX")]
+    #[arg(
+        long,
+        env = "CARDROOM_SEAL_KEY",
+        hide_env_values = true,
+        value_name = "HEX"
+    )]
     pub seal_key: Option<String>,
     /// Refuse transparent (JSON object) states: only sealed tokens are accepted. Needs a key.
     #[arg(long, env = "CARDROOM_REQUIRE_SEALED")]
@@ -189,7 +194,11 @@ pub fn playouts(args: &PlayoutArgs) -> anyhow::Result<PlayoutReport> {
             .iter()
             .map(|g| g.info().id.as_str())
             .collect();
-        bail!("unknown game `{}`; known ids: {}", args.game, ids.join(", "));
+        bail!(
+            "unknown game `{}`; known ids: {}",
+            args.game,
+            ids.join(", ")
+        );
     };
     let budget = Duration::from_secs_f64(args.seconds.max(0.0));
     let started = Instant::now();

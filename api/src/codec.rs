@@ -251,12 +251,24 @@ mod tests {
         let i = bytes.len() / 2;
         bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
         let forged = String::from_utf8(bytes).unwrap();
-        assert_eq!(codec.unseal(&forged).unwrap_err().code, ErrorCode::StateTampered);
-        assert_eq!(codec.unseal("v1.").unwrap_err().code, ErrorCode::StateTampered);
-        assert_eq!(codec.unseal("nope").unwrap_err().code, ErrorCode::StateTampered);
+        assert_eq!(
+            codec.unseal(&forged).unwrap_err().code,
+            ErrorCode::StateTampered
+        );
+        assert_eq!(
+            codec.unseal("v1.").unwrap_err().code,
+            ErrorCode::StateTampered
+        );
+        assert_eq!(
+            codec.unseal("nope").unwrap_err().code,
+            ErrorCode::StateTampered
+        );
 
         let stranger = StateCodec::sealed(&SealKey::from_bytes([8; 32]), false);
         let token = codec.seal_with(cipher, &envelope).unwrap();
-        assert_eq!(stranger.unseal(&token).unwrap_err().code, ErrorCode::StateTampered);
+        assert_eq!(
+            stranger.unseal(&token).unwrap_err().code,
+            ErrorCode::StateTampered
+        );
     }
 }

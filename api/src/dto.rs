@@ -133,13 +133,6 @@ impl GameEntry {
     }
 }
 
-/// The catalog.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Catalog {
-    /// Every game id, in registry order.
-    pub games: Vec<GameEntry>,
-}
-
 /// Start a game.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

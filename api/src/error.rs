@@ -265,15 +265,15 @@ impl From<ReplayError> for ApiError {
 /// Maps the JSON extractor's errors (malformed JSON, wrong types, missing fields, too big).
 pub fn json_error(error: JsonPayloadError, _request: &HttpRequest) -> actix_web::Error {
     let api = match &error {
-        JsonPayloadError::Overflow { limit } | JsonPayloadError::OverflowKnownLength { limit, .. } => {
-            ApiError::new(
-                ErrorCode::PayloadTooLarge,
-                format!("the request body is larger than the limit of {limit} bytes"),
-            )
-        }
-        JsonPayloadError::Deserialize(e) => {
-            ApiError::new(ErrorCode::BadRequest, format!("the request body is not valid: {e}"))
-        }
+        JsonPayloadError::Overflow { limit }
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::new(
+            ErrorCode::PayloadTooLarge,
+            format!("the request body is larger than the limit of {limit} bytes"),
+        ),
+        JsonPayloadError::Deserialize(e) => ApiError::new(
+            ErrorCode::BadRequest,
+            format!("the request body is not valid: {e}"),
+        ),
         JsonPayloadError::ContentType => ApiError::new(
             ErrorCode::BadRequest,
             "the request body must be JSON (Content-Type: application/json)",
@@ -293,7 +293,11 @@ pub fn path_error(error: PathError, _request: &HttpRequest) -> actix_web::Error 
 
 /// Maps query extractor errors.
 pub fn query_error(error: QueryPayloadError, _request: &HttpRequest) -> actix_web::Error {
-    ApiError::new(ErrorCode::BadRequest, format!("invalid query string: {error}")).into()
+    ApiError::new(
+        ErrorCode::BadRequest,
+        format!("invalid query string: {error}"),
+    )
+    .into()
 }
 
 /// The fallback for unmatched routes: a 404 problem.

@@ -40,13 +40,22 @@ schemas `<game>.Options`, `<game>.Action`, `<game>.Event` and `<game>.View`. Eve
 )]
 pub struct ApiDoc;
 
+/// A mid-game move: the match before, the seat, the action, the match after and its events.
+struct Move {
+    before: Box<dyn Match>,
+    seat: usize,
+    action: Value,
+    after: Box<dyn Match>,
+    events: Vec<Value>,
+}
+
 /// A seeded game played to its end, with the moments the examples show.
 struct Sample {
     game: &'static dyn Game,
     setup: NewGame,
     start: Box<dyn Match>,
     /// State, seat and action of a mid-game move, and the match after it.
-    mid: Option<(Box<dyn Match>, usize, Value, Box<dyn Match>, Vec<Value>)>,
+    mid: Option<Move>,
     /// One example action per action `type`, in order of first appearance.
     actions: Vec<Value>,
     /// One example event per event `type`.
@@ -101,7 +110,13 @@ fn sample(game: &'static dyn Game) -> Option<Sample> {
         }
         history.push((seat, action.clone()));
         if step == 5 || (mid.is_none() && current.is_over()) {
-            mid = Some((before, seat, action, current.clone_match(), applied.events));
+            mid = Some(Move {
+                before,
+                seat,
+                action,
+                after: current.clone_match(),
+                events: applied.events,
+            });
         }
     }
     Some(Sample {
@@ -124,7 +139,9 @@ fn options_schema(game: &dyn Game) -> Value {
         let get = |k: &str| kind.get(k).cloned().unwrap_or(Value::Null);
         let mut schema = match kind.get("type").and_then(Value::as_str) {
             Some("boolean") => json!({"type": "boolean"}),
-            Some("integer") => json!({"type": "integer", "minimum": get("min"), "maximum": get("max")}),
+            Some("integer") => {
+                json!({"type": "integer", "minimum": get("min"), "maximum": get("max")})
+            }
             Some("enum") => json!({"type": "string", "enum": get("values")}),
             _ => json!({"oneOf": [
                 {"type": "string", "enum": get("values")},
@@ -143,7 +160,7 @@ fn options_schema(game: &dyn Game) -> Value {
         "title": format!("{} options", info.name),
         "description": format!(
             "The `options` object of `POST /v1/games/{}/new` and `/replay`. Every key is optional; \
-omitted keys take the defaults shown. Options fixed by this game id: {}.",
+    omitted keys take the defaults shown. Options fixed by this game id: {}.",
             info.id,
             Value::Object(info.fixed_options.clone())
         ),
@@ -216,10 +233,8 @@ as listed in `legal_actions`. The examples are real legal actions of a seeded ga
 
 fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
     let escaped = path.replace('~', "~0").replace('/', "~1");
-    if let Some(target) = doc.pointer_mut(&format!("/paths/{escaped}/{pointer}")) {
-        if let Value::Object(map) = target {
-            map.insert("example".into(), example);
-        }
+    if let Some(Value::Object(map)) = doc.pointer_mut(&format!("/paths/{escaped}/{pointer}")) {
+        map.insert("example".into(), example);
     }
 }
 
@@ -238,7 +253,12 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed}),
     );
     if let Ok(step) = make_step(&codec, sample.start.as_ref(), Vec::new()) {
-        set_example(doc, &path("new"), ok_body, serde_json::to_value(step).unwrap_or_default());
+        set_example(
+            doc,
+            &path("new"),
+            ok_body,
+            serde_json::to_value(step).unwrap_or_default(),
+        );
     }
     let start_state = sample.start.save();
     let first_seat = sample.start.to_act().first().copied().unwrap_or(0);
@@ -266,7 +286,14 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         ok_body,
         json!({"seat": 0, "view": sample.start.view(Viewer::Seat(0))}),
     );
-    if let Some((before, seat, action, after, events)) = &sample.mid {
+    if let Some(Move {
+        before,
+        seat,
+        action,
+        after,
+        events,
+    }) = &sample.mid
+    {
         set_example(
             doc,
             &path("apply"),
@@ -274,7 +301,12 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
             json!({"state": before.save(), "seat": seat, "action": action}),
         );
         if let Ok(step) = make_step(&codec, after.as_ref(), events.clone()) {
-            set_example(doc, &path("apply"), ok_body, serde_json::to_value(step).unwrap_or_default());
+            set_example(
+                doc,
+                &path("apply"),
+                ok_body,
+                serde_json::to_value(step).unwrap_or_default(),
+            );
         }
         let players = before.players();
         let other = (0..players).find(|s| !before.to_act().contains(s));
@@ -307,7 +339,8 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         doc,
         "/v1/games/{game}",
         ok_body,
-        serde_json::to_value(crate::dto::GameEntry::from_info(sample.game.info())).unwrap_or_default(),
+        serde_json::to_value(crate::dto::GameEntry::from_info(sample.game.info()))
+            .unwrap_or_default(),
     );
     set_example(
         doc,
@@ -347,10 +380,10 @@ pub fn document() -> Value {
             ));
         }
     }
-    if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
-        if !listing.is_empty() {
-            description.push_str(&format!(" Per-game schemas: {}.", listing.join("; ")));
-        }
+    if let (Some(Value::String(description)), false) =
+        (doc.pointer_mut("/info/description"), listing.is_empty())
+    {
+        description.push_str(&format!(" Per-game schemas: {}.", listing.join("; ")));
     }
     if let Some(first) = samples.first() {
         add_examples(&mut doc, first);

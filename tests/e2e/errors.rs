@@ -11,13 +11,33 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("malformed", b"{\"players\": ".to_vec(), "bad_request"),
         ("not json", b"hello".to_vec(), "bad_request"),
-        ("wrong type", br#"{"players": "two"}"#.to_vec(), "bad_request"),
+        (
+            "wrong type",
+            br#"{"players": "two"}"#.to_vec(),
+            "bad_request",
+        ),
         ("negative", br#"{"players": -1}"#.to_vec(), "bad_request"),
         ("missing field", br#"{"seed": 1}"#.to_vec(), "bad_request"),
-        ("unknown field", br#"{"players": 2, "colour": "red"}"#.to_vec(), "bad_request"),
-        ("players out of range", br#"{"players": 99}"#.to_vec(), "invalid_players"),
-        ("unknown option", br#"{"players": 2, "options": {"nope": 1}}"#.to_vec(), "invalid_options"),
-        ("bad deal", br#"{"players": 2, "seed": 1, "deals": [["ZZ"]]}"#.to_vec(), "invalid_deals"),
+        (
+            "unknown field",
+            br#"{"players": 2, "colour": "red"}"#.to_vec(),
+            "bad_request",
+        ),
+        (
+            "players out of range",
+            br#"{"players": 99}"#.to_vec(),
+            "invalid_players",
+        ),
+        (
+            "unknown option",
+            br#"{"players": 2, "options": {"nope": 1}}"#.to_vec(),
+            "invalid_options",
+        ),
+        (
+            "bad deal",
+            br#"{"players": 2, "seed": 1, "deals": [["ZZ"]]}"#.to_vec(),
+            "invalid_deals",
+        ),
     ];
     for (name, body, code) in cases {
         let reply = app.post_raw(&path, body).await;
@@ -34,7 +54,11 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
         .op(GAME, "apply", &json!({"seat": 0, "action": {}}))
         .await;
     assert_eq!(reply.problem_code(), "bad_request");
-    assert!(reply.body["detail"].as_str().unwrap().contains("state"), "{}", reply.body);
+    assert!(
+        reply.body["detail"].as_str().unwrap().contains("state"),
+        "{}",
+        reply.body
+    );
 }
 
 #[tokio::test]
@@ -100,7 +124,12 @@ async fn forged_foreign_and_garbage_states_are_invalid_state() {
             };
             let reply = app.op(GAME, op, &body).await;
             assert_eq!(reply.status, 400, "{name} / {op}: {}", reply.body);
-            assert_eq!(reply.problem_code(), "invalid_state", "{name} / {op}: {}", reply.body);
+            assert_eq!(
+                reply.problem_code(),
+                "invalid_state",
+                "{name} / {op}: {}",
+                reply.body
+            );
         }
     }
 }
@@ -113,21 +142,33 @@ async fn wrong_seats_illegal_actions_and_finished_games_are_422() {
     let other = 1 - seat;
 
     let reply = app
-        .op(GAME, "apply", &json!({"state": step["state"], "seat": other, "action": action}))
+        .op(
+            GAME,
+            "apply",
+            &json!({"state": step["state"], "seat": other, "action": action}),
+        )
         .await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert_eq!(reply.problem_code(), "not_your_turn");
     assert_eq!(reply.body["reason"], "not_your_turn");
 
     let reply = app
-        .op(GAME, "apply", &json!({"state": step["state"], "seat": seat, "action": {"type": "teleport"}}))
+        .op(
+            GAME,
+            "apply",
+            &json!({"state": step["state"], "seat": seat, "action": {"type": "teleport"}}),
+        )
         .await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert_eq!(reply.problem_code(), "illegal_action");
     assert!(reply.body["reason"].is_string());
 
     let reply = app
-        .op(GAME, "apply", &json!({"state": step["state"], "seat": 7, "action": action}))
+        .op(
+            GAME,
+            "apply",
+            &json!({"state": step["state"], "seat": 7, "action": action}),
+        )
         .await;
     assert_eq!(reply.status, 400, "{}", reply.body);
     assert_eq!(reply.problem_code(), "invalid_seat");
@@ -138,7 +179,11 @@ async fn wrong_seats_illegal_actions_and_finished_games_are_422() {
 
     let (end, _) = play_to_end(&app, step).await;
     let reply = app
-        .op(GAME, "apply", &json!({"state": end["state"], "seat": 0, "action": action}))
+        .op(
+            GAME,
+            "apply",
+            &json!({"state": end["state"], "seat": 0, "action": action}),
+        )
         .await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert_eq!(reply.problem_code(), "game_over");
@@ -159,20 +204,30 @@ async fn an_illegal_card_is_refused_in_words_a_player_understands() {
         }
     }
     let reply = app
-        .op(GAME, "apply", &json!({"state": step["state"], "seat": seat, "action": action}))
+        .op(
+            GAME,
+            "apply",
+            &json!({"state": step["state"], "seat": seat, "action": action}),
+        )
         .await;
     if reply.status != 200 {
         assert_eq!(reply.status, 422, "{}", reply.body);
         assert_eq!(reply.problem_code(), "illegal_action");
         let detail = reply.body["detail"].as_str().unwrap();
-        assert!(detail.len() > 10 && !detail.contains("panicked"), "{detail}");
+        assert!(
+            detail.len() > 10 && !detail.contains("panicked"),
+            "{detail}"
+        );
     }
 }
 
 #[tokio::test]
 async fn a_body_over_the_limit_is_413() {
     let app = spawn_app().await;
-    let big = format!("{{\"players\": 2, \"options\": {{\"x\": \"{}\"}}}}", "a".repeat(200_000));
+    let big = format!(
+        "{{\"players\": 2, \"options\": {{\"x\": \"{}\"}}}}",
+        "a".repeat(200_000)
+    );
     let reply = app.post_raw(&format!("/v1/games/{GAME}/new"), big).await;
     assert_eq!(reply.status, 413, "{}", reply.body);
     assert_eq!(reply.problem_code(), "payload_too_large");

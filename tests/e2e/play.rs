@@ -12,10 +12,17 @@ pub async fn play_to_end(app: &TestApp, mut step: Value) -> (Value, Vec<Value>) 
         }
         let to_act = step["to_act"].as_array().expect("to_act").clone();
         let legal = step["legal_actions"].as_array().expect("legal_actions");
-        assert_eq!(legal.len(), to_act.len(), "legal actions for every seat to act");
+        assert_eq!(
+            legal.len(),
+            to_act.len(),
+            "legal actions for every seat to act"
+        );
         let entry = &legal[turn % legal.len()];
         let actions = entry["actions"].as_array().expect("actions");
-        assert!(!actions.is_empty(), "a seat to act has a legal action: {step}");
+        assert!(
+            !actions.is_empty(),
+            "a seat to act has a legal action: {step}"
+        );
         let action = actions[(turn * 7 + 1) % actions.len()].clone();
         let seat = entry["seat"].clone();
         let reply = app
@@ -84,7 +91,11 @@ async fn legal_and_view_agree_with_the_step() {
     let step = app.new_game(2, 11).await;
     let seat = step["to_act"][0].clone();
     let reply = app
-        .op(GAME, "legal", &json!({"state": step["state"], "seat": seat}))
+        .op(
+            GAME,
+            "legal",
+            &json!({"state": step["state"], "seat": seat}),
+        )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.body["seat"], seat);

@@ -62,7 +62,7 @@ async fn a_generated_python_client_plays_a_full_game_of_twenty_two() {
     let config = out.with_extension("yaml");
     std::fs::write(
         &config,
-        "project_name_override: cardroom-client\npackage_name_override: cardroom_client\n",
+        "project_name_override: cardroom-client\npackage_name_override: cardroom_client\npost_hooks: []\n",
     )
     .expect("config");
     let base = app.base.clone();

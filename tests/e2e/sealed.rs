@@ -12,11 +12,15 @@ async fn a_sealed_game_round_trips_and_views_stay_in_the_clear() {
     let token = step["state"].as_str().expect("a sealed token");
     assert!(token.starts_with("v1."), "{token}");
 
-    let reply = app.op(GAME, "view", &json!({"state": token, "seat": 0})).await;
+    let reply = app
+        .op(GAME, "view", &json!({"state": token, "seat": 0}))
+        .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(reply.body["view"].is_object());
     let (seat, _) = first_legal(&step);
-    let reply = app.op(GAME, "legal", &json!({"state": token, "seat": seat})).await;
+    let reply = app
+        .op(GAME, "legal", &json!({"state": token, "seat": seat}))
+        .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
 
     let (end, _) = play_to_end(&app, step).await;
@@ -40,10 +44,22 @@ async fn a_modified_or_foreign_token_is_state_tampered() {
     let flipped = String::from_utf8(bytes).unwrap();
     let truncated = token[..token.len() - 4].to_string();
     let other = spawn_with(StateCodec::sealed(&SealKey::from_bytes([1; 32]), false)).await;
-    let foreign = other.new_game(2, 4).await["state"].as_str().unwrap().to_string();
-    for (name, state) in [("flipped", flipped), ("truncated", truncated), ("other key", foreign), ("garbage", "hello".into())] {
+    let foreign = other.new_game(2, 4).await["state"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (name, state) in [
+        ("flipped", flipped),
+        ("truncated", truncated),
+        ("other key", foreign),
+        ("garbage", "hello".into()),
+    ] {
         let reply = app
-            .op(GAME, "apply", &json!({"state": state, "seat": seat, "action": action}))
+            .op(
+                GAME,
+                "apply",
+                &json!({"state": state, "seat": seat, "action": action}),
+            )
             .await;
         assert_eq!(reply.status, 400, "{name}: {}", reply.body);
         assert_eq!(reply.problem_code(), "state_tampered", "{name}");

@@ -34,7 +34,11 @@ impl Reply {
             self.status, self.body
         );
         for field in ["type", "title", "status", "detail", "code"] {
-            assert!(self.body.get(field).is_some(), "missing {field}: {}", self.body);
+            assert!(
+                self.body.get(field).is_some(),
+                "missing {field}: {}",
+                self.body
+            );
         }
         assert_eq!(self.body["status"], self.status);
         self.body["code"].as_str().unwrap_or_default()

@@ -3,8 +3,8 @@
 
 use crate::codec::StateCodec;
 use crate::dto::{
-    ApplyRequest, Catalog, GameEntry, LegalRequest, NewGameRequest, ReplayRequest,
-    ReplayResponse, ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
+    ApplyRequest, GameEntry, LegalRequest, NewGameRequest, ReplayRequest, ReplayResponse,
+    ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ApiError, ErrorCode, Problem, guard};
 use actix_web::{get, post, web};
@@ -57,22 +57,22 @@ pub fn make_step(
 
 /// List every game.
 ///
-/// The catalog: for each game id its name, player range, options (type, allowed values, default,
+/// The catalog, a JSON array: for each game id its name, player range, options (type, allowed values, default,
 /// description), a short description and the rules summary. `schemas` points at the component
 /// schemas describing the exact JSON of the game's options, actions and views.
 #[utoipa::path(
     operation_id = "list_games",
     tag = "rules",
-    responses((status = 200, description = "The catalog", body = Catalog)),
+    responses((status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>)),
 )]
 #[get("/v1/games")]
-pub async fn list() -> web::Json<Catalog> {
-    web::Json(Catalog {
-        games: engine::registry::games()
+pub async fn list() -> web::Json<Vec<GameEntry>> {
+    web::Json(
+        engine::registry::games()
             .iter()
             .map(|g| GameEntry::from_info(g.info()))
             .collect(),
-    })
+    )
 }
 
 /// Describe one game.
