@@ -180,8 +180,8 @@ fn free_schema(title: String, description: String, examples: Vec<Value>) -> Valu
     })
 }
 
-fn game_components(sample: &Sample) -> Vec<(String, Value)> {
-    let info = sample.game.info();
+fn game_components(game: &'static dyn Game, sample: Option<&Sample>) -> Vec<(String, Value)> {
+    let info = game.info();
     let id = &info.id;
     let kinds = |list: &[Value]| {
         list.iter()
@@ -189,7 +189,11 @@ fn game_components(sample: &Sample) -> Vec<(String, Value)> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut out = vec![(format!("{id}.Options"), options_schema(sample.game))];
+    let mut out = vec![(format!("{id}.Options"), options_schema(game))];
+    let Some(sample) = sample else {
+        tracing::warn!(game = %id, "no example game could be played; only its options are documented");
+        return out;
+    };
     out.push((
         format!("{id}.Action"),
         free_schema(
@@ -241,8 +245,8 @@ fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
 fn add_examples(doc: &mut Value, sample: &Sample) {
     let codec = StateCodec::transparent();
     let id = &sample.game.info().id;
-    let json_body = "requestBody/content/application~1json";
-    let ok_body = "responses/200/content/application~1json";
+    let json_body = "post/requestBody/content/application~1json";
+    let ok_body = "post/responses/200/content/application~1json";
     let problem = "content/application~1problem+json";
     let path = |op: &str| format!("/v1/games/{{game}}/{op}");
 
@@ -317,7 +321,7 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
                 set_example(
                     doc,
                     &path("apply"),
-                    &format!("responses/422/{problem}"),
+                    &format!("post/responses/422/{problem}"),
                     serde_json::to_value(problem_example).unwrap_or_default(),
                 );
             }
@@ -335,17 +339,35 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         json_body,
         json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed, "actions": history}),
     );
+    let prefix: Vec<(usize, Value)> = sample.history.iter().take(4).cloned().collect();
+    if let Ok(replayed) = sample.game.replay(&sample.setup, &prefix) {
+        let last = prefix.len().saturating_sub(1) as u64;
+        let last_events = replayed
+            .events
+            .iter()
+            .filter(|e| e.get("action_index").and_then(Value::as_u64) == Some(last))
+            .cloned()
+            .collect();
+        if let Ok(step) = make_step(&codec, replayed.game.as_ref(), last_events) {
+            set_example(
+                doc,
+                &path("replay"),
+                ok_body,
+                json!({"step": step, "log": replayed.events}),
+            );
+        }
+    }
     set_example(
         doc,
         "/v1/games/{game}",
-        ok_body,
+        "get/responses/200/content/application~1json",
         serde_json::to_value(crate::dto::GameEntry::from_info(sample.game.info()))
             .unwrap_or_default(),
     );
     set_example(
         doc,
         "/v1/games/{game}",
-        &format!("responses/404/{problem}"),
+        &format!("get/responses/404/{problem}"),
         serde_json::to_value(crate::error::ApiError::unknown_game("chess").problem())
             .unwrap_or_default(),
     );
@@ -364,19 +386,19 @@ pub fn document() -> Value {
         .configure(crate::startup::configure_all)
         .split_for_parts();
     let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
-    let samples: Vec<Sample> = engine::registry::games()
+    let games: Vec<(&'static dyn Game, Option<Sample>)> = engine::registry::games()
         .iter()
-        .filter_map(|g| sample(g.as_ref()))
+        .map(|g| (g.as_ref(), sample(g.as_ref())))
         .collect();
     let mut listing = Vec::new();
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
-        for sample in &samples {
-            for (name, schema) in game_components(sample) {
+        for (game, sample) in &games {
+            for (name, schema) in game_components(*game, sample.as_ref()) {
                 schemas.insert(name, schema);
             }
             listing.push(format!(
                 "`{0}`: `{0}.Options`, `{0}.Action`, `{0}.Event`, `{0}.View`",
-                sample.game.info().id
+                game.info().id
             ));
         }
     }
@@ -385,7 +407,7 @@ pub fn document() -> Value {
     {
         description.push_str(&format!(" Per-game schemas: {}.", listing.join("; ")));
     }
-    if let Some(first) = samples.first() {
+    if let Some(first) = games.iter().find_map(|(_, sample)| sample.as_ref()) {
         add_examples(&mut doc, first);
     }
     doc

@@ -33,7 +33,7 @@ client = Client(base_url=base, raise_on_unexpected_status=True)
 catalog = list_games.sync(client=client)
 assert any(g.id == GAME for g in catalog), [g.id for g in catalog]
 entry = describe_game.sync(GAME, client=client)
-assert entry.players.min <= 3 <= entry.players.max, entry.players
+assert entry.players.min_ <= 3 <= entry.players.max_, entry.players
 
 step = new_game.sync(GAME, client=client, body=NewGameRequest(players=3, seed=2026))
 assert isinstance(step, Step), step
