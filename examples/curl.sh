@@ -6,7 +6,7 @@
 set -euo pipefail
 BASE=${1:-http://127.0.0.1:8080}
 GAME=${2:-twenty_two}
-PLAYERS=${3:-3}
+PLAYERS=${3:-2}
 post() { curl -sS -H 'content-type: application/json' -d @- "$BASE/v1/games/$GAME/$1"; }
 
 curl -sS "$BASE/v1/games/$GAME" | jq '{id, name, players, options: [.options[].id]}'

@@ -359,6 +359,12 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
     }
     set_example(
         doc,
+        "/v1/games",
+        "get/responses/200/content/application~1json",
+        json!([crate::dto::GameEntry::from_info(sample.game.info())]),
+    );
+    set_example(
+        doc,
         "/v1/games/{game}",
         "get/responses/200/content/application~1json",
         serde_json::to_value(crate::dto::GameEntry::from_info(sample.game.info()))

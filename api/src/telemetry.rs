@@ -1,6 +1,7 @@
 //! Structured logs with `tracing`: one line per event, each request's lines carrying its
 //! `request_id` (from the `TracingLogger` root span), and one line when a request completes.
 
+use std::io::IsTerminal as _;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::format::FmtSpan;
 
@@ -11,6 +12,7 @@ pub fn init(filter: &str, json: bool) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_span_events(FmtSpan::CLOSE)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     let result = if json {
         builder.json().try_init()
