@@ -6,6 +6,7 @@
 mod support;
 
 mod catalog;
+mod cli;
 mod errors;
 mod openapi_drift;
 mod play;
