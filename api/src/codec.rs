@@ -142,16 +142,34 @@ impl StateCodec {
         }
     }
 
+    /// The wire form of a match's state as JSON text (the hot path: no intermediate `Value`).
+    pub fn encode_json(&self, game: &dyn Match) -> Result<String, ApiError> {
+        let envelope = game.save_json();
+        match &self.cipher {
+            None => Ok(envelope),
+            Some(cipher) => {
+                let token = self.seal_bytes(cipher, envelope.as_bytes())?;
+                serde_json::to_string(&token).map_err(|e| {
+                    ApiError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
+                })
+            }
+        }
+    }
+
     fn seal_with(&self, cipher: &XChaCha20Poly1305, envelope: &Value) -> Result<String, ApiError> {
         let plaintext = serde_json::to_vec(envelope)
             .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot encode state: {e}")))?;
+        self.seal_bytes(cipher, &plaintext)
+    }
+
+    fn seal_bytes(&self, cipher: &XChaCha20Poly1305, plaintext: &[u8]) -> Result<String, ApiError> {
         let nonce_bytes: [u8; NONCE_LEN] = rand::random();
         let nonce = XNonce::from(nonce_bytes);
         let ciphertext = cipher
             .encrypt(
                 &nonce,
                 Payload {
-                    msg: &plaintext,
+                    msg: plaintext,
                     aad: SEAL_AAD,
                 },
             )
@@ -167,18 +185,26 @@ impl StateCodec {
 
     /// Opens a sealed token to the transparent envelope it carries.
     pub fn unseal(&self, token: &str) -> Result<Value, ApiError> {
+        let plaintext = self.unseal_bytes(token)?;
+        serde_json::from_slice(&plaintext).map_err(|_| self.tampered())
+    }
+
+    fn tampered(&self) -> ApiError {
+        ApiError::new(
+            ErrorCode::StateTampered,
+            "the sealed state was modified, truncated, or sealed by another server: send the token exactly as it was returned",
+        )
+    }
+
+    /// Opens a sealed token to the JSON text of the envelope it carries.
+    fn unseal_bytes(&self, token: &str) -> Result<Vec<u8>, ApiError> {
         let Some(cipher) = &self.cipher else {
             return Err(ApiError::new(
                 ErrorCode::InvalidState,
                 "this server does not use sealed states: send the state as the JSON object it returned",
             ));
         };
-        let tampered = || {
-            ApiError::new(
-                ErrorCode::StateTampered,
-                "the sealed state was modified, truncated, or sealed by another server: send the token exactly as it was returned",
-            )
-        };
+        let tampered = || self.tampered();
         let body = token.strip_prefix(SEAL_PREFIX).ok_or_else(tampered)?;
         let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered())?;
         if bytes.len() < NONCE_LEN + TAG_LEN {
@@ -195,15 +221,15 @@ impl StateCodec {
                 },
             )
             .map_err(|_| tampered())?;
-        serde_json::from_slice(&plaintext).map_err(|_| tampered())
+        Ok(plaintext)
     }
 
     /// Decodes and validates a wire state for `game`: a sealed token or a transparent object.
     pub fn decode(&self, game: &dyn Game, state: &Value) -> Result<Box<dyn Match>, ApiError> {
         match state {
             Value::String(token) => {
-                let envelope = self.unseal(token)?;
-                Ok(game.load(&envelope)?)
+                let plaintext = self.unseal_bytes(token)?;
+                Ok(game.load_json(&plaintext)?)
             }
             Value::Object(_) if self.require_sealed => Err(ApiError::new(
                 ErrorCode::SealedStateRequired,

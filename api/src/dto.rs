@@ -272,7 +272,8 @@ pub struct Step {
     /// The game id.
     pub game: String,
     /// The new state: send it back with the next request.
-    #[schema(value_type = WireState)]
+    #[schema(value_type = WireState, required = true)]
+    #[serde(skip_serializing_if = "Value::is_null")]
     pub state: Value,
     /// Seats that may act now, the seat whose turn it is first.
     pub to_act: Vec<usize>,

@@ -7,7 +7,7 @@ use crate::dto::{
     ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ApiError, ErrorCode, Problem, guard};
-use actix_web::{get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use engine::{Game, Match, NewGame, Viewer};
 use serde_json::Value;
 
@@ -53,6 +53,48 @@ pub fn make_step(
         events,
         legal_actions,
     })
+}
+
+/// Answers a step as JSON, writing the state straight from the typed game (the hot path of
+/// `new` and `apply`): the step without its state is serialized, then `"state"` is appended.
+pub fn step_response(
+    codec: &StateCodec,
+    game: &dyn Match,
+    events: Vec<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let state = codec.encode_json(game)?;
+    let to_act = game.to_act();
+    let legal_actions = to_act
+        .iter()
+        .map(|&seat| SeatActions {
+            seat,
+            actions: game.legal_actions(seat),
+        })
+        .collect();
+    let step = Step {
+        game: game.game_id().to_string(),
+        state: Value::Null,
+        over: game.is_over(),
+        result: game.result().map(ResultDto::from),
+        to_act,
+        events,
+        legal_actions,
+    };
+    let mut body = serde_json::to_vec(&step)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot encode step: {e}")))?;
+    if body.pop() != Some(b'}') {
+        return Err(ApiError::new(
+            ErrorCode::Internal,
+            "a step is a JSON object",
+        ));
+    }
+    body.reserve(state.len() + 10);
+    body.extend_from_slice(b",\"state\":");
+    body.extend_from_slice(state.as_bytes());
+    body.push(b'}');
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body))
 }
 
 /// List every game.
@@ -116,7 +158,7 @@ pub async fn start(
     game: web::Path<String>,
     request: web::Json<NewGameRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<web::Json<Step>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let game = find_game(&game)?;
     let request = request.into_inner();
     let setup = NewGame {
@@ -128,9 +170,8 @@ pub async fn start(
     };
     guard(|| {
         let started = game.start(&setup)?;
-        make_step(&codec, started.as_ref(), Vec::new())
+        step_response(&codec, started.as_ref(), Vec::new())
     })
-    .map(web::Json)
 }
 
 /// List a seat's legal actions.
@@ -191,15 +232,14 @@ pub async fn apply(
     game: web::Path<String>,
     request: web::Json<ApplyRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<web::Json<Step>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let game = find_game(&game)?;
     guard(|| {
         let mut state = codec.decode(game, &request.state)?;
         check_seat(state.as_ref(), request.seat)?;
         let applied = state.apply(request.seat, &request.action)?;
-        make_step(&codec, state.as_ref(), applied.events)
+        step_response(&codec, state.as_ref(), applied.events)
     })
-    .map(web::Json)
 }
 
 /// Show a seat's or a spectator's view.
