@@ -3,7 +3,7 @@
 # of the same payload (api/examples/echo_server.rs), in transparent and sealed mode.
 #
 # Needs wrk, curl and jq (Debian: apt-get install -y wrk curl jq); installs nothing itself.
-# Bounded in time: three runs of $DURATION (default 10s) plus release builds.
+# Bounded in time: 3 x $ROUNDS runs of $DURATION (defaults 3 and 10s) plus release builds.
 #   bench/apply_load.sh                       # defaults: 64 connections, 1 wrk thread, 10 s
 #   CONNS=64 DURATION=20s MOVES=12 bench/apply_load.sh
 # Results (raw wrk output) go to bench/results/ (git-ignored); a summary is printed.
@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 CONNS=${CONNS:-64}
 THREADS=${THREADS:-1}
 DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
 MOVES=${MOVES:-10}           # moves played before the benchmarked state (mid-game)
 PLAYERS=${PLAYERS:-4}
 GAME=${GAME:-twenty_two}
@@ -52,19 +53,19 @@ run_wrk() { # name url body_file
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, wrk -t$THREADS -c$CONNS -d$DURATION, $GAME $PLAYERS players after $MOVES moves"
 
+# All three servers run side by side; the runs are interleaved for $ROUNDS rounds so a change of
+# background load affects each about equally (compare medians).
 CARDROOM_LOG=warn $BIN serve --port "$PORT" & PIDS+=($!)
-wait_up "http://127.0.0.1:$PORT/healthz"
-make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
-run_wrk transparent "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json"
-kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"
 CARDROOM_LOG=warn $BIN serve --port $((PORT + 1)) --seal-key-file "$TMP/key" & PIDS+=($!)
-wait_up "http://127.0.0.1:$((PORT + 1))/healthz"
-make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
-run_wrk sealed "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json"
-kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-
 $ECHO "127.0.0.1:$((PORT + 2))" & PIDS+=($!)
+wait_up "http://127.0.0.1:$PORT/healthz"
+wait_up "http://127.0.0.1:$((PORT + 1))/healthz"
 for _ in $(seq 100); do curl -fs -o /dev/null -d '{}' -H 'content-type: application/json' "http://127.0.0.1:$((PORT + 2))/echo" && break; sleep 0.1; done
-run_wrk echo "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json"
+make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
+make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
+for round in $(seq "$ROUNDS"); do
+  run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json"
+  run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json"
+  run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json"
+done
