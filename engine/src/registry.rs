@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 fn families() -> Vec<Vec<Box<dyn Game>>> {
     vec![
         // One line per family: every preset of the family becomes its own game id.
+        PresetGame::<crate::games::trump_crew::TrumpCrew>::all(),
+        PresetGame::<crate::games::bird_dog::BirdDog>::all(),
     ]
 }
 
