@@ -256,13 +256,13 @@ pub fn merge_options(
             )));
         };
         spec.check(value)?;
-        if let Some(fixed) = preset.fixed.get(id) {
-            if fixed != value {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `{id}` is fixed to {fixed} by the preset `{}`; use the family's base game id to change it",
-                    preset.id
-                )));
-            }
+        if let Some(fixed) = preset.fixed.get(id)
+            && fixed != value
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `{id}` is fixed to {fixed} by the preset `{}`; use the family's base game id to change it",
+                preset.id
+            )));
         }
         merged.insert(id.clone(), value.clone());
     }

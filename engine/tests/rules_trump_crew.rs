@@ -18,12 +18,9 @@ fn stack(dealer: usize, hands: &[&str], rest: &str) -> Vec<String> {
         .iter()
         .map(|h| h.split_whitespace().collect())
         .collect();
-    let stage = hands[0].len();
     let mut entry = Vec::new();
-    for round in 0..stage {
-        for k in 0..n {
-            entry.push(hands[(dealer + 1 + k) % n][round].to_string());
-        }
+    for i in 0..n * hands[0].len() {
+        entry.push(hands[(dealer + 1 + i) % n][i / n].to_string());
     }
     entry.extend(rest.split_whitespace().map(String::from));
     entry

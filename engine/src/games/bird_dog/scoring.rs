@@ -58,11 +58,11 @@ pub fn score_hand(
     } else if let Some(solo) = solo {
         kind = "solo";
         let others: Vec<Seat> = (0..n).filter(|s| *s != solo).collect();
-        let tally = match others.as_slice() {
+        let tally = match *others.as_slice() {
             // 3 players: the team's tally (R6, R7).
-            &[a, b] => team_tally(won[a], won[b], rule),
+            [a, b] => team_tally(won[a], won[b], rule),
             // 2 players: the controller's pairs, dummy's cards included.
-            &[other] => own[other],
+            [other] => own[other],
             _ => 0,
         };
         let solo_pairs = own[solo];

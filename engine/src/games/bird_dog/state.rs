@@ -960,10 +960,8 @@ impl State {
                     }
                     pos = self.after(pos);
                 }
-                if let Pos::Seat(s) = pos {
-                    if s >= n {
-                        return Err("position out of range".into());
-                    }
+                if matches!(pos, Pos::Seat(s) if s >= n) {
+                    return Err("position out of range".into());
                 }
                 if self.next != pos || self.to_play != self.actor(pos) {
                     return Err("wrong position to play".into());

@@ -13,7 +13,10 @@ pub const PACK_SIZE: usize = 53;
 
 /// S(n) = floor(52 / n): the number of stages of an n-player game (spec §1, R1).
 pub const fn auto_stages(players: usize) -> usize {
-    if players == 0 { 0 } else { 52 / players }
+    match 52usize.checked_div(players) {
+        Some(stages) => stages,
+        None => 0,
+    }
 }
 
 /// `"auto"` or a number.
@@ -146,13 +149,13 @@ impl Options {
         if let Some(AutoOr::Value(0)) = self.max_deals {
             return Err("option `max_deals` must be \"auto\", null or at least 1, not 0".into());
         }
-        if let FirstDealer::Seat(s) = self.first_dealer {
-            if s >= players {
-                return Err(format!(
-                    "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {s}",
-                    players - 1
-                ));
-            }
+        if let FirstDealer::Seat(s) = self.first_dealer
+            && s >= players
+        {
+            return Err(format!(
+                "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {s}",
+                players.saturating_sub(1)
+            ));
         }
         Ok(())
     }

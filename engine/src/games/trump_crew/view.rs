@@ -170,6 +170,9 @@ fn card_of(action: &Action) -> Option<Card> {
     }
 }
 
+/// A legal card: its index in `legal`, the card, its strength in the trick.
+type Candidate = (usize, Card, Option<(u8, u8)>);
+
 fn play(view: &View, me: Seat, legal: &[Action]) -> usize {
     let bid = view.bids.get(me).copied().flatten().unwrap_or(0);
     let won = view.tricks_won.get(me).copied().unwrap_or(0);
@@ -203,7 +206,7 @@ fn play(view: &View, me: Seat, legal: &[Action]) -> usize {
         .filter_map(|p| strength(p.card, led, trump))
         .max();
     let last = view.trick.len() + 1 == view.players;
-    let mut options: Vec<(usize, Card, Option<(u8, u8)>)> = legal
+    let mut options: Vec<Candidate> = legal
         .iter()
         .enumerate()
         .filter_map(|(i, a)| card_of(a).map(|c| (i, c, strength(c, led, trump))))
