@@ -8,6 +8,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use engine::erased::random_playout;
 use engine::game::{GameDef, Setup};
+use engine::games::trump_crew::TrumpCrew;
 use engine::games::twenty_two::TwentyTwo;
 use engine::games::watten::Watten;
 use engine::options::merge_options;
@@ -25,6 +26,8 @@ const ENTRIES: &[(&str, usize, Bench)] = &[
     ("twenty_two", 4, typed::<TwentyTwo>),
     ("twenty_two", 6, typed::<TwentyTwo>),
     ("watten", 4, typed::<Watten>),
+    // Beside OpenSpiel's oh_hell (3 players by default): 1.2-1.5 M decisions/s on this machine.
+    ("trump_crew", 3, typed::<TrumpCrew>),
 ];
 
 /// The typed setup of a preset with its default options.

@@ -71,6 +71,10 @@ pub struct OptionSpec {
     pub default: Value,
     /// What the option changes, with its source.
     pub description: String,
+    /// True if `null` is allowed besides the declared type (it means what the description says,
+    /// e.g. "no limit"). Set with [`OptionSpec::or_null`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nullable: bool,
 }
 
 impl OptionSpec {
@@ -81,6 +85,7 @@ impl OptionSpec {
             kind: OptionKind::Boolean,
             default: Value::Bool(default),
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -91,6 +96,7 @@ impl OptionSpec {
             kind: OptionKind::Integer { min, max },
             default: Value::from(default),
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -103,6 +109,7 @@ impl OptionSpec {
             },
             default: Value::from(default),
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -124,6 +131,7 @@ impl OptionSpec {
             },
             default,
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -140,6 +148,7 @@ impl OptionSpec {
             kind: OptionKind::IntegerOrNull { min, max },
             default: default.map_or(Value::Null, Value::from),
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -162,6 +171,7 @@ impl OptionSpec {
             },
             default,
             description: description.into(),
+            nullable: false,
         }
     }
 
@@ -174,14 +184,27 @@ impl OptionSpec {
             },
             default,
             description: description.into(),
+            nullable: false,
         }
+    }
+
+    /// Also allows `null` (e.g. "no limit"); the description should say what `null` means.
+    pub fn or_null(mut self) -> OptionSpec {
+        self.nullable = true;
+        self
     }
 
     /// Checks one value against the declared type, with a message naming the option.
     pub fn check(&self, value: &Value) -> Result<(), SetupError> {
         let id = &self.id;
+        if self.nullable && value.is_null() {
+            return Ok(());
+        }
+        let or_null = if self.nullable { " or null" } else { "" };
         let bad = |expected: String| {
-            SetupError::InvalidOptions(format!("option `{id}` must be {expected}, not {value}"))
+            SetupError::InvalidOptions(format!(
+                "option `{id}` must be {expected}{or_null}, not {value}"
+            ))
         };
         let in_range =
             |min: i64, max: i64| value.as_i64().is_some_and(|v| (min..=max).contains(&v));
@@ -381,6 +404,7 @@ mod tests {
                 json!({"deals": 4}),
                 "l",
             ),
+            OptionSpec::integer("limit", 1, 9, 5, "l").or_null(),
         ]
     }
 
@@ -394,13 +418,13 @@ mod tests {
         let merged = merge_options(
             &specs(),
             &preset,
-            &map(json!({"threshold": 30, "first_dealer": 2})),
+            &map(json!({"threshold": 30, "first_dealer": 2, "limit": null})),
         )
         .unwrap();
         assert_eq!(
             Value::Object(merged),
             json!({"buy_back": false, "threshold": 30, "end": "first", "first_dealer": 2,
-                "stop_at": 35, "length": {"deals": 4}})
+                "stop_at": 35, "length": {"deals": 4}, "limit": null})
         );
         let merged = merge_options(
             &specs(),
@@ -435,6 +459,14 @@ mod tests {
             ),
             (json!({"length": null}), "with n from 1 to 500"),
             (json!({"length": {"hands": 4}}), "with n from 1 to 500"),
+            (
+                json!({"limit": 0}),
+                "`limit` must be an integer from 1 to 9 or null",
+            ),
+            (
+                json!({"threshold": null}),
+                "`threshold` must be an integer from 10 to 99, not null",
+            ),
         ];
         for (request, expected) in cases {
             let err = merge_options(&specs(), &preset, &map(request.clone())).unwrap_err();

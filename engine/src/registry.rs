@@ -16,6 +16,8 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
         PresetGame::<crate::games::basra::Basra>::all(),
         PresetGame::<crate::games::taihe_abao::TaiheAbao>::all(),
         PresetGame::<crate::games::tjak_mat_tchi_ki::TjakMatTchiKi>::all(),
+        PresetGame::<crate::games::trump_crew::TrumpCrew>::all(),
+        PresetGame::<crate::games::bird_dog::BirdDog>::all(),
     ]
 }
 

@@ -2,10 +2,12 @@
 //! state.rs, view.rs, ...).
 
 pub mod basra;
+pub mod bird_dog;
 pub mod chinese_ten;
 pub mod marglia;
 pub mod sloppy_seconds;
 pub mod taihe_abao;
 pub mod tjak_mat_tchi_ki;
+pub mod trump_crew;
 pub mod twenty_two;
 pub mod watten;

@@ -1,0 +1,128 @@
+//! Bird Dog (Nathaniel Meadow, 2017): a 3-player trick-taking game (and a 2-player version with a
+//! dummy hand, the "bird dog") where points come from pairs of jacks, queens and kings won.
+//!
+//! Spec: `shared/rules/bird_dog.md` (project doc: `docs/rules/bird_dog.md`). 24 cards (9-A). Each
+//! hand: 7 cards each, a 3-card widow turned up one card at a time; whoever accepts a turned card
+//! as trump plays solo against the other two (who score their team tally); after trump, one
+//! player may go nil (3 points for taking no trick). The card of the indicator's rank in the other
+//! suit of the same colour is the Bird Dog card, the highest card of the hand. First to 21 (11
+//! with 2 players).
+//!
+//! Some notes on this implementation:
+//! - The 2-player dummy is not a seat: when it is the dummy's turn, the controller (the human not
+//!   solo, or not nil) is the seat to act and its legal actions are the dummy's playable face-up
+//!   cards (`"dummy_to_play": true` in the view). Trick plays name their position: a seat number
+//!   or `"dummy"`.
+//! - Views name the Bird Dog card as `{"rank", "suit"}` rather than as a card code, so naming it
+//!   never reveals where it lies.
+//! - A failed nil ends the hand at once (R12); `max_hands` (default 50) bounds a game (R21).
+
+pub mod action;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::PlayerRange;
+pub use action::{Action, Contract};
+pub use rules::Options;
+pub use state::{Event, Phase, State};
+pub use view::View;
+
+/// The Bird Dog family.
+pub struct BirdDog;
+
+impl GameDef for BirdDog {
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn family() -> Family {
+        Family {
+            id: "bird_dog",
+            name: "Bird Dog",
+            description: "Solo against a team with a 24-card pack, scoring pairs of jacks, queens and kings (Nathaniel Meadow, 2017); 3 players, or 2 with a dummy.",
+            rules_summary: "24 cards (9-A), 7 each, 3 in a widow. The widow cards are turned up one at a time: whoever accepts the turned card's suit as trump plays solo against the other two; if all pass three times the third card is trump and everyone plays for himself (2 players: redeal). Then one player may go nil (3 points if he takes no trick, else 3 to each other player). The card of the indicator's rank in the other suit of the same colour (the Bird Dog card) beats everything. Follow suit. Score one point per pair of J, Q or K won; the solo scores his pairs (+1 if more than the team's tally), each teammate the team's tally. First to 21 (2 players: 11, with a dummy whose three face-up cards the non-solo player plays).",
+            players: PlayerRange { min: 2, max: 3 },
+            options: rules::option_specs(),
+            presets: rules::presets(),
+        }
+    }
+
+    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+        State::new(setup)
+    }
+
+    fn to_act(state: &State) -> Actors {
+        state.to_act()
+    }
+
+    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+        state.legal_actions(seat, out);
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        state.apply(seat, action, events)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn result(state: &State) -> Option<GameResult> {
+        if state.phase != Phase::Over {
+            return None;
+        }
+        let totals = &state.totals;
+        let ranking = GameResult::ranking_by_key(0..state.players, |s| {
+            std::cmp::Reverse(totals.get(s).copied().unwrap_or(0))
+        });
+        Some(GameResult {
+            ranking,
+            scores: totals.iter().map(|t| f64::from(*t)).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "totals": totals,
+                "hands": state.hands_played,
+                "target": state.options.target,
+            }),
+        })
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
+    fn options(state: &State) -> &Options {
+        &state.options
+    }
+
+    fn seed(state: &State) -> u64 {
+        state.rng.seed
+    }
+
+    fn validate(state: &State) -> Result<(), String> {
+        state.validate()
+    }
+
+    fn pieces(state: &State) -> Vec<String> {
+        state.pieces().iter().map(|c| c.to_string()).collect()
+    }
+
+    fn heuristic(view: &View, legal: &[Action]) -> usize {
+        view::heuristic(view, legal)
+    }
+
+    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(state, viewer)
+    }
+}
