@@ -32,15 +32,8 @@ pub enum OptionKind {
         /// Largest integer.
         max: i64,
     },
-    /// An integer in `min..=max`, or `null` (the feature is off).
-    IntegerOrNull {
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
     /// An object with exactly one key, one of `keys`, whose value is an integer in `min..=max`
-    /// (e.g. `{"deals": 4}` or `{"target": 31}`); `null` too if `nullable`.
+    /// (e.g. `{"deals": 4}` or `{"target": 31}`).
     SingleKeyObject {
         /// The allowed keys.
         keys: Vec<String>,
@@ -48,8 +41,6 @@ pub enum OptionKind {
         min: i64,
         /// Largest value.
         max: i64,
-        /// Whether `null` is allowed (meaning documented by the option).
-        nullable: bool,
     },
     /// A JSON object of one of the described forms (e.g. `{"target": T}`); the game checks the
     /// contents when it sets up.
@@ -135,29 +126,11 @@ impl OptionSpec {
         }
     }
 
-    /// An integer option in `min..=max` that may also be `null` (off).
-    pub fn integer_or_null(
-        id: &str,
-        min: i64,
-        max: i64,
-        default: Option<i64>,
-        description: &str,
-    ) -> OptionSpec {
-        OptionSpec {
-            id: id.into(),
-            kind: OptionKind::IntegerOrNull { min, max },
-            default: default.map_or(Value::Null, Value::from),
-            description: description.into(),
-            nullable: false,
-        }
-    }
-
     /// An option whose value is an object with one key from `keys` and an integer value.
     pub fn single_key_object(
         id: &str,
         keys: &[&str],
         (min, max): (i64, i64),
-        nullable: bool,
         default: Value,
         description: &str,
     ) -> OptionSpec {
@@ -167,7 +140,6 @@ impl OptionSpec {
                 keys: keys.iter().map(|k| k.to_string()).collect(),
                 min,
                 max,
-                nullable,
             },
             default,
             description: description.into(),
@@ -236,20 +208,8 @@ impl OptionSpec {
                 "one of {} or an integer from {min} to {max}",
                 quoted(values)
             ))),
-            OptionKind::IntegerOrNull { min, max } if value.is_null() || in_range(*min, *max) => {
-                Ok(())
-            }
-            OptionKind::IntegerOrNull { min, max } => {
-                Err(bad(format!("null or an integer from {min} to {max}")))
-            }
-            OptionKind::SingleKeyObject {
-                keys,
-                min,
-                max,
-                nullable,
-            } => {
+            OptionKind::SingleKeyObject { keys, min, max } => {
                 let fits = match value {
-                    Value::Null => *nullable,
                     Value::Object(map) => {
                         map.len() == 1
                             && map.iter().all(|(k, v)| {
@@ -267,8 +227,7 @@ impl OptionSpec {
                         .map(|k| format!("{{\"{k}\": n}}"))
                         .collect::<Vec<_>>()
                         .join(" or ");
-                    let null = if *nullable { " (or null)" } else { "" };
-                    Err(bad(format!("{shapes} with n from {min} to {max}{null}")))
+                    Err(bad(format!("{shapes} with n from {min} to {max}")))
                 }
             }
             OptionKind::Object { .. } if value.is_object() => Ok(()),
@@ -395,12 +354,11 @@ mod tests {
             OptionSpec::integer("threshold", 10, 99, 22, "t"),
             OptionSpec::choice("end", &["last", "first"], "last", "e"),
             OptionSpec::choice_or_integer("first_dealer", &["random"], 0, 11, json!("random"), "f"),
-            OptionSpec::integer_or_null("stop_at", 0, 99, Some(35), "s"),
+            OptionSpec::integer("stop_at", 0, 99, 35, "s").or_null(),
             OptionSpec::single_key_object(
                 "length",
                 &["deals", "target"],
                 (1, 500),
-                false,
                 json!({"deals": 4}),
                 "l",
             ),
@@ -452,7 +410,7 @@ mod tests {
                 json!({"first_dealer": "me"}),
                 "\"random\" or an integer from 0 to 11",
             ),
-            (json!({"stop_at": "x"}), "null or an integer from 0 to 99"),
+            (json!({"stop_at": "x"}), "an integer from 0 to 99 or null"),
             (
                 json!({"length": {"deals": 4, "target": 3}}),
                 "{\"deals\": n} or {\"target\": n} with n from 1 to 500",

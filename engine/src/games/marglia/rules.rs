@@ -195,13 +195,14 @@ pub fn marglia_specs() -> Vec<OptionSpec> {
         "Marglia (Part I) or Maniglia (Part II); fixed by the game id.",
     )];
     specs.extend(shared_specs(3));
-    specs.push(OptionSpec::integer_or_null(
+    specs.push(OptionSpec::integer(
         "early_stop_at",
         0,
         10_000,
-        Some(35),
+        35,
         "After the turn-up, if the dealer's team has at least this many, the dealer may stop the deal unplayed (R4); null disables.",
-    ));
+    )
+    .or_null());
     specs.push(game_length_spec(json!({"deals": 4}), false));
     specs
 }
@@ -227,13 +228,14 @@ pub fn maniglia_specs() -> Vec<OptionSpec> {
         "2S",
         "With 3 players this 2 is removed from the pack (R13).",
     ));
-    specs.push(OptionSpec::integer_or_null(
+    specs.push(OptionSpec::integer(
         "turnup_block_at",
         0,
         10_000,
-        Some(29),
+        29,
         "No turned-card bonus if the dealer's side already has at least this many (R12); null disables the block.",
-    ));
+    )
+    .or_null());
     specs.push(OptionSpec::integer(
         "maniglia_min_bid",
         0,
@@ -245,18 +247,18 @@ pub fn maniglia_specs() -> Vec<OptionSpec> {
 }
 
 fn game_length_spec(default: serde_json::Value, nullable: bool) -> OptionSpec {
-    OptionSpec::single_key_object(
+    let spec = OptionSpec::single_key_object(
         "game_length",
         &["deals", "target"],
         (1, 10_000),
-        nullable,
         default,
         if nullable {
             "{\"deals\": N} deals, or {\"target\": T}: until a side reaches T after a deal; null = one deal per player."
         } else {
             "{\"deals\": N} deals (seed: one per player), or {\"target\": T}: until a team reaches T after a deal."
         },
-    )
+    );
+    if nullable { spec.or_null() } else { spec }
 }
 
 /// Marglia's game ids.
