@@ -6,17 +6,18 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// A problem+json error body.
+/// A problem+json error body (schema `ArenaProblem`: same shape as the rules API's `Problem`, with
+/// the arena's own codes).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({
-    "type": "https://cardroom.dev/problems/bot_unreachable",
+#[schema(as = ArenaProblem, example = json!({
+    "type": "urn:cardroom:problem:bot_unreachable",
     "title": "Bot unreachable",
     "status": 422,
     "detail": "GET http://bots.example.com/ failed: connection refused",
     "code": "bot_unreachable"
 }))]
 pub struct Problem {
-    /// A URI naming the kind of problem (ends with the code).
+    /// A URI naming the kind of problem: `urn:cardroom:problem:<code>`.
     #[serde(rename = "type")]
     pub kind: String,
     /// Short human-readable summary of the kind.
@@ -98,7 +99,7 @@ impl ArenaError {
     /// The body.
     pub fn problem(&self) -> Problem {
         Problem {
-            kind: format!("https://cardroom.dev/problems/{}", self.code),
+            kind: format!("urn:cardroom:problem:{}", self.code),
             title: self.title.to_string(),
             status: self.status.as_u16(),
             detail: self.detail.clone(),

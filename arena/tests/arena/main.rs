@@ -5,6 +5,7 @@
 mod support;
 
 mod bot_faults;
+mod play;
 mod protocol;
 mod ratings;
 mod restart;

@@ -4,7 +4,7 @@
 use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
 use arena::dto::CreateMatch;
 use arena::runner::Outcome;
-use arena::store::{Finish, MatchStatus};
+use arena::store::{Finish, MatchStatus, Store};
 use arena::{Arena, ArenaConfig};
 use std::time::Duration;
 
@@ -64,6 +64,19 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
 
     let second = tokio::runtime::Runtime::new().expect("runtime");
     second.block_on(async {
+        // What the crash left behind: a running match with some logged moves.
+        let left = arena::store::sqlite::SqliteStore::open(&db)
+            .await
+            .expect("store");
+        let record = left
+            .get_match(&match_id)
+            .await
+            .expect("get")
+            .expect("match");
+        assert_eq!(record.status, MatchStatus::Running);
+        let moves_at_crash = left.moves(&match_id).await.expect("moves").len();
+        assert!(moves_at_crash >= moves_before);
+        drop(left);
         let arena = Arena::open(ArenaConfig::local(db.clone()))
             .await
             .expect("reopen");
@@ -73,7 +86,10 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
             .expect("finish");
         assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
         let moves = arena.store().moves(&match_id).await.expect("moves");
-        assert!(moves.len() >= moves_before);
+        assert!(
+            moves.len() > moves_at_crash,
+            "the second process played the rest of the match"
+        );
         assert!(
             moves.iter().enumerate().all(|(i, m)| m.index == i),
             "moves are logged once each, in order"

@@ -51,7 +51,7 @@ fn heuristic_wins(
 
 #[test]
 fn the_heuristic_bot_beats_random_in_every_game() {
-    const GAMES: u64 = 200;
+    const GAMES: u64 = 60;
     for game in engine::registry::games() {
         let players = game.info().players.min.max(2).min(game.info().players.max);
         let wins = (0..GAMES)
