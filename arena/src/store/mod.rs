@@ -1,8 +1,8 @@
-//! Persistence: the [`Store`] trait the arena is written against, and its SQLite implementation
-//! ([`sqlite::SqliteStore`]). The trait uses plain records and portable SQL concepts (one
-//! transaction for result + ratings, a conditional status update so a match finishes once), so a
-//! PostgreSQL backend can implement it next with sqlx's postgres driver.
+//! Persistence: the [`Store`] trait the arena is written against. It uses plain records and
+//! portable SQL concepts (one transaction for result + ratings, a conditional status update so a
+//! match finishes once), and has two implementations: [`sqlite::SqliteStore`] (the default) and [`postgres::PostgresStore`].
 
+pub mod postgres;
 pub mod sqlite;
 
 use crate::client::Fault;
@@ -217,12 +217,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64>;
 }
 
-/// Opens the store named by `database`: a SQLite file path or `sqlite:` URL (created and migrated).
+/// Opens the store named by `database`: a `postgres://` URL, or a SQLite file path or `sqlite:`
+/// URL (created if missing); either is migrated.
 pub async fn open(database: &str) -> anyhow::Result<std::sync::Arc<dyn Store>> {
     if database.starts_with("postgres:") || database.starts_with("postgresql:") {
-        anyhow::bail!(
-            "the PostgreSQL backend is not implemented yet; use a SQLite file (--database cardroom.db)"
-        );
+        return Ok(std::sync::Arc::new(
+            postgres::PostgresStore::open(database).await?,
+        ));
     }
     Ok(std::sync::Arc::new(
         sqlite::SqliteStore::open(database).await?,

@@ -11,4 +11,5 @@ mod ratings;
 mod restart;
 mod routes;
 mod safety;
+mod store;
 mod strength;
