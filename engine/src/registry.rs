@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 fn families() -> Vec<Vec<Box<dyn Game>>> {
     vec![
         // One line per family: every preset of the family becomes its own game id.
+        PresetGame::<crate::games::twenty_two::TwentyTwo>::all(),
     ]
 }
 

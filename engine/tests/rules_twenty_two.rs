@@ -1,0 +1,1204 @@
+//! Rulings (R-numbers) and every worked example (E1-E15) of `shared/rules/twenty_two.md`.
+//! Scenarios are set up with stacked `deals` through the erased API, or, where a scenario needs
+//! totals or eliminations from earlier deals, on the typed state.
+
+use engine::cards::Card;
+use engine::erased::{NewGame, PresetGame};
+use engine::game::{GameDef, Setup, Viewer};
+use engine::games::twenty_two::TwentyTwo;
+use engine::games::twenty_two::action::{Action, Cards};
+use engine::games::twenty_two::rules::Options;
+use engine::games::twenty_two::state::{Event, Hand, Phase, State};
+use engine::registry;
+use engine::{ActionError, Match};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/// Interleaves hands given in dealing order (leader first) into one deal entry (§2.4), then the
+/// stock cards from the top.
+fn stack(hands: &[&str], stock: &str) -> Vec<String> {
+    let hands: Vec<Vec<&str>> = hands
+        .iter()
+        .map(|h| h.split_whitespace().collect())
+        .collect();
+    let k = hands[0].len();
+    let mut entry = Vec::new();
+    for j in 0..k {
+        for hand in &hands {
+            entry.push(hand[j].to_string());
+        }
+    }
+    entry.extend(stock.split_whitespace().map(String::from));
+    entry
+}
+
+fn start(
+    id: &str,
+    players: usize,
+    options: Value,
+    deals: Vec<Vec<String>>,
+    seed: u64,
+) -> Box<dyn Match> {
+    registry::find(id)
+        .unwrap()
+        .start(&NewGame {
+            players,
+            options: options.as_object().cloned().unwrap_or_default(),
+            seed,
+            deals,
+        })
+        .unwrap()
+}
+
+fn act(game: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
+    game.apply(seat, &action)
+        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
+        .events
+}
+
+fn play(game: &mut Box<dyn Match>, seat: usize, cards: &str) -> Vec<Value> {
+    let cards: Vec<&str> = cards.split_whitespace().collect();
+    act(game, seat, json!({"type": "play", "cards": cards}))
+}
+
+fn refused(game: &mut Box<dyn Match>, seat: usize, action: Value) -> (&'static str, String) {
+    let before = game.save();
+    let err = game.apply(seat, &action).unwrap_err();
+    assert_eq!(game.save(), before, "a refused action changed the state");
+    match err {
+        ActionError::Illegal { reason, message } => (reason, message),
+        other => panic!("expected an illegal action, got {other:?}"),
+    }
+}
+
+/// Everyone in `seats` ends his exchange without discarding.
+fn no_exchange(game: &mut Box<dyn Match>, seats: &[usize]) {
+    for &seat in seats {
+        act(game, seat, json!({"type": "draw"}));
+    }
+}
+
+/// The legal plays of `seat`, each as a sorted list of codes.
+fn plays(game: &dyn Match, seat: usize) -> BTreeSet<Vec<String>> {
+    game.legal_actions(seat)
+        .iter()
+        .map(|a| {
+            assert_eq!(a["type"], "play");
+            let mut cards: Vec<String> = a["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            cards.sort();
+            cards
+        })
+        .collect()
+}
+
+fn set(lists: &[&str]) -> BTreeSet<Vec<String>> {
+    lists
+        .iter()
+        .map(|l| {
+            let mut cards: Vec<String> = l.split_whitespace().map(String::from).collect();
+            cards.sort();
+            cards
+        })
+        .collect()
+}
+
+fn hand(game: &dyn Match, seat: usize) -> Vec<String> {
+    let view = game.view(Viewer::Seat(seat));
+    view["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn sorted_codes(codes: &str) -> Vec<String> {
+    let mut cards = Card::parse_list(codes).unwrap();
+    cards.sort();
+    cards.iter().map(|c| c.to_string()).collect()
+}
+
+fn to_act(game: &dyn Match) -> usize {
+    game.to_act()[0]
+}
+
+// Typed helpers.
+
+fn typed(options: Options, players: usize, seed: u64, deals: Vec<Vec<String>>) -> State {
+    TwentyTwo::setup(&Setup {
+        players,
+        options,
+        seed,
+        deals,
+    })
+    .unwrap()
+}
+
+fn preset_options(id: &str, players: usize, options: Value) -> Options {
+    let family = TwentyTwo::family();
+    let preset = family.presets.iter().find(|p| p.id == id).unwrap().clone();
+    let merged =
+        engine::options::merge_options(&family.options, &preset, options.as_object().unwrap())
+            .unwrap();
+    let _ = players;
+    serde_json::from_value(Value::Object(merged)).unwrap()
+}
+
+/// Puts the typed game at the start of a trick phase with these hands (seat, codes); every other
+/// card of the current pack is laid aside. The trick is led by the deal's leader.
+fn force_hands(state: &mut State, hands: &[(usize, &str)]) {
+    let mut rest = state.full_pack();
+    for card in &state.withheld {
+        let pos = rest.iter().position(|c| c == card).unwrap();
+        rest.remove(pos);
+    }
+    for h in state.hands.iter_mut() {
+        *h = Hand::default();
+    }
+    for (seat, codes) in hands {
+        for card in Card::parse_list(codes).unwrap() {
+            let pos = rest.iter().position(|c| *c == card).unwrap();
+            rest.remove(pos);
+            state.hands[*seat].add(card);
+        }
+    }
+    state.stock.clear();
+    state.discards.clear();
+    state.drawn.clear();
+    state.plays.clear();
+    state.winners.clear();
+    state.laid_aside = rest;
+    state.phase = Phase::Play { seat: state.leader };
+    TwentyTwo::validate(state).unwrap();
+}
+
+fn tplay(state: &mut State, seat: usize, codes: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    TwentyTwo::apply(
+        state,
+        seat,
+        &Action::Play {
+            cards: Cards::parse(codes),
+        },
+        &mut events,
+    )
+    .unwrap_or_else(|e| panic!("seat {seat} {codes}: {e}"));
+    events
+}
+
+fn tact(state: &mut State, seat: usize, action: Action) -> Vec<Event> {
+    let mut events = Vec::new();
+    TwentyTwo::apply(state, seat, &action, &mut events).unwrap();
+    events
+}
+
+fn tlegal(state: &State, seat: usize) -> Vec<Action> {
+    let mut out = Vec::new();
+    TwentyTwo::legal_actions(state, seat, &mut out);
+    out
+}
+
+/// The 4-player quick deal (leader 0, dealer 3): a set of four, a pair, then the last cards
+/// `last[0..4]`. Usable for any last cards other than 2s, 3s, 4s, 6s, aces, 7S 7H, 8S 8H.
+fn quick4(last: [&str; 4]) -> Vec<String> {
+    let hands = [
+        format!("2S 2H 2D 2C 3S 3H {}", last[0]),
+        format!("4S 4H 4D 4C 3D 3C {}", last[1]),
+        format!("6S 6H 6D 6C 8S 8H {}", last[2]),
+        format!("AS AH AD AC 7S 7H {}", last[3]),
+    ];
+    let refs: Vec<&str> = hands.iter().map(String::as_str).collect();
+    stack(&refs, "")
+}
+
+fn play_quick4(game: &mut Box<dyn Match>) -> Vec<Value> {
+    no_exchange(game, &[0, 1, 2, 3]);
+    play(game, 0, "2S 2H 2D 2C");
+    play(game, 1, "4S 4H 4D 4C");
+    play(game, 2, "6S 6H 6D 6C");
+    play(game, 3, "AS AH AD AC");
+    assert_eq!(to_act(game.as_ref()), 3, "the aces win trick 1");
+    play(game, 3, "7S 7H");
+    play(game, 0, "3S 3H");
+    play(game, 1, "3D 3C");
+    play(game, 2, "8S 8H")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worked examples
+
+const E1_SEAT0: &str = "TS 3H 4H 6H 7H 9H TH";
+
+#[test]
+fn e1_single_card_no_cover_only_lowest() {
+    let deal = stack(
+        &[E1_SEAT0, "KD 3S 4S 5S 6S 7S 9S", "QH JC 8S 8D 6C 5H 2D"],
+        "",
+    );
+    let mut game = start("twenty_two", 3, json!({"first_dealer": 2}), vec![deal], 1);
+    no_exchange(&mut game, &[0, 1, 2]);
+    play(&mut game, 0, "TS");
+    play(&mut game, 1, "KD");
+    assert_eq!(plays(game.as_ref(), 2), set(&["2D"]));
+    let (reason, message) = refused(&mut game, 2, json!({"type": "play", "cards": ["QH"]}));
+    assert_eq!(reason, "must_cover_or_play_lowest");
+    assert!(
+        message.contains("must cover the target K or play your lowest card (2)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn e2_r10_lowest_throw_keeps_the_target() {
+    let deal = stack(
+        &[
+            "TS 3S 4S 6S 7S 9S 2S",
+            "3C 4D 5S 9H JS QD KC",
+            "QH JC 8S 8D 6C 5H 2D",
+        ],
+        "",
+    );
+    let mut game = start("twenty_two", 3, json!({"first_dealer": 2}), vec![deal], 1);
+    no_exchange(&mut game, &[0, 1, 2]);
+    play(&mut game, 0, "TS");
+    // R10: seat 1 may throw its lowest card although JS, QD, KC would cover.
+    assert!(plays(game.as_ref(), 1).contains(&set(&["3C"]).into_iter().next().unwrap()));
+    play(&mut game, 1, "3C");
+    assert_eq!(game.view(Viewer::Spectator)["target"], json!(["TS"]));
+    assert_eq!(plays(game.as_ref(), 2), set(&["QH", "JC", "2D"]));
+    let (reason, _) = refused(&mut game, 2, json!({"type": "play", "cards": ["8S"]}));
+    assert_eq!(reason, "must_cover_or_play_lowest");
+}
+
+#[test]
+fn e3_r11_sets_cover_componentwise() {
+    let deal = stack(
+        &[
+            "6S 6H 6D 4S 4H 4D 5C",
+            "TC 9D 7H 5D 5S 5H 4C",
+            "KS 9H 8C JS JH JD JC",
+            "KH KD 6C 3S 3H 2C 2S",
+        ],
+        "",
+    );
+    let mut game = start("twenty_two", 4, json!({"first_dealer": 3}), vec![deal], 2);
+    no_exchange(&mut game, &[0, 1, 2, 3]);
+    play(&mut game, 0, "6S 6H 6D");
+    play(&mut game, 1, "TC 9D 7H");
+    assert_eq!(
+        game.view(Viewer::Spectator)["target"],
+        json!(["7H", "9D", "TC"])
+    );
+    play(&mut game, 2, "KS 9H 8C");
+    assert_eq!(
+        game.view(Viewer::Spectator)["target"],
+        json!(["8C", "9H", "KS"])
+    );
+    assert_eq!(plays(game.as_ref(), 3), set(&["2C 2S 3S", "2C 2S 3H"]));
+    let events = play(&mut game, 3, "3S 2S 2C");
+    assert!(events.contains(&json!({"type": "trick_won", "seat": 2})));
+    assert_eq!(to_act(game.as_ref()), 2);
+    assert_eq!(game.view(Viewer::Spectator)["target"], Value::Null);
+}
+
+#[test]
+fn e4_pairs_against_j_k() {
+    let deal = stack(
+        &[
+            "TS TH 4S 4H 4D 6S 6H",
+            "JD KC 7S 7H 7D 8S 8H",
+            "AS QS QH JC 5S 3D 2H",
+        ],
+        "",
+    );
+    let mut game = start("twenty_two", 3, json!({"first_dealer": 2}), vec![deal], 3);
+    no_exchange(&mut game, &[0, 1, 2]);
+    play(&mut game, 0, "TS TH");
+    play(&mut game, 1, "JD KC");
+    assert_eq!(
+        plays(game.as_ref(), 2),
+        set(&["AS QS", "AS QH", "AS JC", "2H 3D"])
+    );
+    // Q-Q fails (Q < K): the error names the target and the lowest cards.
+    let (reason, message) = refused(&mut game, 2, json!({"type": "play", "cards": ["QS", "QH"]}));
+    assert_eq!(reason, "must_cover_or_play_lowest");
+    assert!(
+        message.contains("must cover the target J-K or play your lowest two cards (2-3)"),
+        "{message}"
+    );
+}
+
+/// E5 set-up: two single-card tricks won by seat 0 leave the example's 5-card hands.
+fn e5_game(options: Value) -> Box<dyn Match> {
+    let deal = stack(
+        &[
+            "AC KC 6S 6H 6D 9C 4H",
+            "2H 2S 2C 2D AS AH AD",
+            "3C 3D 7S 7H 7C 3S 5D",
+        ],
+        "",
+    );
+    let mut game = start("twenty_two", 3, options, vec![deal], 4);
+    no_exchange(&mut game, &[0, 1, 2]);
+    play(&mut game, 0, "AC");
+    play(&mut game, 1, "2H");
+    play(&mut game, 2, "3C");
+    play(&mut game, 0, "KC");
+    play(&mut game, 1, "2S");
+    play(&mut game, 2, "3D");
+    assert_eq!(to_act(game.as_ref()), 0);
+    assert_eq!(hand(game.as_ref(), 0), sorted_codes("6S 6H 6D 9C 4H"));
+    game
+}
+
+#[test]
+fn e5_r12_r14_lowest_throw_with_the_top_card_wins() {
+    let mut game = e5_game(json!({"first_dealer": 2}));
+    play(&mut game, 0, "6S 6H 6D");
+    assert_eq!(
+        plays(game.as_ref(), 1),
+        set(&["AS AH AD", "2C 2D AS", "2C 2D AH", "2C 2D AD"])
+    );
+    play(&mut game, 1, "2C 2D AS");
+    // R12: the non-covering throw leaves the target at 6-6-6.
+    assert_eq!(
+        game.view(Viewer::Spectator)["target"],
+        json!(["6S", "6H", "6D"])
+    );
+    assert_eq!(
+        plays(game.as_ref(), 2),
+        set(&["7S 7H 7C", "3S 5D 7S", "3S 5D 7H", "3S 5D 7C"])
+    );
+    let events = play(&mut game, 2, "7S 7H 7C");
+    // R14: the ace (seat 1) wins although seat 1 did not cover.
+    assert!(events.contains(&json!({"type": "trick_won", "seat": 1})));
+    assert_eq!(plays(game.as_ref(), 1), set(&["AH", "AD"]));
+}
+
+#[test]
+fn e5_r14_last_cover_option_gives_the_trick_to_the_last_cover() {
+    let mut game = e5_game(json!({"first_dealer": 2, "set_trick_winner": "last_cover"}));
+    play(&mut game, 0, "6S 6H 6D");
+    play(&mut game, 1, "2C 2D AS");
+    let events = play(&mut game, 2, "7S 7H 7C");
+    assert!(events.contains(&json!({"type": "trick_won", "seat": 2})));
+}
+
+#[test]
+fn e6_r9_lead_must_keep_a_card() {
+    let deal = stack(&["4S 4H 4D 4C 9S 9H 9D", "2S 2H 2D 3S 8S 8H 8D"], "");
+    let mut game = start("twenty_two", 2, json!({"first_dealer": 1}), vec![deal], 5);
+    no_exchange(&mut game, &[0, 1]);
+    play(&mut game, 0, "4S 4H 4D 4C");
+    play(&mut game, 1, "2S 2H 2D 3S");
+    assert_eq!(to_act(game.as_ref()), 0);
+    assert_eq!(
+        plays(game.as_ref(), 0),
+        set(&["9S", "9H", "9D", "9S 9H", "9S 9D", "9H 9D"])
+    );
+    let (reason, message) = refused(
+        &mut game,
+        0,
+        json!({"type": "play", "cards": ["9S", "9H", "9D"]}),
+    );
+    assert_eq!(reason, "must_keep_a_card");
+    assert!(
+        message.contains("lead at most 2 of your 3 cards"),
+        "{message}"
+    );
+}
+
+#[test]
+fn e7_r13_lowest_cards_tie_at_the_boundary() {
+    let deal = stack(&["KS KH KD QS QH 4C 5C", "2S 2H 2D 3S 3H 3D 8C"], "");
+    let mut game = start("twenty_two", 2, json!({"first_dealer": 1}), vec![deal], 6);
+    no_exchange(&mut game, &[0, 1]);
+    play(&mut game, 0, "KS KH KD");
+    play(&mut game, 1, "2S 2H 2D");
+    play(&mut game, 0, "QS QH");
+    assert_eq!(plays(game.as_ref(), 1), set(&["3S 3H", "3S 3D", "3H 3D"]));
+    let (reason, message) = refused(&mut game, 1, json!({"type": "play", "cards": ["3S", "8C"]}));
+    assert_eq!(reason, "must_cover_or_play_lowest");
+    assert!(
+        message.contains("must cover the target Q-Q or play your lowest two cards (3-3)"),
+        "{message}"
+    );
+}
+
+/// E8 deal 1 (6 players, leader 0): seat 2 alone loses with QC.
+fn e8_game() -> Box<dyn Match> {
+    let deal = stack(
+        &[
+            "2S 2H 2D 2C 7S 7H 8S",
+            "3S 3H 3D 3C 7D 7C 8H",
+            "4S 4H 4D 4C 8D 8C QC",
+            "5S 5H 5D 5C 9S 9H 9D",
+            "6S 6H 6D 6C TS TH TD",
+            "AS AH AD AC KS KH JS",
+        ],
+        "",
+    );
+    let mut game = start("twenty_two", 6, json!({"first_dealer": 5}), vec![deal], 7);
+    no_exchange(&mut game, &[0, 1, 2, 3, 4, 5]);
+    play(&mut game, 0, "2S 2H 2D 2C");
+    play(&mut game, 1, "3S 3H 3D 3C");
+    play(&mut game, 2, "4S 4H 4D 4C");
+    play(&mut game, 3, "5S 5H 5D 5C");
+    play(&mut game, 4, "6S 6H 6D 6C");
+    play(&mut game, 5, "AS AH AD AC");
+    play(&mut game, 5, "KS KH");
+    play(&mut game, 0, "7S 7H");
+    play(&mut game, 1, "7D 7C");
+    play(&mut game, 2, "8D 8C");
+    play(&mut game, 3, "9S 9H");
+    let events = play(&mut game, 4, "TS TH");
+    assert!(
+        events.contains(
+            &json!({"type": "penalty", "seat": 2, "card": "QC", "points": 10, "total": 10})
+        )
+    );
+    game
+}
+
+#[test]
+fn e8_r5_r7_deal_size_and_exchange_cap() {
+    let mut game = e8_game();
+    let view = game.view(Viewer::Spectator);
+    // R5: P = 51, T = 10, k = min(10, 8) = 8, stock 3; the loser deals (seat 2), seat 3 leads.
+    assert_eq!(view["deal"], 2);
+    assert_eq!(view["dealer"], 2);
+    assert_eq!(view["cards_each"], 8);
+    assert_eq!(view["stock_size"], 3);
+    assert_eq!(view["hand_sizes"], json!([8, 8, 8, 8, 8, 8]));
+    assert_eq!(view["markers"][2], json!(["QC"]));
+    assert_eq!(to_act(game.as_ref()), 3);
+    let h3 = hand(game.as_ref(), 3);
+    act(&mut game, 3, json!({"type": "discard", "card": h3[0]}));
+    act(&mut game, 3, json!({"type": "discard", "card": h3[1]}));
+    let events = act(&mut game, 3, json!({"type": "draw"}));
+    assert!(events.contains(&json!({"type": "draw", "seat": 3, "count": 2})));
+    assert_eq!(game.view(Viewer::Spectator)["stock_size"], 1);
+    // Seat 4 (S0 = 1): one discard per distinct card plus draw; then draw only.
+    assert_eq!(game.legal_actions(4).len(), 9);
+    let h4 = hand(game.as_ref(), 4);
+    act(&mut game, 4, json!({"type": "discard", "card": h4[7]}));
+    assert_eq!(game.legal_actions(4), vec![json!({"type": "draw"})]);
+    let (reason, _) = refused(&mut game, 4, json!({"type": "discard", "card": h4[0]}));
+    assert_eq!(reason, "stock_exhausted");
+    act(&mut game, 4, json!({"type": "draw"}));
+    // The stock is empty: the other four turns are skipped; the leader leads.
+    assert_eq!(game.view(Viewer::Spectator)["phase"], "play");
+    assert_eq!(to_act(game.as_ref()), 3);
+    assert_eq!(hand(game.as_ref(), 3).len(), 8);
+}
+
+#[test]
+fn e9_r16_r21_last_trick_tie_both_lose_and_draw_for_dealer() {
+    let mut dealers = BTreeSet::new();
+    for seed in 0..16 {
+        let mut game = start(
+            "twenty_two",
+            4,
+            json!({"first_dealer": 3}),
+            vec![quick4(["KS", "5D", "KH", "9C"])],
+            seed,
+        );
+        let events = play_quick4(&mut game);
+        assert!(events.contains(
+            &json!({"type": "penalty", "seat": 0, "card": "KS", "points": 10, "total": 10})
+        ));
+        assert!(events.contains(
+            &json!({"type": "penalty", "seat": 2, "card": "KH", "points": 10, "total": 10})
+        ));
+        let view = game.view(Viewer::Spectator);
+        assert_eq!(view["totals"], json!([10, 0, 10, 0]));
+        assert_eq!(view["markers"], json!([["KS"], [], ["KH"], []]));
+        assert_eq!(view["last_losers"], json!([0, 2]));
+        // R6: the pack lost both markers (50 cards); T = 10 gives 10 cards each, stock 10.
+        assert_eq!(view["cards_each"], 10);
+        assert_eq!(view["stock_size"], 10);
+        let pieces = game.pieces();
+        assert_eq!(pieces.len(), 52);
+        let dealer = view["dealer"].as_u64().unwrap();
+        assert!(dealer == 0 || dealer == 2, "dealer {dealer}");
+        dealers.insert(dealer);
+    }
+    assert_eq!(
+        dealers.len(),
+        2,
+        "R21: the draw between the losers is random"
+    );
+}
+
+/// E10 on the typed state: seats 0 and 2 went out in deal 1; seats 1 (20) and 3 (18) play deal 2.
+fn e10_state(options: Options) -> State {
+    let mut state = typed(options, 4, 8, Vec::new());
+    state.eliminated_in = vec![Some(1), None, Some(1), None];
+    state.totals = vec![23, 20, 25, 18];
+    state.dealer = 3;
+    state.deal = 1;
+    state.start_deal(&mut Vec::new());
+    assert_eq!(state.leader, 1);
+    force_hands(&mut state, &[(1, "3S 7S"), (3, "5S 7H")]);
+    tplay(&mut state, 1, "3S");
+    let events = tplay(&mut state, 3, "5S");
+    assert!(events.contains(&Event::GameOver), "{events:?}");
+    state
+}
+
+#[test]
+fn e10_r20_everyone_left_eliminated_lower_total_wins() {
+    let state = e10_state(Options {
+        first_dealer: engine::games::twenty_two::rules::FirstDealer::Seat(0),
+        ..Options::default()
+    });
+    assert_eq!(state.totals, vec![23, 27, 25, 25]);
+    let result = TwentyTwo::result(&state).unwrap();
+    assert_eq!(result.ranking, vec![vec![3], vec![1], vec![0], vec![2]]);
+    assert_eq!(result.scores, vec![23.0, 27.0, 25.0, 25.0]);
+}
+
+#[test]
+fn e10_r20_shared_option_gives_both_rank_one() {
+    let state = e10_state(Options {
+        simultaneous_elimination: engine::games::twenty_two::rules::SimultaneousElimination::Shared,
+        ..Options::default()
+    });
+    let result = TwentyTwo::result(&state).unwrap();
+    assert_eq!(result.ranking, vec![vec![1, 3], vec![0, 2]]);
+}
+
+#[test]
+fn e11_r19_first_elimination_ranking() {
+    let game = start(
+        "twenty_two_short",
+        4,
+        json!({"first_dealer": 3}),
+        vec![quick4(["TS", "5D", "9C", "5H"])],
+        9,
+    );
+    // Totals before the deal: 13, 12, 9, 12 (set on the saved state).
+    let mut saved = game.save();
+    saved["data"]["totals"] = json!([13, 12, 9, 12]);
+    let mut game = registry::find("twenty_two_short")
+        .unwrap()
+        .load(&saved)
+        .unwrap();
+    let events = play_quick4(&mut game);
+    assert!(events.contains(&json!({"type": "eliminated", "seat": 0, "total": 23})));
+    assert!(game.is_over());
+    let result = game.result().unwrap();
+    assert_eq!(result.ranking, vec![vec![2], vec![1, 3], vec![0]]);
+    assert_eq!(result.scores, vec![23.0, 12.0, 9.0, 12.0]);
+}
+
+fn cucumber(players: usize) -> State {
+    let mut options = preset_options("gambling_cucumber", players, json!({}));
+    options.first_dealer = engine::games::twenty_two::rules::FirstDealer::Seat(players - 1);
+    typed(options, players, 10, Vec::new())
+}
+
+#[test]
+fn e12_r24_gambling_buy_back_once() {
+    let mut state = cucumber(5);
+    assert_eq!(state.stakes, vec![1; 5]);
+    state.totals = vec![0, 0, 26, 0, 0];
+    // Ace led: every follower throws his lowest card; seat 2 keeps 5D, the highest last card.
+    force_hands(
+        &mut state,
+        &[
+            (0, "AS 2C"),
+            (1, "3C 4C"),
+            (2, "2D 5D"),
+            (3, "2H 3H"),
+            (4, "2S 3S"),
+        ],
+    );
+    tplay(&mut state, 0, "AS");
+    tplay(&mut state, 1, "3C");
+    tplay(&mut state, 2, "2D");
+    tplay(&mut state, 3, "2H");
+    let events = tplay(&mut state, 4, "2S");
+    assert!(events.contains(&Event::Penalty {
+        seat: 2,
+        card: Card::parse("5D").unwrap(),
+        points: 5,
+        total: 31
+    }));
+    assert_eq!(state.phase, Phase::BuyBack { seat: 2 });
+    assert_eq!(tlegal(&state, 2), vec![Action::Accept, Action::Fold]);
+    let events = tact(&mut state, 2, Action::Accept);
+    assert!(events.contains(&Event::BuyBack { seat: 2, total: 26 }));
+    assert_eq!(state.stakes, vec![1, 1, 2, 1, 1]);
+    assert_eq!(state.dealer, 2, "the loser deals the next deal");
+    // A later deal: seat 2 (28) loses with 4H -> 32; no second buy-back.
+    state.totals[2] = 28;
+    let leader = state.leader;
+    force_hands(
+        &mut state,
+        &[
+            (3, "AS 2C"),
+            (4, "3C 3D"),
+            (0, "2D 3S"),
+            (1, "2H 2S"),
+            (2, "3H 4H"),
+        ],
+    );
+    assert_eq!(leader, 3);
+    tplay(&mut state, 3, "AS");
+    tplay(&mut state, 4, "3C");
+    tplay(&mut state, 0, "2D");
+    tplay(&mut state, 1, "2H");
+    let events = tplay(&mut state, 2, "3H");
+    // Seat 2 keeps 4H, the highest last card: 28 + 4 = 32, no second buy-back.
+    assert!(events.contains(&Event::Eliminated { seat: 2, total: 32 }));
+    assert!(!events.iter().any(|e| matches!(e, Event::GameOver)));
+    assert_eq!(state.in_count(), 4);
+    assert_eq!(state.phase, Phase::Play { seat: state.leader });
+}
+
+#[test]
+fn e12_r24_r30_three_left_no_buy_back_and_the_game_ends() {
+    let mut state = cucumber(5);
+    state.eliminated_in = vec![Some(1), None, None, Some(2), None];
+    state.totals = vec![31, 10, 29, 32, 12];
+    state.deal = 2;
+    state.dealer = 4;
+    state.start_deal(&mut Vec::new());
+    assert_eq!(state.started_with, 3);
+    assert_eq!(state.leader, 1);
+    force_hands(&mut state, &[(1, "AS 2C"), (2, "3C 4C"), (4, "2D 3D")]);
+    tplay(&mut state, 1, "AS");
+    tplay(&mut state, 2, "3C");
+    let events = tplay(&mut state, 4, "2D");
+    // Seat 2 loses with 4C: 33, no buy-back with three players in; the game ends (R30).
+    assert!(events.contains(&Event::Eliminated { seat: 2, total: 33 }));
+    assert_eq!(state.phase, Phase::Over);
+    let result = TwentyTwo::result(&state).unwrap();
+    // Pot: the lowest total of the final deal's three players (seat 1, 10) takes 5 stakes.
+    assert_eq!(
+        result.ranking,
+        vec![vec![1], vec![4], vec![2], vec![3], vec![0]]
+    );
+    assert_eq!(result.details["pot"], 5);
+    assert_eq!(
+        result.details["payoffs"],
+        json!([-1.0, 4.0, -1.0, -1.0, -1.0])
+    );
+}
+
+#[test]
+fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
+    let mut state = cucumber(3);
+    assert_eq!(state.leader, 0);
+    force_hands(
+        &mut state,
+        &[(0, "AS 8S 2C 3C"), (1, "AH 4C 9D 5S"), (2, "KS KH KD KC")],
+    );
+    tplay(&mut state, 0, "AS");
+    assert_eq!(
+        tlegal(&state, 1),
+        vec![Action::Play {
+            cards: Cards::parse("4C")
+        }]
+    );
+    let mut events = Vec::new();
+    let err = TwentyTwo::apply(
+        &mut state,
+        1,
+        &Action::Play {
+            cards: Cards::parse("AH"),
+        },
+        &mut events,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason(), "must_play_lowest");
+    let mut state = cucumber(3);
+    force_hands(
+        &mut state,
+        &[(0, "AS 8S 2C 3C"), (1, "AH 4C 9D 5S"), (2, "KS KH KD KC")],
+    );
+    tplay(&mut state, 0, "8S");
+    assert_eq!(
+        tlegal(&state, 1),
+        vec![
+            Action::Play {
+                cards: Cards::parse("9D")
+            },
+            Action::Play {
+                cards: Cards::parse("AH")
+            }
+        ]
+    );
+    let err = TwentyTwo::apply(
+        &mut state,
+        1,
+        &Action::Play {
+            cards: Cards::parse("4C"),
+        },
+        &mut events,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason(), "must_head");
+    // Agurk leads are single cards (no sets) and there is no exchange.
+    assert_eq!(state.discards.len(), 0);
+}
+
+#[test]
+fn e14_r27_r28_exchange_steps_with_two_packs() {
+    let leader = ["7H", "7H", "2C", "3D", "9S", "KC", "AS"];
+    // Fill the other seats and the top of the stock from the double pack.
+    let mut pool: Vec<String> = engine::cards::PackSpec::standard()
+        .copies(2)
+        .cards()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    for code in leader {
+        let pos = pool.iter().position(|c| c == code).unwrap();
+        pool.remove(pos);
+    }
+    let mut entry = Vec::new();
+    let mut rest = pool.into_iter();
+    for j in 0..59 {
+        if j % 8 == 0 && j < 56 {
+            entry.push(leader[j / 8].to_string());
+        } else {
+            entry.push(rest.next().unwrap());
+        }
+    }
+    let top3: Vec<String> = entry[56..59].to_vec();
+    let mut game = start("twenty_two", 8, json!({"first_dealer": 7}), vec![entry], 11);
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view["packs"], 2);
+    assert_eq!(view["cards_each"], 7);
+    assert_eq!(view["stock_size"], 48);
+    assert_eq!(hand(game.as_ref(), 0), sorted_codes("7H 7H 2C 3D 9S KC AS"));
+    let expected: Vec<Value> = ["2C", "3D", "7H", "9S", "KC", "AS"]
+        .iter()
+        .map(|c| json!({"type": "discard", "card": c}))
+        .chain([json!({"type": "draw"})])
+        .collect();
+    assert_eq!(game.legal_actions(0), expected);
+    act(&mut game, 0, json!({"type": "discard", "card": "7H"}));
+    assert_eq!(game.legal_actions(0), expected, "7H is still held once");
+    act(&mut game, 0, json!({"type": "discard", "card": "7H"}));
+    act(&mut game, 0, json!({"type": "discard", "card": "2C"}));
+    act(&mut game, 0, json!({"type": "draw"}));
+    let h = hand(game.as_ref(), 0);
+    assert_eq!(h.len(), 7);
+    for code in &top3 {
+        assert!(h.contains(code), "{code} drawn from the top of the stock");
+    }
+    let mine = game.view(Viewer::Seat(0));
+    assert_eq!(mine["my_discards"], json!(["7H", "7H", "2C"]));
+    assert_eq!(game.view(Viewer::Spectator)["discarded"][0], 3);
+    assert_eq!(game.view(Viewer::Spectator)["stock_size"], 45);
+    assert_eq!(to_act(game.as_ref()), 1);
+    let err = game
+        .apply(0, &json!({"type": "discard", "card": "9S"}))
+        .unwrap_err();
+    assert_eq!(err.code(), "not_your_turn");
+}
+
+fn e15_deal() -> Vec<String> {
+    "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH JH TH 9H 8H 7H 6H 5H 4H"
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn e15_r4_r29_stacked_deal_consumption() {
+    let game = start(
+        "twenty_two",
+        3,
+        json!({"first_dealer": 0}),
+        vec![e15_deal()],
+        12,
+    );
+    assert_eq!(hand(game.as_ref(), 1), sorted_codes("AS JS 8S 5S 2S QH 9H"));
+    assert_eq!(hand(game.as_ref(), 2), sorted_codes("KS TS 7S 4S AH JH 8H"));
+    assert_eq!(hand(game.as_ref(), 0), sorted_codes("QS 9S 6S 3S KH TH 7H"));
+    assert_eq!(game.view(Viewer::Spectator)["stock_size"], 31);
+    // Seat 1 discards two and draws: 6H and 5H.
+    let mut a = game.clone_match();
+    act(&mut a, 1, json!({"type": "discard", "card": "AS"}));
+    act(&mut a, 1, json!({"type": "discard", "card": "JS"}));
+    act(&mut a, 1, json!({"type": "draw"}));
+    assert_eq!(a.view(Viewer::Seat(1))["my_draws"], json!(["6H", "5H"]));
+    // Seat 1 keeps its hand, seat 2 discards one: seat 2 receives 6H.
+    let mut b = game.clone_match();
+    act(&mut b, 1, json!({"type": "draw"}));
+    act(&mut b, 2, json!({"type": "discard", "card": "KS"}));
+    act(&mut b, 2, json!({"type": "draw"}));
+    assert_eq!(b.view(Viewer::Seat(2))["my_draws"], json!(["6H"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulings
+
+#[test]
+fn r3_first_dealer_is_a_uniform_draw_or_fixed() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..40 {
+        let game = start("twenty_two", 4, json!({}), Vec::new(), seed);
+        seen.insert(game.view(Viewer::Spectator)["dealer"].as_u64().unwrap());
+    }
+    assert_eq!(seen.len(), 4);
+    let game = start("twenty_two", 4, json!({"first_dealer": 2}), Vec::new(), 1);
+    assert_eq!(game.view(Viewer::Spectator)["dealer"], 2);
+    let err = registry::find("twenty_two")
+        .unwrap()
+        .start(&NewGame {
+            players: 4,
+            options: json!({"first_dealer": 5}).as_object().cloned().unwrap(),
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("first_dealer"), "{err}");
+}
+
+#[test]
+fn r5_first_deal_shortened_for_eight_players_with_one_pack() {
+    let game = start("twenty_two", 8, json!({"packs": 1}), Vec::new(), 2);
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view["cards_each"], 6);
+    assert_eq!(view["stock_size"], 4);
+}
+
+#[test]
+fn r8_leader_is_the_player_after_the_dealer_and_exchanges_first() {
+    let game = start("twenty_two", 5, json!({"first_dealer": 4}), Vec::new(), 3);
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view["leader"], 0);
+    assert_eq!(view["phase"], "exchange");
+    assert_eq!(to_act(game.as_ref()), 0);
+}
+
+#[test]
+fn r17_r18_penalty_values_and_elimination_after_the_deal() {
+    let o = Options::default();
+    let values: Vec<u32> = (0..13).map(|r| o.penalty(r)).collect();
+    assert_eq!(values, vec![2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]);
+    let c = preset_options("gambling_cucumber", 3, json!({}));
+    assert_eq!(c.penalty(9), 11);
+    assert_eq!(c.penalty(10), 12);
+    assert_eq!(c.penalty(11), 13);
+    assert_eq!(c.penalty(12), 14);
+    // A king alone scores 10; at 22 the player goes out, at the end of the deal (R18).
+    let game = start(
+        "twenty_two",
+        4,
+        json!({"first_dealer": 3}),
+        vec![quick4(["KD", "5D", "9C", "5H"])],
+        13,
+    );
+    let mut saved = game.save();
+    saved["data"]["totals"] = json!([12, 0, 0, 0]);
+    let mut game = registry::find("twenty_two").unwrap().load(&saved).unwrap();
+    let events = play_quick4(&mut game);
+    assert!(events.contains(&json!({"type": "eliminated", "seat": 0, "total": 22})));
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view["eliminated"], json!([true, false, false, false]));
+    assert_eq!(view["deal"], 2);
+    assert_eq!(view["hand_sizes"][0], 0);
+}
+
+#[test]
+fn r21_losers_out_random_survivor_or_next_seat() {
+    // Seat 0 alone loses and goes out: random survivor deals (seats 1-3), or by next_seat the
+    // player after seat 0 (seat 1) leads and the one before him (seat 3) deals.
+    let mut dealers = BTreeSet::new();
+    for seed in 0..20 {
+        for next_seat in [false, true] {
+            let options = if next_seat {
+                json!({"first_dealer": 3, "dealer_when_losers_out": "next_seat"})
+            } else {
+                json!({"first_dealer": 3})
+            };
+            let game = start(
+                "twenty_two",
+                4,
+                options,
+                vec![quick4(["KD", "5D", "9C", "5H"])],
+                seed,
+            );
+            let mut saved = game.save();
+            saved["data"]["totals"] = json!([12, 0, 0, 0]);
+            let mut game = registry::find("twenty_two").unwrap().load(&saved).unwrap();
+            play_quick4(&mut game);
+            let view = game.view(Viewer::Spectator);
+            let dealer = view["dealer"].as_u64().unwrap();
+            if next_seat {
+                assert_eq!((dealer, view["leader"].as_u64().unwrap()), (3, 1));
+            } else {
+                assert_ne!(dealer, 0);
+                dealers.insert(dealer);
+            }
+        }
+    }
+    assert_eq!(dealers.len(), 3);
+}
+
+#[test]
+fn r22_packs_auto_and_large_sets() {
+    for (players, packs) in [(2, 1), (6, 1), (7, 2), (8, 2), (9, 3), (12, 3)] {
+        let game = start("twenty_two", players, json!({}), Vec::new(), 1);
+        assert_eq!(
+            game.view(Viewer::Spectator)["packs"],
+            packs,
+            "{players} players"
+        );
+        assert_eq!(game.pieces().len(), 52 * packs);
+    }
+    // With two packs a set of five sevens can be led (8 players, h = 7).
+    let five = ["7S", "7S", "7H", "7H", "7D", "2C", "3C"];
+    let mut entry = Vec::new();
+    let mut pool: Vec<String> = engine::cards::PackSpec::standard()
+        .copies(2)
+        .cards()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    for code in five {
+        let pos = pool.iter().position(|c| c == code).unwrap();
+        pool.remove(pos);
+    }
+    let mut rest = pool.into_iter();
+    for j in 0..56 {
+        entry.push(if j % 8 == 0 {
+            five[j / 8].to_string()
+        } else {
+            rest.next().unwrap()
+        });
+    }
+    let mut game = start("twenty_two", 8, json!({"first_dealer": 7}), vec![entry], 2);
+    no_exchange(&mut game, &[0, 1, 2, 3, 4, 5, 6, 7]);
+    let leads = plays(game.as_ref(), 0);
+    assert!(leads.is_superset(&set(&["7S 7S 7H 7H 7D"])));
+    // R27: copies are interchangeable: ["7S","7H"] is listed once, not per copy.
+    let pairs = game
+        .legal_actions(0)
+        .iter()
+        .filter(|a| a["cards"] == json!(["7S", "7H"]))
+        .count();
+    assert_eq!(pairs, 1);
+    // Any order is accepted.
+    play(&mut game, 0, "7D 7H 7S 7H 7S");
+    assert_eq!(hand(game.as_ref(), 0), sorted_codes("2C 3C"));
+}
+
+#[test]
+fn r26_two_players_play_to_the_end() {
+    let game = registry::find("twenty_two").unwrap();
+    for seed in 0..5 {
+        assert!(game.random_playout(2, seed).unwrap() > 10);
+    }
+}
+
+#[test]
+fn r27_plays_accept_any_order_and_name_cards_in_errors() {
+    let mut game = e5_game(json!({"first_dealer": 2}));
+    let (reason, message) = refused(&mut game, 0, json!({"type": "play", "cards": ["QS"]}));
+    assert_eq!(reason, "card_not_in_hand");
+    assert_eq!(message, "QS is not in your hand");
+    let (reason, _) = refused(&mut game, 0, json!({"type": "play", "cards": ["6S", "9C"]}));
+    assert_eq!(reason, "not_a_set");
+    let (reason, _) = refused(&mut game, 0, json!({"type": "play", "cards": []}));
+    assert_eq!(reason, "empty_play");
+    play(&mut game, 0, "6D 6S 6H");
+    let (reason, message) = refused(&mut game, 1, json!({"type": "play", "cards": ["AS"]}));
+    assert_eq!(reason, "wrong_count");
+    assert!(message.contains("play exactly 3"), "{message}");
+    let (reason, _) = refused(&mut game, 1, json!({"type": "draw"}));
+    assert_eq!(reason, "wrong_phase");
+    play(&mut game, 1, "AS 2D 2C");
+}
+
+#[test]
+fn r29_later_entries_drop_marker_cards_and_bad_entries_are_refused() {
+    // Deal 2's entry starts with KS and KH, which became markers in deal 1 (E9): they are
+    // dropped and the next entry cards move up (the leader gets 2S first).
+    let deal2: Vec<String> = "KS KH 2S 2H 2D 2C"
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let mut game = start(
+        "twenty_two",
+        4,
+        json!({"first_dealer": 3}),
+        vec![quick4(["KS", "5D", "KH", "9C"]), deal2],
+        0,
+    );
+    play_quick4(&mut game);
+    let view = game.view(Viewer::Spectator);
+    let leader = view["leader"].as_u64().unwrap() as usize;
+    let order: Vec<usize> = (0..4).map(|i| (leader + i) % 4).collect();
+    for (i, code) in ["2S", "2H", "2D", "2C"].iter().enumerate() {
+        assert!(hand(game.as_ref(), order[i]).contains(&code.to_string()));
+    }
+    let bad = [
+        (vec!["XX"], "not a card code"),
+        (vec!["AS", "AS"], "AS is listed 2 times"),
+        (vec!["JK"], "not a card of this game's pack"),
+    ];
+    for (entry, expected) in bad {
+        let err = registry::find("twenty_two")
+            .unwrap()
+            .start(&NewGame {
+                players: 3,
+                deals: vec![entry.iter().map(|s| s.to_string()).collect()],
+                ..NewGame::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_deals");
+        assert!(err.to_string().contains(expected), "{err}");
+    }
+}
+
+#[test]
+fn r30_two_player_pot_game_ends_only_with_an_elimination() {
+    let game = registry::find("twenty_two").unwrap();
+    let options = json!({"end_condition": "pot", "buy_back": true});
+    for seed in 0..10 {
+        let mut m = game
+            .start(&NewGame {
+                players: 2,
+                options: options.as_object().cloned().unwrap(),
+                seed,
+                deals: Vec::new(),
+            })
+            .unwrap();
+        let mut deals_seen = 0;
+        while !m.is_over() {
+            let seat = m.to_act()[0];
+            let legal = m.legal_actions(seat);
+            m.apply(seat, &legal[legal.len() / 2]).unwrap();
+            deals_seen = m.view(Viewer::Spectator)["deal"].as_u64().unwrap();
+        }
+        let view = m.view(Viewer::Spectator);
+        let out = view["eliminated"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| **e == json!(true))
+            .count();
+        assert!(
+            out >= 1,
+            "seed {seed}: ended after {deals_seen} deals without elimination"
+        );
+        // Two players: no buy-back (deal started with fewer than 4), pot of 2 to the winner.
+        let result = m.result().unwrap();
+        assert_eq!(result.details["pot"], 2);
+    }
+}
+
+#[test]
+fn r31_stakes_outside_pot_go_to_rank_one() {
+    let game = registry::find("twenty_two").unwrap();
+    let mut m = game
+        .start(&NewGame {
+            players: 4,
+            options: json!({"buy_back": true}).as_object().cloned().unwrap(),
+            seed: 21,
+            deals: Vec::new(),
+        })
+        .unwrap();
+    while !m.is_over() {
+        let seat = m.to_act()[0];
+        let legal = m.legal_actions(seat);
+        m.apply(seat, &legal[0]).unwrap();
+    }
+    let result = m.result().unwrap();
+    let pot = result.details["pot"].as_u64().unwrap();
+    let stakes: Vec<u64> = result.details["stakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    assert_eq!(pot, stakes.iter().sum::<u64>());
+    let winners = &result.ranking[0];
+    let payoffs = result.details["payoffs"].as_array().unwrap();
+    let sum: f64 = payoffs.iter().map(|p| p.as_f64().unwrap()).sum();
+    assert!(sum.abs() < 1e-9, "payoffs sum to zero");
+    for seat in 0..4 {
+        let expected = if winners.contains(&seat) {
+            pot as f64 / winners.len() as f64
+        } else {
+            0.0
+        } - stakes[seat] as f64;
+        assert!((payoffs[seat].as_f64().unwrap() - expected).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn views_hide_hands_stock_and_others_discards() {
+    let mut game = start(
+        "twenty_two",
+        3,
+        json!({"first_dealer": 0}),
+        vec![e15_deal()],
+        12,
+    );
+    act(&mut game, 1, json!({"type": "discard", "card": "AS"}));
+    let spectator = game.view(Viewer::Spectator);
+    assert!(spectator.get("hand").is_none());
+    assert!(!spectator.to_string().contains("\"AS\""));
+    let other = game.view(Viewer::Seat(2));
+    assert!(!other.to_string().contains("\"AS\""));
+    assert_eq!(other["discarded"], json!([0, 1, 0]));
+    let own = game.view(Viewer::Seat(1));
+    assert_eq!(own["my_discards"], json!(["AS"]));
+    assert_eq!(own["hand_sizes"], json!([7, 6, 7]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heuristic
+
+#[test]
+fn heuristic_beats_random_clearly() {
+    let preset = PresetGame::<TwentyTwo>::all();
+    let game = preset.iter().find(|g| g.info().id == "twenty_two").unwrap();
+    let games = 300u64;
+    let mut wins = 0;
+    let mut chooser = 0x2545_F491_4F6C_DD1Du64;
+    for seed in 0..games {
+        let mut m = game
+            .start(&NewGame {
+                players: 4,
+                seed,
+                ..NewGame::default()
+            })
+            .unwrap();
+        let bot = (seed % 4) as usize;
+        while !m.is_over() {
+            let seat = m.to_act()[0];
+            let legal = m.legal_actions(seat);
+            let index = if seat == bot {
+                game.heuristic(&m.view(Viewer::Seat(seat)), &legal).unwrap()
+            } else {
+                chooser ^= chooser << 13;
+                chooser ^= chooser >> 7;
+                chooser ^= chooser << 17;
+                (chooser % legal.len() as u64) as usize
+            };
+            m.apply(seat, &legal[index]).unwrap();
+        }
+        if m.result().unwrap().ranking[0].contains(&bot) {
+            wins += 1;
+        }
+    }
+    let rate = wins as f64 / games as f64;
+    eprintln!("heuristic win rate vs 3 random players: {rate:.3} (random baseline 0.25)");
+    assert!(rate > 0.45, "heuristic won only {rate:.3}");
+}
