@@ -1,8 +1,9 @@
 //! The ranked ladder: every round, for each game, schedule one ranked match among the active bots
 //! of that game (unless the ladder's previous match of that game is still being played). The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
-//! the bots whose mu is closest to it. Paused bots are probed each round and resume play as soon
-//! as their probe answers.
+//! the bots whose mu is closest to it. External bots are probed each round: a bot that fails
+//! `pause_after` probes or matches (disqualified) in a row is paused, and resumes play as soon as
+//! its probe answers again.
 
 use crate::bots;
 use crate::dto::CreateMatch;
@@ -26,12 +27,21 @@ pub async fn run(arena: Arena) {
 pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
     let store = arena.store();
     let mut bots = store.bots().await?;
-    for bot in bots.iter_mut().filter(|b| b.paused) {
-        let probe = arena
-            .client()
-            .probe(&bots::target(bot), arena.config().probe_timeout)
-            .await;
-        if probe.is_ok() {
+    // Probe every external bot, all at once: a paused bot that answers is back on the ladder; an
+    // active bot that does not answer sits this round out, and is paused after `pause_after`
+    // failures in a row (failed probes or disqualifications).
+    let mut probes = tokio::task::JoinSet::new();
+    for (i, bot) in bots.iter().enumerate().filter(|(_, b)| !b.builtin) {
+        let client = arena.client().clone();
+        let target = bots::target(bot);
+        let timeout = arena.config().probe_timeout;
+        probes.spawn(async move { (i, client.probe(&target, timeout).await.is_ok()) });
+    }
+    let mut unreachable = Vec::new();
+    while let Some(joined) = probes.join_next().await {
+        let Ok((i, answered)) = joined else { continue };
+        let bot = &mut bots[i];
+        if answered && bot.paused {
             tracing::info!(
                 bot = bot.id,
                 "paused bot answers its probe again: back on the ladder"
@@ -39,8 +49,23 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             store.set_bot_health(&bot.id, false, 0).await?;
             bot.paused = false;
             bot.failures = 0;
+        } else if !answered && !bot.paused {
+            bot.failures += 1;
+            bot.paused = bot.failures >= arena.config().pause_after;
+            if bot.paused {
+                tracing::warn!(
+                    bot = bot.id,
+                    failures = bot.failures,
+                    "bot paused from the ladder"
+                );
+            }
+            store
+                .set_bot_health(&bot.id, bot.paused, bot.failures)
+                .await?;
+            unreachable.push(bot.id.clone());
         }
     }
+    bots.retain(|b| !unreachable.contains(&b.id));
     let busy = store
         .matches(&MatchFilter {
             statuses: vec![MatchStatus::Queued, MatchStatus::Running],

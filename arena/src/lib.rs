@@ -10,7 +10,7 @@
 //!   deadline-bound calls to bots and their faults; [`bots::safety`]: which URLs may be called.
 //! - [`runner`]: the re-entrant match loop; [`ratings`]: pure Weng-Lin functions; [`ladder`]:
 //!   ranked scheduling; [`store`]: persistence (SQLite).
-//! - [`builtin`]: the `random` and `heuristic` bots; [`play`]: `cardroom play`.
+//! - [`builtin`]: the `random` and `heuristic` bots; [`mod@play`]: `cardroom play`.
 #![warn(missing_docs)]
 
 pub mod bots;

@@ -43,6 +43,8 @@ pub struct Seen {
     pub starts: AtomicUsize,
     /// `/end` notices.
     pub ends: AtomicUsize,
+    /// When set, the bot closes every connection without answering.
+    pub down: std::sync::atomic::AtomicBool,
     /// The signing secret to verify with (set after registration; empty = do not check).
     pub secret: std::sync::Mutex<String>,
 }
@@ -93,6 +95,9 @@ pub async fn spawn_bot(behavior: Behavior) -> FakeBot {
 }
 
 async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::io::Result<()> {
+    if seen.down.load(Ordering::SeqCst) {
+        return Ok(());
+    }
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 8192];
     let head_end = loop {
