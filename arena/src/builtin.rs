@@ -74,6 +74,8 @@ fn unknown(name: &str) -> ArenaError {
 }
 
 /// Describe a built-in bot (bot protocol `GET /`).
+///
+/// The arena's own bots speak the public bot protocol; see `openapi/bot-protocol.json`.
 #[utoipa::path(
     tag = "built-in bots",
     params(("name" = String, Path, description = "`random` or `heuristic`")),
@@ -88,6 +90,9 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Are
 }
 
 /// Ask a built-in bot for a move (bot protocol `POST /move`).
+///
+/// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
+/// simple policy on the seat's view. Useful to test a client or to get a hint.
 #[utoipa::path(
     tag = "built-in bots",
     params(("name" = String, Path, description = "`random` or `heuristic`")),
@@ -116,7 +121,9 @@ pub async fn bot_move(
     })
 }
 
-/// Match notifications to a built-in bot (bot protocol `POST /start` and `POST /end`): ignored.
+/// Notify a built-in bot (bot protocol `POST /start` and `POST /end`).
+///
+/// Built-in bots keep no state between moves, so notifications are accepted and ignored.
 #[utoipa::path(
     tag = "built-in bots",
     params(

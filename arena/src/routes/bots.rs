@@ -31,13 +31,17 @@ pub async fn register(
 }
 
 /// List bots.
+///
+/// Every registered bot with its ratings per game (owner secrets and URLs are never shown).
 #[utoipa::path(tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
 #[get("/v1/bots")]
 pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ArenaError> {
     Ok(web::Json(arena.list_bots().await?))
 }
 
-/// Show a bot: public information, ratings per game and recent matches.
+/// Show a bot.
+///
+/// Public information, ratings per game and the 20 most recent matches.
 #[utoipa::path(
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
@@ -54,7 +58,10 @@ pub async fn show(
     Ok(web::Json(arena.bot(&id).await?))
 }
 
-/// Update a bot (owner token required); it is probed again and unpaused if it answers.
+/// Update a bot.
+///
+/// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again, and unpaused
+/// from the ladder if it answers.
 #[utoipa::path(
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
@@ -81,7 +88,9 @@ pub async fn update(
     ))
 }
 
-/// Delete a bot (owner token required). Its past matches stay.
+/// Delete a bot.
+///
+/// Needs the owner token. The bot leaves the ladder and the leaderboards; its past matches stay.
 #[utoipa::path(
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),

@@ -5,8 +5,10 @@ use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
 use actix_web::{get, web};
 
-/// The leaderboard of a game id: bots by conservative rating (`mu - 3 sigma`), with games played
-/// and last match. Only ranked matches count.
+/// The leaderboard of a game id.
+///
+/// Bots by conservative rating (`mu - 3 sigma`), with games played and last match. Only ranked
+/// matches count; each game id (preset) has its own leaderboard.
 #[utoipa::path(
     tag = "arena",
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),

@@ -6,7 +6,10 @@ use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
 use actix_web::{HttpResponse, get, post, web};
 
-/// Play a match between bots; it runs in the background.
+/// Play a match between bots.
+///
+/// The match is queued and runs in the background (bounded concurrency); poll
+/// `GET /v1/matches/{id}`.
 #[utoipa::path(
     tag = "arena",
     request_body = CreateMatch,
@@ -24,7 +27,9 @@ pub async fn create(arena: web::Data<Arena>, body: web::Bytes) -> Result<HttpRes
     Ok(HttpResponse::Accepted().json(created))
 }
 
-/// List matches, newest first.
+/// List matches.
+///
+/// Newest first, optionally only one game's or one bot's.
 #[utoipa::path(
     tag = "arena",
     params(MatchQuery),
@@ -43,8 +48,10 @@ pub async fn list(
     Ok(web::Json(arena.list_matches(query.into_inner()).await?))
 }
 
-/// Show a match: status, seats, moves with latency and faults, public events, result, and what
-/// `POST /v1/games/{game}/replay` needs to replay it.
+/// Show a match.
+///
+/// Status, seats, moves with latency and faults, public events, the result, and what
+/// `POST /v1/games/{game}/replay` needs to replay it move by move.
 #[utoipa::path(
     tag = "arena",
     params(("id" = String, Path, description = "Match id")),
