@@ -8,7 +8,9 @@
 //! survives a save/load round trip; the same (setup, actions) replays to the identical state; the
 //! result ranks every seat exactly once with one score per seat.
 //!
-//! `CARDROOM_PLAYOUTS` sets the number of games per (id, player count) (default 12).
+//! `CARDROOM_PLAYOUTS` sets the number of games per (id, player count) (default 4); every check runs
+//! at every step of every game; the costliest one (applying every listed action on a copy) runs on
+//! the first game of each (id, player count). Game ids are spread over one worker per core.
 
 use engine::registry;
 use engine::{ActionError, Game, NewGame, Viewer};
@@ -20,7 +22,7 @@ fn playouts() -> u64 {
     std::env::var("CARDROOM_PLAYOUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(12)
+        .unwrap_or(4)
 }
 
 fn sorted(mut pieces: Vec<String>) -> Vec<String> {
@@ -116,7 +118,7 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
             assert_eq!(probe.save(), saved);
         }
         // Unlisted actions from the pool are refused as illegal, with a reason, state unchanged.
-        for candidate in pool.iter().filter(|a| !legal.contains(a)).take(24) {
+        for candidate in pool.iter().filter(|a| !legal.contains(a)).take(8) {
             let mut probe = state.clone_match();
             match probe.apply(seat, candidate) {
                 Err(ActionError::Illegal { message, .. }) => assert!(!message.is_empty()),
@@ -186,22 +188,44 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
     );
 }
 
+fn check_game(game: &dyn Game, n: u64) {
+    let info = game.info();
+    let mut counts: Vec<usize> = (info.players.min..=info.players.max.min(8)).collect();
+    if info.players.max > 8 {
+        counts.push(info.players.max);
+    }
+    for players in counts {
+        let mut pool = Vec::new();
+        for seed in 0..n {
+            play_one(game, players, seed, &mut pool, seed == 0);
+        }
+    }
+}
+
 #[test]
 fn every_game_id_passes_random_playouts() {
     let n = playouts();
-    for game in registry::games() {
-        let info = game.info();
-        let mut counts: Vec<usize> = (info.players.min..=info.players.max.min(8)).collect();
-        if info.players.max > 8 {
-            counts.push(info.players.max);
-        }
-        for players in counts {
-            let mut pool = Vec::new();
-            for seed in 0..n {
-                play_one(game.as_ref(), players, seed, &mut pool, seed < 3);
+    let games = registry::games();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |p| p.get()).min(games.len().max(1));
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(game) = games.get(i) else { break };
+                        check_game(game.as_ref(), n);
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
             }
         }
-    }
+    });
 }
 
 #[test]
