@@ -5,8 +5,7 @@ use crate::support::{Behavior, all_games, spawn_app, spawn_arena, spawn_bot, two
 use serde_json::{Value, json};
 use std::time::Duration;
 
-async fn send(client: &reqwest::Client, request: reqwest::RequestBuilder) -> (u16, Value) {
-    let _ = client;
+async fn send(_client: &reqwest::Client, request: reqwest::RequestBuilder) -> (u16, Value) {
     let response = request.send().await.expect("send");
     let status = response.status().as_u16();
     let text = response.text().await.expect("body");
