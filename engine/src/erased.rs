@@ -185,7 +185,8 @@ impl<G: GameDef> PresetGame<G> {
             });
         }
         let family_specs = G::family().options;
-        let merged = merge_options(&family_specs, &self.preset, &request.options)?;
+        let mut merged = merge_options(&family_specs, &self.preset, &request.options)?;
+        G::resolve_options(request.players, &request.options, &mut merged)?;
         let options: G::Options = serde_json::from_value(Value::Object(merged))
             .map_err(|e| SetupError::InvalidOptions(format!("invalid options: {e}")))?;
         Ok(Setup {

@@ -160,6 +160,19 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// The family description, options and presets.
     fn family() -> Family;
 
+    /// Completes the merged options knowing which ids the request gave explicitly (`requested`):
+    /// defaults that depend on another option (a variant's own target...) and options refused
+    /// when given for a variant or player count they do not apply to. Called before the options
+    /// are typed; the default changes nothing.
+    fn resolve_options(
+        players: usize,
+        requested: &serde_json::Map<String, serde_json::Value>,
+        merged: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), SetupError> {
+        let _ = (players, requested, merged);
+        Ok(())
+    }
+
     /// Sets up a game (and deals, if the game starts with a deal). Checks player-dependent options.
     fn setup(setup: &Setup<Self::Options>) -> Result<Self::State, SetupError>;
 

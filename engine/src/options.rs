@@ -32,6 +32,31 @@ pub enum OptionKind {
         /// Largest integer.
         max: i64,
     },
+    /// An integer in `min..=max`, or `null` (the feature is off).
+    IntegerOrNull {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// An object with exactly one key, one of `keys`, whose value is an integer in `min..=max`
+    /// (e.g. `{"deals": 4}` or `{"target": 31}`); `null` too if `nullable`.
+    SingleKeyObject {
+        /// The allowed keys.
+        keys: Vec<String>,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+        /// Whether `null` is allowed (meaning documented by the option).
+        nullable: bool,
+    },
+    /// A JSON object of one of the described forms (e.g. `{"target": T}`); the game checks the
+    /// contents when it sets up.
+    Object {
+        /// The accepted forms, as written in the spec.
+        forms: Vec<String>,
+    },
 }
 
 /// One option of a game: id, type, default and a description.
@@ -102,6 +127,56 @@ impl OptionSpec {
         }
     }
 
+    /// An integer option in `min..=max` that may also be `null` (off).
+    pub fn integer_or_null(
+        id: &str,
+        min: i64,
+        max: i64,
+        default: Option<i64>,
+        description: &str,
+    ) -> OptionSpec {
+        OptionSpec {
+            id: id.into(),
+            kind: OptionKind::IntegerOrNull { min, max },
+            default: default.map_or(Value::Null, Value::from),
+            description: description.into(),
+        }
+    }
+
+    /// An option whose value is an object with one key from `keys` and an integer value.
+    pub fn single_key_object(
+        id: &str,
+        keys: &[&str],
+        (min, max): (i64, i64),
+        nullable: bool,
+        default: Value,
+        description: &str,
+    ) -> OptionSpec {
+        OptionSpec {
+            id: id.into(),
+            kind: OptionKind::SingleKeyObject {
+                keys: keys.iter().map(|k| k.to_string()).collect(),
+                min,
+                max,
+                nullable,
+            },
+            default,
+            description: description.into(),
+        }
+    }
+
+    /// An object-valued option (the game checks the contents at setup).
+    pub fn object(id: &str, forms: &[&str], default: Value, description: &str) -> OptionSpec {
+        OptionSpec {
+            id: id.into(),
+            kind: OptionKind::Object {
+                forms: forms.iter().map(|v| v.to_string()).collect(),
+            },
+            default,
+            description: description.into(),
+        }
+    }
+
     /// Checks one value against the declared type, with a message naming the option.
     pub fn check(&self, value: &Value) -> Result<(), SetupError> {
         let id = &self.id;
@@ -138,6 +213,43 @@ impl OptionSpec {
                 "one of {} or an integer from {min} to {max}",
                 quoted(values)
             ))),
+            OptionKind::IntegerOrNull { min, max } if value.is_null() || in_range(*min, *max) => {
+                Ok(())
+            }
+            OptionKind::IntegerOrNull { min, max } => {
+                Err(bad(format!("null or an integer from {min} to {max}")))
+            }
+            OptionKind::SingleKeyObject {
+                keys,
+                min,
+                max,
+                nullable,
+            } => {
+                let fits = match value {
+                    Value::Null => *nullable,
+                    Value::Object(map) => {
+                        map.len() == 1
+                            && map.iter().all(|(k, v)| {
+                                keys.contains(k)
+                                    && v.as_i64().is_some_and(|v| (*min..=*max).contains(&v))
+                            })
+                    }
+                    _ => false,
+                };
+                if fits {
+                    Ok(())
+                } else {
+                    let shapes = keys
+                        .iter()
+                        .map(|k| format!("{{\"{k}\": n}}"))
+                        .collect::<Vec<_>>()
+                        .join(" or ");
+                    let null = if *nullable { " (or null)" } else { "" };
+                    Err(bad(format!("{shapes} with n from {min} to {max}{null}")))
+                }
+            }
+            OptionKind::Object { .. } if value.is_object() => Ok(()),
+            OptionKind::Object { forms } => Err(bad(format!("an object: {}", forms.join(" or ")))),
         }
     }
 }
@@ -236,13 +348,13 @@ pub fn merge_options(
             )));
         };
         spec.check(value)?;
-        if let Some(fixed) = preset.fixed.get(id) {
-            if fixed != value {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `{id}` is fixed to {fixed} by the preset `{}`; use the family's base game id to change it",
-                    preset.id
-                )));
-            }
+        if let Some(fixed) = preset.fixed.get(id)
+            && fixed != value
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `{id}` is fixed to {fixed} by the preset `{}`; use the family's base game id to change it",
+                preset.id
+            )));
         }
         merged.insert(id.clone(), value.clone());
     }
@@ -260,6 +372,15 @@ mod tests {
             OptionSpec::integer("threshold", 10, 99, 22, "t"),
             OptionSpec::choice("end", &["last", "first"], "last", "e"),
             OptionSpec::choice_or_integer("first_dealer", &["random"], 0, 11, json!("random"), "f"),
+            OptionSpec::integer_or_null("stop_at", 0, 99, Some(35), "s"),
+            OptionSpec::single_key_object(
+                "length",
+                &["deals", "target"],
+                (1, 500),
+                false,
+                json!({"deals": 4}),
+                "l",
+            ),
         ]
     }
 
@@ -278,8 +399,17 @@ mod tests {
         .unwrap();
         assert_eq!(
             Value::Object(merged),
-            json!({"buy_back": false, "threshold": 30, "end": "first", "first_dealer": 2})
+            json!({"buy_back": false, "threshold": 30, "end": "first", "first_dealer": 2,
+                "stop_at": 35, "length": {"deals": 4}})
         );
+        let merged = merge_options(
+            &specs(),
+            &preset,
+            &map(json!({"stop_at": null, "length": {"target": 31}})),
+        )
+        .unwrap();
+        assert_eq!(merged["stop_at"], Value::Null);
+        assert_eq!(merged["length"], json!({"target": 31}));
     }
 
     #[test]
@@ -298,6 +428,13 @@ mod tests {
                 json!({"first_dealer": "me"}),
                 "\"random\" or an integer from 0 to 11",
             ),
+            (json!({"stop_at": "x"}), "null or an integer from 0 to 99"),
+            (
+                json!({"length": {"deals": 4, "target": 3}}),
+                "{\"deals\": n} or {\"target\": n} with n from 1 to 500",
+            ),
+            (json!({"length": null}), "with n from 1 to 500"),
+            (json!({"length": {"hands": 4}}), "with n from 1 to 500"),
         ];
         for (request, expected) in cases {
             let err = merge_options(&specs(), &preset, &map(request.clone())).unwrap_err();

@@ -8,6 +8,12 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
     vec![
         // One line per family: every preset of the family becomes its own game id.
         PresetGame::<crate::games::twenty_two::TwentyTwo>::all(),
+        PresetGame::<crate::games::sloppy_seconds::SloppySeconds>::all(),
+        PresetGame::<crate::games::marglia::Marglia>::all(),
+        PresetGame::<crate::games::marglia::Maniglia>::all(),
+        PresetGame::<crate::games::watten::Watten>::all(),
+        PresetGame::<crate::games::chinese_ten::ChineseTen>::all(),
+        PresetGame::<crate::games::basra::Basra>::all(),
     ]
 }
 

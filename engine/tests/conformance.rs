@@ -207,7 +207,9 @@ fn every_game_id_passes_random_playouts() {
     let n = playouts();
     let games = registry::games();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(2, |p| p.get()).min(games.len().max(1));
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |p| p.get())
+        .min(games.len().max(1));
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {

@@ -1,2 +1,3 @@
 //! Mechanics shared by several families: name what is shared (`trick`, `capture`, ...), never `utils`.
+pub mod capture;
 pub mod trick;

@@ -1,0 +1,455 @@
+//! Fishing-game building blocks: capturing from a shared face-up layout.
+//!
+//! A [`Layout`] holds the face-up cards in the order they arrived. A played card captures by
+//! pairing ([`pair_targets`]: cards the game's predicate accepts, e.g. "makes ten" in Chinese Ten,
+//! "same rank" in Basra) and/or by sums ([`sum_captures`]: disjoint groups of cards whose values
+//! add up to the played card's value, as in Basra). A capture that empties the layout is a sweep
+//! ([`is_sweep`]). At the end of a deal the cards left go to the last capturer ([`LastCapture`]).
+//!
+//! When a play admits several capture sets, the player chooses one card at a time
+//! ([`CaptureChoice`]), so that every legal list stays small (one action per layout card plus a
+//! "stop here"). Games pass their own rules in (which cards pair, card values, which parts are
+//! compulsory); nothing here knows a particular game.
+
+use crate::cards::{Card, CardSet};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// The face-up cards of a fishing game, in the order they arrived on the table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Layout(Vec<Card>);
+
+impl Layout {
+    /// An empty layout.
+    pub fn new() -> Layout {
+        Layout(Vec::new())
+    }
+
+    /// A layout of these cards, in this order.
+    pub fn of(cards: Vec<Card>) -> Layout {
+        Layout(cards)
+    }
+
+    /// The cards in arrival order.
+    pub fn cards(&self) -> &[Card] {
+        &self.0
+    }
+
+    /// The cards as a set.
+    pub fn set(&self) -> CardSet {
+        CardSet::from_cards(self.0.iter().copied())
+    }
+
+    /// Number of cards.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True if no card lies there.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// True if the card lies there.
+    pub fn contains(&self, card: Card) -> bool {
+        self.0.contains(&card)
+    }
+
+    /// Puts a card face up (a trail, or a card dealt or flipped to the layout).
+    pub fn add(&mut self, card: Card) {
+        self.0.push(card);
+    }
+
+    /// Removes the cards of `cards` that lie there (keeping the order of the others) and returns
+    /// the set actually removed.
+    pub fn take(&mut self, cards: CardSet) -> CardSet {
+        let mut taken = CardSet::EMPTY;
+        self.0.retain(|c| {
+            if cards.contains(*c) {
+                taken.insert(*c);
+                false
+            } else {
+                true
+            }
+        });
+        taken
+    }
+
+    /// Removes every card and returns them in arrival order.
+    pub fn take_all(&mut self) -> Vec<Card> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// The layout cards a played card pairs with (the game's predicate), in layout order.
+pub fn pair_targets(layout: &Layout, pairs_with: impl Fn(Card) -> bool) -> Vec<Card> {
+    layout
+        .cards()
+        .iter()
+        .copied()
+        .filter(|c| pairs_with(*c))
+        .collect()
+}
+
+/// Every group of at least `min_size` cards among `candidates` (card, value) whose values add up
+/// to exactly `target`. Values must be positive; the number of groups is bounded by the number of
+/// subsets with that sum, small for card values up to 10.
+pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> Vec<CardSet> {
+    fn walk(
+        cands: &[(Card, u32)],
+        start: usize,
+        left: u32,
+        size: usize,
+        set: CardSet,
+        min_size: usize,
+        out: &mut Vec<CardSet>,
+    ) {
+        if left == 0 {
+            if size >= min_size {
+                out.push(set);
+            }
+            return;
+        }
+        for i in start..cands.len() {
+            let (card, value) = cands[i];
+            if value == 0 || value > left {
+                continue;
+            }
+            let mut next = set;
+            next.insert(card);
+            walk(cands, i + 1, left - value, size + 1, next, min_size, out);
+        }
+    }
+    let mut out = Vec::new();
+    if target > 0 {
+        walk(candidates, 0, target, 0, CardSet::EMPTY, min_size, &mut out);
+    }
+    out
+}
+
+/// Upper bound on the number of distinct unions [`disjoint_unions`] explores; far above what any
+/// 52-card layout produces (a few hundred), it only guards against misuse.
+pub const UNION_LIMIT: usize = 1 << 16;
+
+/// Every union of pairwise disjoint `groups` (the empty union included), deduplicated, in a
+/// deterministic order (by size, then by card mask).
+pub fn disjoint_unions(groups: &[CardSet]) -> Vec<CardSet> {
+    let mut groups: Vec<CardSet> = groups.to_vec();
+    groups.sort_by_key(|g| g.0);
+    groups.dedup();
+    // States are (union, index of the last group used + 1); groups are added in index order so
+    // each family of groups is built once.
+    let mut seen: HashSet<(u64, usize)> = HashSet::new();
+    let mut unions: HashSet<u64> = HashSet::new();
+    let mut stack: Vec<(u64, usize)> = vec![(0, 0)];
+    while let Some((union, next)) = stack.pop() {
+        unions.insert(union);
+        if unions.len() >= UNION_LIMIT {
+            break;
+        }
+        for (i, g) in groups.iter().enumerate().skip(next) {
+            if union & g.0 == 0 {
+                let state = (union | g.0, i + 1);
+                if seen.insert(state) {
+                    stack.push(state);
+                }
+            }
+        }
+    }
+    let mut out: Vec<CardSet> = unions.into_iter().map(CardSet).collect();
+    out.sort_by_key(|s| (s.len(), s.0));
+    out
+}
+
+/// How sum captures are constrained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SumRule {
+    /// The groups taken must cover as many cards as possible (ties: any of the largest).
+    Maximal,
+    /// Any family of disjoint groups, none included.
+    Optional,
+}
+
+/// The sum parts a card of value `target` may take from `candidates`: unions of disjoint groups
+/// of at least `min_size` cards each adding up to `target`. Under [`SumRule::Maximal`] only the
+/// largest unions (the empty set when no group exists); under [`SumRule::Optional`] all of them.
+pub fn sum_captures(
+    candidates: &[(Card, u32)],
+    target: u32,
+    min_size: usize,
+    rule: SumRule,
+) -> Vec<CardSet> {
+    let unions = disjoint_unions(&sum_groups(candidates, target, min_size));
+    match rule {
+        SumRule::Optional => unions,
+        SumRule::Maximal => {
+            let best = unions.iter().map(|u| u.len()).max().unwrap_or(0);
+            unions.into_iter().filter(|u| u.len() == best).collect()
+        }
+    }
+}
+
+/// All capture sets `p ∪ s` for a compulsory part `p` among `parts` and a sum part `s` among
+/// `sums` (each list holds the empty set where that part may be empty), deduplicated.
+pub fn combine(parts: &[CardSet], sums: &[CardSet]) -> Vec<CardSet> {
+    let mut out: Vec<CardSet> = Vec::new();
+    for p in parts {
+        for s in sums {
+            let set = CardSet(p.0 | s.0);
+            if !out.contains(&set) {
+                out.push(set);
+            }
+        }
+    }
+    out
+}
+
+/// True if capturing `captured` from a layout holding `before` takes every card (a sweep).
+pub fn is_sweep(before: CardSet, captured: CardSet) -> bool {
+    !captured.is_empty() && before.0 & !captured.0 == 0
+}
+
+/// A capture being chosen one layout card at a time among the legal capture `options`.
+///
+/// While two or more options contain the selection the player acts again: add a card that keeps
+/// some option reachable ([`CaptureChoice::addable`]) or stop if the selection itself is an
+/// option ([`CaptureChoice::can_stop`]). As soon as exactly one option contains the selection,
+/// it is the capture ([`CaptureChoice::resolved`]). The outcomes reachable are exactly `options`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaptureChoice {
+    /// The legal capture sets (the empty set stands for "capture nothing").
+    pub options: Vec<CardSet>,
+    /// The cards selected so far.
+    pub selection: CardSet,
+}
+
+impl CaptureChoice {
+    /// A choice among `options` with nothing selected yet.
+    pub fn new(options: Vec<CardSet>) -> CaptureChoice {
+        CaptureChoice {
+            options,
+            selection: CardSet::EMPTY,
+        }
+    }
+
+    fn open(&self) -> impl Iterator<Item = CardSet> + '_ {
+        let sel = self.selection.0;
+        self.options
+            .iter()
+            .copied()
+            .filter(move |o| o.0 & sel == sel)
+    }
+
+    /// The capture, once exactly one option contains the selection.
+    pub fn resolved(&self) -> Option<CardSet> {
+        let mut open = self.open();
+        let first = open.next()?;
+        open.next().is_none().then_some(first)
+    }
+
+    /// The cards (in the given layout order) that may be added to the selection.
+    pub fn addable(&self, order: &[Card]) -> Vec<Card> {
+        let union = self.open().fold(0u64, |acc, o| acc | o.0) & !self.selection.0;
+        order
+            .iter()
+            .copied()
+            .filter(|c| CardSet(union).contains(*c))
+            .collect()
+    }
+
+    /// True if the selection itself is an option ("take exactly these").
+    pub fn can_stop(&self) -> bool {
+        self.options.contains(&self.selection)
+    }
+
+    /// Adds a card if that keeps an option reachable; false (and no change) otherwise.
+    pub fn select(&mut self, card: Card) -> bool {
+        if self.selection.contains(card) {
+            return false;
+        }
+        let mut next = self.selection;
+        next.insert(card);
+        if self.options.iter().any(|o| o.0 & next.0 == next.0) {
+            self.selection = next;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Who made the last capture of a deal (a seat or a side, as the game counts them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LastCapture(pub Option<usize>);
+
+impl LastCapture {
+    /// Records a capture by `who`.
+    pub fn record(&mut self, who: usize) {
+        self.0 = Some(who);
+    }
+
+    /// At the end of a deal: the cards left on the layout and who takes them (`None` when nobody
+    /// captured all deal, in which case the game decides what happens to them). Empties the layout.
+    pub fn take_rest(&self, layout: &mut Layout) -> (Option<usize>, Vec<Card>) {
+        (self.0, layout.take_all())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(list: &str) -> Vec<Card> {
+        Card::parse_list(list).unwrap()
+    }
+
+    fn set(list: &str) -> CardSet {
+        CardSet::from_cards(cards(list))
+    }
+
+    fn valued(list: &str) -> Vec<(Card, u32)> {
+        cards(list)
+            .into_iter()
+            .map(|c| {
+                let v = match c.rank().unwrap().value() {
+                    14 => 1,
+                    v if v <= 10 => u32::from(v),
+                    _ => 0,
+                };
+                (c, v)
+            })
+            .collect()
+    }
+
+    fn sets(list: &[&str]) -> Vec<CardSet> {
+        list.iter().map(|l| set(l)).collect()
+    }
+
+    fn same(mut a: Vec<CardSet>, mut b: Vec<CardSet>) -> bool {
+        a.sort_by_key(|s| s.0);
+        b.sort_by_key(|s| s.0);
+        a == b
+    }
+
+    #[test]
+    fn layout_keeps_arrival_order_and_takes_cards() {
+        let mut layout = Layout::of(cards("3S 8D KC"));
+        layout.add(cards("2H")[0]);
+        assert_eq!(layout.cards(), &cards("3S 8D KC 2H")[..]);
+        assert_eq!(layout.take(set("8D 2H 9C")), set("8D 2H"));
+        assert_eq!(layout.cards(), &cards("3S KC")[..]);
+        assert!(layout.contains(cards("KC")[0]));
+        assert_eq!(layout.take_all(), cards("3S KC"));
+        assert!(layout.is_empty());
+    }
+
+    #[test]
+    fn pair_targets_follow_the_predicate_in_layout_order() {
+        let layout = Layout::of(cards("3S 8D 3H KC"));
+        let threes = pair_targets(&layout, |c| c.rank() == cards("3C")[0].rank());
+        assert_eq!(threes, cards("3S 3H"));
+        assert!(pair_targets(&layout, |_| false).is_empty());
+    }
+
+    #[test]
+    fn sum_groups_enumerate_exact_subsets() {
+        let cases: [(&str, u32, usize, &[&str]); 4] = [
+            ("AS 2H 6C 4D 5C", 9, 2, &["AS 2H 6C", "4D 5C"]),
+            ("AS 2H 6C 4D 5C", 5, 2, &["AS 4D"]),
+            ("AS 2H 6C 4D 5C", 5, 1, &["AS 4D", "5C"]),
+            ("7S 8H", 3, 2, &[]),
+        ];
+        for (floor, target, min, expected) in cases {
+            let got = sum_groups(&valued(floor), target, min);
+            assert!(
+                same(got.clone(), sets(expected)),
+                "{floor} {target}: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn disjoint_unions_cover_every_family_once() {
+        let groups = sets(&["AS 8H", "4D 5C", "AS 3C 5C"]);
+        let got = disjoint_unions(&groups);
+        let expected = sets(&["", "AS 8H", "4D 5C", "AS 3C 5C", "AS 8H 4D 5C"]);
+        assert!(same(got.clone(), expected), "{got:?}");
+        assert_eq!(got[0], CardSet::EMPTY);
+    }
+
+    #[test]
+    fn sum_rules_maximal_and_optional() {
+        let floor = valued("AS 4D 5C 8H");
+        assert_eq!(
+            sum_captures(&floor, 9, 2, SumRule::Maximal),
+            sets(&["AS 4D 5C 8H"])
+        );
+        assert!(same(
+            sum_captures(&floor, 9, 2, SumRule::Optional),
+            sets(&["", "AS 8H", "4D 5C", "AS 4D 5C 8H"])
+        ));
+        // Ties for the maximum are all kept.
+        let tied = valued("AS AH 2C");
+        assert!(same(
+            sum_captures(&tied, 3, 2, SumRule::Maximal),
+            sets(&["AS 2C", "AH 2C"])
+        ));
+        // Nothing to sum: the empty part only.
+        assert_eq!(
+            sum_captures(&valued("9S"), 3, 2, SumRule::Maximal),
+            sets(&[""])
+        );
+    }
+
+    #[test]
+    fn combine_crosses_parts_and_dedups() {
+        let got = combine(&sets(&["3D"]), &sets(&["AS 2C", "AH 2C"]));
+        assert_eq!(got, sets(&["3D AS 2C", "3D AH 2C"]));
+        assert_eq!(combine(&sets(&[""]), &sets(&["", ""])), sets(&[""]));
+    }
+
+    #[test]
+    fn sweeps_take_everything() {
+        assert!(is_sweep(set("AS 2H"), set("AS 2H")));
+        assert!(!is_sweep(set("AS 2H"), set("AS")));
+        assert!(!is_sweep(CardSet::EMPTY, CardSet::EMPTY));
+    }
+
+    #[test]
+    fn choice_steps_reach_exactly_the_options() {
+        let order = cards("AS AH 2C 3D");
+        let mut choice = CaptureChoice::new(sets(&["3D AS 2C", "3D AH 2C"]));
+        assert_eq!(choice.resolved(), None);
+        assert_eq!(choice.addable(&order), cards("AS AH 2C 3D"));
+        assert!(!choice.can_stop());
+        assert!(choice.select(cards("3D")[0]));
+        assert_eq!(choice.resolved(), None);
+        assert!(!choice.select(cards("9C")[0]));
+        assert!(choice.select(cards("AH")[0]));
+        assert_eq!(choice.resolved(), Some(set("3D AH 2C")));
+
+        // Optional sums: stopping is allowed where the selection is itself an option.
+        let mut optional = CaptureChoice::new(sets(&["", "AS 8H", "4D 5C", "AS 8H 4D 5C"]));
+        assert!(optional.can_stop());
+        assert!(optional.select(cards("AS")[0]));
+        assert!(!optional.can_stop());
+        assert_eq!(optional.addable(&cards("AS 4D 5C 8H")), cards("4D 5C 8H"));
+        assert!(optional.select(cards("8H")[0]));
+        assert!(optional.can_stop());
+        assert!(optional.select(cards("4D")[0]));
+        assert_eq!(optional.resolved(), Some(set("AS 8H 4D 5C")));
+    }
+
+    #[test]
+    fn last_capturer_takes_the_rest() {
+        let mut layout = Layout::of(cards("4C 9H"));
+        let mut last = LastCapture::default();
+        assert_eq!(last.take_rest(&mut layout.clone()).0, None);
+        last.record(1);
+        last.record(0);
+        assert_eq!(last.take_rest(&mut layout), (Some(0), cards("4C 9H")));
+        assert!(layout.is_empty());
+    }
+}

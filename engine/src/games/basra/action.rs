@@ -1,0 +1,22 @@
+//! The actions of Basra (spec §3, R21).
+
+use crate::cards::Card;
+use serde::{Deserialize, Serialize};
+
+/// Everything a seat can do. Serialized as `{"type": ...}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Play one card from hand.
+    Play {
+        /// The one card.
+        cards: Vec<Card>,
+    },
+    /// Add one floor card to the capture being chosen.
+    Capture {
+        /// The one floor card.
+        cards: Vec<Card>,
+    },
+    /// Take exactly the cards selected (with none selected: trail).
+    Pass,
+}

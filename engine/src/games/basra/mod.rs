@@ -1,0 +1,187 @@
+//! # Basra (Bastra, باصرة) and its national variants
+//!
+//! A Middle-Eastern fishing game for 2 players or 4 in two partnerships, 52 cards (44 without
+//! queens and kings in the Palestinian and Syrian presets). A played card captures the floor
+//! cards of its rank and groups of numerals adding up to its value; jacks (and the 7D) sweep the
+//! floor; clearing the floor is a basra. Most cards, TD, 2C, aces, jacks and basras score.
+//! Presets: Egypt (base), open cut, Jordan, Yemen, Ethiopia, Lebanon A, Lebanon B (Ashush),
+//! Palestine, Syria; each for 2 players (`basra_<x>`) and for partnerships (`basra_<x>_partners`).
+//!
+//! Spec: `shared/rules/basra.md` (rulings R1-R34, examples B1-B18); project notes in
+//! `docs/rules/basra.md`.
+//!
+//! Implementation notes:
+//! - Capture sets K (same-rank part × maximal or optional sum families) are built with
+//!   [`crate::common::capture`] (shared with Chinese Ten): `pair_targets` for the same rank,
+//!   `sum_captures` for the sums, `combine`; the player then picks one floor card at a time with
+//!   `CaptureChoice` (R21), and `LastCapture` hands the floor to the last capturing side.
+//! - All scores are kept in integer half-points and reported divided by 2 (Syrian jacks: 12.5).
+//! - Sides: seat % 2 (partners 0/2 and 1/3); with 2 players each seat is its side.
+//! - Buried card identities are public while in the stock; the cut peek is shown while the card
+//!   is still in the stock.
+
+pub mod action;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+use crate::cards::Card;
+use crate::deal::parse_card_deals;
+use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::PlayerRange;
+use action::Action;
+use rules::Options;
+use state::{Event, Phase, State};
+use view::View;
+
+/// The Basra family.
+pub struct Basra;
+
+impl GameDef for Basra {
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn family() -> Family {
+        Family {
+            id: "basra",
+            name: "Basra",
+            description: "Middle-Eastern fishing game: capture by rank and by sums; jacks and the seven of diamonds sweep; clearing the floor is a basra.",
+            rules_summary: "Four cards to each player and four face up on the floor (jacks and the 7D there are buried in the stock). Play one card per turn: it takes the floor cards of its rank and every group of numerals adding up to its value (A=1..10), as many as possible; a jack takes the whole floor, and so does the 7D (a basra only if the floor totals 10 or less); a card that takes nothing stays on the floor. Clearing the floor with a numeral or picture card is a basra (10). When the hands are empty four more are dealt until the pack is used up; the last capturer takes what is left. Majority of cards 30 (carried on a tie), 10 of diamonds 3, 2 of clubs 2, aces and jacks 1 each. Game to 101. Variants change the bonuses, the pack and the targets.",
+            players: PlayerRange { min: 2, max: 4 },
+            options: rules::option_specs(),
+            presets: rules::presets(),
+        }
+    }
+
+    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+        let n = setup.players;
+        if n != 2 && n != 4 {
+            return Err(SetupError::InvalidOptions(format!(
+                "Basra is played by 2 players or 4 in partnerships, not {n} (R19)"
+            )));
+        }
+        state::check_options(&setup.options, n).map_err(SetupError::InvalidOptions)?;
+        let stacked = parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?;
+        Ok(State::new(setup.options.clone(), n, setup.seed, stacked))
+    }
+
+    fn to_act(state: &State) -> Actors {
+        if state.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(state.turn)
+        }
+    }
+
+    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+        state.legal_actions(seat, out);
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        state.apply(seat, action, events)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn result(state: &State) -> Option<GameResult> {
+        if state.phase != Phase::Over {
+            return None;
+        }
+        Some(GameResult {
+            ranking: state.ranking(),
+            scores: state.seat_scores(),
+            teams: (state.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
+            details: serde_json::json!({
+                "winner_side": state.winner,
+                "side_totals": state.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
+                "games_won": state.games_won,
+                "last_deal": state.last_deal,
+            }),
+        })
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
+    fn options(state: &State) -> &Options {
+        &state.options
+    }
+
+    fn seed(state: &State) -> u64 {
+        state.rng.seed
+    }
+
+    fn validate(state: &State) -> Result<(), String> {
+        state.validate()
+    }
+
+    fn pieces(state: &State) -> Vec<String> {
+        state.all_cards().iter().map(Card::to_string).collect()
+    }
+
+    fn heuristic(view: &View, legal: &[Action]) -> usize {
+        let floor = crate::common::capture::Layout::of(view.floor.clone());
+        let worth = |c: Card| scoring::card_points(&view.options, c);
+        let value = |a: &Action| -> i64 {
+            match a {
+                Action::Play { cards } => {
+                    let Some(&card) = cards.first() else {
+                        return i64::MIN;
+                    };
+                    let sets = scoring::capture_sets(&view.options, &floor, card);
+                    sets.iter()
+                        .map(|set| {
+                            if set.is_empty() {
+                                // A trail gives the card away: keep jacks, the 7D and scoring cards.
+                                let keep = if card.rank() == Some(crate::cards::Rank::Jack)
+                                    || scoring::is_special_seven(&view.options, card)
+                                {
+                                    40
+                                } else {
+                                    0
+                                };
+                                -4 * worth(card)
+                                    - keep
+                                    - i64::from(scoring::value(card).unwrap_or(0))
+                            } else {
+                                let bonus = scoring::bonus(&view.options, card, &view.floor, *set);
+                                let pts: i64 = set.iter().map(worth).sum::<i64>() + worth(card);
+                                10 * (set.len() as i64 + 1) + 4 * pts + 4 * bonus
+                            }
+                        })
+                        .max()
+                        .unwrap_or(0)
+                }
+                Action::Capture { cards } => cards.iter().map(|c| 1 + worth(*c)).sum(),
+                Action::Pass => 0,
+            }
+        };
+        let mut best = 0;
+        let mut best_value = i64::MIN;
+        for (i, a) in legal.iter().enumerate() {
+            let v = value(a);
+            if v > best_value {
+                best = i;
+                best_value = v;
+            }
+        }
+        best
+    }
+
+    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(state, viewer)
+    }
+}

@@ -1,0 +1,253 @@
+//! Card values, capture sets, card points and bonuses of Basra, all in HALF-POINTS (spec header).
+
+use super::rules::{
+    BasraRule, Deck, Options, PairingValue, Ruleset, SameRank, SumCapture, SyriaCardPoints,
+    SyriaDouble,
+};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
+use crate::common::capture::{Layout, SumRule, combine, is_sweep, pair_targets, sum_captures};
+use serde::{Deserialize, Serialize};
+
+/// The seven of diamonds.
+pub const SEVEN_D: Card = Card::new(Rank::Seven, Suit::Diamonds);
+
+/// The pack of the options.
+pub fn pack(options: &Options) -> PackSpec {
+    match options.deck {
+        Deck::Full => PackSpec::standard(),
+        Deck::NoQk => PackSpec::with_ranks(
+            &Rank::ALL
+                .iter()
+                .copied()
+                .filter(|r| !matches!(r, Rank::Queen | Rank::King))
+                .collect::<Vec<_>>(),
+        ),
+    }
+}
+
+/// Numeric value of a card lying on the floor or played as a numeral: A = 1, 2-10 face value.
+pub fn value(card: Card) -> Option<u32> {
+    match card.rank()? {
+        Rank::Ace => Some(1),
+        r if r.value() <= 10 => Some(u32::from(r.value())),
+        _ => None,
+    }
+}
+
+/// True if the played card is the special sweeping 7D.
+pub fn is_special_seven(options: &Options, card: Card) -> bool {
+    options.seven_d_special && card == SEVEN_D
+}
+
+/// K: the legal capture sets of `card` played on `floor` (§4). The empty set is a trail.
+pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> Vec<CardSet> {
+    if floor.is_empty() {
+        return vec![CardSet::EMPTY];
+    }
+    let rank = card.rank();
+    if rank == Some(Rank::Jack) || is_special_seven(options, card) {
+        return vec![floor.set()];
+    }
+    let same = pair_targets(floor, |c| c.rank() == rank);
+    let parts: Vec<CardSet> = if same.is_empty() {
+        vec![CardSet::EMPTY]
+    } else {
+        match options.same_rank_capture {
+            SameRank::One => same.iter().map(|c| CardSet::from_cards([*c])).collect(),
+            SameRank::All => vec![CardSet::from_cards(same.iter().copied())],
+        }
+    };
+    let Some(v) = value(card) else {
+        return parts; // Q or K: same rank only.
+    };
+    let candidates: Vec<(Card, u32)> = floor
+        .cards()
+        .iter()
+        .filter(|c| !same.contains(c))
+        .filter_map(|c| value(*c).map(|v| (*c, v)))
+        .collect();
+    let rule = match options.sum_capture {
+        SumCapture::Maximal => SumRule::Maximal,
+        SumCapture::Optional => SumRule::Optional,
+    };
+    combine(&parts, &sum_captures(&candidates, v, 2, rule))
+}
+
+/// Card points of one card, in half-points (§5, §7, R27).
+pub fn card_points(options: &Options, card: Card) -> i64 {
+    let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
+        return 0;
+    };
+    if options.ruleset == Ruleset::Syria {
+        return match (rank, suit, options.syria_card_points) {
+            (Rank::Jack, _, _) => 25,
+            (_, _, SyriaCardPoints::JOnly) => 0,
+            (Rank::Queen, _, _) => 6,
+            (Rank::King, _, _) => 8,
+            (Rank::Ten, Suit::Diamonds, _) => 6,
+            (Rank::Two, Suit::Clubs, _) => 4,
+            (Rank::Ace, _, _) => 2,
+            _ => 0,
+        };
+    }
+    match (rank, suit) {
+        (Rank::Ten, Suit::Diamonds) => 6,
+        (Rank::Two, Suit::Clubs) => 4,
+        (Rank::Ace, _) | (Rank::Jack, _) => 2,
+        _ => 0,
+    }
+}
+
+/// Card points of a pile, in half-points.
+pub fn pile_points(options: &Options, pile: CardSet) -> i64 {
+    pile.iter().map(|c| card_points(options, c)).sum()
+}
+
+fn numerals_total(cards: &[Card]) -> Option<u32> {
+    cards.iter().map(|c| value(*c)).sum()
+}
+
+/// Yemen condition (c), R28: the cards split into >= 2 groups of equal total below 10.
+fn yemen_split(cards: &[Card]) -> bool {
+    let Some(total) = numerals_total(cards) else {
+        return false;
+    };
+    let values: Vec<u32> = cards.iter().filter_map(|c| value(*c)).collect();
+    (2..=values.len()).any(|groups| {
+        let t = total / groups as u32;
+        t * groups as u32 == total && t < 10 && t > 0 && partition(&values, t, groups)
+    })
+}
+
+/// Can `values` be split into `groups` groups each adding up to `t`?
+fn partition(values: &[u32], t: u32, groups: usize) -> bool {
+    fn fill(
+        values: &[u32],
+        used: &mut Vec<bool>,
+        t: u32,
+        left: u32,
+        groups: usize,
+        start: usize,
+    ) -> bool {
+        if groups == 0 {
+            return used.iter().all(|u| *u);
+        }
+        if left == 0 {
+            return fill(values, used, t, t, groups - 1, 0);
+        }
+        for i in start..values.len() {
+            if !used[i] && values[i] <= left {
+                used[i] = true;
+                if fill(values, used, t, left - values[i], groups, i + 1) {
+                    return true;
+                }
+                used[i] = false;
+                if left == t {
+                    // The first card of a group is the lowest unused one: no other order to try.
+                    return false;
+                }
+            }
+        }
+        false
+    }
+    let mut used = vec![false; values.len()];
+    fill(values, &mut used, t, t, groups, 0)
+}
+
+/// The bonus of a capture, in half-points (§4.5, §7). `before` is the floor before the play.
+pub fn bonus(options: &Options, card: Card, before: &[Card], captured: CardSet) -> i64 {
+    let before_set = CardSet::from_cards(before.iter().copied());
+    let cleared = is_sweep(before_set, captured);
+    let rank = card.rank();
+    let jack = rank == Some(Rank::Jack);
+    let lone = |r: Rank| before.len() == 1 && before[0].rank() == Some(r);
+    let special = is_special_seven(options, card);
+    match options.basra_rule {
+        BasraRule::Egypt | BasraRule::Ethiopia | BasraRule::Yemen => {
+            if !cleared {
+                return 0;
+            }
+            if jack {
+                let yemen = options.basra_rule == BasraRule::Yemen;
+                return if yemen && lone(Rank::Jack) { 40 } else { 0 };
+            }
+            if special {
+                let total = numerals_total(before);
+                let ok = match options.basra_rule {
+                    BasraRule::Yemen => {
+                        total.is_some_and(|t| t < 10)
+                            || before.iter().all(|c| {
+                                matches!(c.rank(), Some(Rank::Ten | Rank::Queen | Rank::King))
+                            })
+                            || yemen_split(before)
+                    }
+                    _ => total.is_some_and(|t| t <= 10),
+                };
+                return if ok { 20 } else { 0 };
+            }
+            if options.basra_rule == BasraRule::Ethiopia
+                && rank == Some(Rank::Queen)
+                && lone(Rank::Queen)
+            {
+                return 0;
+            }
+            20
+        }
+        BasraRule::LebanonA | BasraRule::LebanonB => {
+            let max = if options.basra_rule == BasraRule::LebanonA {
+                2
+            } else {
+                1
+            };
+            if !cleared {
+                return 0;
+            }
+            if jack {
+                return if lone(Rank::Jack) { 20 } else { 0 };
+            }
+            if before.len() <= max { 20 } else { 0 }
+        }
+        BasraRule::Pairing => {
+            let Some(r) = rank else { return 0 };
+            if !cleared || jack || !lone(r) {
+                return 0;
+            }
+            let worth = match options.pairing_value {
+                PairingValue::DoubleValue => 2 * i64::from(value(card).unwrap_or(10)),
+                PairingValue::SeedFlat if r == Rank::Seven => 14,
+                PairingValue::SeedFlat => 20,
+            };
+            2 * worth
+        }
+        BasraRule::Syria => {
+            let Some(r) = rank else { return 0 };
+            let doubles = match r {
+                Rank::Jack => true,
+                Rank::Queen | Rank::King => options.syria_double == SyriaDouble::Jqk,
+                _ => false,
+            };
+            if cleared && doubles && lone(r) {
+                card_points(options, card) + card_points(options, before[0])
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// The scoring of one deal, in points (half-points divided by 2), per side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DealScore {
+    /// Cards in each side's pile.
+    pub cards: Vec<usize>,
+    /// Majority award.
+    pub majority: Vec<f64>,
+    /// Card points.
+    pub card_points: Vec<f64>,
+    /// Basra (and pairing / doubling) bonuses.
+    pub bonuses: Vec<f64>,
+    /// Deal total.
+    pub total: Vec<f64>,
+    /// Majority awards carried to the next deal (Egypt ties).
+    pub carried: u32,
+}

@@ -1,0 +1,750 @@
+//! State of a game of Basra: dealing and burying, turns with step-by-step capture choice, deal
+//! scoring, game and rubber end. Scores are kept in half-points.
+
+use super::action::Action;
+use super::rules::{BuryMode, FirstDealer, GameEnd, Majority, Options, Rubber, TieRule};
+use super::scoring::{self, DealScore};
+use crate::cards::{Card, CardSet};
+use crate::common::capture::{CaptureChoice, LastCapture, Layout};
+use crate::deal::deal_sequence;
+use crate::error::ActionError;
+use crate::game::Seat;
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+
+/// Where the game stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The player to act plays a card.
+    Play,
+    /// The played card has several capture sets; the player picks floor cards one at a time.
+    Choose {
+        /// The played card (public).
+        card: Card,
+        /// The capture sets and the selection so far.
+        choice: CaptureChoice,
+    },
+    /// The game (or rubber) is over.
+    Over,
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A deal was made.
+    Deal {
+        /// Deal number (from 1, counting the whole match).
+        deal: usize,
+        /// The dealer.
+        dealer: Seat,
+        /// The initial floor after burying.
+        floor: Vec<Card>,
+        /// Cards buried in the stock (public identities).
+        buried: Vec<Card>,
+    },
+    /// A new round of cards was dealt to the hands.
+    Round {
+        /// Cards each.
+        cards_each: usize,
+    },
+    /// A card played.
+    Play {
+        /// The player.
+        seat: Seat,
+        /// The card.
+        cards: Vec<Card>,
+    },
+    /// A floor card selected for the capture being chosen.
+    Select {
+        /// The player.
+        seat: Seat,
+        /// The floor card.
+        card: Card,
+    },
+    /// A capture.
+    Capture {
+        /// The player.
+        seat: Seat,
+        /// The capturing card.
+        card: Card,
+        /// The floor cards taken.
+        cards: Vec<Card>,
+        /// Bonus scored (points; 0 if none).
+        bonus: f64,
+    },
+    /// The card was trailed onto the floor.
+    Trail {
+        /// The player.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// End of deal: the floor goes to the last capturer (or is set aside).
+    Remainder {
+        /// The side that takes them (none: set aside unscored).
+        side: Option<usize>,
+        /// The cards.
+        cards: Vec<Card>,
+    },
+    /// A deal was scored.
+    DealScored {
+        /// Deal number.
+        deal: usize,
+        /// The scoring.
+        score: DealScore,
+        /// Side totals (points).
+        totals: Vec<f64>,
+    },
+    /// A game ended (one of a rubber, or the whole match).
+    GameEnded {
+        /// The winning side (none: draw).
+        winner: Option<usize>,
+        /// Side totals.
+        totals: Vec<f64>,
+    },
+    /// The match is over.
+    GameOver {
+        /// Final ranking of seats.
+        ranking: Vec<Vec<Seat>>,
+    },
+}
+
+/// The full state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Options.
+    pub options: Options,
+    /// Number of seats (2 or 4).
+    pub players: usize,
+    /// The RNG.
+    pub rng: GameRng,
+    /// Stacked entries (parsed).
+    pub stacked: Vec<Vec<Card>>,
+    /// Deals started (deal d uses entry d-1).
+    pub deal: usize,
+    /// The dealer.
+    pub dealer: Seat,
+    /// Hands.
+    pub hands: Vec<CardSet>,
+    /// The floor.
+    pub floor: Layout,
+    /// The stock, top first.
+    pub stock: Vec<Card>,
+    /// Buried cards (public identities).
+    pub buried: Vec<Card>,
+    /// The bottom card seen at the cut.
+    pub peek: Option<Card>,
+    /// Side piles.
+    pub piles: Vec<CardSet>,
+    /// Cards set aside unscored (nobody captured all deal).
+    pub unscored: CardSet,
+    /// Bonuses this deal per side (half-points).
+    pub bonus: Vec<i64>,
+    /// Number of bonus captures this deal per side.
+    pub basras: Vec<u32>,
+    /// Last capturing side.
+    pub last_capture: LastCapture,
+    /// The seat to act.
+    pub turn: Seat,
+    /// Phase.
+    pub phase: Phase,
+    /// Side totals in the current game (half-points).
+    pub totals: Vec<i64>,
+    /// Majority awards carried.
+    pub carry: u32,
+    /// Ladder step.
+    pub ladder_step: usize,
+    /// Games won per side (rubbers).
+    pub games_won: Vec<u32>,
+    /// The last scored deal.
+    pub last_deal: Option<DealScore>,
+    /// Winner of the match (side), once over; none with a draw.
+    pub winner: Option<usize>,
+}
+
+fn illegal(reason: &'static str, message: String) -> ActionError {
+    ActionError::illegal(reason, message)
+}
+
+fn list(cards: impl IntoIterator<Item = Card>) -> String {
+    let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
+    if v.is_empty() {
+        "nothing".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+fn half(x: i64) -> f64 {
+    x as f64 / 2.0
+}
+
+impl State {
+    /// A new game, first deal made.
+    pub fn new(options: Options, players: usize, seed: u64, stacked: Vec<Vec<Card>>) -> State {
+        let mut rng = GameRng::new(seed);
+        let dealer = match options.first_dealer {
+            FirstDealer::Seat(s) => s,
+            FirstDealer::Random(_) => rng.pick(players),
+        };
+        let mut state = State {
+            options,
+            players,
+            rng,
+            stacked,
+            deal: 0,
+            dealer,
+            hands: vec![CardSet::EMPTY; players],
+            floor: Layout::new(),
+            stock: Vec::new(),
+            buried: Vec::new(),
+            peek: None,
+            piles: vec![CardSet::EMPTY; 2],
+            unscored: CardSet::EMPTY,
+            bonus: vec![0; 2],
+            basras: vec![0; 2],
+            last_capture: LastCapture::default(),
+            turn: 0,
+            phase: Phase::Play,
+            totals: vec![0; 2],
+            carry: 0,
+            ladder_step: 0,
+            games_won: vec![0; 2],
+            last_deal: None,
+            winner: None,
+        };
+        state.start_deal(&mut Vec::new());
+        state
+    }
+
+    /// The side of a seat (partners 0/2 and 1/3; with 2 players each seat).
+    pub fn side(seat: Seat) -> usize {
+        seat % 2
+    }
+
+    /// Deals: hands, floor, burying (spec §2).
+    pub fn start_deal(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let k = self.options.hand_size;
+        let pack = scoring::pack(&self.options).cards();
+        let entry = self.stacked.get(self.deal).cloned();
+        self.deal += 1;
+        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.rng);
+        self.hands = vec![CardSet::EMPTY; n];
+        for (i, card) in deck.iter().take(k * n).enumerate() {
+            self.hands[(self.dealer + 1 + i) % n].insert(*card);
+        }
+        let mut floor: Vec<Card> = deck.iter().skip(k * n).take(4).copied().collect();
+        self.stock = deck.iter().skip(k * n + 4).copied().collect();
+        self.peek = deck.last().copied();
+        let buried_here = |c: &Card| {
+            c.rank() == Some(crate::cards::Rank::Jack)
+                || scoring::is_special_seven(&self.options, *c)
+        };
+        let mut aside: Vec<Card> = Vec::new();
+        while floor.iter().any(buried_here) {
+            aside.extend(floor.iter().copied().filter(buried_here));
+            floor.retain(|c| !buried_here(c));
+            while floor.len() < 4 && !self.stock.is_empty() {
+                floor.push(self.stock.remove(0));
+            }
+        }
+        match self.options.bury_mode {
+            BuryMode::Random => {
+                for card in &aside {
+                    let g = self.rng.pick(self.stock.len() + 1);
+                    self.stock.insert(g.min(self.stock.len()), *card);
+                }
+            }
+            BuryMode::Bottom => self.stock.extend(aside.iter().copied()),
+            BuryMode::Bottom10 => {
+                if !aside.is_empty() {
+                    let b = self.stock.len().min(10);
+                    let mut packet = self.stock.split_off(self.stock.len() - b);
+                    packet.extend(aside.iter().copied());
+                    self.rng.shuffle(&mut packet);
+                    self.stock.extend(packet);
+                }
+            }
+        }
+        self.buried = aside.clone();
+        self.floor = Layout::of(floor.clone());
+        self.piles = vec![CardSet::EMPTY; 2];
+        self.unscored = CardSet::EMPTY;
+        self.bonus = vec![0; 2];
+        self.basras = vec![0; 2];
+        self.last_capture = LastCapture::default();
+        self.turn = (self.dealer + 1) % n;
+        self.phase = Phase::Play;
+        events.push(Event::Deal {
+            deal: self.deal,
+            dealer: self.dealer,
+            floor,
+            buried: aside,
+        });
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat != self.turn {
+            return;
+        }
+        match &self.phase {
+            Phase::Play => {
+                if let Some(hand) = self.hands.get(seat) {
+                    out.extend(hand.iter().map(|c| Action::Play { cards: vec![c] }));
+                }
+            }
+            Phase::Choose { choice, .. } => {
+                for card in choice.addable(self.floor.cards()) {
+                    out.push(Action::Capture { cards: vec![card] });
+                }
+                if choice.can_stop() {
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated before any change).
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if seat != self.turn || self.phase == Phase::Over {
+            return Err(illegal(
+                "not_your_step",
+                format!("seat {seat} may not act now"),
+            ));
+        }
+        match (&self.phase, action) {
+            (Phase::Play, Action::Play { cards }) => {
+                let [card] = cards[..] else {
+                    return Err(illegal(
+                        "play_one_card",
+                        format!("play exactly one card, not {}", list(cards.iter().copied())),
+                    ));
+                };
+                if !self.hands.get(seat).is_some_and(|h| h.contains(card)) {
+                    return Err(illegal(
+                        "card_not_in_hand",
+                        format!("{card} is not in your hand"),
+                    ));
+                }
+                let options = scoring::capture_sets(&self.options, &self.floor, card);
+                self.hands[seat].remove(card);
+                events.push(Event::Play {
+                    seat,
+                    cards: vec![card],
+                });
+                let choice = CaptureChoice::new(options);
+                match choice.resolved() {
+                    Some(set) => self.resolve(seat, card, set, events),
+                    None => self.phase = Phase::Choose { card, choice },
+                }
+                Ok(())
+            }
+            (Phase::Choose { card, choice }, Action::Capture { cards }) => {
+                let (card, mut choice) = (*card, choice.clone());
+                let ok = match cards[..] {
+                    [one] => choice.select(one),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(illegal(
+                        "not_capturable",
+                        format!(
+                            "{card} cannot take {} together with {}; add one of: {}",
+                            list(cards.iter().copied()),
+                            list(choice.selection.iter()),
+                            list(choice.addable(self.floor.cards()))
+                        ),
+                    ));
+                }
+                if let [one] = cards[..] {
+                    events.push(Event::Select { seat, card: one });
+                }
+                match choice.resolved() {
+                    Some(set) => self.resolve(seat, card, set, events),
+                    None => self.phase = Phase::Choose { card, choice },
+                }
+                Ok(())
+            }
+            (Phase::Choose { card, choice }, Action::Pass) => {
+                if !choice.can_stop() {
+                    return Err(illegal(
+                        "capture_incomplete",
+                        format!(
+                            "{card} cannot take just {}: add one of {}",
+                            list(choice.selection.iter()),
+                            list(choice.addable(self.floor.cards()))
+                        ),
+                    ));
+                }
+                let (card, set) = (*card, choice.selection);
+                self.resolve(seat, card, set, events);
+                Ok(())
+            }
+            (Phase::Choose { card, .. }, Action::Play { .. }) => Err(illegal(
+                "finish_capture",
+                format!("first finish choosing what {card} captures"),
+            )),
+            (Phase::Play, _) => Err(illegal(
+                "nothing_to_choose",
+                "no capture is being chosen; play a card from your hand".into(),
+            )),
+            (Phase::Over, _) => Err(illegal("game_over", "the game is over".into())),
+        }
+    }
+
+    fn hands_empty(&self) -> bool {
+        self.hands.iter().all(|h| h.is_empty())
+    }
+
+    fn resolve(&mut self, seat: Seat, card: Card, capture: CardSet, events: &mut Vec<Event>) {
+        self.phase = Phase::Play;
+        let side = Self::side(seat);
+        if capture.is_empty() {
+            self.floor.add(card);
+            events.push(Event::Trail { seat, card });
+        } else {
+            let before: Vec<Card> = self.floor.cards().to_vec();
+            let taken = self.floor.take(capture);
+            let last_card = self.hands_empty() && self.stock.is_empty();
+            let mut bonus = scoring::bonus(&self.options, card, &before, taken);
+            if last_card && !self.options.basra_on_last_card {
+                bonus = 0;
+            }
+            let mut gain = taken;
+            gain.insert(card);
+            self.piles[side] = CardSet(self.piles[side].0 | gain.0);
+            self.last_capture.record(side);
+            if bonus > 0 {
+                self.bonus[side] += bonus;
+                self.basras[side] += 1;
+            }
+            let cards = before.into_iter().filter(|c| taken.contains(*c)).collect();
+            events.push(Event::Capture {
+                seat,
+                card,
+                cards,
+                bonus: half(bonus),
+            });
+        }
+        self.turn = (seat + 1) % self.players;
+        if self.hands_empty() {
+            let n = self.players;
+            let m = self.options.hand_size.min(self.stock.len() / n);
+            if m > 0 {
+                for i in 0..m * n {
+                    let card = self.stock.remove(0);
+                    self.hands[(self.dealer + 1 + i) % n].insert(card);
+                }
+                self.buried.retain(|c| self.stock.contains(c));
+                events.push(Event::Round { cards_each: m });
+            } else {
+                self.end_deal(events);
+            }
+        }
+    }
+
+    fn end_deal(&mut self, events: &mut Vec<Event>) {
+        // Anything the stock could still hold (never with 52 or 44 cards) joins the floor.
+        let rest: Vec<Card> = std::mem::take(&mut self.stock);
+        for c in rest {
+            self.floor.add(c);
+        }
+        let (side, cards) = self.last_capture.take_rest(&mut self.floor);
+        if !cards.is_empty() {
+            match side {
+                Some(s) => {
+                    self.piles[s] =
+                        CardSet(self.piles[s].0 | CardSet::from_cards(cards.iter().copied()).0)
+                }
+                None => {
+                    self.unscored =
+                        CardSet(self.unscored.0 | CardSet::from_cards(cards.iter().copied()).0)
+                }
+            }
+            events.push(Event::Remainder { side, cards });
+        }
+        self.score_deal(events);
+        if !self.check_game_end(events) {
+            self.dealer = (self.dealer + 1) % self.players;
+            self.start_deal(events);
+        }
+    }
+
+    /// Scores the deal just ended into the game totals (§5).
+    pub fn score_deal(&mut self, events: &mut Vec<Event>) {
+        let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
+        let mut majority = [0i64; 2];
+        let leader = match cards[0].cmp(&cards[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        match (self.options.majority, leader) {
+            (Majority::Carry30, Some(s)) => {
+                majority[s] = 60 * (1 + i64::from(self.carry));
+                self.carry = 0;
+            }
+            (Majority::Carry30, None) => self.carry += 1,
+            (Majority::NoCarry3, Some(s)) => majority[s] = 6,
+            (Majority::NoCarry3, None) => {}
+        }
+        let card_points: Vec<i64> = self
+            .piles
+            .iter()
+            .map(|p| scoring::pile_points(&self.options, *p))
+            .collect();
+        let total: Vec<i64> = (0..2)
+            .map(|s| majority[s] + card_points[s] + self.bonus[s])
+            .collect();
+        for (t, x) in self.totals.iter_mut().zip(&total) {
+            *t += x;
+        }
+        let score = DealScore {
+            cards,
+            majority: majority.iter().map(|x| half(*x)).collect(),
+            card_points: card_points.iter().map(|x| half(*x)).collect(),
+            bonuses: self.bonus.iter().map(|x| half(*x)).collect(),
+            total: total.iter().map(|x| half(*x)).collect(),
+            carried: self.carry,
+        };
+        events.push(Event::DealScored {
+            deal: self.deal,
+            score: score.clone(),
+            totals: self.totals.iter().map(|x| half(*x)).collect(),
+        });
+        self.last_deal = Some(score);
+    }
+
+    /// The game end in force for the current game (rubbers may change the target, R24).
+    pub fn effective_end(&self) -> GameEnd {
+        match self.options.rubber {
+            Rubber::None => self.options.game_end.clone(),
+            Rubber::Seed => GameEnd::Target(150),
+            Rubber::Parlett if self.games_won == [2, 2] => GameEnd::Target(150),
+            Rubber::Parlett => self.options.game_end.clone(),
+        }
+    }
+
+    /// After a deal: is the game decided? `Some(Some(side))` a win, `Some(None)` a draw.
+    pub fn game_decision(&mut self) -> Option<Option<usize>> {
+        let (a, b) = (self.totals[0], self.totals[1]);
+        let higher = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        match self.effective_end() {
+            GameEnd::Target(t) => {
+                let t = 2 * t;
+                if a < t && b < t {
+                    return None;
+                }
+                match (higher, self.options.tie_rule) {
+                    (Some(s), _) => Some(Some(s)),
+                    (None, TieRule::Draw) => Some(None),
+                    (None, TieRule::SuddenDeath) => None,
+                }
+            }
+            GameEnd::Ladder(steps) => loop {
+                let t = 2 * steps.get(self.ladder_step).copied().unwrap_or(0);
+                match (a >= t, b >= t) {
+                    (false, false) => return None,
+                    (true, false) => return Some(Some(0)),
+                    (false, true) => return Some(Some(1)),
+                    (true, true) if self.ladder_step + 1 >= steps.len() => return Some(higher),
+                    (true, true) => self.ladder_step += 1,
+                }
+            },
+        }
+    }
+
+    fn check_game_end(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(winner) = self.game_decision() else {
+            return false;
+        };
+        events.push(Event::GameEnded {
+            winner,
+            totals: self.totals.iter().map(|x| half(*x)).collect(),
+        });
+        if self.options.rubber != Rubber::None {
+            if let Some(w) = winner {
+                self.games_won[w] += 1;
+            }
+            if let Some(w) = (0..2).find(|s| self.games_won[*s] >= 3) {
+                self.winner = Some(w);
+            } else {
+                self.totals = vec![0; 2];
+                self.carry = 0;
+                self.ladder_step = 0;
+                return false;
+            }
+        } else {
+            self.winner = winner;
+        }
+        self.phase = Phase::Over;
+        events.push(Event::GameOver {
+            ranking: self.ranking(),
+        });
+        true
+    }
+
+    /// Ranking of seats, best first; partners share a group (§5).
+    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+        let key = |s: Seat| -> i64 {
+            if self.options.rubber != Rubber::None {
+                match self.winner {
+                    Some(w) if w == Self::side(s) => 0,
+                    Some(_) => 1,
+                    None => 0,
+                }
+            } else {
+                -self.totals.get(Self::side(s)).copied().unwrap_or(0)
+            }
+        };
+        crate::game::GameResult::ranking_by_key(0..self.players, key)
+    }
+
+    /// Per-seat scores: the side's total in points (rubber: games won), R31.
+    pub fn seat_scores(&self) -> Vec<f64> {
+        (0..self.players)
+            .map(|s| {
+                let side = Self::side(s);
+                if self.options.rubber != Rubber::None {
+                    f64::from(self.games_won.get(side).copied().unwrap_or(0))
+                } else {
+                    half(self.totals.get(side).copied().unwrap_or(0))
+                }
+            })
+            .collect()
+    }
+
+    /// Every card in the game.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(52);
+        for h in &self.hands {
+            out.extend(h.iter());
+        }
+        out.extend(self.floor.cards().iter().copied());
+        out.extend(self.stock.iter().copied());
+        for p in &self.piles {
+            out.extend(p.iter());
+        }
+        out.extend(self.unscored.iter());
+        if let Phase::Choose { card, .. } = &self.phase {
+            out.push(*card);
+        }
+        out
+    }
+
+    /// Checks a state from outside.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.players;
+        if n != 2 && n != 4 {
+            return Err(format!("Basra is for 2 or 4 players, not {n}"));
+        }
+        check_options(&self.options, n)?;
+        if self.hands.len() != n {
+            return Err("one hand per seat".into());
+        }
+        for (name, len) in [
+            ("piles", self.piles.len()),
+            ("bonus", self.bonus.len()),
+            ("basras", self.basras.len()),
+            ("totals", self.totals.len()),
+            ("games_won", self.games_won.len()),
+        ] {
+            if len != 2 {
+                return Err(format!("{name} must have one entry per side"));
+            }
+        }
+        if self.dealer >= n
+            || self.turn >= n
+            || self.last_capture.0.is_some_and(|s| s >= 2)
+            || self.winner.is_some_and(|s| s >= 2)
+        {
+            return Err("seat or side out of range".into());
+        }
+        if self.deal == 0 {
+            return Err("no deal made".into());
+        }
+        let pack = scoring::pack(&self.options);
+        let all = self.all_cards();
+        let mut seen = CardSet::EMPTY;
+        for c in &all {
+            if pack.count_of(*c) == 0 || !seen.insert(*c) {
+                return Err(format!("card {c} appears twice or is not in the pack"));
+            }
+        }
+        if all.len() != pack.len() {
+            return Err(format!("{} cards instead of {}", all.len(), pack.len()));
+        }
+        if !self.stock.len().is_multiple_of(n) {
+            return Err("the stock must divide among the players".into());
+        }
+        match &self.phase {
+            Phase::Over => {}
+            Phase::Play => {
+                if self.hands[self.turn].is_empty() {
+                    return Err("the player to act has no card".into());
+                }
+            }
+            Phase::Choose { card, choice } => {
+                let floor = self.floor.set();
+                if floor.contains(*card)
+                    || choice.options.iter().any(|o| o.0 & !floor.0 != 0)
+                    || choice.selection.0 & !floor.0 != 0
+                    || !choice
+                        .options
+                        .iter()
+                        .any(|o| o.0 & choice.selection.0 == choice.selection.0)
+                    || choice.resolved().is_some()
+                {
+                    return Err("the pending capture choice is incoherent".into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Option checks that depend on the player count or on option contents (R32, R33).
+pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
+    if options.open_cut && n != 2 {
+        return Err(
+            "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
+        );
+    }
+    if !(4..=6).contains(&options.hand_size) {
+        return Err(format!(
+            "option `hand_size` must be 4, 5 or 6, not {}",
+            options.hand_size
+        ));
+    }
+    if let FirstDealer::Seat(s) = options.first_dealer
+        && s >= n
+    {
+        return Err(format!(
+            "option `first_dealer` must be a seat from 0 to {}, not {s}",
+            n - 1
+        ));
+    }
+    match &options.game_end {
+        GameEnd::Target(t) if *t < 1 => Err(format!(
+            "option `game_end`: the target must be at least 1, not {t}"
+        )),
+        GameEnd::Ladder(steps) if steps.is_empty() => {
+            Err("option `game_end`: the ladder must list at least one target".into())
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,166 @@
+//! # Chinese Ten (揀紅點, Kap Hong Dim) and variants
+//!
+//! A fishing game for 2-4 players with a 52-card pack: each turn a player plays a card from hand
+//! and then flips the top stock card; each card captures one layout card that makes ten with it
+//! or has its rank (T, J, Q, K). Red cards (and black aces with 3-4 players) score.
+//! Variants as their own game ids: the red-five bonus, Taiwan (a race to 60 card points), Thai
+//! Red Frog/Black Frog scoring, and Indonesian Main Merah.
+//!
+//! Spec: `shared/rules/chinese_ten.md` (rulings R1-R17, examples X1-X13); project notes in
+//! `docs/rules/chinese_ten.md`.
+//!
+//! Implementation notes:
+//! - The layout, pairing captures and the one-target-at-a-time stock choice come from
+//!   [`crate::common::capture`], shared with Basra; the pairing rule is passed in as a predicate.
+//! - The hand step is one action naming the capture (R15); the stock step needs an action only
+//!   when the flipped card has several targets.
+//! - The stock is stored with the next card to flip last; the cutter's peek (`deck[51]`) is shown
+//!   to the cutter only while that card is still in the stock.
+
+pub mod action;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+use crate::cards::{Card, PackSpec};
+use crate::deal::parse_card_deals;
+use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::PlayerRange;
+use action::Action;
+use rules::{FirstDealer, Options};
+use state::{Event, Phase, State};
+use view::View;
+
+/// The Chinese Ten family.
+pub struct ChineseTen;
+
+impl GameDef for ChineseTen {
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn family() -> Family {
+        Family {
+            id: "chinese_ten",
+            name: "Chinese Ten",
+            description: "Oriental fishing game: capture pairs that make ten and collect the red cards.",
+            rules_summary: "Each player is dealt a hand (6/8/12 cards for 4/3/2 players) and four cards are laid face up. On your turn play a card: if it makes ten with a layout card (A+9, 2+8, 3+7, 4+6, 5+5) or matches a T, J, Q or K, it must capture one such card (your choice among several); otherwise it joins the layout. Then flip the top stock card, which captures the same way. Red cards score (2-8 face value, 9-K 10, aces 20), the ace of spades 30 from 3 players and the ace of clubs 40 with 4. Three of a kind of 5/T/J/Q/K in the initial layout are taken together by the fourth; four go to the dealer.",
+            players: PlayerRange { min: 2, max: 4 },
+            options: rules::option_specs(),
+            presets: rules::presets(),
+        }
+    }
+
+    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+        let n = setup.players;
+        let options = setup.options.clone();
+        state::check_ruleset_players(&options, n).map_err(SetupError::InvalidOptions)?;
+        if let FirstDealer::Seat(s) = options.first_dealer
+            && s >= n
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `first_dealer` must be a seat from 0 to {}, not {s}",
+                n - 1
+            )));
+        }
+        let stacked = parse_card_deals(&setup.deals, &PackSpec::standard())?;
+        Ok(State::new(options, n, setup.seed, stacked))
+    }
+
+    fn to_act(state: &State) -> Actors {
+        if state.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(state.turn)
+        }
+    }
+
+    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+        state.legal_actions(seat, out);
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        state.apply(seat, action, events)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn result(state: &State) -> Option<GameResult> {
+        if state.phase != Phase::Over {
+            return None;
+        }
+        Some(GameResult {
+            ranking: state.ranking(),
+            scores: state.totals.iter().map(|t| *t as f64).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "last_deal": state.last_deal,
+                "target_reached_by": state.race_winner,
+            }),
+        })
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
+    fn options(state: &State) -> &Options {
+        &state.options
+    }
+
+    fn seed(state: &State) -> u64 {
+        state.rng.seed
+    }
+
+    fn validate(state: &State) -> Result<(), String> {
+        state.validate()
+    }
+
+    fn pieces(state: &State) -> Vec<String> {
+        state.all_cards().iter().map(Card::to_string).collect()
+    }
+
+    fn heuristic(view: &View, legal: &[Action]) -> usize {
+        let points = |c: &Card| scoring::card_points(&view.options, view.players, *c);
+        let value = |a: &Action| -> i64 {
+            match a {
+                Action::Play { cards, capture } => {
+                    let own: i64 = cards.iter().map(points).sum();
+                    if capture.is_empty() {
+                        // Trailing gives the card away: trail the least valuable, and prefer
+                        // cards that leave no easy pair for the next player.
+                        -2 * own - 1
+                    } else {
+                        own + capture.iter().map(points).sum::<i64>() + 1
+                    }
+                }
+                Action::Capture { cards } => cards.iter().map(points).sum(),
+            }
+        };
+        let mut best = 0;
+        let mut best_value = i64::MIN;
+        for (i, a) in legal.iter().enumerate() {
+            let v = value(a);
+            if v > best_value {
+                best = i;
+                best_value = v;
+            }
+        }
+        best
+    }
+
+    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(state, viewer)
+    }
+}

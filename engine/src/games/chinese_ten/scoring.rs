@@ -1,0 +1,131 @@
+//! Card points per rule set (spec §5 table), pars, and the deal sizes.
+
+use super::rules::{BlackAces, Options, Ruleset, ThaiLowCards};
+use crate::cards::{Card, CardSet, Rank, Suit};
+use serde::{Deserialize, Serialize};
+
+/// Capture value: A = 1, 2-9 face value; T, J, Q, K have none (spec §1).
+pub fn capture_value(card: Card) -> Option<u32> {
+    match card.rank()? {
+        Rank::Ace => Some(1),
+        r if r.value() <= 9 => Some(u32::from(r.value())),
+        _ => None,
+    }
+}
+
+/// True if `a` and `b` pair (spec §4): numerals making ten, or T/J/Q/K with the same rank.
+pub fn pairs(a: Card, b: Card) -> bool {
+    match (capture_value(a), capture_value(b)) {
+        (Some(x), Some(y)) => x + y == 10,
+        (None, None) => a.rank() == b.rank(),
+        _ => false,
+    }
+}
+
+/// The ranks whose three or four copies in the initial layout trigger the trio / four rules.
+pub fn self_pairing(rank: Rank) -> bool {
+    matches!(
+        rank,
+        Rank::Five | Rank::Ten | Rank::Jack | Rank::Queen | Rank::King
+    )
+}
+
+/// Cards per hand and initial layout size (spec §2, §7).
+pub fn sizes(ruleset: Ruleset, players: usize) -> (usize, usize) {
+    match (ruleset, players) {
+        (Ruleset::MainMerah, 2) => (10, 12),
+        (Ruleset::MainMerah, _) => (7, 10),
+        _ => (24 / players.max(1), 4),
+    }
+}
+
+/// Points of one captured card under the options and player count (spec §5).
+pub fn card_points(options: &Options, players: usize, card: Card) -> i64 {
+    let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
+        return 0;
+    };
+    let red = suit.is_red();
+    let v = i64::from(rank.value());
+    let red_table = |rank: Rank| match rank {
+        Rank::Ace => 20,
+        r if r.value() <= 8 => i64::from(r.value()),
+        _ => 10,
+    };
+    match options.ruleset {
+        Ruleset::Base | Ruleset::Taiwan => {
+            if red {
+                return red_table(rank);
+            }
+            match (rank, suit) {
+                (Rank::Ace, Suit::Spades) if players >= 3 => 30,
+                (Rank::Ace, Suit::Clubs) if options.ruleset == Ruleset::Base => {
+                    let counts = match options.black_aces {
+                        BlackAces::ByPlayerCount => players == 4,
+                        BlackAces::SeedLiteral => players >= 3,
+                    };
+                    if counts { 40 } else { 0 }
+                }
+                _ => 0,
+            }
+        }
+        Ruleset::MainMerah => {
+            if red {
+                red_table(rank)
+            } else {
+                0
+            }
+        }
+        Ruleset::Thai => {
+            if rank == Rank::Ace {
+                return if suit == Suit::Spades { 50 } else { 0 };
+            }
+            let low = v <= 8;
+            let low_colour_red = options.thai_low_cards == ThaiLowCards::Red;
+            if low {
+                return if red == low_colour_red { v } else { 0 };
+            }
+            if red {
+                return 0;
+            }
+            if rank == Rank::Nine {
+                options.thai_nine
+            } else {
+                10
+            }
+        }
+    }
+}
+
+/// Card points of a pile.
+pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
+    pile.iter().map(|c| card_points(options, players, c)).sum()
+}
+
+/// The par ("winning threshold") of a deal, where the spec's table gives one (R12).
+pub fn par(options: &Options, players: usize) -> Option<i64> {
+    match options.ruleset {
+        Ruleset::Thai => None,
+        Ruleset::Taiwan => Some(options.taiwan_target),
+        Ruleset::MainMerah => Some(if players == 2 { 105 } else { 70 }),
+        Ruleset::Base => Some(match players {
+            2 => 105,
+            3 => 80,
+            _ => 70,
+        }),
+    }
+}
+
+/// The scoring of one deal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DealScore {
+    /// Card points per seat.
+    pub card_points: Vec<i64>,
+    /// Red-five transfers per seat (zero-sum).
+    pub transfers: Vec<i64>,
+    /// Card points + transfers.
+    pub points: Vec<i64>,
+    /// Cards in each pile at the end of the deal.
+    pub pile_sizes: Vec<usize>,
+    /// Whether each seat reached par (absent where the rule set has none).
+    pub won_deal: Option<Vec<bool>>,
+}

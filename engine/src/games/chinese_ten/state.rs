@@ -1,0 +1,792 @@
+//! State of a game of Chinese Ten: dealing, the turn's two steps, deal scoring, game end.
+
+use super::action::Action;
+use super::rules::{FirstDealer, Options, Ruleset, TaiwanEnd};
+use super::scoring::{self, DealScore};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
+use crate::common::capture::{CaptureChoice, Layout, pair_targets};
+use crate::deal::deal_sequence;
+use crate::error::ActionError;
+use crate::game::Seat;
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+
+/// Where the game stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The player to act plays a card from hand.
+    Play,
+    /// The flipped stock card has several targets; the player to act chooses one.
+    StockChoice {
+        /// The flipped card.
+        card: Card,
+        /// Its capture options (one target each).
+        choice: CaptureChoice,
+    },
+    /// The game is over.
+    Over,
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A deal was made (layout face up).
+    Deal {
+        /// Deal number, from 1.
+        deal: usize,
+        /// The dealer.
+        dealer: Seat,
+        /// The initial layout.
+        layout: Vec<Card>,
+    },
+    /// Main Merah: the deal is void and redealt by the same dealer.
+    Redeal {
+        /// The dealer.
+        dealer: Seat,
+        /// Why.
+        reason: String,
+    },
+    /// Four of a kind in the initial layout go to the dealer.
+    FourOfAKind {
+        /// The dealer.
+        seat: Seat,
+        /// The four cards.
+        cards: Vec<Card>,
+    },
+    /// A card played from hand and what it captured.
+    Play {
+        /// The player.
+        seat: Seat,
+        /// The card.
+        cards: Vec<Card>,
+        /// The captured layout cards (`[]` = trailed).
+        capture: Vec<Card>,
+    },
+    /// A stock card turned face up.
+    Flip {
+        /// The player whose turn it is.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// The flipped card captured.
+    Capture {
+        /// The player.
+        seat: Seat,
+        /// The flipped card.
+        card: Card,
+        /// The captured layout cards.
+        cards: Vec<Card>,
+    },
+    /// The flipped card joined the layout.
+    Trail {
+        /// The player.
+        seat: Seat,
+        /// The flipped card.
+        card: Card,
+    },
+    /// Taiwan: a player's card points reached the target.
+    TargetReached {
+        /// The player.
+        seat: Seat,
+        /// Their card points.
+        points: i64,
+    },
+    /// A deal was scored.
+    DealScored {
+        /// Deal number.
+        deal: usize,
+        /// The scoring.
+        score: DealScore,
+        /// Cumulative scores.
+        totals: Vec<i64>,
+    },
+    /// The game ended.
+    GameOver {
+        /// Final ranking.
+        ranking: Vec<Vec<Seat>>,
+    },
+}
+
+/// The full state (hidden cards and RNG included).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Options.
+    pub options: Options,
+    /// Number of seats.
+    pub players: usize,
+    /// The game's RNG.
+    pub rng: GameRng,
+    /// Stacked deal entries (parsed).
+    pub stacked: Vec<Vec<Card>>,
+    /// Entries consumed (every deal, redeals included, consumes one).
+    pub entries_used: usize,
+    /// Number of the current deal, from 1 (redeals do not count).
+    pub deal: usize,
+    /// The dealer.
+    pub dealer: Seat,
+    /// Hands.
+    pub hands: Vec<CardSet>,
+    /// The face-up layout.
+    pub layout: Layout,
+    /// Rank of an initial-layout trio still waiting for its fourth card.
+    pub trio: Option<Rank>,
+    /// The stock, the next card to flip LAST.
+    pub stock: Vec<Card>,
+    /// Captured piles.
+    pub piles: Vec<CardSet>,
+    /// Red-five captures this deal, per seat.
+    pub red_fives: Vec<u32>,
+    /// The seat to act.
+    pub turn: Seat,
+    /// Turns left in the deal (the current one included).
+    pub turns_left: usize,
+    /// Phase.
+    pub phase: Phase,
+    /// Cumulative points.
+    pub totals: Vec<i64>,
+    /// The last scored deal.
+    pub last_deal: Option<DealScore>,
+    /// The cutter and the card they saw (the last stock card).
+    pub peek: Option<(Seat, Card)>,
+    /// Taiwan: the seat that reached the target.
+    pub race_winner: Option<Seat>,
+}
+
+fn illegal(reason: &'static str, message: String) -> ActionError {
+    ActionError::illegal(reason, message)
+}
+
+fn list(cards: impl IntoIterator<Item = Card>) -> String {
+    let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
+    if v.is_empty() {
+        "nothing".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+const RED_FIVES: [Card; 2] = [
+    Card::new(Rank::Five, Suit::Hearts),
+    Card::new(Rank::Five, Suit::Diamonds),
+];
+
+impl State {
+    /// A new game, first deal made.
+    pub fn new(options: Options, players: usize, seed: u64, stacked: Vec<Vec<Card>>) -> State {
+        let mut rng = GameRng::new(seed);
+        let dealer = match options.first_dealer {
+            FirstDealer::Seat(s) => s,
+            FirstDealer::Random(_) => rng.pick(players),
+        };
+        let mut state = State {
+            options,
+            players,
+            rng,
+            stacked,
+            entries_used: 0,
+            deal: 0,
+            dealer,
+            hands: vec![CardSet::EMPTY; players],
+            layout: Layout::new(),
+            trio: None,
+            stock: Vec::new(),
+            piles: vec![CardSet::EMPTY; players],
+            red_fives: vec![0; players],
+            turn: 0,
+            turns_left: 0,
+            phase: Phase::Play,
+            totals: vec![0; players],
+            last_deal: None,
+            peek: None,
+            race_winner: None,
+        };
+        state.start_deal(&mut Vec::new());
+        state
+    }
+
+    /// Sets up the next deal (redealing Main Merah layouts as needed), and emits its events.
+    pub fn start_deal(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let (h, l) = scoring::sizes(self.options.ruleset, n);
+        self.deal += 1;
+        let pack = PackSpec::standard().cards();
+        loop {
+            let entry = self.stacked.get(self.entries_used).cloned();
+            self.entries_used += 1;
+            let deck = deal_sequence(&pack, entry.as_deref(), &mut self.rng);
+            self.hands = vec![CardSet::EMPTY; n];
+            for (i, card) in deck.iter().take(n * h).enumerate() {
+                self.hands[(self.dealer + 1 + i) % n].insert(*card);
+            }
+            let layout: Vec<Card> = deck.iter().skip(n * h).take(l).copied().collect();
+            self.stock = deck.iter().skip(n * h + l).rev().copied().collect();
+            self.piles = vec![CardSet::EMPTY; n];
+            self.red_fives = vec![0; n];
+            self.trio = None;
+            self.peek = if self.options.cutter_peek {
+                deck.last().map(|c| ((self.dealer + n - 1) % n, *c))
+            } else {
+                None
+            };
+            self.layout = Layout::of(layout.clone());
+            if self.options.ruleset == Ruleset::MainMerah
+                && let Some(reason) = main_merah_redeal(&layout)
+            {
+                events.push(Event::Redeal {
+                    dealer: self.dealer,
+                    reason,
+                });
+                continue;
+            }
+            events.push(Event::Deal {
+                deal: self.deal,
+                dealer: self.dealer,
+                layout,
+            });
+            if self.options.ruleset != Ruleset::MainMerah {
+                self.initial_specials(events);
+            }
+            break;
+        }
+        self.turn = (self.dealer + 1) % n;
+        self.turns_left = n * h;
+        self.phase = Phase::Play;
+    }
+
+    fn initial_specials(&mut self, events: &mut Vec<Event>) {
+        let set = self.layout.set();
+        for rank in Rank::ALL {
+            if !scoring::self_pairing(rank) {
+                continue;
+            }
+            let same = set.of_rank(rank);
+            if same.len() == 4 {
+                self.layout.take(same);
+                self.piles[self.dealer] = CardSet(self.piles[self.dealer].0 | same.0);
+                events.push(Event::FourOfAKind {
+                    seat: self.dealer,
+                    cards: same.iter().collect(),
+                });
+            } else if same.len() == 3 {
+                self.trio = Some(rank);
+            }
+        }
+    }
+
+    /// The capture options of `card` on the current layout (empty: it trails).
+    pub fn capture_options(&self, card: Card) -> Vec<CardSet> {
+        if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
+            let three = self.layout.set().of_rank(rank);
+            if rank == trio && three.len() == 3 {
+                return vec![three];
+            }
+        }
+        pair_targets(&self.layout, |c| scoring::pairs(card, c))
+            .into_iter()
+            .map(|c| CardSet::from_cards([c]))
+            .collect()
+    }
+
+    fn in_layout_order(&self, set: CardSet) -> Vec<Card> {
+        self.layout
+            .cards()
+            .iter()
+            .copied()
+            .filter(|c| set.contains(*c))
+            .collect()
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat != self.turn {
+            return;
+        }
+        match &self.phase {
+            Phase::Play => {
+                let Some(hand) = self.hands.get(seat) else {
+                    return;
+                };
+                for card in hand.iter() {
+                    let options = self.capture_options(card);
+                    if options.is_empty() {
+                        out.push(Action::Play {
+                            cards: vec![card],
+                            capture: vec![],
+                        });
+                    }
+                    for set in options {
+                        out.push(Action::Play {
+                            cards: vec![card],
+                            capture: self.in_layout_order(set),
+                        });
+                    }
+                }
+            }
+            Phase::StockChoice { choice, .. } => {
+                for card in choice.addable(self.layout.cards()) {
+                    out.push(Action::Capture { cards: vec![card] });
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated before any change).
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if seat != self.turn || self.phase == Phase::Over {
+            return Err(illegal(
+                "not_your_step",
+                format!("seat {seat} may not act now"),
+            ));
+        }
+        match action {
+            Action::Play { cards, capture } => self.play(seat, cards, capture, events),
+            Action::Capture { cards } => self.choose(seat, cards, events),
+        }
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        cards: &[Card],
+        capture: &[Card],
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if let Phase::StockChoice { card, .. } = &self.phase {
+            return Err(illegal(
+                "choose_stock_capture",
+                format!("first choose which layout card the flipped {card} captures"),
+            ));
+        }
+        let [card] = cards else {
+            return Err(illegal(
+                "play_one_card",
+                format!("play exactly one card, not {}", list(cards.iter().copied())),
+            ));
+        };
+        let card = *card;
+        let hand = self.hands.get(seat).copied().unwrap_or_default();
+        if !hand.contains(card) {
+            return Err(illegal(
+                "card_not_in_hand",
+                format!("{card} is not in your hand"),
+            ));
+        }
+        let wanted = CardSet::from_cards(capture.iter().copied());
+        if wanted.len() != capture.len() {
+            return Err(illegal(
+                "invalid_capture",
+                format!(
+                    "the capture {} names a card twice",
+                    list(capture.iter().copied())
+                ),
+            ));
+        }
+        let options = self.capture_options(card);
+        if options.is_empty() {
+            if !wanted.is_empty() {
+                return Err(illegal(
+                    "invalid_capture",
+                    format!(
+                        "{card} captures nothing on this layout ({}); send \"capture\": []",
+                        list(self.layout.cards().iter().copied())
+                    ),
+                ));
+            }
+        } else if wanted.is_empty() {
+            let names: Vec<String> = options
+                .iter()
+                .map(|o| list(self.in_layout_order(*o)))
+                .collect();
+            return Err(illegal(
+                "capture_compulsory",
+                format!(
+                    "{card} can capture ({}), so it must: a card that can capture does capture",
+                    names.join(" or ")
+                ),
+            ));
+        } else if !options.contains(&wanted) {
+            let names: Vec<String> = options
+                .iter()
+                .map(|o| list(self.in_layout_order(*o)))
+                .collect();
+            return Err(illegal(
+                "invalid_capture",
+                format!(
+                    "{card} cannot capture {}; it captures {}",
+                    list(capture.iter().copied()),
+                    names.join(" or ")
+                ),
+            ));
+        }
+        // Valid: mutate.
+        self.hands[seat].remove(card);
+        let captured = self.in_layout_order(wanted);
+        events.push(Event::Play {
+            seat,
+            cards: vec![card],
+            capture: captured,
+        });
+        if self.resolve(seat, card, wanted, events) {
+            return Ok(());
+        }
+        self.stock_step(seat, events);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        seat: Seat,
+        cards: &[Card],
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let Phase::StockChoice {
+            card: flipped,
+            choice,
+        } = &self.phase
+        else {
+            return Err(illegal(
+                "nothing_to_choose",
+                "there is no flipped card waiting for a choice; play a card from your hand".into(),
+            ));
+        };
+        let flipped = *flipped;
+        let mut choice = choice.clone();
+        let ok = match cards {
+            [one] => choice.select(*one),
+            _ => false,
+        };
+        let Some(set) = choice.resolved().filter(|_| ok) else {
+            return Err(illegal(
+                "not_a_target",
+                format!(
+                    "the flipped {flipped} captures exactly one of {}, not {}",
+                    list(choice.addable(self.layout.cards())),
+                    list(cards.iter().copied())
+                ),
+            ));
+        };
+        self.phase = Phase::Play;
+        events.push(Event::Capture {
+            seat,
+            card: flipped,
+            cards: self.in_layout_order(set),
+        });
+        if self.resolve(seat, flipped, set, events) {
+            return Ok(());
+        }
+        self.end_turn(events);
+        Ok(())
+    }
+
+    /// Puts `card` and its capture in `seat`'s pile, or on the layout if it captures nothing.
+    /// Returns true if the game ended (Taiwan race).
+    fn resolve(
+        &mut self,
+        seat: Seat,
+        card: Card,
+        capture: CardSet,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        if capture.is_empty() {
+            self.layout.add(card);
+            return false;
+        }
+        let taken = self.layout.take(capture);
+        if let Some(rank) = self.trio
+            && self.layout.set().of_rank(rank).len() < 3
+        {
+            self.trio = None;
+        }
+        let mut gain = taken;
+        gain.insert(card);
+        self.piles[seat] = CardSet(self.piles[seat].0 | gain.0);
+        if self.options.red_five_bonus
+            && let Some(i) = RED_FIVES.iter().position(|c| *c == card)
+            && taken.contains(RED_FIVES[1 - i])
+        {
+            self.red_fives[seat] += 1;
+        }
+        if self.options.ruleset == Ruleset::Taiwan && self.options.taiwan_end == TaiwanEnd::Race {
+            let points = scoring::pile_points(&self.options, self.players, self.piles[seat]);
+            if points >= self.options.taiwan_target {
+                self.race_winner = Some(seat);
+                events.push(Event::TargetReached { seat, points });
+                self.score_deal(events);
+                self.finish(events);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn stock_step(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        let Some(card) = self.stock.pop() else {
+            self.end_turn(events);
+            return;
+        };
+        events.push(Event::Flip { seat, card });
+        let options = self.capture_options(card);
+        match options.len() {
+            0 => {
+                self.layout.add(card);
+                events.push(Event::Trail { seat, card });
+            }
+            1 => {
+                let set = options[0];
+                events.push(Event::Capture {
+                    seat,
+                    card,
+                    cards: self.in_layout_order(set),
+                });
+                if self.resolve(seat, card, set, events) {
+                    return;
+                }
+            }
+            _ => {
+                self.phase = Phase::StockChoice {
+                    card,
+                    choice: CaptureChoice::new(options),
+                };
+                return;
+            }
+        }
+        self.end_turn(events);
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        self.turns_left = self.turns_left.saturating_sub(1);
+        self.turn = (self.turn + 1) % self.players;
+        if self.turns_left == 0 {
+            self.score_deal(events);
+            if self.deal >= self.options.deal_count(self.players) {
+                self.finish(events);
+            } else {
+                self.dealer = self.next_dealer();
+                self.start_deal(events);
+            }
+        }
+    }
+
+    fn next_dealer(&self) -> Seat {
+        let n = self.players;
+        if self.options.ruleset != Ruleset::MainMerah {
+            return (self.dealer + 1) % n;
+        }
+        let points = self
+            .last_deal
+            .as_ref()
+            .map(|d| d.points.clone())
+            .unwrap_or_else(|| vec![0; n]);
+        let mut best = (self.dealer + 1) % n;
+        for k in 1..=n {
+            let s = (self.dealer + k) % n;
+            if points.get(s) < points.get(best) {
+                best = s;
+            }
+        }
+        best
+    }
+
+    fn score_deal(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let card_points: Vec<i64> = self
+            .piles
+            .iter()
+            .map(|p| scoring::pile_points(&self.options, n, *p))
+            .collect();
+        let mut transfers = vec![0i64; n];
+        for (s, k) in self.red_fives.iter().enumerate() {
+            let k = i64::from(*k);
+            for (t, tr) in transfers.iter_mut().enumerate() {
+                if t == s {
+                    *tr += 10 * (n as i64 - 1) * k;
+                } else {
+                    *tr -= 10 * k;
+                }
+            }
+        }
+        let points: Vec<i64> = card_points
+            .iter()
+            .zip(&transfers)
+            .map(|(a, b)| a + b)
+            .collect();
+        let won_deal =
+            scoring::par(&self.options, n).map(|par| points.iter().map(|p| *p >= par).collect());
+        for (t, p) in self.totals.iter_mut().zip(&points) {
+            *t += p;
+        }
+        let score = DealScore {
+            card_points,
+            transfers,
+            points,
+            pile_sizes: self.piles.iter().map(|p| p.len()).collect(),
+            won_deal,
+        };
+        events.push(Event::DealScored {
+            deal: self.deal,
+            score: score.clone(),
+            totals: self.totals.clone(),
+        });
+        self.last_deal = Some(score);
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Over;
+        events.push(Event::GameOver {
+            ranking: self.ranking(),
+        });
+    }
+
+    /// Ranking, best first (Taiwan race: the winner first, R16).
+    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+        let totals = &self.totals;
+        let winner = self.race_winner;
+        crate::game::GameResult::ranking_by_key(0..self.players, |s| {
+            (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
+        })
+    }
+
+    /// Every card in the game.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut out: Vec<Card> = Vec::with_capacity(52);
+        for h in &self.hands {
+            out.extend(h.iter());
+        }
+        out.extend(self.layout.cards().iter().copied());
+        out.extend(self.stock.iter().copied());
+        for p in &self.piles {
+            out.extend(p.iter());
+        }
+        if let Phase::StockChoice { card, .. } = &self.phase {
+            out.push(*card);
+        }
+        out
+    }
+
+    /// Checks a state from outside (see `GameDef::validate`).
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.players;
+        if !(2..=4).contains(&n) {
+            return Err(format!("{n} players is not 2 to 4"));
+        }
+        check_ruleset_players(&self.options, n)?;
+        for (name, len) in [
+            ("hands", self.hands.len()),
+            ("piles", self.piles.len()),
+            ("red_fives", self.red_fives.len()),
+            ("totals", self.totals.len()),
+        ] {
+            if len != n {
+                return Err(format!("{name} has {len} entries for {n} players"));
+            }
+        }
+        if self.dealer >= n || self.turn >= n {
+            return Err("dealer or turn out of range".into());
+        }
+        if self.race_winner.is_some_and(|s| s >= n) || self.peek.is_some_and(|(s, _)| s >= n) {
+            return Err("seat out of range".into());
+        }
+        if self.entries_used > self.stacked.len() + 1_000_000 || self.deal == 0 {
+            return Err("deal counters out of range".into());
+        }
+        let mut seen = CardSet::EMPTY;
+        let all = self.all_cards();
+        for c in &all {
+            if c.is_joker() || !seen.insert(*c) {
+                return Err(format!("card {c} appears twice or is not in the pack"));
+            }
+        }
+        if all.len() != 52 {
+            return Err(format!("{} cards instead of 52", all.len()));
+        }
+        let (h, _) = scoring::sizes(self.options.ruleset, n);
+        let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
+        match &self.phase {
+            Phase::Over => {}
+            Phase::Play => {
+                if self.turns_left == 0 || self.turns_left > n * h {
+                    return Err("turns_left out of range".into());
+                }
+                if in_hands != self.turns_left || self.stock.len() != self.turns_left {
+                    return Err("hands and stock do not match the turns left".into());
+                }
+                if self.hands[self.turn].is_empty() {
+                    return Err("the player to act has no card".into());
+                }
+            }
+            Phase::StockChoice { choice, card } => {
+                if self.turns_left == 0
+                    || in_hands + 1 != self.turns_left
+                    || self.stock.len() + 1 != self.turns_left
+                {
+                    return Err("hands and stock do not match the turns left".into());
+                }
+                let layout = self.layout.set();
+                if choice.options.len() < 2
+                    || choice
+                        .options
+                        .iter()
+                        .any(|o| o.0 & !layout.0 != 0 || o.is_empty())
+                    || choice.resolved().is_some()
+                    || layout.contains(*card)
+                {
+                    return Err("the pending stock choice is incoherent".into());
+                }
+            }
+        }
+        if let Some(rank) = self.trio
+            && !scoring::self_pairing(rank)
+        {
+            return Err("trio of a rank that has none".into());
+        }
+        Ok(())
+    }
+}
+
+/// Player count allowed by a rule set (spec §7 `players`) and the Taiwan deal count.
+pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> {
+    match options.ruleset {
+        Ruleset::Taiwan if n != 4 => Err(format!("the Taiwan rules are for 4 players, not {n}")),
+        Ruleset::MainMerah if !(2..=3).contains(&n) => {
+            Err(format!("Main Merah is for 2 or 3 players, not {n}"))
+        }
+        Ruleset::Taiwan if options.deal_count(n) != 1 => {
+            Err("the Taiwan game is one deal: `deals` must be 1".into())
+        }
+        _ if options.deal_count(n) == 0 => Err("`deals` must be at least 1".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
+pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
+    let set = CardSet::from_cards(layout.iter().copied());
+    for rank in Rank::ALL {
+        if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
+            return Some(format!("three or more {rank}s in the layout"));
+        }
+    }
+    for low in 1u32..=4 {
+        let count = layout
+            .iter()
+            .filter(|c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low))
+            .count();
+        if count >= 5 {
+            return Some(format!(
+                "{count} cards of the {}/{} class in the layout: a card would be stranded",
+                low,
+                10 - low
+            ));
+        }
+    }
+    None
+}

@@ -1,0 +1,298 @@
+//! # Marglia (Mariglia) and Maniglia
+//!
+//! Marglia: 4 players in two partnerships ({0,2} against {1,3}), 40 cards (no 8 9 10), played
+//! counter-clockwise (mapped to seat+1). The dealer's bottom card is set aside, turned up after the
+//! deal to fix trumps and taken into his hand; its points go to the dealer's team. Cards rank
+//! 7 A K J Q 6 5 4 3 2 and count 5 4 3 2 1 (7 A K J Q); a trick holding a frillo (2-6) earns a
+//! point. Void players must trump (and overtrump) unless the partner is winning, they hold no trump,
+//! or cannot beat the trump in the trick. A team scores only its deal total above 35.
+//!
+//! Maniglia (EXPERIMENTAL, spec Part II): 3-5 players (partnerships with 4 by default); trumps go
+//! to the winner of a points auction, who must make the bid. The auction, contract scoring and solo
+//! play are the spec's PROPOSED defaults (R10, R11, R17): no source describes them.
+//!
+//! Spec: `shared/rules/marglia.md` (rulings R1..R17, examples E1..E10, M1..M3); project doc:
+//! `docs/rules/marglia.md`.
+//!
+//! Some notes on this implementation:
+//! - One core (this module's `State`) serves both games; [`Marglia`] and [`Maniglia`] are two
+//!   families (ids `marglia`, `maniglia`) whose presets fix the spec's `variant` option.
+//! - Scores are kept per side: two teams in partnerships, one per seat in individual Maniglia.
+//! - Tricks use `common::trick::winner_by_strength` with Marglia's own rank order.
+
+pub mod action;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+pub use action::{Action, Event};
+pub use rules::Options;
+pub use state::State;
+pub use view::View;
+
+use crate::cards::{Card, Suit};
+use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::PlayerRange;
+use action::Declaration;
+use state::Phase;
+
+/// The Marglia family (id `marglia`).
+pub struct Marglia;
+
+/// The Maniglia family (id `maniglia`, experimental), same core with `variant: "maniglia"`.
+pub struct Maniglia;
+
+const MARGLIA_SUMMARY: &str = "Four players, partners opposite, 40 cards (no 8, 9, 10), ten each. The dealer's bottom card is turned up after the deal: its suit is trumps, it joins the dealer's hand, and its points go at once to the dealer's team (if that team then has 35 or more, the dealer may stop the deal unplayed). Cards rank 7 A K J Q 6 5 4 3 2 and count 7=5, A=4, K=3, J=2, Q=1; each trick holding a 2-6 (frillo) earns 1 more. Follow suit with any card; if void you must trump, and beat a trump already played, unless your partner is winning, you hold no trump, or you cannot beat it. A team scores only what it makes above 35 in a deal; after four deals the higher total wins.";
+
+const MANIGLIA_SUMMARY: &str = "EXPERIMENTAL (the auction and contract scoring are proposals, not sourced rules). 3 to 5 players (partners opposite with 4), 40 cards (39 with 3: one 2 removed), all dealt; the dealer's last card is shown to everybody. Players bid for the right to name trumps (bids from 36 to 70, passing is final); the winner names trumps, then plays as in Marglia (7 A K J Q 6 5 4 3 2, same card points and frillo point, same trumping duties). The turned card's points go to the dealer's side unless it already has 29. Made contracts score the bidder's side its total minus 35; failed ones lose bid minus 35. One deal per player.";
+
+fn result(state: &State) -> Option<GameResult> {
+    if state.phase != Phase::Over {
+        return None;
+    }
+    let n = state.players;
+    let side_score = |seat: Seat| state.cumulative.get(state.side(seat)).copied().unwrap_or(0);
+    let partnership = state::partnership(&state.options, n);
+    Some(GameResult {
+        ranking: GameResult::ranking_by_key(0..n, |s| std::cmp::Reverse(side_score(s))),
+        scores: (0..n).map(|s| side_score(s) as f64).collect(),
+        teams: partnership.then(|| vec![vec![0, 2], vec![1, 3]]),
+        details: serde_json::json!({
+            "deals": state.deal_number,
+            "cumulative": state.cumulative,
+        }),
+    })
+}
+
+/// The built-in policy: win tricks cheaply, feed points to a winning partner, dump low cards;
+/// stop a deal when ahead; bid on card points; name the longest suit.
+fn heuristic(view: &View, legal: &[Action]) -> usize {
+    let Some(me) = view.seat else { return 0 };
+    let n = view.players;
+    let partner = |a: Seat, b: Seat| -> bool {
+        if a == b {
+            return false;
+        }
+        if view.teams.is_some() {
+            return a % 2 == b % 2;
+        }
+        view.contract.is_some_and(|c| a != c.seat && b != c.seat)
+    };
+    let side = |s: Seat| if view.teams.is_some() { s % 2 } else { s };
+    let index_of = |wanted: &Action| legal.iter().position(|a| a == wanted).unwrap_or(0);
+    match &view.phase {
+        Phase::EarlyStop => {
+            let mine = view.cumulative.get(side(me)).copied().unwrap_or(0);
+            let best_other = (0..view.cumulative.len())
+                .filter(|s| *s != side(me))
+                .filter_map(|s| view.cumulative.get(s).copied())
+                .max()
+                .unwrap_or(0);
+            if mine >= best_other {
+                index_of(&Action::Declare {
+                    what: Some(Declaration::Stop),
+                    suit: None,
+                })
+            } else {
+                index_of(&Action::Pass)
+            }
+        }
+        Phase::Bidding { .. } => {
+            let points: i64 = view.hand.iter().map(scoring::points).sum();
+            let estimate = if view.teams.is_some() {
+                2 * points + 12
+            } else {
+                points * 3 / 2 + 8
+            };
+            legal
+                .iter()
+                .position(|a| matches!(a, Action::Bid { points } if *points <= estimate))
+                .unwrap_or_else(|| index_of(&Action::Pass))
+        }
+        Phase::Declare { .. } => {
+            let value = |suit: Suit| {
+                let cards = view.hand.of_suit(suit);
+                cards.len() as i64 * 10 + cards.iter().map(scoring::points).sum::<i64>()
+            };
+            let best = Suit::ALL
+                .iter()
+                .copied()
+                .max_by_key(|s| (value(*s), std::cmp::Reverse(s.index())))
+                .unwrap_or(Suit::Spades);
+            index_of(&Action::Declare {
+                what: None,
+                suit: Some(best),
+            })
+        }
+        Phase::Communication { .. } => index_of(&Action::Pass),
+        Phase::Play | Phase::Over => {
+            let cards: Vec<(usize, Card)> = legal
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| match a {
+                    Action::Play { cards } => cards.first().map(|c| (i, *c)),
+                    _ => None,
+                })
+                .collect();
+            if cards.is_empty() {
+                return 0;
+            }
+            let trump = view.trump;
+            let is_trump = |c: Card| c.suit().is_some() && c.suit() == trump;
+            let cheap = |c: Card| (is_trump(c), scoring::points(c), scoring::strength(c));
+            let lowest = || {
+                cards
+                    .iter()
+                    .min_by_key(|(_, c)| cheap(*c))
+                    .map_or(0, |(i, _)| *i)
+            };
+            if view.trick.is_empty() {
+                return lowest();
+            }
+            let winner_now = State::winning_index(&view.trick, trump)
+                .and_then(|i| view.trick.get(i))
+                .map(|(s, _)| *s);
+            if winner_now.is_some_and(|w| partner(me, w)) {
+                // Feed points to the partner with a non-trump if possible.
+                return cards
+                    .iter()
+                    .max_by_key(|(_, c)| {
+                        (!is_trump(*c), scoring::points(*c), scoring::strength(*c))
+                    })
+                    .map_or(0, |(i, _)| *i);
+            }
+            let winning: Vec<&(usize, Card)> = cards
+                .iter()
+                .filter(|(_, c)| {
+                    let mut trick = view.trick.clone();
+                    trick.push((me, *c));
+                    State::winning_index(&trick, trump) == Some(trick.len() - 1)
+                })
+                .collect();
+            let trick_points: i64 = view.trick.iter().map(|(_, c)| scoring::points(*c)).sum();
+            let last = view.trick.len() + 1 == n;
+            match winning
+                .iter()
+                .min_by_key(|(_, c)| (is_trump(*c), scoring::strength(*c)))
+            {
+                // Win cheaply, but do not spend a counting trump on an empty trick early.
+                Some((i, c))
+                    if !is_trump(*c) || scoring::points(*c) < 3 || trick_points > 0 || last =>
+                {
+                    *i
+                }
+                _ => lowest(),
+            }
+        }
+    }
+}
+
+macro_rules! marglia_game {
+    ($ty:ident, $id:literal, $name:literal, $description:literal, $summary:expr, $min:literal, $max:literal, $specs:path, $presets:path) => {
+        impl GameDef for $ty {
+            type Options = Options;
+            type State = State;
+            type Action = Action;
+            type Event = Event;
+            type View = View;
+
+            fn family() -> Family {
+                Family {
+                    id: $id,
+                    name: $name,
+                    description: $description,
+                    rules_summary: $summary,
+                    players: PlayerRange {
+                        min: $min,
+                        max: $max,
+                    },
+                    options: $specs(),
+                    presets: $presets(),
+                }
+            }
+
+            fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+                State::new(setup, &mut Vec::new())
+            }
+
+            fn to_act(state: &State) -> Actors {
+                state.current().map_or(Actors::None, Actors::One)
+            }
+
+            fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+                state.legal_actions(seat, out);
+            }
+
+            fn apply(
+                state: &mut State,
+                seat: Seat,
+                action: &Action,
+                events: &mut Vec<Event>,
+            ) -> Result<(), ActionError> {
+                state.apply(seat, action, events)
+            }
+
+            fn view(state: &State, viewer: Viewer) -> View {
+                view::view(state, viewer)
+            }
+
+            fn result(state: &State) -> Option<GameResult> {
+                result(state)
+            }
+
+            fn players(state: &State) -> usize {
+                state.players
+            }
+
+            fn options(state: &State) -> &Options {
+                &state.options
+            }
+
+            fn seed(state: &State) -> u64 {
+                state.seed
+            }
+
+            fn validate(state: &State) -> Result<(), String> {
+                state.validate()
+            }
+
+            fn pieces(state: &State) -> Vec<String> {
+                state.all_cards().iter().map(|c| c.code()).collect()
+            }
+
+            fn heuristic(view: &View, legal: &[Action]) -> usize {
+                heuristic(view, legal)
+            }
+
+            fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+                view::hidden_from(state, viewer)
+            }
+        }
+    };
+}
+
+marglia_game!(
+    Marglia,
+    "marglia",
+    "Marglia",
+    "Genoese partnership point-trick game with a turned-up trump and a 35-point threshold.",
+    MARGLIA_SUMMARY,
+    4,
+    4,
+    rules::marglia_specs,
+    rules::marglia_presets
+);
+
+marglia_game!(
+    Maniglia,
+    "maniglia",
+    "Maniglia (experimental)",
+    "EXPERIMENTAL: Marglia with a points auction for trumps, for 3 to 5 players; the auction and contract rules are proposals, not sourced.",
+    MANIGLIA_SUMMARY,
+    3,
+    5,
+    rules::maniglia_specs,
+    rules::maniglia_presets
+);

@@ -1,0 +1,117 @@
+//! What a seat (or a spectator) sees in Marglia/Maniglia (spec §6): its own hand and everything
+//! public: the turned card (known to be in the dealer's hand until played), trumps, the auction,
+//! communication answers, every played card and trick winner, scores.
+
+use super::action::Answer;
+use super::rules::{GameLength, Variant};
+use super::state::{Call, Contract, DealReport, Phase, State, Trick, partnership, removed_card};
+use crate::cards::{Card, CardSet, Suit};
+use crate::game::{Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// A whitelist view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    /// The viewing seat (none for a spectator).
+    pub seat: Option<Seat>,
+    /// Number of players.
+    pub players: usize,
+    /// Marglia or Maniglia.
+    pub variant: Variant,
+    /// The fixed partnerships, if any ({0,2} and {1,3}).
+    pub teams: Option<Vec<Vec<Seat>>>,
+    /// The viewer's cards.
+    pub hand: CardSet,
+    /// Cards held per seat.
+    pub hand_sizes: Vec<usize>,
+    /// The card removed from the pack (3-player Maniglia).
+    pub removed: Option<Card>,
+    /// Current deal number (1-based).
+    pub deal_number: usize,
+    /// Game length: number of deals or target.
+    pub length: GameLength,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The phase.
+    pub phase: Phase,
+    /// The seat to act.
+    pub to_act: Option<Seat>,
+    /// The turned card of this deal.
+    pub turned: Option<Card>,
+    /// True while the turned card is still in the dealer's hand.
+    pub turned_in_dealer_hand: bool,
+    /// Trumps, once known.
+    pub trump: Option<Suit>,
+    /// Maniglia auction calls of this deal.
+    pub auction: Vec<Call>,
+    /// Maniglia contract.
+    pub contract: Option<Contract>,
+    /// Communication answers of this deal.
+    pub answers: Vec<Answer>,
+    /// The trick in progress.
+    pub trick: Vec<(Seat, Card)>,
+    /// Completed tricks of this deal.
+    pub tricks: Vec<Trick>,
+    /// Raw deal points so far per side.
+    pub raw: Vec<i64>,
+    /// Cumulative scores per side.
+    pub cumulative: Vec<i64>,
+    /// The previous deal's scoring.
+    pub last_deal: Option<DealReport>,
+}
+
+/// Builds the view of `viewer`.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let seat = match viewer {
+        Viewer::Seat(s) if s < state.players => Some(s),
+        _ => None,
+    };
+    let n = state.players;
+    View {
+        seat,
+        players: n,
+        variant: state.options.variant,
+        teams: partnership(&state.options, n).then(|| vec![vec![0, 2], vec![1, 3]]),
+        hand: seat
+            .and_then(|s| state.hands.get(s).copied())
+            .unwrap_or_default(),
+        hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
+        removed: removed_card(&state.options, n),
+        deal_number: state.deal_number,
+        length: state.options.length(n),
+        dealer: state.dealer,
+        phase: state.phase.clone(),
+        to_act: state.current(),
+        turned: state.turned,
+        turned_in_dealer_hand: turned_in_dealer_hand(state),
+        trump: state.trump,
+        auction: state.auction.clone(),
+        contract: state.contract,
+        answers: state.answers.clone(),
+        trick: state.trick.clone(),
+        tricks: state.tricks.clone(),
+        raw: state.raw_totals(),
+        cumulative: state.cumulative.clone(),
+        last_deal: state.last_deal.clone(),
+    }
+}
+
+fn turned_in_dealer_hand(state: &State) -> bool {
+    state
+        .turned
+        .zip(state.hands.get(state.dealer))
+        .is_some_and(|(card, hand)| hand.contains(card))
+}
+
+/// Codes the viewer must not see: the other seats' cards, except the turned card (public).
+pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+    state
+        .hands
+        .iter()
+        .enumerate()
+        .filter(|(s, _)| viewer != Viewer::Seat(*s))
+        .flat_map(|(_, h)| h.iter())
+        .filter(|c| Some(*c) != state.turned)
+        .map(|c| c.code())
+        .collect()
+}

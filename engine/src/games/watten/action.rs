@@ -1,0 +1,134 @@
+//! The action vocabulary of Watten (spec §3.0), serialized as `{"type": ...}`.
+
+use crate::cards::{Card, Rank, Suit};
+use serde::{Deserialize, Serialize};
+
+/// What E may propose to the dealer during naming.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Proposal {
+    /// Schöneres: E and the dealer take new hands from the stock (§3.2.1).
+    NewCards,
+    /// Schlagwechsel: E names the suit, the dealer the rank (§3.1.2).
+    SchlagSwap,
+}
+
+/// Everything a seat can do in Watten.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// `{"type":"propose","proposal":"new_cards"}`.
+    Propose {
+        /// The proposal.
+        proposal: Proposal,
+    },
+    /// Accepts a pending proposal or raise.
+    Accept,
+    /// Declines a pending proposal.
+    Decline,
+    /// Names the Schlag (`{"schlag":"9"}`), the trump suit (`{"trump":"H"}`), or, in Blind
+    /// Watten, designates a card (`{"card":"9H"}`). Exactly one field is given.
+    Declare {
+        /// The Schlag rank.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        schlag: Option<Rank>,
+        /// The trump suit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trump: Option<Suit>,
+        /// The designated card (Blind).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<Card>,
+    },
+    /// Plays exactly one card: `{"type":"play","cards":["AS"]}`.
+    Play {
+        /// The card, as a one-element list.
+        cards: Vec<Card>,
+    },
+    /// Raises the deal's value to `to`.
+    Raise {
+        /// The new value.
+        to: u32,
+    },
+    /// Folds a pending raise.
+    Fold,
+    /// Challenges a first raise at 2:2 (`last_trick_raise=challenge`).
+    Challenge,
+    /// Bohemian exchange: lays one card away face down.
+    Discard {
+        /// The card.
+        card: Card,
+    },
+    /// Bohemian exchange: ends the turn, drawing as many cards as discarded.
+    Draw,
+    /// A public signal (`signals=public`).
+    Signal {
+        /// The signal code.
+        code: String,
+    },
+}
+
+impl Action {
+    /// `declare schlag`.
+    pub fn schlag(rank: Rank) -> Action {
+        Action::Declare {
+            schlag: Some(rank),
+            trump: None,
+            card: None,
+        }
+    }
+
+    /// `declare trump`.
+    pub fn trump(suit: Suit) -> Action {
+        Action::Declare {
+            schlag: None,
+            trump: Some(suit),
+            card: None,
+        }
+    }
+
+    /// `declare card`.
+    pub fn designate(card: Card) -> Action {
+        Action::Declare {
+            schlag: None,
+            trump: None,
+            card: Some(card),
+        }
+    }
+
+    /// `play`.
+    pub fn play(card: Card) -> Action {
+        Action::Play { cards: vec![card] }
+    }
+}
+
+/// The signal codes of §3.8.
+pub const SIGNAL_CODES: [&str; 28] = [
+    "maxi",
+    "belli",
+    "spitz",
+    "hauptschlag",
+    "blinde_1",
+    "blinde_2",
+    "blinde_3",
+    "trumps_1",
+    "trumps_2",
+    "trumps_3",
+    "trumps_4",
+    "martl",
+    "weli",
+    "nell",
+    "rechte",
+    "linke_1",
+    "linke_2",
+    "linke_3",
+    "trump_A",
+    "trump_K",
+    "trump_Q",
+    "trump_J",
+    "trump_low",
+    "suit_C",
+    "suit_S",
+    "suit_H",
+    "suit_D",
+    "bad_hand",
+];

@@ -1,0 +1,1304 @@
+//! The state of a Watten game: deals (§2), naming (§3.1–3.2), raising (§3.4), play (§3.3, §3.5),
+//! the Bohemian exchange (§3.7) and scoring (§5).
+
+use super::action::{Action, Proposal, SIGNAL_CODES};
+use super::rules::{
+    BlindReveal, LastTrickRaise, Options, RaiseCap, RaiseTiming, Signals, ThreePlayerDeclarer,
+    Variant,
+};
+use super::scoring::Roles;
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::deal::deal_sequence;
+use crate::error::ActionError;
+use crate::game::{Actors, Seat};
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+
+/// The phase of the current deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Proposals and declarations (§3.1, §3.2).
+    Naming,
+    /// Bohemian exchange round (§3.7.2).
+    Exchange,
+    /// Tricks and raising.
+    Play,
+    /// The game has ended.
+    Over,
+}
+
+/// One trick: its leader, the cards in play order, the winner once complete.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trick {
+    /// The seat that led.
+    pub leader: Seat,
+    /// `(seat, card)` in play order.
+    pub plays: Vec<(Seat, Card)>,
+    /// The winner, once complete.
+    pub winner: Option<Seat>,
+}
+
+/// A raise awaiting an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingRaise {
+    /// The raising seat.
+    pub seat: Seat,
+    /// The proposed value.
+    pub to: u32,
+    /// The raise may be challenged (§3.4.4).
+    pub challengeable: bool,
+}
+
+/// One deal in progress (or the last one, once the game is over).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Deal {
+    /// The dealer.
+    pub dealer: Seat,
+    /// Hands.
+    pub hands: Vec<CardSet>,
+    /// Criticals taken by the cutter at the cut (public).
+    pub cut_taken: Vec<Card>,
+    /// The non-critical card shown at the cut (public, undealt).
+    pub cut_shown: Option<Card>,
+    /// Bohemian turn-up card (public, undealt).
+    pub turn_up: Option<Card>,
+    /// Stock / unused cards, in deal-sequence order (top first).
+    pub stock: Vec<Card>,
+    /// Cards each seat laid away (new cards, Bohemian exchange); known to the owner only.
+    pub discards: Vec<CardSet>,
+    /// A pending naming proposal.
+    pub proposal: Option<Proposal>,
+    /// E may still propose new cards.
+    pub new_cards_open: bool,
+    /// E may still propose the Schlag swap.
+    pub swap_open: bool,
+    /// The swap was accepted.
+    pub swapped: bool,
+    /// The Schlag, once named.
+    pub schlag: Option<Rank>,
+    /// The trump suit, once named (Bohemian: from the turn-up).
+    pub trump: Option<Suit>,
+    /// Blind: the cards designated by E and by the dealer.
+    pub designated: [Option<Card>; 2],
+    /// Completed tricks.
+    pub tricks: Vec<Trick>,
+    /// The trick in progress.
+    pub current: Trick,
+    /// Tricks won per side (Bohemian: per seat).
+    pub won: Vec<u8>,
+    /// Current value of the deal.
+    pub stake: u32,
+    /// A raise awaiting an answer.
+    pub pending: Option<PendingRaise>,
+    /// The side holding the raise right (`None` = any).
+    pub raise_right: Option<usize>,
+    /// A raise has been made in this deal.
+    pub raised: bool,
+    /// Signals sent so far (public).
+    pub signals: Vec<(Seat, String)>,
+    /// Signals used per seat.
+    pub signals_used: Vec<u8>,
+    /// Bohemian exchange: the seat whose turn it is.
+    pub ex_seat: Seat,
+    /// Bohemian exchange: cards discarded in the current turn.
+    pub ex_discarded: u8,
+    /// Bohemian exchange log: `(seat, cards exchanged)`.
+    pub exchanges: Vec<(Seat, u8)>,
+}
+
+/// Public summary of a finished deal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DealSummary {
+    /// Deal number (0-based).
+    pub deal: u32,
+    /// Dealer.
+    pub dealer: Seat,
+    /// The seats that scored.
+    pub winners: Vec<Seat>,
+    /// Points scored by each winner (Bohemian: per-seat change, in `changes`).
+    pub points: i32,
+    /// How the deal ended: `tricks`, `fold`, `maschine`, `challenge`.
+    pub reason: String,
+    /// The Schlag.
+    pub schlag: Option<Rank>,
+    /// The trump suit.
+    pub trump: Option<Suit>,
+    /// Bohemian: score change per seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<i32>,
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A new deal.
+    Deal {
+        /// Deal number.
+        deal: u32,
+        /// Dealer.
+        dealer: Seat,
+    },
+    /// The cut reveal.
+    Cut {
+        /// Cutter.
+        seat: Seat,
+        /// Criticals taken.
+        taken: Vec<Card>,
+        /// The shown card.
+        shown: Option<Card>,
+    },
+    /// Bohemian turn-up.
+    TurnUp {
+        /// The card.
+        card: Card,
+        /// The trump suit.
+        trump: Suit,
+    },
+    /// A Maschine.
+    Maschine {
+        /// Holder.
+        seat: Seat,
+        /// The criticals.
+        cards: Vec<Card>,
+    },
+    /// A proposal.
+    Propose {
+        /// E.
+        seat: Seat,
+        /// What.
+        proposal: Proposal,
+    },
+    /// The dealer's answer to a proposal.
+    Answer {
+        /// Dealer.
+        seat: Seat,
+        /// Accepted.
+        accepted: bool,
+    },
+    /// A public declaration.
+    Declare {
+        /// Seat.
+        seat: Seat,
+        /// Schlag.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        schlag: Option<Rank>,
+        /// Trump.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trump: Option<Suit>,
+    },
+    /// Blind: a seat designated a card (which is secret).
+    Designate {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A card played.
+    Play {
+        /// Seat.
+        seat: Seat,
+        /// The card.
+        cards: Vec<Card>,
+    },
+    /// A trick completed.
+    TrickWon {
+        /// Winner.
+        seat: Seat,
+    },
+    /// A raise.
+    Raise {
+        /// Seat.
+        seat: Seat,
+        /// Value.
+        to: u32,
+    },
+    /// A raise accepted.
+    Accept {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A raise folded.
+    Fold {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A challenge (§3.4.4).
+    Challenge {
+        /// Challenger.
+        seat: Seat,
+        /// The raiser's last card.
+        card: Card,
+        /// It qualified.
+        qualifies: bool,
+    },
+    /// A signal.
+    Signal {
+        /// Seat.
+        seat: Seat,
+        /// Code.
+        code: String,
+    },
+    /// Bohemian: a seat discarded a card (face down).
+    Discard {
+        /// Seat.
+        seat: Seat,
+    },
+    /// Bohemian: a seat drew.
+    Draw {
+        /// Seat.
+        seat: Seat,
+        /// Cards drawn.
+        count: u8,
+    },
+    /// A deal ended; Schlag, trump and Blind designations become public.
+    DealEnd {
+        /// Summary.
+        #[serde(flatten)]
+        summary: DealSummary,
+        /// Blind: the designated cards (E's, dealer's).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        designated: Vec<Card>,
+    },
+    /// The game ended.
+    GameOver {
+        /// Final scores.
+        scores: Vec<i32>,
+    },
+}
+
+/// The full state of a Watten game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Options.
+    pub options: Options,
+    /// Number of seats.
+    pub players: usize,
+    /// The seeded chance.
+    pub rng: GameRng,
+    /// Stacked deals (hidden).
+    pub stacked: Vec<Vec<Card>>,
+    /// Scores per seat (partners repeat their side's score).
+    pub scores: Vec<i32>,
+    /// Current deal number (0-based).
+    pub deal_no: u32,
+    /// Phase.
+    pub phase: Phase,
+    /// The current deal.
+    pub deal: Deal,
+    /// The last finished deal.
+    pub last_deal: Option<DealSummary>,
+}
+
+fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
+    ActionError::illegal(reason, message)
+}
+
+fn list(cards: CardSet) -> String {
+    cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
+}
+
+impl State {
+    /// A new game: scores, then the first deal.
+    pub fn new(
+        options: Options,
+        players: usize,
+        seed: u64,
+        stacked: Vec<Vec<Card>>,
+        events: &mut Vec<Event>,
+    ) -> State {
+        let start = if options.variant == Variant::Bohemian {
+            options.bohemian_start
+        } else {
+            0
+        };
+        let dealer = options.first_dealer % players.max(1);
+        let mut state = State {
+            players,
+            rng: GameRng::new(seed),
+            stacked,
+            scores: vec![start; players],
+            deal_no: 0,
+            phase: Phase::Naming,
+            deal: Deal::empty(dealer, players),
+            last_deal: None,
+            options,
+        };
+        state.start_deal(dealer, events);
+        state
+    }
+
+    // ----- seats and sides -----
+
+    /// The seat after the dealer (Vorhand).
+    pub fn eldest(&self) -> Seat {
+        (self.deal.dealer + 1) % self.players
+    }
+
+    /// The cutter: the seat before the dealer (E with 2 players).
+    pub fn cutter(&self) -> Seat {
+        if self.players == 2 {
+            self.eldest()
+        } else {
+            (self.deal.dealer + self.players - 1) % self.players
+        }
+    }
+
+    /// The side of a seat in this deal (§2.2): 4p seat%2, 3p solo 0 / pair 1, else the seat.
+    pub fn side_of(&self, seat: Seat) -> usize {
+        match (self.options.variant, self.players) {
+            (Variant::Bohemian, _) => seat,
+            (_, 4) => seat % 2,
+            (_, 3) => usize::from(seat != self.eldest()),
+            _ => seat,
+        }
+    }
+
+    /// Seats of a side.
+    pub fn side_seats(&self, side: usize) -> Vec<Seat> {
+        (0..self.players)
+            .filter(|s| self.side_of(*s) == side)
+            .collect()
+    }
+
+    fn is_blind(&self) -> bool {
+        self.options.variant == Variant::Blind
+    }
+
+    /// True for the two blind seats of Blind Watten (not E, not the dealer).
+    pub fn is_blind_seat(&self, seat: Seat) -> bool {
+        self.is_blind() && seat != self.eldest() && seat != self.deal.dealer
+    }
+
+    /// The roles of the current deal, once Schlag and trump are known.
+    pub fn roles(&self) -> Option<Roles> {
+        let t = self.deal.trump?;
+        if self.options.variant == Variant::Bohemian {
+            return Some(Roles::new(&self.options, None, t));
+        }
+        Some(Roles::new(&self.options, Some(self.deal.schlag?), t))
+    }
+
+    /// The seat whose card is next (E before the first lead).
+    pub fn seat_to_play(&self) -> Seat {
+        (self.deal.current.leader + self.deal.current.plays.len()) % self.players
+    }
+
+    // ----- dealing -----
+
+    fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
+        let n = self.players;
+        let pack = self.options.pack().cards();
+        let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
+        let seq = deal_sequence(&pack, entry, &mut self.rng);
+        self.deal = Deal::empty(dealer, n);
+        self.phase = Phase::Naming;
+        events.push(Event::Deal {
+            deal: self.deal_no,
+            dealer,
+        });
+        let eldest = self.eldest();
+        let cutter = self.cutter();
+        let crit = self.options.criticals();
+        let variant = self.options.variant;
+        let mut pos = 0;
+        // §2.4 step 2 / §2.6 step 2.
+        if variant.bavarian_family() && self.options.cut_criticals {
+            while self.deal.cut_taken.len() < crit.len() {
+                let Some(&c) = seq.get(pos) else { break };
+                pos += 1;
+                if crit.contains(&c) {
+                    self.deal.cut_taken.push(c);
+                } else {
+                    self.deal.cut_shown = Some(c);
+                    break;
+                }
+            }
+            events.push(Event::Cut {
+                seat: cutter,
+                taken: self.deal.cut_taken.clone(),
+                shown: self.deal.cut_shown,
+            });
+        } else if variant == Variant::Bohemian {
+            let b = seq[0];
+            pos = 1;
+            let trump = if crit.contains(&b) {
+                Suit::Hearts // R44
+            } else {
+                b.suit().unwrap_or(Suit::Hearts)
+            };
+            self.deal.turn_up = Some(b);
+            self.deal.trump = Some(trump);
+            events.push(Event::TurnUp { card: b, trump });
+        }
+        let c = self.deal.cut_taken.len();
+        for card in self.deal.cut_taken.clone() {
+            self.deal.hands[cutter].insert(card);
+        }
+        // §2.7: two rounds from E, the cutter's packets reduced by the criticals it took.
+        let first = 3usize.saturating_sub(c);
+        for round in 0..2 {
+            for i in 0..n {
+                let seat = (eldest + i) % n;
+                let size = match (round, seat == cutter && c > 0) {
+                    (0, false) => 3,
+                    (1, false) => 2,
+                    (0, true) => first,
+                    _ => 5 - c.min(5) - first,
+                };
+                for _ in 0..size {
+                    if let Some(&card) = seq.get(pos) {
+                        self.deal.hands[seat].insert(card);
+                    }
+                    pos += 1;
+                }
+            }
+        }
+        self.deal.stock = seq.get(pos..).unwrap_or(&[]).to_vec();
+        self.deal.new_cards_open = self.options.new_cards && variant != Variant::Bohemian;
+        self.deal.swap_open = self.options.schlag_swap
+            && n != 3
+            && !matches!(variant, Variant::Blind | Variant::Bohemian);
+        if variant == Variant::Bohemian {
+            self.phase = Phase::Exchange;
+            self.deal.ex_seat = eldest;
+            if self.deal.stock.is_empty() {
+                self.phase = Phase::Play;
+            }
+            return;
+        }
+        self.maschine_check(events);
+    }
+
+    /// §3.1.1: a seat holding every critical ends the deal at once.
+    fn maschine_check(&mut self, events: &mut Vec<Event>) {
+        if !self.options.maschine || self.options.variant == Variant::Bohemian {
+            return;
+        }
+        let crit = self.options.criticals();
+        if crit.is_empty() {
+            return;
+        }
+        let all = CardSet::from_cards(crit.iter().copied());
+        let holder = (0..self.players).find(|s| self.deal.hands[*s].0 & all.0 == all.0);
+        if let Some(seat) = holder {
+            events.push(Event::Maschine { seat, cards: crit });
+            let side = self.side_of(seat);
+            self.finish_deal(side, self.options.maschine_points, "maschine", events);
+        }
+    }
+
+    fn finish_deal(&mut self, side: usize, points: i32, reason: &str, events: &mut Vec<Event>) {
+        let winners = self.side_seats(side);
+        for &s in &winners {
+            self.scores[s] += points;
+        }
+        self.end_deal(winners, points, reason, Vec::new(), events);
+    }
+
+    fn end_deal(
+        &mut self,
+        winners: Vec<Seat>,
+        points: i32,
+        reason: &str,
+        changes: Vec<i32>,
+        events: &mut Vec<Event>,
+    ) {
+        let summary = DealSummary {
+            deal: self.deal_no,
+            dealer: self.deal.dealer,
+            winners,
+            points,
+            reason: reason.to_string(),
+            schlag: self.deal.schlag,
+            trump: self.deal.trump,
+            changes,
+        };
+        let designated = self.deal.designated.iter().flatten().copied().collect();
+        events.push(Event::DealEnd {
+            summary: summary.clone(),
+            designated,
+        });
+        self.last_deal = Some(summary);
+        self.deal.pending = None;
+        self.deal.proposal = None;
+        let over = if self.options.variant == Variant::Bohemian {
+            self.scores.iter().any(|s| *s <= 0) || self.deal_no + 1 >= self.options.max_deals
+        } else {
+            self.scores.iter().any(|s| *s >= self.options.target)
+        };
+        if over {
+            self.phase = Phase::Over;
+            events.push(Event::GameOver {
+                scores: self.scores.clone(),
+            });
+        } else {
+            self.deal_no += 1;
+            let dealer = (self.deal.dealer + 1) % self.players;
+            self.start_deal(dealer, events);
+        }
+    }
+
+    // ----- who acts -----
+
+    /// The seat acting in the naming phase.
+    pub fn naming_actor(&self) -> Seat {
+        let d = &self.deal;
+        let e = self.eldest();
+        if d.proposal.is_some() {
+            return d.dealer;
+        }
+        if self.is_blind() {
+            return if d.designated[0].is_none() {
+                e
+            } else {
+                d.dealer
+            };
+        }
+        if !d.swapped {
+            if d.schlag.is_none()
+                || (self.players == 3
+                    && self.options.three_player_declarer == ThreePlayerDeclarer::EldestBoth)
+            {
+                e
+            } else {
+                d.dealer
+            }
+        } else if d.trump.is_none() {
+            e
+        } else {
+            d.dealer
+        }
+    }
+
+    /// `to_act` (§3.4.6).
+    pub fn to_act(&self) -> Actors {
+        match self.phase {
+            Phase::Over => Actors::None,
+            Phase::Naming => Actors::One(self.naming_actor()),
+            Phase::Exchange => Actors::One(self.deal.ex_seat),
+            Phase::Play => {
+                if let Some(p) = self.deal.pending {
+                    let r = self.responders(p.seat);
+                    return if r.len() == 1 {
+                        Actors::One(r[0])
+                    } else {
+                        Actors::Many(r)
+                    };
+                }
+                let stp = self.seat_to_play();
+                if self.options.raise_timing == RaiseTiming::OnTurn
+                    || self.options.variant == Variant::Bohemian
+                {
+                    return Actors::One(stp);
+                }
+                let mut seats = vec![stp];
+                for k in 1..self.players {
+                    let s = (stp + k) % self.players;
+                    if !self.raise_options(s).is_empty() || self.can_signal(s) {
+                        seats.push(s);
+                    }
+                }
+                if seats.len() == 1 {
+                    Actors::One(stp)
+                } else {
+                    Actors::Many(seats)
+                }
+            }
+        }
+    }
+
+    /// The seats answering a raise by `raiser` (§3.4.2, R63).
+    pub fn responders(&self, raiser: Seat) -> Vec<Seat> {
+        let n = self.players;
+        let side = self.side_of(raiser);
+        let mut out = Vec::new();
+        for k in 1..n {
+            let s = (raiser + k) % n;
+            if self.side_of(s) != side {
+                out.push(s);
+                if self.options.raise_timing == RaiseTiming::OnTurn {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn may_raise_to(&self, seat: Seat, v: u32) -> bool {
+        let target = self.options.target;
+        let score = self.scores[seat];
+        let v = v as i32;
+        match self.options.raise_cap {
+            RaiseCap::Needed => v <= target - score,
+            RaiseCap::Target => score < target - 2 && v <= target,
+        }
+    }
+
+    /// The 2:2 window of the last-trick rule (§3.4.4).
+    pub fn in_last_trick_window(&self) -> bool {
+        let d = &self.deal;
+        !d.raised
+            && d.pending.is_none()
+            && d.tricks.len() == 4
+            && d.won.iter().take(2).all(|w| *w == 2)
+            && !d.current.plays.is_empty()
+    }
+
+    /// The seat's last card (held or played to trick 5).
+    fn last_card(&self, seat: Seat) -> Option<Card> {
+        let d = &self.deal;
+        d.current
+            .plays
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, c)| *c)
+            .or_else(|| d.hands.get(seat).and_then(|h| h.iter().next()))
+    }
+
+    /// Whether the seat's last card qualifies (§3.4.4, R62).
+    pub fn last_card_qualifies(&self, seat: Seat) -> bool {
+        let d = &self.deal;
+        if d.current.leader == seat {
+            return true;
+        }
+        let (Some(roles), Some(last), Some(&(_, led))) =
+            (self.roles(), self.last_card(seat), d.current.plays.first())
+        else {
+            return true;
+        };
+        if !roles.is_plain(last) {
+            return true;
+        }
+        roles.is_plain(led)
+            && roles.plain_suit(led).is_some()
+            && roles.plain_suit(led) == roles.plain_suit(last)
+    }
+
+    /// The raises `seat` may open now (no raise pending), in increasing order.
+    pub fn raise_options(&self, seat: Seat) -> Vec<u32> {
+        let d = &self.deal;
+        if self.phase != Phase::Play
+            || self.options.variant == Variant::Bohemian
+            || d.pending.is_some()
+        {
+            return Vec::new();
+        }
+        let side = self.side_of(seat);
+        if d.raise_right.is_some_and(|r| r != side) {
+            return Vec::new();
+        }
+        if self.options.raise_timing == RaiseTiming::OnTurn && seat != self.seat_to_play() {
+            return Vec::new();
+        }
+        if self.options.last_trick_raise == LastTrickRaise::Restricted
+            && self.options.variant.tyrolean_family()
+            && self.in_last_trick_window()
+            && !self.is_blind_seat(seat)
+            && !self.last_card_qualifies(seat)
+        {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.may_raise_to(seat, d.stake + 1) {
+            out.push(d.stake + 1);
+        }
+        // §3.4.5 jump to four.
+        if self.options.jump_to_four
+            && self.players != 3
+            && !d.raised
+            && d.stake == 2
+            && d.raise_right.is_none()
+            && d.tricks.is_empty()
+            && d.current.plays.is_empty()
+            && self.may_raise_to(seat, 4)
+        {
+            let own = self.scores[seat];
+            let opp = (0..self.players)
+                .filter(|s| self.side_of(*s) != side)
+                .map(|s| self.scores[s])
+                .max()
+                .unwrap_or(0);
+            if own + 4 <= opp {
+                out.push(4);
+            }
+        }
+        out
+    }
+
+    fn can_signal(&self, seat: Seat) -> bool {
+        let d = &self.deal;
+        self.options.signals == Signals::Public
+            && self.players == 4
+            && self.options.variant != Variant::Bohemian
+            && self.phase == Phase::Play
+            && d.pending.is_none()
+            && !self.partner_view_in_force()
+            && d.signals_used.get(seat).is_some_and(|u| *u < 5)
+            && (self.options.raise_timing == RaiseTiming::AnyTime || seat == self.seat_to_play())
+    }
+
+    /// R31: Tyrolean 4p, Schlag 6, partners see each other's hands during play.
+    pub fn partner_view_in_force(&self) -> bool {
+        self.options.variant == Variant::Tyrolean
+            && self.players == 4
+            && self.options.six_schlag_partner_view
+            && self.deal.schlag == Some(Rank::Six)
+            && self.phase == Phase::Play
+    }
+
+    /// The cards `seat` may play now (it must be the seat to play).
+    pub fn legal_cards(&self, seat: Seat) -> CardSet {
+        let d = &self.deal;
+        let hand = d.hands.get(seat).copied().unwrap_or(CardSet::EMPTY);
+        let Some(roles) = self.roles() else {
+            return hand;
+        };
+        let bound = !self.is_blind_seat(seat);
+        roles.legal_follow(&self.options, hand, &d.current.plays, d.tricks.len(), bound)
+    }
+
+    /// Every legal action of `seat`, canonical order.
+    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat >= self.players {
+            return;
+        }
+        let d = &self.deal;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Naming => {
+                if seat != self.naming_actor() {
+                    return;
+                }
+                if d.proposal.is_some() {
+                    out.push(Action::Accept);
+                    out.push(Action::Decline);
+                    return;
+                }
+                if seat == self.eldest() {
+                    if d.new_cards_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::NewCards,
+                        });
+                    }
+                    if d.swap_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::SchlagSwap,
+                        });
+                    }
+                }
+                if self.is_blind() {
+                    out.extend(d.hands[seat].iter().map(Action::designate));
+                } else if self.declaring_schlag() {
+                    let hand = d.hands[seat];
+                    for r in self.options.schlag_ranks() {
+                        if !self.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
+                            out.push(Action::schlag(r));
+                        }
+                    }
+                } else {
+                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
+                        out.push(Action::trump(s));
+                    }
+                }
+            }
+            Phase::Exchange => {
+                if seat != d.ex_seat {
+                    return;
+                }
+                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
+                    out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
+                }
+                out.push(Action::Draw);
+            }
+            Phase::Play => {
+                if let Some(p) = d.pending {
+                    if self.responders(p.seat).contains(&seat) {
+                        out.push(Action::Accept);
+                        out.push(Action::Fold);
+                        if self.may_raise_to(seat, p.to + 1) {
+                            out.push(Action::Raise { to: p.to + 1 });
+                        }
+                        if p.challengeable {
+                            out.push(Action::Challenge);
+                        }
+                    }
+                    return;
+                }
+                if seat == self.seat_to_play() {
+                    out.extend(self.legal_cards(seat).iter().map(Action::play));
+                }
+                out.extend(
+                    self.raise_options(seat)
+                        .into_iter()
+                        .map(|to| Action::Raise { to }),
+                );
+                if self.can_signal(seat) {
+                    out.extend(SIGNAL_CODES.iter().map(|c| Action::Signal {
+                        code: c.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+
+    fn declaring_schlag(&self) -> bool {
+        let d = &self.deal;
+        if d.swapped {
+            d.trump.is_some()
+        } else {
+            d.schlag.is_none()
+        }
+    }
+
+    fn exchange_limit(&self, seat: Seat) -> usize {
+        let lim = if seat == self.deal.dealer { 2 } else { 3 };
+        lim.min(self.deal.stock.len())
+    }
+
+    // ----- apply -----
+
+    /// Applies an action of a seat in `to_act` (validated before any change).
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let mut legal = Vec::new();
+        self.legal_actions(seat, &mut legal);
+        if !legal.contains(action) {
+            return Err(self.refusal(seat, action));
+        }
+        match (self.phase, action) {
+            (Phase::Naming, _) => self.apply_naming(seat, action, events),
+            (Phase::Exchange, Action::Discard { card }) => {
+                self.deal.hands[seat].remove(*card);
+                self.deal.discards[seat].insert(*card);
+                self.deal.ex_discarded += 1;
+                events.push(Event::Discard { seat });
+            }
+            (Phase::Exchange, _) => self.apply_draw(seat, events),
+            (Phase::Play, _) => self.apply_play(seat, action, events),
+            (Phase::Over, _) => return Err(ActionError::GameOver),
+        }
+        Ok(())
+    }
+
+    /// Why an unlisted action is refused (a sentence naming the cards).
+    fn refusal(&self, seat: Seat, action: &Action) -> ActionError {
+        let d = &self.deal;
+        match (self.phase, action) {
+            (_, Action::Play { cards }) if cards.len() != 1 => {
+                illegal("one_card", "play exactly one card: {\"cards\":[\"AS\"]}")
+            }
+            (Phase::Play, Action::Play { cards }) => {
+                let c = cards[0];
+                if d.pending.is_some() {
+                    illegal(
+                        "raise_pending",
+                        "a raise is pending: it must be answered before any card is played",
+                    )
+                } else if seat != self.seat_to_play() {
+                    illegal(
+                        "not_your_card",
+                        format!(
+                            "it is seat {}'s turn to play a card, not seat {seat}'s",
+                            self.seat_to_play()
+                        ),
+                    )
+                } else if !d.hands[seat].contains(c) {
+                    illegal(
+                        "card_not_in_hand",
+                        format!("{c} is not in your hand ({})", list(d.hands[seat])),
+                    )
+                } else if self.options.variant == Variant::Bohemian {
+                    illegal(
+                        "must_follow_and_beat",
+                        format!(
+                            "you must follow suit and beat the trick if you can: you may play {}",
+                            list(self.legal_cards(seat))
+                        ),
+                    )
+                } else {
+                    illegal(
+                        "must_give_trump",
+                        format!(
+                            "a trump was led and you hold one: you must play one of {}",
+                            list(self.legal_cards(seat))
+                        ),
+                    )
+                }
+            }
+            (Phase::Play, Action::Raise { to }) => {
+                if let Some(p) = d.pending {
+                    illegal(
+                        "raise_pending",
+                        format!(
+                            "seat {}'s raise to {} is pending; a counter-raise must be to {} and within your cap",
+                            p.seat,
+                            p.to,
+                            p.to + 1
+                        ),
+                    )
+                } else {
+                    let opts = self.raise_options(seat);
+                    if opts.is_empty() {
+                        illegal(
+                            "may_not_raise",
+                            format!(
+                                "you may not raise now (the stake is {}: your side lacks the raise right, is capped by its score, or the last-trick rule forbids it)",
+                                d.stake
+                            ),
+                        )
+                    } else {
+                        illegal(
+                            "wrong_raise_value",
+                            format!("a raise now must be to {opts:?}, not {to}"),
+                        )
+                    }
+                }
+            }
+            (Phase::Play, Action::Accept | Action::Fold | Action::Challenge) => {
+                if d.pending.is_none() {
+                    illegal("no_raise_pending", "there is no raise to answer")
+                } else {
+                    illegal(
+                        "not_responder",
+                        "you may not answer this raise (or challenge it) now",
+                    )
+                }
+            }
+            (Phase::Play, Action::Signal { code }) => illegal(
+                "no_signal",
+                format!(
+                    "signal `{code}` is not allowed now (signals off, used up, or a raise is pending)"
+                ),
+            ),
+            (Phase::Naming, Action::Declare { .. }) => illegal(
+                "bad_declaration",
+                "this declaration is not allowed now: see your legal actions (the Schlag rank, the trump suit, or in Blind Watten a card of your hand)",
+            ),
+            (Phase::Naming, Action::Accept | Action::Decline) => {
+                illegal("no_proposal", "there is no proposal to answer")
+            }
+            (Phase::Naming, Action::Propose { proposal }) => illegal(
+                "proposal_unavailable",
+                format!("the proposal {proposal:?} is not available now"),
+            ),
+            (Phase::Exchange, Action::Discard { card }) => {
+                if d.hands[seat].contains(*card) {
+                    illegal(
+                        "exchange_limit",
+                        format!(
+                            "you may exchange at most {} cards now; draw to end your turn",
+                            self.exchange_limit(seat)
+                        ),
+                    )
+                } else {
+                    illegal(
+                        "card_not_in_hand",
+                        format!("{card} is not in your hand ({})", list(d.hands[seat])),
+                    )
+                }
+            }
+            (phase, _) => illegal(
+                "wrong_phase",
+                format!("this action is not possible in the {phase:?} phase"),
+            ),
+        }
+    }
+
+    fn apply_naming(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) {
+        let e = self.eldest();
+        match action {
+            Action::Propose { proposal } => {
+                self.deal.proposal = Some(*proposal);
+                self.deal.new_cards_open = false;
+                if *proposal == Proposal::SchlagSwap {
+                    self.deal.swap_open = false;
+                }
+                events.push(Event::Propose {
+                    seat,
+                    proposal: *proposal,
+                });
+            }
+            Action::Accept | Action::Decline => {
+                let accepted = *action == Action::Accept;
+                let proposal = self.deal.proposal.take();
+                events.push(Event::Answer { seat, accepted });
+                match (proposal, accepted) {
+                    (Some(Proposal::NewCards), true) => {
+                        // §3.2.1: both hands away, E takes the first 5 stock cards, the dealer the next 5.
+                        let dealer = self.deal.dealer;
+                        for s in [e, dealer] {
+                            let old = self.deal.hands[s];
+                            self.deal.discards[s].0 |= old.0;
+                            let take = self.deal.stock.len().min(5);
+                            self.deal.hands[s] = self.deal.stock.drain(..take).collect();
+                        }
+                        self.maschine_check(events);
+                    }
+                    (Some(Proposal::SchlagSwap), true) => self.deal.swapped = true,
+                    _ => {}
+                }
+            }
+            Action::Declare {
+                schlag,
+                trump,
+                card,
+            } => {
+                self.deal.new_cards_open = false;
+                self.deal.swap_open = false;
+                if let Some(card) = card {
+                    let index = usize::from(seat != e);
+                    self.deal.designated[index] = Some(*card);
+                    events.push(Event::Designate { seat });
+                    if let [Some(ec), Some(dc)] = self.deal.designated {
+                        self.deal.schlag = ec.rank();
+                        self.deal.trump = dc.suit();
+                    }
+                } else {
+                    if schlag.is_some() {
+                        self.deal.schlag = *schlag;
+                    }
+                    if trump.is_some() {
+                        self.deal.trump = *trump;
+                    }
+                    events.push(Event::Declare {
+                        seat,
+                        schlag: *schlag,
+                        trump: *trump,
+                    });
+                }
+                if self.deal.schlag.is_some() && self.deal.trump.is_some() {
+                    self.phase = Phase::Play;
+                    self.deal.current = Trick {
+                        leader: e,
+                        plays: Vec::new(),
+                        winner: None,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_draw(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        let k = (self.deal.ex_discarded as usize).min(self.deal.stock.len());
+        let drawn: Vec<Card> = self.deal.stock.drain(..k).collect();
+        for c in drawn {
+            self.deal.hands[seat].insert(c);
+        }
+        events.push(Event::Draw {
+            seat,
+            count: k as u8,
+        });
+        self.deal.exchanges.push((seat, k as u8));
+        self.deal.ex_discarded = 0;
+        if seat == self.deal.dealer || self.deal.stock.is_empty() {
+            self.phase = Phase::Play;
+        } else {
+            self.deal.ex_seat = (seat + 1) % self.players;
+        }
+    }
+
+    fn apply_play(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) {
+        match action {
+            Action::Play { cards } => self.play_card(seat, cards[0], events),
+            Action::Raise { to } => {
+                let side = self.side_of(seat);
+                if let Some(p) = self.deal.pending {
+                    // A counter-raise accepts p.to and raises (§3.4.2).
+                    self.deal.stake = p.to;
+                    self.deal.raise_right = Some(side);
+                }
+                let challengeable = self.deal.pending.is_none()
+                    && self.options.last_trick_raise == LastTrickRaise::Challenge
+                    && self.options.variant.tyrolean_family()
+                    && self.in_last_trick_window()
+                    && !self.is_blind_seat(seat);
+                self.deal.pending = Some(PendingRaise {
+                    seat,
+                    to: *to,
+                    challengeable,
+                });
+                self.deal.raised = true;
+                events.push(Event::Raise { seat, to: *to });
+            }
+            Action::Accept => {
+                if let Some(p) = self.deal.pending.take() {
+                    self.deal.stake = p.to;
+                    self.deal.raise_right = Some(self.side_of(seat));
+                }
+                events.push(Event::Accept { seat });
+            }
+            Action::Fold => {
+                events.push(Event::Fold { seat });
+                if let Some(p) = self.deal.pending.take() {
+                    let side = self.side_of(p.seat);
+                    let stake = self.deal.stake as i32;
+                    self.finish_deal(side, stake, "fold", events);
+                }
+            }
+            Action::Challenge => {
+                if let Some(p) = self.deal.pending.take() {
+                    let card = self.last_card(p.seat).unwrap_or(Card::JOKER);
+                    let qualifies = self.last_card_qualifies(p.seat);
+                    events.push(Event::Challenge {
+                        seat,
+                        card,
+                        qualifies,
+                    });
+                    let side = if qualifies {
+                        self.side_of(p.seat)
+                    } else {
+                        self.side_of(seat)
+                    };
+                    self.finish_deal(side, 2, "challenge", events);
+                }
+            }
+            Action::Signal { code } => {
+                self.deal.signals.push((seat, code.clone()));
+                self.deal.signals_used[seat] += 1;
+                events.push(Event::Signal {
+                    seat,
+                    code: code.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn play_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
+        self.deal.hands[seat].remove(card);
+        self.deal.current.plays.push((seat, card));
+        events.push(Event::Play {
+            seat,
+            cards: vec![card],
+        });
+        if self.deal.current.plays.len() < self.players {
+            return;
+        }
+        let Some(roles) = self.roles() else { return };
+        let w = roles.winner(&self.deal.current.plays);
+        let winner = self.deal.current.plays[w].0;
+        events.push(Event::TrickWon { seat: winner });
+        let mut done = std::mem::replace(
+            &mut self.deal.current,
+            Trick {
+                leader: winner,
+                plays: Vec::new(),
+                winner: None,
+            },
+        );
+        done.winner = Some(winner);
+        self.deal.tricks.push(done);
+        let side = self.side_of(winner);
+        self.deal.won[side] += 1;
+        if self.options.variant == Variant::Bohemian {
+            if self.deal.tricks.len() == 5 {
+                self.score_bohemian(events);
+            }
+        } else if self.deal.won[side] >= 3 {
+            let stake = self.deal.stake as i32;
+            self.finish_deal(side, stake, "tricks", events);
+        }
+    }
+
+    /// §5.3.
+    fn score_bohemian(&mut self, events: &mut Vec<Event>) {
+        let m = if self.deal.trump == Some(Suit::Hearts) {
+            2
+        } else {
+            1
+        };
+        let p = self.options.bohemian_trick_points;
+        let changes: Vec<i32> = (0..self.players)
+            .map(|s| {
+                let k = self.deal.won[s] as i32;
+                if k > 0 { -k * p * m } else { 5 * m }
+            })
+            .collect();
+        for (s, c) in changes.iter().enumerate() {
+            self.scores[s] += c;
+        }
+        self.end_deal(Vec::new(), 0, "tricks", changes, events);
+    }
+
+    /// Every card of the game, wherever it is.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let d = &self.deal;
+        let mut out = Vec::with_capacity(33);
+        for h in &d.hands {
+            out.extend(h.iter());
+        }
+        for h in &d.discards {
+            out.extend(h.iter());
+        }
+        out.extend(d.stock.iter().copied());
+        out.extend(d.cut_shown);
+        out.extend(d.turn_up);
+        for t in d.tricks.iter().chain(std::iter::once(&d.current)) {
+            out.extend(t.plays.iter().map(|(_, c)| *c));
+        }
+        out
+    }
+}
+
+impl Deal {
+    fn empty(dealer: Seat, n: usize) -> Deal {
+        Deal {
+            dealer,
+            hands: vec![CardSet::EMPTY; n],
+            cut_taken: Vec::new(),
+            cut_shown: None,
+            turn_up: None,
+            stock: Vec::new(),
+            discards: vec![CardSet::EMPTY; n],
+            proposal: None,
+            new_cards_open: false,
+            swap_open: false,
+            swapped: false,
+            schlag: None,
+            trump: None,
+            designated: [None, None],
+            tricks: Vec::new(),
+            current: Trick {
+                leader: (dealer + 1) % n.max(1),
+                plays: Vec::new(),
+                winner: None,
+            },
+            won: vec![0; n.max(2)],
+            stake: 2,
+            pending: None,
+            raise_right: None,
+            raised: false,
+            signals: Vec::new(),
+            signals_used: vec![0; n],
+            ex_seat: (dealer + 1) % n.max(1),
+            ex_discarded: 0,
+            exchanges: Vec::new(),
+        }
+    }
+}
+
+/// Does the viewer know Schlag and trump (and which designated cards) in Blind Watten?
+pub fn blind_knowledge(state: &State, seat: Option<Seat>) -> (bool, [bool; 2]) {
+    let d = &state.deal;
+    if state.options.variant != Variant::Blind {
+        return (true, [true, true]);
+    }
+    if state.phase == Phase::Over {
+        return (true, [true, true]);
+    }
+    let both = d.designated[0].is_some() && d.designated[1].is_some();
+    let e = state.eldest();
+    match seat {
+        Some(s) if s == e => (both, [true, both]),
+        Some(s) if s == d.dealer => {
+            let sees_e = both || state.options.blind_reveal == BlindReveal::Sequential;
+            (both, [sees_e, true])
+        }
+        _ => (false, [false, false]),
+    }
+}

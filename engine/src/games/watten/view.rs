@@ -1,0 +1,231 @@
+//! What one seat (or a spectator) may know (spec §6): a whitelist built field by field.
+
+use super::action::Proposal;
+use super::rules::Options;
+use super::state::{DealSummary, Phase, State, Trick, blind_knowledge};
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::game::{Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// A pending raise as everyone sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RaiseView {
+    /// The raising seat.
+    pub seat: Seat,
+    /// The proposed value.
+    pub to: u32,
+}
+
+/// The view of one seat or a spectator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    /// The viewing seat (`None` for a spectator).
+    pub seat: Option<Seat>,
+    /// Number of seats.
+    pub players: usize,
+    /// The options (public). `carinthian_top` is written `carinthian_top_jd` (a bool) here, so
+    /// that a view never holds a card code of a hidden card.
+    #[serde(with = "view_options")]
+    pub options: Options,
+    /// Phase.
+    pub phase: Phase,
+    /// Deal number (0-based).
+    pub deal: u32,
+    /// Dealer.
+    pub dealer: Seat,
+    /// Eldest (Vorhand).
+    pub eldest: Seat,
+    /// Cutter.
+    pub cutter: Seat,
+    /// The seats of each side in this deal.
+    pub sides: Vec<Vec<Seat>>,
+    /// Scores per seat (partners repeat their side's score).
+    pub scores: Vec<i32>,
+    /// Own hand, when the viewer may look at it.
+    #[serde(default)]
+    pub hand: Option<Vec<Card>>,
+    /// Cards per seat.
+    pub hand_sizes: Vec<usize>,
+    /// Criticals taken by the cutter at the cut (public).
+    pub cut_taken: Vec<Card>,
+    /// The card shown at the cut.
+    pub cut_shown: Option<Card>,
+    /// Bohemian turn-up card.
+    pub turn_up: Option<Card>,
+    /// The partner's hand (Tyrolean Schlag 6, R31).
+    #[serde(default)]
+    pub partner_hand: Option<Vec<Card>>,
+    /// Own discards (new cards, Bohemian exchange).
+    pub own_discards: Vec<Card>,
+    /// Pending naming proposal.
+    pub proposal: Option<Proposal>,
+    /// The Schlag swap was accepted.
+    pub swapped: bool,
+    /// The Schlag, if known to the viewer.
+    pub schlag: Option<Rank>,
+    /// The trump suit, if known to the viewer.
+    pub trump: Option<Suit>,
+    /// Blind: the designated cards the viewer knows (E's, dealer's).
+    pub designated: [Option<Card>; 2],
+    /// Blind: which of E / dealer has designated.
+    pub has_designated: [bool; 2],
+    /// Value of the deal.
+    pub stake: u32,
+    /// The side holding the raise right (`None` = any).
+    pub raise_right: Option<usize>,
+    /// A pending raise.
+    pub pending_raise: Option<RaiseView>,
+    /// Completed tricks of this deal.
+    pub tricks: Vec<Trick>,
+    /// The trick in progress.
+    pub current: Trick,
+    /// Tricks won per side (Bohemian: per seat).
+    pub won: Vec<u8>,
+    /// The seat whose card is next (play phase).
+    pub seat_to_play: Option<Seat>,
+    /// Seats that may act now.
+    pub to_act: Vec<Seat>,
+    /// Signals of this deal.
+    pub signals: Vec<(Seat, String)>,
+    /// Bohemian exchange: `(seat, cards exchanged)`, and the seat whose turn it is.
+    pub exchanges: Vec<(Seat, u8)>,
+    /// Stock cards left (count only).
+    pub stock_size: usize,
+    /// The last finished deal.
+    pub last_deal: Option<DealSummary>,
+}
+
+/// The cards `viewer` may see (everything else is hidden from it).
+pub fn visible_cards(state: &State, viewer: Viewer) -> CardSet {
+    let d = &state.deal;
+    let mut v = CardSet::from_cards(d.cut_taken.iter().copied());
+    v.0 |= CardSet::from_cards(d.cut_shown.into_iter().chain(d.turn_up)).0;
+    for t in d.tricks.iter().chain(std::iter::once(&d.current)) {
+        for (_, c) in &t.plays {
+            v.insert(*c);
+        }
+    }
+    if let Viewer::Seat(s) = viewer {
+        if hand_visible(state, s) {
+            v.0 |= d.hands.get(s).map_or(0, |h| h.0);
+        }
+        v.0 |= d.discards.get(s).map_or(0, |h| h.0);
+        if let Some(p) = partner(state, s) {
+            v.0 |= d.hands.get(p).map_or(0, |h| h.0);
+        }
+    }
+    let seat = match viewer {
+        Viewer::Seat(s) => Some(s),
+        Viewer::Spectator => None,
+    };
+    let (_, seen) = blind_knowledge(state, seat);
+    for (i, c) in d.designated.iter().enumerate() {
+        if let Some(c) = c
+            && seen[i]
+        {
+            v.insert(*c);
+        }
+    }
+    v
+}
+
+/// Whether a seat may look at its own hand (§6, R7).
+pub fn hand_visible(state: &State, seat: Seat) -> bool {
+    state.phase != Phase::Naming
+        || state.players == 2
+        || seat == state.eldest()
+        || seat == state.deal.dealer
+}
+
+fn partner(state: &State, seat: Seat) -> Option<Seat> {
+    state
+        .partner_view_in_force()
+        .then_some((seat + 2) % state.players)
+}
+
+/// Builds the view.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let d = &state.deal;
+    let seat = match viewer {
+        Viewer::Seat(s) if s < state.players => Some(s),
+        _ => None,
+    };
+    let (knows, seen) = blind_knowledge(state, seat);
+    let sides_count = if state.options.variant == super::rules::Variant::Bohemian {
+        state.players
+    } else {
+        2
+    };
+    let designated = [0, 1].map(|i| d.designated[i].filter(|_| seen[i]));
+    View {
+        seat,
+        players: state.players,
+        options: state.options.clone(),
+        phase: state.phase,
+        deal: state.deal_no,
+        dealer: d.dealer,
+        eldest: state.eldest(),
+        cutter: state.cutter(),
+        sides: (0..sides_count).map(|s| state.side_seats(s)).collect(),
+        scores: state.scores.clone(),
+        hand: seat
+            .filter(|s| hand_visible(state, *s))
+            .map(|s| d.hands[s].iter().collect()),
+        hand_sizes: d.hands.iter().map(|h| h.len()).collect(),
+        cut_taken: d.cut_taken.clone(),
+        cut_shown: d.cut_shown,
+        turn_up: d.turn_up,
+        partner_hand: seat
+            .and_then(|s| partner(state, s))
+            .map(|p| d.hands[p].iter().collect()),
+        own_discards: seat.map_or(Vec::new(), |s| d.discards[s].iter().collect()),
+        proposal: d.proposal,
+        swapped: d.swapped,
+        schlag: if knows { d.schlag } else { None },
+        trump: if knows { d.trump } else { None },
+        designated,
+        has_designated: [d.designated[0].is_some(), d.designated[1].is_some()],
+        stake: d.stake,
+        raise_right: d.raise_right,
+        pending_raise: d.pending.map(|p| RaiseView {
+            seat: p.seat,
+            to: p.to,
+        }),
+        tricks: d.tricks.clone(),
+        current: d.current.clone(),
+        won: d.won.iter().take(sides_count).copied().collect(),
+        seat_to_play: (state.phase == Phase::Play).then(|| state.seat_to_play()),
+        to_act: state.to_act().to_vec(),
+        signals: d.signals.clone(),
+        exchanges: d.exchanges.clone(),
+        stock_size: d.stock.len(),
+        last_deal: state.last_deal.clone(),
+    }
+}
+
+mod view_options {
+    use super::Options;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    pub fn serialize<S: Serializer>(options: &Options, s: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::to_value(options).map_err(serde::ser::Error::custom)?;
+        if let Value::Object(map) = &mut value {
+            let jd = map.remove("carinthian_top") == Some(Value::from("JD"));
+            map.insert("carinthian_top_jd".into(), Value::Bool(jd));
+        }
+        value.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Options, D::Error> {
+        let mut value = Value::deserialize(d)?;
+        if let Value::Object(map) = &mut value {
+            let jd = map.remove("carinthian_top_jd") == Some(Value::Bool(true));
+            map.insert(
+                "carinthian_top".into(),
+                Value::from(if jd { "JD" } else { "JH" }),
+            );
+        }
+        serde_json::from_value(value).map_err(serde::de::Error::custom)
+    }
+}
