@@ -998,6 +998,25 @@ fn r22_packs_auto_and_large_sets() {
 }
 
 #[test]
+fn r22_full_pack_order_is_the_pack_spec_order() {
+    for packs in 1..=3 {
+        let state = typed(
+            Options {
+                packs: engine::games::twenty_two::rules::Packs::Count(packs as u8),
+                ..Options::default()
+            },
+            3,
+            1,
+            Vec::new(),
+        );
+        assert_eq!(
+            state.full_pack(),
+            engine::cards::PackSpec::standard().copies(packs).cards()
+        );
+    }
+}
+
+#[test]
 fn r26_two_players_play_to_the_end() {
     let game = registry::find("twenty_two").unwrap();
     for seed in 0..5 {
@@ -1201,4 +1220,90 @@ fn heuristic_beats_random_clearly() {
     let rate = wins as f64 / games as f64;
     eprintln!("heuristic win rate vs 3 random players: {rate:.3} (random baseline 0.25)");
     assert!(rate > 0.45, "heuristic won only {rate:.3}");
+}
+
+#[test]
+fn r22_nine_to_eleven_players_play_out_conserving_cards() {
+    // The generic conformance suite covers 2..8 and 12 players; this covers 9, 10 and 11.
+    for id in ["twenty_two", "twenty_two_short"] {
+        let game = registry::find(id).unwrap();
+        for players in 9..=11 {
+            for seed in 0..2 {
+                let mut m = game
+                    .start(&NewGame {
+                        players,
+                        seed,
+                        ..NewGame::default()
+                    })
+                    .unwrap();
+                let mut pieces = m.pieces();
+                pieces.sort();
+                assert_eq!(pieces.len(), 156);
+                let mut steps = 0u64;
+                while !m.is_over() {
+                    let seat = m.to_act()[0];
+                    let legal = m.legal_actions(seat);
+                    steps = steps
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let action = legal[(steps >> 33) as usize % legal.len()].clone();
+                    m.apply(seat, &action).unwrap();
+                    let mut now = m.pieces();
+                    now.sort();
+                    assert_eq!(now, pieces);
+                }
+                let result = m.result().unwrap();
+                let mut ranked: Vec<usize> = result.ranking.concat();
+                ranked.sort();
+                assert_eq!(ranked, (0..players).collect::<Vec<_>>());
+                let saved = m.save();
+                assert_eq!(game.load(&saved).unwrap().save(), saved);
+            }
+        }
+    }
+}
+
+#[test]
+fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
+    // 12 players, one pack, 30 markers out: P = 22, k = min(T, 1) = 1, stock 10.
+    let mut state = typed(
+        Options {
+            packs: engine::games::twenty_two::rules::Packs::Count(1),
+            elimination_threshold: 99,
+            first_dealer: engine::games::twenty_two::rules::FirstDealer::Seat(11),
+            ..Options::default()
+        },
+        12,
+        3,
+        Vec::new(),
+    );
+    let markers = Card::parse_list(
+        "2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C 6S 6H 6D 6C 7S 7H 7D 7C 8S 8H 8D 8C 9S 9H",
+    )
+    .unwrap();
+    state.withheld = markers.clone();
+    state.markers[0] = markers;
+    state.totals[0] = 90;
+    state.dealer = 11;
+    state.start_deal(&mut Vec::new());
+    assert_eq!(state.cards_each, 1);
+    assert_eq!(state.stock.len(), 10);
+    assert_eq!(
+        state.phase,
+        Phase::Exchange {
+            seat: 0,
+            discarded: 0
+        }
+    );
+    let deal = state.deal;
+    let mut last = Vec::new();
+    for seat in 0..12 {
+        last = tact(&mut state, seat, Action::Draw);
+    }
+    assert!(
+        last.iter().any(|e| matches!(e, Event::LastTrick { .. })),
+        "{last:?}"
+    );
+    assert_eq!(state.deal, deal + 1, "the next deal started automatically");
+    TwentyTwo::validate(&state).unwrap();
 }

@@ -25,6 +25,9 @@
 //!   `loser_draw` / `dealer_draw` as §2.4 lists them. Several losers are drawn among in
 //!   ascending seat order.
 //! - Scores are the final penalty totals: lower is better.
+//! - Speed (benches/playouts.rs, typed random playouts, legal generation included): about 9-10
+//!   million applied actions per CPU-second for 2-6 players. Per-deal work (the shuffle through
+//!   `deal_sequence`/ChaCha8) is the largest single cost, then play checks and set enumeration.
 
 pub mod action;
 pub mod rules;
@@ -95,13 +98,13 @@ impl GameDef for TwentyTwo {
                 "option `elimination_threshold` must be an integer from 10 to 99".into(),
             ));
         }
-        if let FirstDealer::Seat(seat) = options.first_dealer {
-            if seat >= n {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `first_dealer` is seat {seat}, but a {n}-player game has seats 0 to {}",
-                    n - 1
-                )));
-            }
+        if let FirstDealer::Seat(seat) = options.first_dealer
+            && seat >= n
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `first_dealer` is seat {seat}, but a {n}-player game has seats 0 to {}",
+                n - 1
+            )));
         }
         let stacked = parse_card_deals(&setup.deals, &PackSpec::standard().copies(packs))?;
         let mut rng = GameRng::new(setup.seed);
@@ -232,10 +235,10 @@ fn validate(state: &State) -> Result<(), String> {
     if !(10..=99).contains(&state.options.elimination_threshold) {
         return Err("elimination_threshold must be 10..99".into());
     }
-    if let FirstDealer::Seat(seat) = state.options.first_dealer {
-        if seat >= n {
-            return Err(format!("first_dealer {seat} is not a seat"));
-        }
+    if let FirstDealer::Seat(seat) = state.options.first_dealer
+        && seat >= n
+    {
+        return Err(format!("first_dealer {seat} is not a seat"));
     }
     let lens = [
         state.totals.len(),
@@ -285,7 +288,10 @@ fn validate(state: &State) -> Result<(), String> {
     if withheld.iter().zip(&marker_counts).any(|(w, m)| w > m) {
         return Err("a withheld card is not a marker".into());
     }
-    if state.deal == 0 || state.dealer >= n || state.leader >= n {
+    if state.started_with > n || state.cards_each > 52 * state.packs {
+        return Err("deal sizes out of range".into());
+    }
+    if state.deal == 0 || state.deal > 1_000_000 || state.dealer >= n || state.leader >= n {
         return Err("deal, dealer or leader out of range".into());
     }
     let seat_ok = |s: Seat| s < n;
@@ -337,13 +343,12 @@ fn validate(state: &State) -> Result<(), String> {
         }
         expect = state.next_in(play.seat);
     }
-    if let Some(lead) = trick.first() {
-        if trick.iter().any(|p| p.cards.len() != lead.cards.len())
+    if let Some(lead) = trick.first()
+        && (trick.iter().any(|p| p.cards.len() != lead.cards.len())
             || state.target < state.trick_start()
-            || state.target >= state.plays.len()
-        {
-            return Err("the trick's plays or target are incoherent".into());
-        }
+            || state.target >= state.plays.len())
+    {
+        return Err("the trick's plays or target are incoherent".into());
     }
     let played = |s: Seat| trick.iter().any(|p| p.seat == s);
     let m = trick.first().map_or(0, |p| p.cards.len());
@@ -364,7 +369,7 @@ fn validate(state: &State) -> Result<(), String> {
             }
             for s in 0..n {
                 let want = if s == seat {
-                    state.cards_each - own
+                    state.cards_each.saturating_sub(own)
                 } else {
                     state.cards_each
                 };
@@ -399,9 +404,8 @@ fn validate(state: &State) -> Result<(), String> {
             }
         }
     }
-    if !matches!(state.phase, Phase::BuyBack { .. })
-        && !(state.buy_back_queue.is_empty() && state.fatal.is_empty())
-    {
+    let pending = !state.buy_back_queue.is_empty() || !state.fatal.is_empty();
+    if pending && !matches!(state.phase, Phase::BuyBack { .. }) {
         return Err("pending buy-backs outside the buy-back phase".into());
     }
     Ok(())

@@ -5,7 +5,7 @@ use super::action::{Action, CARDS, Cards, MAX_PLAY, rank_of};
 use super::rules::{
     DealSize, DealerWhenLosersOut, EndCondition, Options, PlayStyle, SetTrickWinner,
 };
-use crate::cards::{Card, PackSpec};
+use crate::cards::Card;
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
@@ -447,10 +447,17 @@ impl State {
     /// The first seat after `seat` still in the game (itself if nobody else is).
     pub fn next_in(&self, seat: Seat) -> Seat {
         let n = self.players;
-        (1..=n)
-            .map(|d| (seat + d) % n)
-            .find(|s| self.in_game(*s))
-            .unwrap_or(seat)
+        let mut s = seat;
+        for _ in 0..n {
+            s += 1;
+            if s >= n {
+                s = 0;
+            }
+            if self.in_game(s) {
+                return s;
+            }
+        }
+        seat
     }
 
     /// The last seat before `seat` still in the game.
@@ -497,7 +504,16 @@ impl State {
 
     /// The full pack(s) in canonical order.
     pub fn full_pack(&self) -> Vec<Card> {
-        PackSpec::standard().copies(self.packs).cards()
+        // The order of `PackSpec::standard().copies(packs).cards()`: by copy, suit, rank.
+        let mut cards = Vec::with_capacity(52 * self.packs);
+        for _ in 0..self.packs {
+            for suit in 0..4 {
+                for rank in 0..13 {
+                    cards.push(CARDS[rank * 4 + suit]);
+                }
+            }
+        }
+        cards
     }
 
     /// Starts the next deal (§2.3, §2.4): shuffle, deal from the leader, stock, exchange.
@@ -547,14 +563,23 @@ impl State {
             cards_each: k,
             stock: self.stock.len(),
         });
-        self.phase = if self.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
-            Phase::Play { seat: self.leader }
+        if self.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
+            self.begin_tricks(events);
         } else {
-            Phase::Exchange {
+            self.phase = Phase::Exchange {
                 seat: self.leader,
                 discarded: 0,
-            }
-        };
+            };
+        }
+    }
+
+    /// The trick phase, or straight to the last trick when one card each was dealt (§3.3).
+    fn begin_tricks(&mut self, events: &mut Vec<Event>) {
+        if self.cards_each <= 1 {
+            self.finish_deal(events);
+        } else {
+            self.phase = Phase::Play { seat: self.leader };
+        }
     }
 
     fn pack_without_markers(&self) -> Vec<Card> {
@@ -654,6 +679,24 @@ impl State {
         }
         let (t, m) = sorted_ranks(target.cards.as_slice());
         let t = &t[..m];
+        if m == 1 {
+            // Single cards: every code of rank >= the target, then the lowest rank's codes.
+            let t0 = t[0] as usize * 4;
+            for i in BitIter(hand.present & (!0u64 << t0)) {
+                let mut cards = Cards::new();
+                cards.push(CARDS[i]);
+                out.push(Action::Play { cards });
+            }
+            let low = hand.present.trailing_zeros() as usize & !3;
+            if low < t0 {
+                for i in BitIter(hand.present & (0xF << low)) {
+                    let mut cards = Cards::new();
+                    cards.push(CARDS[i]);
+                    out.push(Action::Play { cards });
+                }
+            }
+            return;
+        }
         // (a) every covering multiset, ascending code order (R11, R27).
         let mut codes = [(0u8, 0u8); 52];
         let mut n = 0;
@@ -661,9 +704,9 @@ impl State {
             codes[n] = (i as u8, hand.counts[i]);
             n += 1;
         }
-        let mut remaining = [0usize; 53];
+        let mut remaining = [0u8; 53];
         for j in (0..n).rev() {
-            remaining[j] = remaining[j + 1] + codes[j].1 as usize;
+            remaining[j] = remaining[j + 1].saturating_add(codes[j].1);
         }
         let mut cards = Cards::new();
         covers_from(&codes[..n], &remaining, 0, t, &mut cards, out);
@@ -760,14 +803,14 @@ impl State {
         }
         events.push(Event::Draw { seat, count });
         // R7/R28: one turn each, leader first, dealer last; an empty stock ends the exchange.
-        self.phase = if seat == self.dealer || self.stock.is_empty() {
-            Phase::Play { seat: self.leader }
+        if seat == self.dealer || self.stock.is_empty() {
+            self.begin_tricks(events);
         } else {
-            Phase::Exchange {
+            self.phase = Phase::Exchange {
                 seat: self.next_in(seat),
                 discarded: 0,
-            }
-        };
+            };
+        }
     }
 
     /// Checks a play of `seat` (R9, R11-R13, R25). Returns whether it becomes the target.
@@ -872,6 +915,16 @@ impl State {
                     ),
                 )
             });
+        }
+        if m == 1 {
+            let rank = rank_of(list[0].index());
+            let top = rank_of(target.cards.as_slice()[0].index());
+            if rank >= top {
+                return Ok(true);
+            }
+            if Some(rank) == hand.lowest_rank() {
+                return Ok(false);
+            }
         }
         let (x, _) = sorted_ranks(list);
         let (t, _) = sorted_ranks(target.cards.as_slice());
@@ -1163,7 +1216,7 @@ fn multisets_of_rank(
 /// Every covering multiset: codes ascending, position p must have rank >= t[p] (R11).
 fn covers_from(
     codes: &[(u8, u8)],
-    remaining: &[usize; 53],
+    remaining: &[u8; 53],
     from: usize,
     t: &[u8],
     cards: &mut Cards,
@@ -1176,7 +1229,7 @@ fn covers_from(
     }
     let need = t.len() - pos;
     for j in from..codes.len() {
-        if remaining[j] < need {
+        if (remaining[j] as usize) < need {
             return;
         }
         let (index, count) = codes[j];
