@@ -1,1 +1,24 @@
-//! api
+//! # cardroom api
+//!
+//! The stateless rules API over HTTP, generic over the engine's registry: catalog, new, legal,
+//! apply, view and replay, with transparent or sealed states, problem+json errors, a generated
+//! OpenAPI 3.1 document and an offline docs page.
+//!
+//! - [`startup`]: build and bind the server ([`startup::configure_all`] lists every route).
+//! - [`routes`]: the handlers.
+//! - [`dto`]: wire types.
+//! - [`error`]: [`error::ApiError`] and the problem documents.
+//! - [`codec`]: transparent and sealed states.
+//! - [`openapi`]: the OpenAPI document.
+//! - [`cli`]: the `cardroom` command line.
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod codec;
+pub mod dto;
+pub mod error;
+pub mod metrics;
+pub mod openapi;
+pub mod routes;
+pub mod startup;
+pub mod telemetry;

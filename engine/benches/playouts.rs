@@ -9,6 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use engine::erased::random_playout;
 use engine::game::{GameDef, Setup};
 use engine::games::twenty_two::TwentyTwo;
+use engine::games::watten::Watten;
 use engine::options::merge_options;
 use serde_json::{Map, Value};
 use std::hint::black_box;
@@ -23,6 +24,7 @@ const ENTRIES: &[(&str, usize, Bench)] = &[
     ("twenty_two", 2, typed::<TwentyTwo>),
     ("twenty_two", 4, typed::<TwentyTwo>),
     ("twenty_two", 6, typed::<TwentyTwo>),
+    ("watten", 4, typed::<Watten>),
 ];
 
 /// The typed setup of a preset with its default options.
@@ -33,7 +35,8 @@ fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<G::Options> {
         .iter()
         .find(|p| p.id == id)
         .unwrap_or_else(|| panic!("{id} is not a preset of {}", family.id));
-    let merged = merge_options(&family.options, preset, &Map::new()).expect("default options");
+    let mut merged = merge_options(&family.options, preset, &Map::new()).expect("default options");
+    G::resolve_options(players, &Map::new(), &mut merged).expect("default options resolve");
     Setup {
         players,
         options: serde_json::from_value(Value::Object(merged)).expect("typed options"),

@@ -78,6 +78,13 @@ pub trait Game: Send + Sync {
     fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError>;
     /// Loads and validates a transparent state (`{"version", "game", "data"}`).
     fn load(&self, state: &Value) -> Result<Box<dyn Match>, StateError>;
+    /// Loads and validates a transparent state given as JSON text, with the same checks as
+    /// [`Game::load`] but without an intermediate `Value` (the API's sealed-state hot path).
+    fn load_json(&self, text: &[u8]) -> Result<Box<dyn Match>, StateError> {
+        let state: Value =
+            serde_json::from_slice(text).map_err(|e| StateError::Malformed(e.to_string()))?;
+        self.load(&state)
+    }
     /// Replays `actions` from a setup; stops at the first refused action.
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
@@ -116,6 +123,11 @@ pub trait Match: Send + Sync {
     fn result(&self) -> Option<GameResult>;
     /// The transparent state envelope.
     fn save(&self) -> Value;
+    /// The same envelope as [`Match::save`], serialized to JSON text directly from the typed
+    /// state (no intermediate `Value`; key order may differ). The API's hot path uses it.
+    fn save_json(&self) -> String {
+        serde_json::to_string(&self.save()).unwrap_or_default()
+    }
     /// A copy.
     fn clone_match(&self) -> Box<dyn Match>;
     /// Every piece in the game (conformance audit).
@@ -206,6 +218,23 @@ impl<G: GameDef> PresetGame<G> {
         })
     }
 
+    /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
+    fn checked(&self, typed: G::State) -> Result<Box<dyn Match>, StateError> {
+        let players = G::players(&typed);
+        let PlayerRange { min, max } = self.info.players;
+        if !(min..=max).contains(&players) {
+            return Err(StateError::Inconsistent(format!(
+                "{players} players is outside {min}..={max}"
+            )));
+        }
+        self.check_fixed(G::options(&typed))?;
+        G::validate(&typed).map_err(StateError::Inconsistent)?;
+        Ok(Box::new(TypedMatch::<G> {
+            id: self.id.clone(),
+            state: typed,
+        }))
+    }
+
     fn check_fixed(&self, options: &G::Options) -> Result<(), StateError> {
         let options =
             serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?;
@@ -259,21 +288,30 @@ impl<G: GameDef> Game for PresetGame<G> {
         let data = envelope
             .get("data")
             .ok_or_else(|| StateError::Malformed("missing `data`".into()))?;
-        let typed: G::State = serde_json::from_value(data.clone())
-            .map_err(|e| StateError::Malformed(e.to_string()))?;
-        let players = G::players(&typed);
-        let PlayerRange { min, max } = self.info.players;
-        if !(min..=max).contains(&players) {
-            return Err(StateError::Inconsistent(format!(
-                "{players} players is outside {min}..={max}"
-            )));
+        // Deserialize from the borrowed tree: no copy of the state.
+        let typed: G::State =
+            G::State::deserialize(data).map_err(|e| StateError::Malformed(e.to_string()))?;
+        self.checked(typed)
+    }
+
+    fn load_json(&self, text: &[u8]) -> Result<Box<dyn Match>, StateError> {
+        #[derive(Deserialize)]
+        struct Envelope<S> {
+            version: u64,
+            game: String,
+            data: S,
         }
-        self.check_fixed(G::options(&typed))?;
-        G::validate(&typed).map_err(StateError::Inconsistent)?;
-        Ok(Box::new(TypedMatch::<G> {
-            id: self.id.clone(),
-            state: typed,
-        }))
+        match serde_json::from_slice::<Envelope<G::State>>(text) {
+            Ok(envelope) if envelope.version == STATE_VERSION && envelope.game == self.info.id => {
+                self.checked(envelope.data)
+            }
+            // Anything unusual takes the general path, which words the precise error.
+            _ => {
+                let state: Value = serde_json::from_slice(text)
+                    .map_err(|e| StateError::Malformed(e.to_string()))?;
+                self.load(&state)
+            }
+        }
     }
 
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError> {
@@ -458,6 +496,21 @@ impl<G: GameDef> Match for TypedMatch<G> {
             "game": &*self.id,
             "data": to_json(&self.state),
         })
+    }
+
+    fn save_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Envelope<'a, S> {
+            version: u64,
+            game: &'a str,
+            data: &'a S,
+        }
+        serde_json::to_string(&Envelope {
+            version: STATE_VERSION,
+            game: &self.id,
+            data: &self.state,
+        })
+        .unwrap_or_default()
     }
 
     fn clone_match(&self) -> Box<dyn Match> {

@@ -4,8 +4,9 @@
 //! clock, no global RNG: all chance comes from the seed carried in each state, so
 //! `(game, players, options, seed, deals, actions)` replays identically everywhere.
 //!
-//! - [`common`]: mechanics shared by families (tricks, ...).
+//! - [`common`]: mechanics shared by families: trick taking (`trick`) and fishing captures (`capture`).
 //! - [`cards`]: ranks, suits, cards (`TH`, `AS`, `JK`), card sets and packs from a description.
+//! - [`tiles`]: domino tiles (`2-5`, `6-6#1`), tile sets from a description, stacked tile deals.
 //! - [`rng`]: the seeded, replayable RNG carried in states.
 //! - [`deal`]: stacked deals and deal sequences.
 //! - [`options`]: declared options, presets, option merging.
@@ -25,6 +26,7 @@ pub mod games;
 pub mod options;
 pub mod registry;
 pub mod rng;
+pub mod tiles;
 
 pub use erased::{Game, GameInfo, Match, NewGame};
 pub use error::{ActionError, ReplayError, SetupError, StateError};

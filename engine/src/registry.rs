@@ -1,4 +1,4 @@
-//! The one list of games. Adding a family is one line in [`families`]; the API, the arena, the
+//! The one list of games. Adding a family is one line in `families()`; the API, the arena, the
 //! catalog and the conformance tests all iterate this list.
 
 use crate::erased::{Game, PresetGame};
@@ -14,6 +14,8 @@ fn families() -> Vec<Vec<Box<dyn Game>>> {
         PresetGame::<crate::games::watten::Watten>::all(),
         PresetGame::<crate::games::chinese_ten::ChineseTen>::all(),
         PresetGame::<crate::games::basra::Basra>::all(),
+        PresetGame::<crate::games::taihe_abao::TaiheAbao>::all(),
+        PresetGame::<crate::games::tjak_mat_tchi_ki::TjakMatTchiKi>::all(),
     ]
 }
 

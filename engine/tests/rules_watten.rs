@@ -92,11 +92,12 @@ fn sequence(
         for i in 0..n {
             let seat = (dealer + 1 + i) % n;
             let mut size = if round == 0 { 3 } else { 2 };
-            if let Some((cs, c)) = cutter {
-                if cs == seat && c > 0 {
-                    let first = 3usize.saturating_sub(c);
-                    size = if round == 0 { first } else { 5 - c - first };
-                }
+            if let Some((cs, c)) = cutter
+                && cs == seat
+                && c > 0
+            {
+                let first = 3usize.saturating_sub(c);
+                size = if round == 0 { first } else { 5 - c - first };
             }
             for _ in 0..size {
                 seq.push(hands[seat][taken[seat]].clone());

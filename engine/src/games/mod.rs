@@ -5,5 +5,7 @@ pub mod basra;
 pub mod chinese_ten;
 pub mod marglia;
 pub mod sloppy_seconds;
+pub mod taihe_abao;
+pub mod tjak_mat_tchi_ki;
 pub mod twenty_two;
 pub mod watten;

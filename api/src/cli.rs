@@ -1,0 +1,223 @@
+//! The `cardroom` command line: `serve`, `openapi` and `playouts`. Every flag of `serve` can also
+//! be set with a `CARDROOM_*` environment variable.
+
+use crate::codec::{SealKey, StateCodec};
+use crate::startup::ServeConfig;
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// cardroom: a rules service and bot arena for traditional card games.
+#[derive(Debug, Parser)]
+#[command(name = "cardroom", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server: the rules API, its docs (/docs, /openapi.json), /healthz and /metrics.
+    Serve(ServeArgs),
+    /// Print the OpenAPI 3.1 document (or write it to a file, or check a file against it).
+    Openapi(OpenapiArgs),
+    /// Play uniformly random games in process on one thread and print one JSON line of throughput.
+    Playouts(PlayoutArgs),
+}
+
+/// Log line format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Flags of `serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Interface to listen on (use 0.0.0.0 to accept remote clients).
+    #[arg(long, env = "CARDROOM_HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// TCP port to listen on (0 picks a free port).
+    #[arg(long, env = "CARDROOM_PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// File holding the 32-byte state sealing key (64 hex digits, or 32 raw bytes). With a key,
+    /// states are returned as sealed tokens (XChaCha20-Poly1305): clients can store them but can
+    /// neither read hidden cards nor forge them. Generate one with `openssl rand -hex 32`.
+    #[arg(long, env = "CARDROOM_SEAL_KEY_FILE", value_name = "PATH")]
+    pub seal_key_file: Option<PathBuf>,
+    /// The sealing key itself as 64 hex digits (prefer the environment variable or the file: a
+    /// flag is visible in the process list).
+    #[arg(
+        long,
+        env = "CARDROOM_SEAL_KEY",
+        hide_env_values = true,
+        value_name = "HEX"
+    )]
+    pub seal_key: Option<String>,
+    /// Refuse transparent (JSON object) states: only sealed tokens are accepted. Needs a key.
+    #[arg(long, env = "CARDROOM_REQUIRE_SEALED")]
+    pub require_sealed: bool,
+    /// Largest accepted request body in bytes (larger: 413 payload_too_large).
+    #[arg(long, env = "CARDROOM_MAX_BODY_BYTES", default_value_t = 256 * 1024)]
+    pub max_body_bytes: usize,
+    /// Seconds a client has to send a request's head before the connection is closed.
+    #[arg(long, env = "CARDROOM_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
+    pub request_timeout_secs: u64,
+    /// Seconds an idle keep-alive connection stays open.
+    #[arg(long, env = "CARDROOM_KEEP_ALIVE_SECS", default_value_t = 30)]
+    pub keep_alive_secs: u64,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT (graceful shutdown).
+    #[arg(long, env = "CARDROOM_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
+    pub shutdown_timeout_secs: u64,
+    /// Worker threads (default: one per CPU core).
+    #[arg(long, env = "CARDROOM_WORKERS")]
+    pub workers: Option<usize>,
+    /// Log filter (tracing EnvFilter syntax, e.g. `info`, `warn`, `api=debug`).
+    #[arg(long, env = "CARDROOM_LOG", default_value = "info")]
+    pub log: String,
+    /// Log format.
+    #[arg(long, env = "CARDROOM_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+impl ServeArgs {
+    /// The server configuration these flags describe (reads the key file).
+    pub fn config(&self) -> anyhow::Result<ServeConfig> {
+        let key = match (&self.seal_key_file, &self.seal_key) {
+            (Some(_), Some(_)) => bail!("give either --seal-key-file or --seal-key, not both"),
+            (Some(path), None) => Some(SealKey::from_file(path)?),
+            (None, Some(hex)) => {
+                Some(SealKey::parse(hex.as_bytes()).context("invalid CARDROOM_SEAL_KEY")?)
+            }
+            (None, None) => None,
+        };
+        let codec = match key {
+            Some(key) => StateCodec::sealed(&key, self.require_sealed),
+            None if self.require_sealed => {
+                bail!("--require-sealed needs a key (--seal-key-file or CARDROOM_SEAL_KEY)")
+            }
+            None => StateCodec::transparent(),
+        };
+        Ok(ServeConfig {
+            host: self.host.clone(),
+            port: self.port,
+            codec,
+            max_body_bytes: self.max_body_bytes,
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            keep_alive: Duration::from_secs(self.keep_alive_secs),
+            shutdown_timeout: Duration::from_secs(self.shutdown_timeout_secs),
+            workers: self.workers,
+            handle_signals: true,
+        })
+    }
+}
+
+/// Flags of `openapi`.
+#[derive(Debug, Clone, Args)]
+pub struct OpenapiArgs {
+    /// Write the document to this file instead of standard output
+    /// (`cargo run -p api -- openapi --write openapi/cardroom.json`).
+    #[arg(long, value_name = "PATH", conflicts_with = "check")]
+    pub write: Option<PathBuf>,
+    /// Exit with an error if this file differs from the generated document.
+    #[arg(long, value_name = "PATH")]
+    pub check: Option<PathBuf>,
+}
+
+/// Flags of `playouts`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayoutArgs {
+    /// Game id (see GET /v1/games).
+    #[arg(long)]
+    pub game: String,
+    /// Number of players.
+    #[arg(long)]
+    pub players: usize,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Seed of the first game (game i uses seed + i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Runs `openapi`.
+pub fn openapi(args: &OpenapiArgs) -> anyhow::Result<()> {
+    let text = crate::openapi::document_string();
+    if let Some(path) = &args.write {
+        std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+    } else if let Some(path) = &args.check {
+        let committed = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if committed != text {
+            bail!(
+                "{} is out of date; regenerate it with `{}`",
+                path.display(),
+                crate::openapi::REGENERATE
+            );
+        }
+    } else {
+        print!("{text}");
+    }
+    Ok(())
+}
+
+/// The result line of `playouts`.
+#[derive(Debug, serde::Serialize)]
+pub struct PlayoutReport {
+    /// Game id.
+    pub game: String,
+    /// Players per game.
+    pub players: usize,
+    /// Games finished.
+    pub games: u64,
+    /// Actions applied.
+    pub actions: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Actions per second.
+    pub actions_per_s: f64,
+    /// Games per second.
+    pub games_per_s: f64,
+}
+
+/// Runs `playouts`: random games until the time is up.
+pub fn playouts(args: &PlayoutArgs) -> anyhow::Result<PlayoutReport> {
+    let Some(game) = engine::registry::find(&args.game) else {
+        let ids: Vec<&str> = engine::registry::games()
+            .iter()
+            .map(|g| g.info().id.as_str())
+            .collect();
+        bail!(
+            "unknown game `{}`; known ids: {}",
+            args.game,
+            ids.join(", ")
+        );
+    };
+    let budget = Duration::from_secs_f64(args.seconds.max(0.0));
+    let started = Instant::now();
+    let (mut games, mut actions) = (0u64, 0u64);
+    loop {
+        actions += game.random_playout(args.players, args.seed.wrapping_add(games))?;
+        games += 1;
+        if started.elapsed() >= budget {
+            break;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(PlayoutReport {
+        game: args.game.clone(),
+        players: args.players,
+        games,
+        actions,
+        seconds,
+        actions_per_s: actions as f64 / seconds,
+        games_per_s: games as f64 / seconds,
+    })
+}

@@ -1,0 +1,309 @@
+//! Wire types of the rules API (request and response bodies), with their OpenAPI schemas.
+//!
+//! Game-specific payloads (options, actions, views, events) are plain JSON here; their exact shape
+//! per game is published as the components `<game>.Options`, `<game>.Action` and `<game>.View`
+//! (see [`crate::openapi`]).
+
+use engine::{GameInfo, GameResult};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+/// A game state as the client holds it: the JSON object returned by the server (transparent mode,
+/// the default) or an opaque sealed token (sealed mode). Send it back exactly as received.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // reason: schema only; states are handled as `serde_json::Value`
+pub enum WireState {
+    /// Transparent mode: `{"version": 1, "game": "...", "data": {...}}`, re-validated on every request.
+    Transparent(Map<String, Value>),
+    /// Sealed mode: `v1.` followed by base64url; authenticated and encrypted.
+    Sealed(String),
+}
+
+/// Player range of a game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Players {
+    /// Fewest players.
+    pub min: usize,
+    /// Most players.
+    pub max: usize,
+}
+
+/// One option of a game: id, type, allowed values, default, description.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"id": "target", "type": "integer", "min": 1, "max": 99, "default": 5, "description": "Points needed to win."}))]
+pub struct OptionInfo {
+    /// The key in the `options` object.
+    pub id: String,
+    /// `boolean`, `integer`, `enum` or `enum_or_integer`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Allowed strings (`enum`, `enum_or_integer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    /// Smallest integer (`integer`, `enum_or_integer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// Largest integer (`integer`, `enum_or_integer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// The default value for this game id.
+    pub default: Value,
+    /// What the option changes.
+    pub description: String,
+}
+
+/// Links to the component schemas that describe a game's JSON exactly.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameSchemas {
+    /// Component schema of the `options` object, e.g. `#/components/schemas/twenty_two.Options`.
+    pub options: String,
+    /// Component schema of one action.
+    pub action: String,
+    /// Component schema of a view.
+    pub view: String,
+}
+
+/// A catalog entry.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameEntry {
+    /// The game id used in paths.
+    pub id: String,
+    /// The family the id belongs to (ids of one family share rules and differ in options).
+    pub family: String,
+    /// Display name.
+    pub name: String,
+    /// Short description.
+    pub description: String,
+    /// Rules summary.
+    pub rules_summary: String,
+    /// Player range.
+    pub players: Players,
+    /// Every option with its default.
+    pub options: Vec<OptionInfo>,
+    /// Options this id fixes (a request may repeat them, not change them).
+    #[schema(value_type = Object)]
+    pub fixed_options: Map<String, Value>,
+    /// Where the exact JSON of this game's options, actions and views is described.
+    pub schemas: GameSchemas,
+}
+
+impl GameEntry {
+    /// The entry of an engine game.
+    pub fn from_info(info: &GameInfo) -> GameEntry {
+        let options = info
+            .options
+            .iter()
+            .map(|spec| {
+                let json = serde_json::to_value(spec).unwrap_or(Value::Null);
+                let get = |k: &str| json.get(k).cloned();
+                OptionInfo {
+                    id: spec.id.clone(),
+                    kind: get("type")
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default(),
+                    values: get("values").and_then(|v| serde_json::from_value(v).ok()),
+                    min: get("min").and_then(|v| v.as_i64()),
+                    max: get("max").and_then(|v| v.as_i64()),
+                    default: spec.default.clone(),
+                    description: spec.description.clone(),
+                }
+            })
+            .collect();
+        let component = |kind: &str| format!("#/components/schemas/{}.{kind}", info.id);
+        GameEntry {
+            id: info.id.clone(),
+            family: info.family.clone(),
+            name: info.name.clone(),
+            description: info.description.clone(),
+            rules_summary: info.rules_summary.clone(),
+            players: Players {
+                min: info.players.min,
+                max: info.players.max,
+            },
+            options,
+            fixed_options: info.fixed_options.clone(),
+            schemas: GameSchemas {
+                options: component("Options"),
+                action: component("Action"),
+                view: component("View"),
+            },
+        }
+    }
+}
+
+/// Start a game.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": 2, "options": {}, "seed": 42}))]
+pub struct NewGameRequest {
+    /// Number of players (see the game's `players` range).
+    pub players: usize,
+    /// Options to change; the others take the game's defaults (see `<game>.Options`).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: Map<String, Value>,
+    /// Seed of the game's chance. Omitted: the server picks one (below 2^53, so JavaScript
+    /// clients keep it exact) and records it in the state, so the game still replays.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Stacked deals for tests and puzzles: entry d fixes the first cards of deal d, as card
+    /// codes (`TH`, `AS`, ...).
+    #[serde(default)]
+    pub deals: Vec<Vec<String>>,
+}
+
+/// Ask for one seat's legal actions.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegalRequest {
+    /// The state, exactly as returned by the server.
+    #[schema(value_type = WireState)]
+    pub state: Value,
+    /// The seat (0-based).
+    pub seat: usize,
+}
+
+/// One seat's legal actions.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"seat": 0, "actions": [{"type": "play", "card": "7H"}]}))]
+pub struct SeatActions {
+    /// The seat.
+    pub seat: usize,
+    /// Its legal actions in canonical order (empty if it may not act); see `<game>.Action`.
+    pub actions: Vec<Value>,
+}
+
+/// Apply one action.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyRequest {
+    /// The state, exactly as returned by the server.
+    #[schema(value_type = WireState)]
+    pub state: Value,
+    /// The acting seat.
+    pub seat: usize,
+    /// The action, one of the seat's legal actions (see `<game>.Action`).
+    pub action: Value,
+}
+
+/// Ask for a view.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewRequest {
+    /// The state, exactly as returned by the server.
+    #[schema(value_type = WireState)]
+    pub state: Value,
+    /// The seat whose view to return; omitted or null: the spectator view (public information only).
+    #[serde(default)]
+    pub seat: Option<usize>,
+}
+
+/// What one seat (or a spectator) may see.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ViewResponse {
+    /// The seat, or null for the spectator view.
+    pub seat: Option<usize>,
+    /// The view (see `<game>.View`); always in the clear.
+    pub view: Value,
+}
+
+/// One action of a replay.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatAction {
+    /// The acting seat.
+    pub seat: usize,
+    /// The action.
+    pub action: Value,
+}
+
+/// Replay a whole game from its setup and actions.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// Number of players.
+    pub players: usize,
+    /// Options, as given to `new`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: Map<String, Value>,
+    /// The seed (as recorded in the state).
+    pub seed: u64,
+    /// Stacked deals, as given to `new`.
+    #[serde(default)]
+    pub deals: Vec<Vec<String>>,
+    /// The actions, in order.
+    pub actions: Vec<SeatAction>,
+}
+
+/// The final result of a game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"ranking": [[1], [0]], "scores": [0.0, 1.0]}))]
+pub struct ResultDto {
+    /// Groups of seats, best first; seats in one group share that place.
+    pub ranking: Vec<Vec<usize>>,
+    /// One score per seat, in the game's own unit.
+    pub scores: Vec<f64>,
+    /// Partnerships, for team games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<Vec<Vec<usize>>>,
+    /// Game-specific facts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+}
+
+impl From<GameResult> for ResultDto {
+    fn from(result: GameResult) -> Self {
+        ResultDto {
+            ranking: result.ranking,
+            scores: result.scores,
+            teams: result.teams,
+            details: (!result.details.is_null()).then_some(result.details),
+        }
+    }
+}
+
+/// Where a game stands after a request: the state to send back next time, who acts, the result,
+/// the events of this step and the legal actions of every seat that may act.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Step {
+    /// The game id.
+    pub game: String,
+    /// The new state: send it back with the next request.
+    #[schema(value_type = WireState, required = true)]
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub state: Value,
+    /// Seats that may act now, the seat whose turn it is first.
+    pub to_act: Vec<usize>,
+    /// True once the game has ended.
+    pub over: bool,
+    /// The result, once over.
+    pub result: Option<ResultDto>,
+    /// Public events of this step (each a JSON object with a `type`).
+    pub events: Vec<Value>,
+    /// Legal actions of every seat in `to_act`.
+    pub legal_actions: Vec<SeatActions>,
+}
+
+/// The end of a replay: the final step and every public event of the game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ReplayResponse {
+    /// The step after the last action (its `events` are those of the last action).
+    pub step: Step,
+    /// Every public event of the game in order, each tagged with `action_index`.
+    pub log: Vec<Value>,
+}
+
+/// Liveness.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok", "games": 12, "sealed": false}))]
+pub struct Health {
+    /// Always `ok`.
+    pub status: String,
+    /// Number of game ids served.
+    pub games: usize,
+    /// True if states are sealed.
+    pub sealed: bool,
+}

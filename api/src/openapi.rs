@@ -1,0 +1,427 @@
+//! The OpenAPI 3.1 document: generated from the handlers' annotations (utoipa), then completed
+//! from the engine's registry with one set of component schemas per game id (`<id>.Options`,
+//! `<id>.Action`, `<id>.Event`, `<id>.View`) and real request/response examples, all produced by
+//! playing seeded games, so the document is byte-stable.
+//!
+//! Regenerate the committed copy with `cargo run -p api -- openapi --write openapi/cardroom.json`.
+
+use crate::codec::StateCodec;
+use crate::routes::games::make_step;
+use engine::{Game, Match, NewGame, Viewer};
+use serde_json::{Map, Value, json};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+
+/// Path of the committed document, relative to the workspace root.
+pub const COMMITTED_PATH: &str = "openapi/cardroom.json";
+/// The command that regenerates the committed document.
+pub const REGENERATE: &str = "cargo run -p api -- openapi --write openapi/cardroom.json";
+/// Seed of every game played to build examples.
+const EXAMPLE_SEED: u64 = 42;
+
+/// The static part of the document: info, tags and shared schemas.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "cardroom rules API",
+        description = "A stateless rules service for traditional card games. Every request carries the \
+state it needs (a transparent JSON object, or a sealed token in sealed mode); the server keeps nothing. \
+Start a game with `new`, then loop: read `to_act` and `legal_actions` from the step, `apply` one action, \
+repeat until `over`. Each game's exact JSON (options, actions, events, views) is in the component \
+schemas `<game>.Options`, `<game>.Action`, `<game>.Event` and `<game>.View`. Every error is \
+`application/problem+json` with a stable `code`.",
+        license(name = "MIT OR Apache-2.0"),
+    ),
+    tags(
+        (name = "rules", description = "The stateless rules API: catalog, new, legal, apply, view, replay."),
+        (name = "service", description = "Health and metrics."),
+    ),
+    components(schemas(crate::error::ErrorCode, crate::error::Problem, crate::dto::WireState)),
+)]
+pub struct ApiDoc;
+
+/// A mid-game move: the match before, the seat, the action, the match after and its events.
+struct Move {
+    before: Box<dyn Match>,
+    seat: usize,
+    action: Value,
+    after: Box<dyn Match>,
+    events: Vec<Value>,
+}
+
+/// A seeded game played to its end, with the moments the examples show.
+struct Sample {
+    game: &'static dyn Game,
+    setup: NewGame,
+    start: Box<dyn Match>,
+    /// State, seat and action of a mid-game move, and the match after it.
+    mid: Option<Move>,
+    /// One example action per action `type`, in order of first appearance.
+    actions: Vec<Value>,
+    /// One example event per event `type`.
+    events: Vec<Value>,
+    /// Every action taken, for the replay example.
+    history: Vec<(usize, Value)>,
+}
+
+fn kind_of(value: &Value) -> String {
+    value
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| value.to_string())
+}
+
+fn push_kind(list: &mut Vec<Value>, value: &Value) {
+    if list.len() < 12 && !list.iter().any(|v| kind_of(v) == kind_of(value)) {
+        list.push(value.clone());
+    }
+}
+
+fn sample(game: &'static dyn Game) -> Option<Sample> {
+    let info = game.info();
+    let players = 2.clamp(info.players.min, info.players.max);
+    let setup = NewGame {
+        players,
+        seed: EXAMPLE_SEED,
+        ..NewGame::default()
+    };
+    let start = game.start(&setup).ok()?;
+    let mut current = start.clone_match();
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    let mut history = Vec::new();
+    let mut mid = None;
+    for step in 0..5000usize {
+        let to_act = current.to_act();
+        let Some(&seat) = to_act.first() else { break };
+        let legal = current.legal_actions(seat);
+        if legal.is_empty() {
+            break;
+        }
+        for action in &legal {
+            push_kind(&mut actions, action);
+        }
+        let action = legal[(step * 7 + 3) % legal.len()].clone();
+        let before = current.clone_match();
+        let applied = current.apply(seat, &action).ok()?;
+        for event in &applied.events {
+            push_kind(&mut events, event);
+        }
+        history.push((seat, action.clone()));
+        if step == 5 || (mid.is_none() && current.is_over()) {
+            mid = Some(Move {
+                before,
+                seat,
+                action,
+                after: current.clone_match(),
+                events: applied.events,
+            });
+        }
+    }
+    Some(Sample {
+        game,
+        setup,
+        start,
+        mid,
+        actions,
+        events,
+        history,
+    })
+}
+
+fn options_schema(game: &dyn Game) -> Value {
+    let info = game.info();
+    let mut properties = Map::new();
+    let mut example = Map::new();
+    for spec in &info.options {
+        let kind = serde_json::to_value(spec).unwrap_or(Value::Null);
+        let get = |k: &str| kind.get(k).cloned().unwrap_or(Value::Null);
+        let mut schema = match kind.get("type").and_then(Value::as_str) {
+            Some("boolean") => json!({"type": "boolean"}),
+            Some("integer") => {
+                json!({"type": "integer", "minimum": get("min"), "maximum": get("max")})
+            }
+            Some("enum") => json!({"type": "string", "enum": get("values")}),
+            _ => json!({"oneOf": [
+                {"type": "string", "enum": get("values")},
+                {"type": "integer", "minimum": get("min"), "maximum": get("max")},
+            ]}),
+        };
+        if let Value::Object(map) = &mut schema {
+            map.insert("description".into(), Value::from(spec.description.clone()));
+            map.insert("default".into(), spec.default.clone());
+        }
+        properties.insert(spec.id.clone(), schema);
+        example.insert(spec.id.clone(), spec.default.clone());
+    }
+    json!({
+        "type": "object",
+        "title": format!("{} options", info.name),
+        "description": format!(
+            "The `options` object of `POST /v1/games/{}/new` and `/replay`. Every key is optional; \
+    omitted keys take the defaults shown. Options fixed by this game id: {}.",
+            info.id,
+            Value::Object(info.fixed_options.clone())
+        ),
+        "properties": properties,
+        "additionalProperties": false,
+        "examples": [example],
+    })
+}
+
+fn free_schema(title: String, description: String, examples: Vec<Value>) -> Value {
+    json!({
+        "type": "object",
+        "title": title,
+        "description": description,
+        "additionalProperties": true,
+        "examples": examples,
+    })
+}
+
+fn game_components(game: &'static dyn Game, sample: Option<&Sample>) -> Vec<(String, Value)> {
+    let info = game.info();
+    let id = &info.id;
+    let kinds = |list: &[Value]| {
+        list.iter()
+            .map(|v| format!("`{}`", kind_of(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = vec![(format!("{id}.Options"), options_schema(game))];
+    let Some(sample) = sample else {
+        tracing::warn!(game = %id, "no example game could be played; only its options are documented");
+        return out;
+    };
+    out.push((
+        format!("{id}.Action"),
+        free_schema(
+            format!("{} action", info.name),
+            format!(
+                "One action of `{id}`: a JSON object whose `type` is one of {}. Send it back exactly \
+as listed in `legal_actions`. The examples are real legal actions of a seeded game.",
+                kinds(&sample.actions)
+            ),
+            sample.actions.clone(),
+        ),
+    ));
+    out.push((
+        format!("{id}.Event"),
+        free_schema(
+            format!("{} event", info.name),
+            format!(
+                "A public event of `{id}` (in a step's `events` and a replay's `log`); `type` is one of {}.",
+                kinds(&sample.events)
+            ),
+            sample.events.clone(),
+        ),
+    ));
+    let views = vec![
+        sample.start.view(Viewer::Seat(0)),
+        sample.start.view(Viewer::Spectator),
+    ];
+    out.push((
+        format!("{id}.View"),
+        free_schema(
+            format!("{} view", info.name),
+            format!(
+                "What a seat (first example: seat 0 at the start of a seeded game) or a spectator \
+(second example) may see in `{id}`: its own hidden cards and public information only."
+            ),
+            views,
+        ),
+    ));
+    out
+}
+
+fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
+    let escaped = path.replace('~', "~0").replace('/', "~1");
+    if let Some(Value::Object(map)) = doc.pointer_mut(&format!("/paths/{escaped}/{pointer}")) {
+        map.insert("example".into(), example);
+    }
+}
+
+fn add_examples(doc: &mut Value, sample: &Sample) {
+    let codec = StateCodec::transparent();
+    let id = &sample.game.info().id;
+    let json_body = "post/requestBody/content/application~1json";
+    let ok_body = "post/responses/200/content/application~1json";
+    let problem = "content/application~1problem+json";
+    let path = |op: &str| format!("/v1/games/{{game}}/{op}");
+
+    set_example(
+        doc,
+        &path("new"),
+        json_body,
+        json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed}),
+    );
+    if let Ok(step) = make_step(&codec, sample.start.as_ref(), Vec::new()) {
+        set_example(
+            doc,
+            &path("new"),
+            ok_body,
+            serde_json::to_value(step).unwrap_or_default(),
+        );
+    }
+    let start_state = sample.start.save();
+    let first_seat = sample.start.to_act().first().copied().unwrap_or(0);
+    set_example(
+        doc,
+        &path("legal"),
+        json_body,
+        json!({"state": start_state, "seat": first_seat}),
+    );
+    set_example(
+        doc,
+        &path("legal"),
+        ok_body,
+        json!({"seat": first_seat, "actions": sample.start.legal_actions(first_seat)}),
+    );
+    set_example(
+        doc,
+        &path("view"),
+        json_body,
+        json!({"state": start_state, "seat": 0}),
+    );
+    set_example(
+        doc,
+        &path("view"),
+        ok_body,
+        json!({"seat": 0, "view": sample.start.view(Viewer::Seat(0))}),
+    );
+    if let Some(Move {
+        before,
+        seat,
+        action,
+        after,
+        events,
+    }) = &sample.mid
+    {
+        set_example(
+            doc,
+            &path("apply"),
+            json_body,
+            json!({"state": before.save(), "seat": seat, "action": action}),
+        );
+        if let Ok(step) = make_step(&codec, after.as_ref(), events.clone()) {
+            set_example(
+                doc,
+                &path("apply"),
+                ok_body,
+                serde_json::to_value(step).unwrap_or_default(),
+            );
+        }
+        let players = before.players();
+        let other = (0..players).find(|s| !before.to_act().contains(s));
+        if let Some(other) = other {
+            let mut wrong = before.clone_match();
+            if let Err(error) = wrong.apply(other, action) {
+                let problem_example = crate::error::ApiError::from(error).problem();
+                set_example(
+                    doc,
+                    &path("apply"),
+                    &format!("post/responses/422/{problem}"),
+                    serde_json::to_value(problem_example).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    let history: Vec<Value> = sample
+        .history
+        .iter()
+        .take(4)
+        .map(|(seat, action)| json!({"seat": seat, "action": action}))
+        .collect();
+    set_example(
+        doc,
+        &path("replay"),
+        json_body,
+        json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed, "actions": history}),
+    );
+    let prefix: Vec<(usize, Value)> = sample.history.iter().take(4).cloned().collect();
+    if let Ok(replayed) = sample.game.replay(&sample.setup, &prefix) {
+        let last = prefix.len().saturating_sub(1) as u64;
+        let last_events = replayed
+            .events
+            .iter()
+            .filter(|e| e.get("action_index").and_then(Value::as_u64) == Some(last))
+            .cloned()
+            .collect();
+        if let Ok(step) = make_step(&codec, replayed.game.as_ref(), last_events) {
+            set_example(
+                doc,
+                &path("replay"),
+                ok_body,
+                json!({"step": step, "log": replayed.events}),
+            );
+        }
+    }
+    set_example(
+        doc,
+        "/v1/games",
+        "get/responses/200/content/application~1json",
+        json!([crate::dto::GameEntry::from_info(sample.game.info())]),
+    );
+    set_example(
+        doc,
+        "/v1/games/{game}",
+        "get/responses/200/content/application~1json",
+        serde_json::to_value(crate::dto::GameEntry::from_info(sample.game.info()))
+            .unwrap_or_default(),
+    );
+    set_example(
+        doc,
+        "/v1/games/{game}",
+        &format!("get/responses/404/{problem}"),
+        serde_json::to_value(crate::error::ApiError::unknown_game("chess").problem())
+            .unwrap_or_default(),
+    );
+    if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
+        description.push_str(&format!(
+            " The examples below are real requests and responses of `{id}` (seed {EXAMPLE_SEED})."
+        ));
+    }
+}
+
+/// The complete OpenAPI document as JSON (object keys sorted).
+pub fn document() -> Value {
+    let (_, api) = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(crate::startup::configure_all)
+        .split_for_parts();
+    let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
+    let games: Vec<(&'static dyn Game, Option<Sample>)> = engine::registry::games()
+        .iter()
+        .map(|g| (g.as_ref(), sample(g.as_ref())))
+        .collect();
+    let mut listing = Vec::new();
+    if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
+        for (game, sample) in &games {
+            for (name, schema) in game_components(*game, sample.as_ref()) {
+                schemas.insert(name, schema);
+            }
+            listing.push(format!(
+                "`{0}`: `{0}.Options`, `{0}.Action`, `{0}.Event`, `{0}.View`",
+                game.info().id
+            ));
+        }
+    }
+    if let (Some(Value::String(description)), false) =
+        (doc.pointer_mut("/info/description"), listing.is_empty())
+    {
+        description.push_str(&format!(" Per-game schemas: {}.", listing.join("; ")));
+    }
+    if let Some(first) = games.iter().find_map(|(_, sample)| sample.as_ref()) {
+        add_examples(&mut doc, first);
+    }
+    doc
+}
+
+/// The document as committed: pretty-printed, sorted keys, trailing newline.
+pub fn document_string() -> String {
+    let mut text = serde_json::to_string_pretty(&document()).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,344 @@
+//! The rules API: catalog, new, legal, apply, view, replay. Generic over the engine's registry:
+//! handlers parse, call the engine, and map; no game-specific code.
+
+use crate::codec::StateCodec;
+use crate::dto::{
+    ApplyRequest, GameEntry, LegalRequest, NewGameRequest, ReplayRequest, ReplayResponse,
+    ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
+};
+use crate::error::{ApiError, ErrorCode, Problem, guard};
+use actix_web::{HttpResponse, get, post, web};
+use engine::{Game, Match, NewGame, Viewer};
+use serde_json::Value;
+
+/// The game with this id, or 404 `unknown_game`.
+pub fn find_game(id: &str) -> Result<&'static dyn Game, ApiError> {
+    engine::registry::find(id).ok_or_else(|| ApiError::unknown_game(id))
+}
+
+fn check_seat(game: &dyn Match, seat: usize) -> Result<(), ApiError> {
+    let players = game.players();
+    if seat >= players {
+        return Err(ApiError::new(
+            ErrorCode::InvalidSeat,
+            format!(
+                "seat {seat} does not exist: this game has {players} seats, numbered 0 to {}",
+                players.saturating_sub(1)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Builds the step a client receives after `new`, `apply` or `replay`.
+pub fn make_step(
+    codec: &StateCodec,
+    game: &dyn Match,
+    events: Vec<Value>,
+) -> Result<Step, ApiError> {
+    let to_act = game.to_act();
+    let legal_actions = to_act
+        .iter()
+        .map(|&seat| SeatActions {
+            seat,
+            actions: game.legal_actions(seat),
+        })
+        .collect();
+    Ok(Step {
+        game: game.game_id().to_string(),
+        state: codec.encode(game)?,
+        over: game.is_over(),
+        result: game.result().map(ResultDto::from),
+        to_act,
+        events,
+        legal_actions,
+    })
+}
+
+/// Answers a step as JSON, writing the state straight from the typed game (the hot path of
+/// `new` and `apply`): the step without its state is serialized, then `"state"` is appended.
+pub fn step_response(
+    codec: &StateCodec,
+    game: &dyn Match,
+    events: Vec<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let state = codec.encode_json(game)?;
+    let to_act = game.to_act();
+    let legal_actions = to_act
+        .iter()
+        .map(|&seat| SeatActions {
+            seat,
+            actions: game.legal_actions(seat),
+        })
+        .collect();
+    let step = Step {
+        game: game.game_id().to_string(),
+        state: Value::Null,
+        over: game.is_over(),
+        result: game.result().map(ResultDto::from),
+        to_act,
+        events,
+        legal_actions,
+    };
+    let mut body = serde_json::to_vec(&step)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot encode step: {e}")))?;
+    if body.pop() != Some(b'}') {
+        return Err(ApiError::new(
+            ErrorCode::Internal,
+            "a step is a JSON object",
+        ));
+    }
+    body.reserve(state.len() + 10);
+    body.extend_from_slice(b",\"state\":");
+    body.extend_from_slice(state.as_bytes());
+    body.push(b'}');
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body))
+}
+
+/// List every game.
+///
+/// The catalog, a JSON array: for each game id its name, player range, options (type, allowed values, default,
+/// description), a short description and the rules summary. `schemas` points at the component
+/// schemas describing the exact JSON of the game's options, actions and views.
+#[utoipa::path(
+    operation_id = "list_games",
+    tag = "rules",
+    responses((status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>)),
+)]
+#[get("/v1/games")]
+pub async fn list() -> web::Json<Vec<GameEntry>> {
+    web::Json(
+        engine::registry::games()
+            .iter()
+            .map(|g| GameEntry::from_info(g.info()))
+            .collect(),
+    )
+}
+
+/// Describe one game.
+///
+/// The catalog entry of one game id.
+#[utoipa::path(
+    operation_id = "describe_game",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    responses(
+        (status = 200, description = "The catalog entry", body = GameEntry),
+        (status = 404, description = "`unknown_game`: no game with this id", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[get("/v1/games/{game}")]
+pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, ApiError> {
+    let game = find_game(&game)?;
+    Ok(web::Json(GameEntry::from_info(game.info())))
+}
+
+/// Start a game.
+///
+/// Sets up a game (dealing if the game starts with a deal) and returns the first step. Options not
+/// given take the game's defaults; their exact JSON is the component `<game>.Options`. Without a
+/// `seed` the server picks one and records it in the state, so the game still replays.
+#[utoipa::path(
+    operation_id = "new_game",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = NewGameRequest,
+    responses(
+        (status = 200, description = "The first step", body = Step),
+        (status = 400, description = "`bad_request`: malformed JSON, wrong types, missing fields", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_players`, `invalid_options` or `invalid_deals`, with the reason in `detail`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/new")]
+pub async fn start(
+    game: web::Path<String>,
+    request: web::Json<NewGameRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<HttpResponse, ApiError> {
+    let game = find_game(&game)?;
+    let request = request.into_inner();
+    let setup = NewGame {
+        players: request.players,
+        options: request.options,
+        // 53 bits: exact in every JSON implementation, JavaScript included.
+        seed: request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11),
+        deals: request.deals,
+    };
+    guard(|| {
+        let started = game.start(&setup)?;
+        step_response(&codec, started.as_ref(), Vec::new())
+    })
+}
+
+/// List a seat's legal actions.
+///
+/// Every action the seat may take now, in canonical order (empty if it may not act). The exact
+/// JSON of an action is the component `<game>.Action`.
+#[utoipa::path(
+    operation_id = "legal_actions",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = LegalRequest,
+    responses(
+        (status = 200, description = "The seat's legal actions", body = SeatActions),
+        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/legal")]
+pub async fn legal(
+    game: web::Path<String>,
+    request: web::Json<LegalRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<web::Json<SeatActions>, ApiError> {
+    let game = find_game(&game)?;
+    guard(|| {
+        let state = codec.decode(game, &request.state)?;
+        check_seat(state.as_ref(), request.seat)?;
+        Ok(SeatActions {
+            seat: request.seat,
+            actions: state.legal_actions(request.seat),
+        })
+    })
+    .map(web::Json)
+}
+
+/// Apply an action.
+///
+/// Applies one action of one seat and returns the next step, with the legal actions of every seat
+/// that may act next (one round trip per move). A refused action is a 422 problem whose `code` is
+/// `game_over`, `not_your_turn` or `illegal_action` (checked in that order), whose `reason` is the
+/// engine's finer sub-reason and whose `detail` says why in words a player understands.
+#[utoipa::path(
+    operation_id = "apply_action",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = ApplyRequest,
+    responses(
+        (status = 200, description = "The action was applied", body = Step),
+        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal_action`, `not_your_turn` or `game_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/apply")]
+pub async fn apply(
+    game: web::Path<String>,
+    request: web::Json<ApplyRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<HttpResponse, ApiError> {
+    let game = find_game(&game)?;
+    guard(|| {
+        let mut state = codec.decode(game, &request.state)?;
+        check_seat(state.as_ref(), request.seat)?;
+        let applied = state.apply(request.seat, &request.action)?;
+        step_response(&codec, state.as_ref(), applied.events)
+    })
+}
+
+/// Show a seat's or a spectator's view.
+///
+/// What one seat may know (its own hand, public information), or with `seat` omitted what a
+/// spectator may know. Views are always returned in the clear, also in sealed mode. The exact JSON
+/// is the component `<game>.View`.
+#[utoipa::path(
+    operation_id = "view_state",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = ViewRequest,
+    responses(
+        (status = 200, description = "The view", body = ViewResponse),
+        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/view")]
+pub async fn view(
+    game: web::Path<String>,
+    request: web::Json<ViewRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<web::Json<ViewResponse>, ApiError> {
+    let game = find_game(&game)?;
+    guard(|| {
+        let state = codec.decode(game, &request.state)?;
+        let viewer = match request.seat {
+            Some(seat) => {
+                check_seat(state.as_ref(), seat)?;
+                Viewer::Seat(seat)
+            }
+            None => Viewer::Spectator,
+        };
+        Ok(ViewResponse {
+            seat: request.seat,
+            view: state.view(viewer),
+        })
+    })
+    .map(web::Json)
+}
+
+/// Replay a game.
+///
+/// Replays a whole game from its setup (players, options, seed, deals) and its actions, and
+/// returns the final step and the full public event log. The first refused action makes a 422
+/// problem carrying its zero-based `index` and `seat`, with the same `code`/`reason` as `apply`.
+#[utoipa::path(
+    operation_id = "replay_game",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = ReplayRequest,
+    responses(
+        (status = 200, description = "The replayed game", body = ReplayResponse),
+        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A setup error (`invalid_players`, `invalid_options`, `invalid_deals`), or a refused action (`illegal_action`, `not_your_turn`, `game_over`) with its `index`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/replay")]
+pub async fn replay(
+    game: web::Path<String>,
+    request: web::Json<ReplayRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<web::Json<ReplayResponse>, ApiError> {
+    let game = find_game(&game)?;
+    let request = request.into_inner();
+    let setup = NewGame {
+        players: request.players,
+        options: request.options,
+        seed: request.seed,
+        deals: request.deals,
+    };
+    let actions: Vec<(usize, Value)> = request
+        .actions
+        .into_iter()
+        .map(|a| (a.seat, a.action))
+        .collect();
+    guard(|| {
+        let replayed = game.replay(&setup, &actions)?;
+        if let Some(refused) = replayed.refused {
+            return Err(refused.into());
+        }
+        let last = actions.len().checked_sub(1);
+        let last_events = replayed
+            .events
+            .iter()
+            .filter(|e| {
+                last.is_some()
+                    && e.get("action_index").and_then(Value::as_u64) == last.map(|i| i as u64)
+            })
+            .cloned()
+            .collect();
+        Ok(ReplayResponse {
+            step: make_step(&codec, replayed.game.as_ref(), last_events)?,
+            log: replayed.events,
+        })
+    })
+    .map(web::Json)
+}

@@ -1,0 +1,37 @@
+//! Service routes: liveness and Prometheus metrics.
+
+use crate::codec::StateCodec;
+use crate::dto::Health;
+use crate::metrics::Metrics;
+use actix_web::{HttpResponse, get, web};
+
+/// Liveness check.
+///
+/// Answers 200 while the server runs.
+#[utoipa::path(
+    tag = "service",
+    responses((status = 200, description = "The server is up", body = Health)),
+)]
+#[get("/healthz")]
+pub async fn healthz(codec: web::Data<StateCodec>) -> web::Json<Health> {
+    web::Json(Health {
+        status: "ok".into(),
+        games: engine::registry::games().len(),
+        sealed: codec.is_sealed(),
+    })
+}
+
+/// Prometheus metrics.
+///
+/// Request counts by route and status, and latency histograms by route, in the Prometheus text
+/// exposition format.
+#[utoipa::path(
+    tag = "service",
+    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain; version=0.0.4")),
+)]
+#[get("/metrics")]
+pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(metrics.render())
+}

@@ -1,0 +1,153 @@
+//! Builds and binds the HTTP server. The server, the OpenAPI generator and the tests all go
+//! through [`configure_all`] (routes) and [`build`] (server), so what is tested is what runs.
+
+use crate::codec::StateCodec;
+use crate::error::{json_error, not_found, path_error, query_error};
+use crate::metrics::Metrics;
+use actix_web::dev::{Server, Service as _};
+use actix_web::http::header::{HeaderName, HeaderValue, LOCATION};
+use actix_web::{App, HttpResponse, HttpServer, web};
+use std::net::{SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tracing::Instrument as _;
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_swagger_ui::SwaggerUi;
+
+/// Header carrying the request id (also on every log line of the request).
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// Everything `serve` needs. Build it with [`ServeConfig::default`] and change fields.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// Interface to bind (default 127.0.0.1).
+    pub host: String,
+    /// Port to bind; 0 picks a free port (tests).
+    pub port: u16,
+    /// Transparent or sealed states.
+    pub codec: StateCodec,
+    /// Largest accepted JSON body, in bytes.
+    pub max_body_bytes: usize,
+    /// Time a client has to send its request head.
+    pub request_timeout: Duration,
+    /// Idle keep-alive time of a connection.
+    pub keep_alive: Duration,
+    /// Grace period for in-flight requests on SIGTERM/SIGINT.
+    pub shutdown_timeout: Duration,
+    /// Worker threads (None: one per core).
+    pub workers: Option<usize>,
+    /// Stop on SIGTERM/SIGINT (off in tests that run many servers in one process).
+    pub handle_signals: bool,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            host: "127.0.0.1".into(),
+            port: 8080,
+            codec: StateCodec::transparent(),
+            max_body_bytes: 256 * 1024,
+            request_timeout: Duration::from_secs(5),
+            keep_alive: Duration::from_secs(30),
+            shutdown_timeout: Duration::from_secs(10),
+            workers: None,
+            handle_signals: true,
+        }
+    }
+}
+
+/// Every documented route of the service. Mount further route groups (the arena) here.
+pub fn configure_all(cfg: &mut ServiceConfig) {
+    crate::routes::configure(cfg);
+}
+
+/// A bound, not yet running server: await or spawn `server`.
+pub struct Running {
+    /// The bound address (the real port when port 0 was asked).
+    pub addr: SocketAddr,
+    /// The server future; `server.handle()` stops it.
+    pub server: Server,
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((LOCATION, "/docs/"))
+        .finish()
+}
+
+/// Binds the listener and builds the server (API, docs, metrics, middleware).
+pub fn build(config: ServeConfig) -> std::io::Result<Running> {
+    let listener = TcpListener::bind((config.host.as_str(), config.port))?;
+    let addr = listener.local_addr()?;
+    let openapi = Arc::new(crate::openapi::document());
+    let codec = web::Data::new(config.codec.clone());
+    let metrics = web::Data::new(Metrics::default());
+    let limit = config.max_body_bytes;
+    let mut server = HttpServer::new(move || {
+        let recorder = metrics.clone();
+        let (app, _) = App::new()
+            .into_utoipa_app()
+            .app_data(codec.clone())
+            .app_data(metrics.clone())
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(limit)
+                    // Accept JSON whatever the Content-Type (curl -d sends a form type).
+                    .content_type(|_| true)
+                    .error_handler(json_error),
+            )
+            .app_data(web::PathConfig::default().error_handler(path_error))
+            .app_data(web::QueryConfig::default().error_handler(query_error))
+            .configure(configure_all)
+            .split_for_parts();
+        app.service(
+            SwaggerUi::new("/docs/{_:.*}")
+                .external_url_unchecked("/openapi.json", openapi.as_ref().clone()),
+        )
+        .route("/docs", web::get().to(docs_redirect))
+        .default_service(web::to(not_found))
+        .wrap_fn(move |req, srv| {
+            // One span per request: its id is on every log line of the request and in the
+            // `x-request-id` header; the span costs nothing when INFO is filtered out.
+            let started = Instant::now();
+            let id = format!("{:032x}", rand::random::<u128>());
+            let method = req.method().as_str().to_string();
+            let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
+            let recorder = recorder.clone();
+            let fut = {
+                let _entered = span.enter();
+                srv.call(req)
+            };
+            async move {
+                let mut res = fut.await?;
+                let status = res.status().as_u16();
+                let elapsed = started.elapsed();
+                let route = res.request().match_pattern();
+                let route = route.as_deref().unwrap_or("(unmatched)");
+                recorder.record(&method, route, status, elapsed);
+                tracing::info!(status, route, latency_us = elapsed.as_micros() as u64, "request finished");
+                if let Ok(value) = HeaderValue::from_str(&id) {
+                    res.headers_mut()
+                        .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
+                }
+                Ok(res)
+            }
+            .instrument(span)
+        })
+    })
+    .client_request_timeout(config.request_timeout)
+    .keep_alive(config.keep_alive)
+    .shutdown_timeout(config.shutdown_timeout.as_secs())
+    .listen(listener)?;
+    if let Some(workers) = config.workers {
+        server = server.workers(workers);
+    }
+    if !config.handle_signals {
+        server = server.disable_signals();
+    }
+    Ok(Running {
+        addr,
+        server: server.run(),
+    })
+}

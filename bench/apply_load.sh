@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Load benchmark of POST /v1/games/twenty_two/apply on loopback, beside a minimal actix JSON echo
+# of the same payload (api/examples/echo_server.rs), in transparent and sealed mode.
+#
+# Needs wrk, curl and jq (Debian: apt-get install -y wrk curl jq); installs nothing itself.
+# Bounded in time: 3 x $ROUNDS runs of $DURATION (defaults 3 and 10s) plus release builds.
+#   bench/apply_load.sh                       # defaults: 64 connections, 1 wrk thread, 10 s
+#   CONNS=64 DURATION=20s MOVES=12 bench/apply_load.sh
+# Results (raw wrk output) go to bench/results/ (git-ignored); a summary is printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CONNS=${CONNS:-64}
+THREADS=${THREADS:-1}
+DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
+MOVES=${MOVES:-10}           # moves played before the benchmarked state (mid-game)
+PLAYERS=${PLAYERS:-4}
+GAME=${GAME:-twenty_two}
+PORT=${PORT:-18080}
+for tool in wrk curl jq; do
+  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
+done
+
+cargo build --release -q -p api --bin cardroom --example echo_server
+BIN=target/release/cardroom
+ECHO=target/release/examples/echo_server
+OUT=bench/results
+mkdir -p "$OUT"
+TMP=$(mktemp -d)
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+wait_up() { for _ in $(seq 100); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server at $1 did not start" >&2; exit 1; }
+
+# Plays $MOVES moves from a seeded deal and writes the next apply request body to $2.
+make_body() {
+  local base=$1 file=$2 step
+  step=$(curl -fsS -H 'content-type: application/json' -d "{\"players\":$PLAYERS,\"seed\":2026}" "$base/v1/games/$GAME/new")
+  for _ in $(seq "$MOVES"); do
+    [ "$(jq -r .over <<<"$step")" = false ] || break
+    step=$(jq '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[-1]}' <<<"$step" \
+      | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/$GAME/apply")
+  done
+  jq -c '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[0]}' <<<"$step" >"$file"
+  # The body must be accepted: the benchmark measures successful applies only.
+  curl -fsS -o /dev/null -H 'content-type: application/json' -d @"$file" "$base/v1/games/$GAME/apply"
+}
+
+run_wrk() { # name url body_file
+  BODY_FILE=$3 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/apply.lua "$2" | tee "$OUT/$1.txt" | grep RESULT | sed "s/^RESULT/$1/"
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores, wrk -t$THREADS -c$CONNS -d$DURATION, $GAME $PLAYERS players after $MOVES moves"
+
+# All three servers run side by side; the runs are interleaved for $ROUNDS rounds so a change of
+# background load affects each about equally (compare medians).
+CARDROOM_LOG=warn $BIN serve --port "$PORT" & PIDS+=($!)
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"
+CARDROOM_LOG=warn $BIN serve --port $((PORT + 1)) --seal-key-file "$TMP/key" & PIDS+=($!)
+$ECHO "127.0.0.1:$((PORT + 2))" & PIDS+=($!)
+wait_up "http://127.0.0.1:$PORT/healthz"
+wait_up "http://127.0.0.1:$((PORT + 1))/healthz"
+for _ in $(seq 100); do curl -fs -o /dev/null -d '{}' -H 'content-type: application/json' "http://127.0.0.1:$((PORT + 2))/echo" && break; sleep 0.1; done
+make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
+make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
+for round in $(seq "$ROUNDS"); do
+  run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json"
+  run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json"
+  run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json"
+done

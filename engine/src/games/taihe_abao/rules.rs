@@ -1,0 +1,407 @@
+//! Options, presets and the combinations of Taihe A Bao (spec §4, §7).
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::options::{OptionSpec, Preset};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// How stakes are sized (spec §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StakeScheme {
+    /// First-round declarer: players + 1; second round: the number of callers.
+    Seed,
+    /// First-round declarer: 2; second round: 1.
+    Flat,
+}
+
+/// Options of one game of Taihe A Bao. The player count (3, 4 or 5; spec option `players`) is the
+/// game's seat count, not an entry of this struct.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// `no_aces`: play without Aces (36 cards; 5 players also without KS).
+    pub no_aces: bool,
+    /// `hands`: number of hands in the game (thrown-in hands count, R15).
+    pub hands: u32,
+    /// `allow_recall`: a card already called in this hand may be called again.
+    pub allow_recall: bool,
+    /// `four_hearts_always_starts`: the holder of 4H is first bidder in every hand.
+    pub four_hearts_always_starts: bool,
+    /// `first_bidder_must_call`: the first bidder may not pass in round 2.
+    pub first_bidder_must_call: bool,
+    /// `single_call_wins`: with exactly one caller the hand is not played; the caller wins.
+    pub single_call_wins: bool,
+    /// `stake_scheme`: `"seed"` or `"flat"`.
+    pub stake_scheme: StakeScheme,
+    /// `spring_double`: stakes ×2 for a spring / anti-spring (R7).
+    pub spring_double: bool,
+    /// `return_called_card_allowed`: the caller may give back the card just received (R6).
+    pub return_called_card_allowed: bool,
+    /// `missing_card_triple_is_top_quad`: the triple of the rank with a card removed (AAA with 3
+    /// players, KKK with 5 players without Aces) is the highest quad (R8).
+    pub missing_card_triple_is_top_quad: bool,
+}
+
+/// Every option with its default (spec §7; `players` is the seat count).
+pub fn option_specs() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec::boolean(
+            "no_aces",
+            false,
+            "Play without the Aces: 36 cards (5 players: also without KS). Seed.",
+        ),
+        OptionSpec::integer(
+            "hands",
+            1,
+            1000,
+            8,
+            "Number of hands in the game; a thrown-in hand counts (R12, R15).",
+        ),
+        OptionSpec::boolean(
+            "allow_recall",
+            false,
+            "A card already called in this hand may be called again. Seed variant.",
+        ),
+        OptionSpec::boolean(
+            "four_hearts_always_starts",
+            false,
+            "The holder of the four of hearts begins the bidding in every hand. Seed variant.",
+        ),
+        OptionSpec::boolean(
+            "first_bidder_must_call",
+            false,
+            "The first bidder may not pass in the second bidding round. Seed variant.",
+        ),
+        OptionSpec::boolean(
+            "single_call_wins",
+            false,
+            "With exactly one caller the hand is not played: the caller wins one stake from each player. Seed variant.",
+        ),
+        OptionSpec::choice(
+            "stake_scheme",
+            &["seed", "flat"],
+            "seed",
+            "\"seed\": first-round stake players+1, second-round stake = number of callers; \"flat\": 2 and 1.",
+        ),
+        OptionSpec::boolean(
+            "spring_double",
+            false,
+            "Stakes doubled if the declarer wins with no opponent card played, or loses after playing only the opening lead (R7).",
+        ),
+        OptionSpec::boolean(
+            "return_called_card_allowed",
+            false,
+            "The caller may give back the card just received (R6).",
+        ),
+        OptionSpec::boolean(
+            "missing_card_triple_is_top_quad",
+            true,
+            "AAA (3 players) or KKK (5 players without Aces) counts as the highest quad (R8).",
+        ),
+    ]
+}
+
+/// The published game ids of the family, the base id first.
+pub fn presets() -> Vec<Preset> {
+    vec![
+        Preset::plain(
+            "taihe_abao",
+            "Taihe A Bao",
+            "Chinese climbing game, one declarer against all: 40 cards (no 2, 3, 8), two bidding rounds (declare, or call a card and exchange), singles, pairs, runs that never bridge 7 and 9, double runs, triples and quads as bombs. 3 to 5 players.",
+        ),
+        Preset::plain(
+            "taihe_abao_no_aces",
+            "Taihe A Bao without Aces",
+            "Taihe A Bao with the Aces removed (36 cards; 5 players also without KS, making KKK the top quad).",
+        )
+        .fixing(json!({"no_aces": true})),
+    ]
+}
+
+/// The ranks of the game, low to high (8s, 3s and 2s removed).
+pub const RANKS: [Rank; 10] = [
+    Rank::Four,
+    Rank::Five,
+    Rank::Six,
+    Rank::Seven,
+    Rank::Nine,
+    Rank::Ten,
+    Rank::Jack,
+    Rank::Queen,
+    Rank::King,
+    Rank::Ace,
+];
+
+/// The game's rank index 0..10 of a card (4 = 0 ... A = 9), `None` for a rank not in the game.
+pub fn rank_index(card: Card) -> Option<usize> {
+    let rank = card.rank()?;
+    RANKS.iter().position(|r| *r == rank)
+}
+
+/// The deck for a player count and options, in canonical card order.
+pub fn deck(players: usize, options: &Options) -> Vec<Card> {
+    let mut cards = Vec::with_capacity(40);
+    for &rank in &RANKS {
+        if options.no_aces && rank == Rank::Ace {
+            continue;
+        }
+        for suit in Suit::ALL {
+            let card = Card::new(rank, suit);
+            if players == 3 && !options.no_aces && card == Card::new(Rank::Ace, Suit::Spades) {
+                continue;
+            }
+            if players == 5 && options.no_aces && card == Card::new(Rank::King, Suit::Spades) {
+                continue;
+            }
+            cards.push(card);
+        }
+    }
+    cards
+}
+
+/// The rank index of which the deck holds exactly three cards (AAA with 3 players, KKK with 5
+/// players without Aces), if the option makes that triple the top quad (R8).
+pub fn top_triple_rank(players: usize, options: &Options) -> Option<usize> {
+    if !options.missing_card_triple_is_top_quad {
+        return None;
+    }
+    let deck = CardSet::from_cards(deck(players, options));
+    (0..RANKS.len()).find(|&r| deck.of_rank(RANKS[r]).len() == 3)
+}
+
+/// The kinds of combination (spec §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// One card.
+    Single,
+    /// Two cards of one rank.
+    Pair,
+    /// Three or more adjacent ranks, one card each.
+    Sequence,
+    /// Two or more adjacent ranks, two cards each.
+    DoubleSequence,
+    /// Three cards of one rank (a bomb).
+    Triple,
+    /// Four cards of one rank (a bomb); also the top triple of R8.
+    Quad,
+}
+
+/// A classified combination: kind, number of cards, top rank index (the R8 top triple is a quad
+/// with top 10, above every real quad).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combo {
+    /// The kind.
+    pub kind: Kind,
+    /// Number of cards.
+    pub len: usize,
+    /// Highest rank index in it (10 for the R8 top quad).
+    pub top: usize,
+}
+
+/// Rank index of the R8 top quad, above the Ace.
+pub const TOP_QUAD: usize = 10;
+
+/// True if rank indices `a` and `a + 1` are adjacent for runs (R2: 7 and 9 are not; Aces never).
+pub fn adjacent(a: usize) -> bool {
+    // 4-5, 5-6, 6-7 (0..3) and 9-T, T-J, J-Q, Q-K (4..8).
+    matches!(a, 0..=2 | 4..=7)
+}
+
+/// Classifies a rank count vector (cards per rank index). `None` if it is no combination.
+pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
+    let ranks: Vec<usize> = (0..10).filter(|&r| counts[r] > 0).collect();
+    let len: usize = counts.iter().map(|&c| c as usize).sum();
+    let (&low, &high) = (ranks.first()?, ranks.last()?);
+    if ranks.len() == 1 {
+        let kind = match counts[low] {
+            1 => Kind::Single,
+            2 => Kind::Pair,
+            3 if top_triple == Some(low) => {
+                return Some(Combo {
+                    kind: Kind::Quad,
+                    len: 3,
+                    top: TOP_QUAD,
+                });
+            }
+            3 => Kind::Triple,
+            _ => Kind::Quad,
+        };
+        return Some(Combo {
+            kind,
+            len,
+            top: low,
+        });
+    }
+    // Runs: contiguous ranks, each adjacent to the next, all with the same count (1 or 2).
+    let contiguous = high - low + 1 == ranks.len() && (low..high).all(adjacent);
+    if !contiguous {
+        return None;
+    }
+    let per = counts[low];
+    if ranks.iter().any(|&r| counts[r] != per) {
+        return None;
+    }
+    match per {
+        1 if ranks.len() >= 3 => Some(Combo {
+            kind: Kind::Sequence,
+            len,
+            top: high,
+        }),
+        2 => Some(Combo {
+            kind: Kind::DoubleSequence,
+            len,
+            top: high,
+        }),
+        _ => None,
+    }
+}
+
+/// True if `y` may be played on the current top combination `x` (spec §4, R4).
+pub fn beats(y: Combo, x: Combo) -> bool {
+    match x.kind {
+        Kind::Quad => y.kind == Kind::Quad && y.top > x.top,
+        Kind::Triple => (y.kind == Kind::Triple && y.top > x.top) || y.kind == Kind::Quad,
+        _ => {
+            matches!(y.kind, Kind::Triple | Kind::Quad)
+                || (y.kind == x.kind && y.len == x.len && y.top > x.top)
+        }
+    }
+}
+
+/// Rank counts of a set of cards (cards outside the game's ranks are ignored; callers check).
+pub fn rank_counts(cards: CardSet) -> [u8; 10] {
+    let mut counts = [0u8; 10];
+    for card in cards.iter() {
+        if let Some(r) = rank_index(card) {
+            counts[r] += 1;
+        }
+    }
+    counts
+}
+
+/// The canonical cards for a rank multiset taken from `hand` (R13): per rank, the lowest suits in
+/// the order S, H, D, C. `None` if the hand lacks them.
+pub fn canonical(hand: CardSet, counts: &[u8; 10]) -> Option<CardSet> {
+    let mut out = CardSet::EMPTY;
+    for (r, &n) in counts.iter().enumerate() {
+        let mut need = n as usize;
+        for suit in Suit::ALL {
+            if need == 0 {
+                break;
+            }
+            let card = Card::new(RANKS[r], suit);
+            if hand.contains(card) {
+                out.insert(card);
+                need -= 1;
+            }
+        }
+        if need > 0 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Every distinct rank multiset `hand` can play (R13), in canonical order: singles, pairs,
+/// sequences, double sequences, triples, quads; within a kind by length, then top rank.
+pub fn all_plays(hand: CardSet) -> Vec<[u8; 10]> {
+    let have = rank_counts(hand);
+    let mut out = Vec::new();
+    for need in [1u8, 2] {
+        for r in 0..10 {
+            if have[r] >= need {
+                let mut c = [0u8; 10];
+                c[r] = need;
+                out.push(c);
+            }
+        }
+    }
+    for (per, min_len) in [(1u8, 3usize), (2, 2)] {
+        for len in min_len..=5 {
+            for start in 0..10usize {
+                let end = start + len - 1;
+                if end >= 10 || !(start..end).all(adjacent) {
+                    continue;
+                }
+                if (start..=end).all(|r| have[r] >= per) {
+                    let mut c = [0u8; 10];
+                    for x in c.iter_mut().take(end + 1).skip(start) {
+                        *x = per;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+    }
+    for need in [3u8, 4] {
+        for r in 0..10 {
+            if have[r] >= need {
+                let mut c = [0u8; 10];
+                c[r] = need;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(list: &str) -> [u8; 10] {
+        rank_counts(CardSet::from_cards(Card::parse_list(list).unwrap()))
+    }
+
+    fn combo(list: &str) -> Option<Combo> {
+        classify(&counts(list), None)
+    }
+
+    #[test]
+    fn combination_kinds() {
+        assert_eq!(combo("9S TH JD").unwrap().kind, Kind::Sequence);
+        assert_eq!(combo("6S 7S 9S"), None);
+        assert_eq!(combo("QS KS AS"), None);
+        assert_eq!(combo("5S 6S"), None);
+        assert_eq!(combo("5S 6S 6H 7S").map(|c| c.kind), None);
+        assert_eq!(combo("7S 7H 9S 9H"), None);
+        assert_eq!(
+            combo("JS JH QS QH KS KH").unwrap().kind,
+            Kind::DoubleSequence
+        );
+        assert_eq!(combo("AS AH AD").unwrap().kind, Kind::Triple);
+        assert_eq!(combo("AS AH AD AC").unwrap().kind, Kind::Quad);
+        assert_eq!(
+            classify(&counts("AH AD AC"), Some(9)).unwrap(),
+            Combo {
+                kind: Kind::Quad,
+                len: 3,
+                top: TOP_QUAD
+            }
+        );
+    }
+
+    #[test]
+    fn deck_sizes() {
+        let o: Options = serde_json::from_value(serde_json::json!({
+            "no_aces": false, "hands": 8, "allow_recall": false, "four_hearts_always_starts": false,
+            "first_bidder_must_call": false, "single_call_wins": false, "stake_scheme": "seed",
+            "spring_double": false, "return_called_card_allowed": false,
+            "missing_card_triple_is_top_quad": true
+        }))
+        .unwrap();
+        assert_eq!(deck(4, &o).len(), 40);
+        assert_eq!(deck(3, &o).len(), 39);
+        assert_eq!(top_triple_rank(3, &o), Some(9));
+        assert_eq!(top_triple_rank(4, &o), None);
+        let na = Options {
+            no_aces: true,
+            ..o.clone()
+        };
+        assert_eq!(deck(5, &na).len(), 35);
+        assert_eq!(deck(3, &na).len(), 36);
+        assert_eq!(top_triple_rank(5, &na), Some(8));
+    }
+}

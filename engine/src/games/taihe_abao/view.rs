@@ -1,0 +1,102 @@
+//! What one seat (or a spectator) may see of a game of Taihe A Bao (spec §6).
+
+use super::rules::Combo;
+use super::state::{Call, HandRecord, Phase, State, canonical_order};
+use crate::cards::Card;
+use crate::game::{Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// The combination on top of the round, as seen by everybody.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopView {
+    /// Who played it.
+    pub seat: Seat,
+    /// Its cards.
+    pub cards: Vec<Card>,
+    /// Its classification.
+    pub combo: Combo,
+}
+
+/// A whitelisted view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    /// The viewing seat (none for a spectator).
+    pub seat: Option<Seat>,
+    /// Number of players.
+    pub players: usize,
+    /// The viewer's own cards (none for a spectator).
+    pub hand: Option<Vec<Card>>,
+    /// Cards held per seat.
+    pub hand_sizes: Vec<usize>,
+    /// Phase.
+    pub phase: Phase,
+    /// Seat to act (none when over).
+    pub turn: Option<Seat>,
+    /// Current hand number (from 1) and the number of hands in the game.
+    pub hand_number: u32,
+    /// Hands in the game.
+    pub hands: u32,
+    /// First bidder of this hand.
+    pub first_bidder: Seat,
+    /// Calls of this hand (public, face-up transfers).
+    pub calls: Vec<Call>,
+    /// The caller who owes a card to the holder (exchange phase): (caller, holder).
+    pub exchange: Option<(Seat, Seat)>,
+    /// The declarer, once known.
+    pub declarer: Option<Seat>,
+    /// True if the declarer declared in round 1.
+    pub first_round: bool,
+    /// Stake unit of this hand.
+    pub stake: i64,
+    /// The top combination of the round (none: the turn seat leads).
+    pub top: Option<TopView>,
+    /// Passes since the last play.
+    pub passes: usize,
+    /// Every card played in this hand.
+    pub played_cards: Vec<Card>,
+    /// Combinations played per seat in this hand.
+    pub plays_per_seat: Vec<u32>,
+    /// Cumulative stakes.
+    pub scores: Vec<i64>,
+    /// Finished hands.
+    pub history: Vec<HandRecord>,
+}
+
+impl View {
+    /// Builds the view of `viewer`.
+    pub fn of(state: &State, viewer: Viewer) -> View {
+        let seat = match viewer {
+            Viewer::Seat(s) if s < state.players => Some(s),
+            _ => None,
+        };
+        let over = state.phase == Phase::Over;
+        View {
+            seat,
+            players: state.players,
+            hand: seat
+                .and_then(|s| state.hands.get(s))
+                .map(|h| canonical_order(*h)),
+            hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
+            phase: state.phase,
+            turn: (!over).then_some(state.turn),
+            hand_number: state.hands_done + u32::from(!over),
+            hands: state.options.hands,
+            first_bidder: state.first_bidder,
+            calls: state.calls.clone(),
+            exchange: state.pending.map(|p| (p.caller, p.holder)),
+            declarer: state.declarer,
+            first_round: state.first_round,
+            stake: state.stake,
+            top: state.top.map(|t| TopView {
+                seat: t.seat,
+                cards: canonical_order(t.cards),
+                combo: t.combo,
+            }),
+            passes: state.passes,
+            played_cards: canonical_order(state.pile),
+            plays_per_seat: state.played.clone(),
+            scores: state.scores.clone(),
+            history: state.history.clone(),
+        }
+    }
+}

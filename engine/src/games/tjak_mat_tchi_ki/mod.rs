@@ -1,0 +1,156 @@
+//! # Tjak-mat-tchi-ki (짝맞추기, "pair making")
+//!
+//! A Korean draw-and-discard game with the 32 Chinese domino tiles ([`crate::tiles`]), for 2 to 4
+//! players. The first player gets 6 tiles, the others 5; the rest is a face-down reserve. On a
+//! turn a player takes the previous player's discard if it pairs with a tile in hand, or draws;
+//! pairs are laid face up at once; then one tile is discarded. Three pairs win: every other player
+//! pays the stake, or, when the winning pair was made with a discard, its discarder alone pays for
+//! all ("responsibility").
+//!
+//! Spec: `shared/rules/tjak_mat_tchi_ki.md` (rulings R1..R13, examples K1..K10); project doc
+//! `docs/rules/tjak_mat_tchi_ki.md`.
+//!
+//! Implementation notes:
+//! - Civil tiles carry copy suffixes `#1`/`#2` (`6-6#1`); every tile has exactly one partner, so
+//!   laying pairs is automatic and never a choice (R5).
+//! - Player count is the seat count (2..=4); the spec's `players` option is not an `options` entry.
+//! - The first-player draw happens in setup from the game's RNG (not from stacked `deals`, which
+//!   are the hands' deals); it is public (`first_player_draw` in the view).
+//! - A hand ends without a winner when the player to act can neither take nor draw (R6).
+
+pub mod action;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::options::PlayerRange;
+use crate::tiles::Tile;
+pub use action::Action;
+use rules::{Options, partner};
+use state::{Event, Phase, State};
+use view::View;
+
+/// The Tjak-mat-tchi-ki family.
+pub struct TjakMatTchiKi;
+
+impl GameDef for TjakMatTchiKi {
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn family() -> Family {
+        Family {
+            id: "tjak_mat_tchi_ki",
+            name: "Tjak-mat-tchi-ki",
+            description: "Korean pair-making game with Chinese dominoes: first to lay three pairs wins.",
+            rules_summary: "32 Chinese domino tiles: 11 civil tiles twice (two identical tiles pair) and 10 military tiles once (3-6/4-5, 2-6/3-5, 2-5/3-4, 1-4/2-3 pair, and 2-4/1-2 is the supreme pair). The first player gets 6 tiles, the others 5, the rest is the reserve. Pairs are laid face up as soon as they are held. On a turn a player takes the previous player's discard if it pairs with one of their tiles, or draws from the reserve, lays the new pair, and discards one tile face up. Three pairs win: each other player pays the stake, but if the winning tile was a discard its discarder pays for everybody. When the reserve is empty and the discard cannot be used, the hand ends without a winner.",
+            players: PlayerRange { min: 2, max: 4 },
+            options: rules::option_specs(),
+            presets: rules::presets(),
+        }
+    }
+
+    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+        State::new(setup)
+    }
+
+    fn to_act(state: &State) -> Actors {
+        if state.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(state.turn)
+        }
+    }
+
+    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+        state.legal_actions(seat, out);
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        state.apply(seat, action, events)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        View::of(state, viewer)
+    }
+
+    fn result(state: &State) -> Option<GameResult> {
+        if state.phase != Phase::Over {
+            return None;
+        }
+        let chips = &state.chips;
+        Some(GameResult {
+            ranking: GameResult::ranking_by_key(0..state.players, |s| -chips[s]),
+            scores: chips.iter().map(|&c| c as f64).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "chips": chips,
+                "hands": state.history,
+            }),
+        })
+    }
+
+    fn players(state: &State) -> usize {
+        state.players
+    }
+
+    fn options(state: &State) -> &Options {
+        &state.options
+    }
+
+    fn seed(state: &State) -> u64 {
+        state.rng.seed
+    }
+
+    fn validate(state: &State) -> Result<(), String> {
+        state.validate()
+    }
+
+    fn pieces(state: &State) -> Vec<String> {
+        state.all_tiles().iter().map(|t| t.to_string()).collect()
+    }
+
+    fn heuristic(view: &View, legal: &[Action]) -> usize {
+        heuristic(view, legal).unwrap_or(0)
+    }
+
+    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+        match viewer {
+            Viewer::Seat(s) => state.hidden_from(Some(s)),
+            Viewer::Spectator => state.hidden_from(None),
+        }
+    }
+}
+
+/// Simple policy: always take a pairing discard; discard first a tile whose partner is already
+/// visible on the table (it can never pair, and nobody can use it), else the first tile.
+fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
+    if let Some(i) = legal.iter().position(|a| matches!(a, Action::Take { .. })) {
+        return Some(i);
+    }
+    if let Some(i) = legal.iter().position(|a| *a == Action::Draw) {
+        return Some(i);
+    }
+    let visible: Vec<Tile> = view
+        .laid
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .chain(view.table.iter().map(|d| d.tile))
+        .collect();
+    let dead = |t: &Tile| partner(*t).is_some_and(|p| visible.contains(&p));
+    legal
+        .iter()
+        .position(|a| matches!(a, Action::Discard { tiles } if tiles.first().is_some_and(dead)))
+        .or(Some(0))
+}

@@ -1,0 +1,666 @@
+//! State and flow of Tjak-mat-tchi-ki: first-player draw, deal, the acquire / lay / discard turn,
+//! wins and the responsibility payment, next hand.
+
+use super::action::Action;
+use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom, is_koan_a, partner, tile_set};
+use crate::deal::deal_sequence;
+use crate::error::{ActionError, SetupError};
+use crate::game::{Seat, Setup};
+use crate::rng::GameRng;
+use crate::tiles::{Tile, parse_tile_deals};
+use serde::{Deserialize, Serialize};
+
+/// Tiles each non-first player is dealt (the first player gets one more).
+pub const HAND: usize = 5;
+
+/// The phase of the current turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The seat to act takes a discard or draws.
+    Acquire,
+    /// The seat to act discards.
+    Discard,
+    /// The game is over.
+    Over,
+}
+
+/// A face-up discard lying on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discard {
+    /// The tile.
+    pub tile: Tile,
+    /// Who discarded it.
+    pub seat: Seat,
+}
+
+/// How a hand was won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinBy {
+    /// The first player's dealt tiles made three pairs.
+    Dealt,
+    /// The third pair was completed by a drawn tile.
+    Draw,
+    /// The third pair was completed by taking a discard.
+    Take,
+}
+
+/// The public record of one finished hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandRecord {
+    /// Hand number, from 1.
+    pub hand: u32,
+    /// First player.
+    pub first_player: Seat,
+    /// Winner, if any.
+    pub winner: Option<Seat>,
+    /// How the hand was won.
+    pub by: Option<WinBy>,
+    /// The discarder of the winning tile (win by take).
+    pub responsible: Option<Seat>,
+    /// Chips won (+) or paid (−) per seat.
+    pub payoffs: Vec<i64>,
+}
+
+/// One round of the first-player draw: the tile each drawing seat got.
+pub type DrawRound = Vec<(Seat, Tile)>;
+
+/// The full state of a game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct State {
+    /// Options.
+    pub options: Options,
+    /// Number of seats.
+    pub players: usize,
+    /// The game's chance.
+    pub rng: GameRng,
+    /// Stacked deals.
+    pub deals: Vec<Vec<Tile>>,
+    /// Deals consumed (the next entry's index).
+    pub deals_used: usize,
+    /// Hands finished.
+    pub hands_done: u32,
+    /// First player of this hand.
+    pub first_player: Seat,
+    /// Concealed tiles per seat (sorted).
+    pub concealed: Vec<Vec<Tile>>,
+    /// Laid pairs per seat.
+    pub laid: Vec<Vec<[Tile; 2]>>,
+    /// The face-down reserve, the top (next drawn) first.
+    pub reserve: Vec<Tile>,
+    /// Face-up discards on the table, oldest first (taken ones removed).
+    pub table: Vec<Discard>,
+    /// Seats that have had their first turn (dealt pairs laid).
+    pub started: Vec<bool>,
+    /// Phase.
+    pub phase: Phase,
+    /// Seat to act.
+    pub turn: Seat,
+    /// Chips per seat.
+    pub chips: Vec<i64>,
+    /// The first-player draw of hand 1 (rounds; public).
+    pub draws: Vec<DrawRound>,
+    /// Finished hands.
+    pub history: Vec<HandRecord>,
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A hand was dealt.
+    Deal {
+        /// Hand number, from 1.
+        hand: u32,
+        /// First player.
+        first_player: Seat,
+    },
+    /// A pair laid face up.
+    Lay {
+        /// Who.
+        seat: Seat,
+        /// The two tiles.
+        tiles: [Tile; 2],
+    },
+    /// A discard taken.
+    Take {
+        /// Who.
+        seat: Seat,
+        /// The tile (one).
+        tiles: Vec<Tile>,
+        /// Its discarder.
+        from: Seat,
+    },
+    /// A tile drawn from the reserve (not named).
+    Draw {
+        /// Who.
+        seat: Seat,
+    },
+    /// A discard.
+    Discard {
+        /// Who.
+        seat: Seat,
+        /// The tile (one).
+        tiles: Vec<Tile>,
+    },
+    /// A hand ended.
+    HandEnd {
+        /// The record.
+        record: HandRecord,
+    },
+    /// The game is over.
+    GameOver {
+        /// Final chips.
+        chips: Vec<i64>,
+    },
+}
+
+fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
+    ActionError::illegal(reason, message)
+}
+
+/// The outcome of one round of the first-player draw (§2, R7): the first player, or the tied
+/// seats who draw again.
+pub fn decide_draw(round: &[(Seat, Tile)]) -> Result<Seat, Vec<Seat>> {
+    if let Some(&(seat, _)) = round.iter().find(|(_, t)| is_koan_a(*t)) {
+        return Ok(seat);
+    }
+    let best = round.iter().map(|(_, t)| t.pips()).max().unwrap_or(0);
+    let tied: Vec<Seat> = round
+        .iter()
+        .filter(|(_, t)| t.pips() == best)
+        .map(|(s, _)| *s)
+        .collect();
+    match tied.as_slice() {
+        [one] => Ok(*one),
+        _ => Err(tied),
+    }
+}
+
+impl State {
+    /// Sets up the game: first-player draw (unless fixed) and hand 1.
+    pub fn new(setup: &Setup<Options>) -> Result<State, SetupError> {
+        let n = setup.players;
+        if !(2..=4).contains(&n) {
+            return Err(SetupError::InvalidOptions(format!(
+                "Tjak-mat-tchi-ki is played by 2, 3 or 4 players, not {n}"
+            )));
+        }
+        if let FirstPlayer::Seat(s) = setup.options.first_player
+            && s >= n
+        {
+            return Err(SetupError::InvalidOptions(format!(
+                "option `first_player` must be \"draw\" or a seat from 0 to {}, not {s}",
+                n - 1
+            )));
+        }
+        let deals = parse_tile_deals(&setup.deals, &tile_set())?;
+        let mut state = State {
+            options: setup.options.clone(),
+            players: n,
+            rng: GameRng::new(setup.seed),
+            deals,
+            deals_used: 0,
+            hands_done: 0,
+            first_player: 0,
+            concealed: vec![Vec::new(); n],
+            laid: vec![Vec::new(); n],
+            reserve: Vec::new(),
+            table: Vec::new(),
+            started: vec![false; n],
+            phase: Phase::Acquire,
+            turn: 0,
+            chips: vec![setup.options.start_chips; n],
+            draws: Vec::new(),
+            history: Vec::new(),
+        };
+        state.first_player = match setup.options.first_player {
+            FirstPlayer::Seat(s) => s,
+            FirstPlayer::Draw(_) => state.draw_first_player(),
+        };
+        let mut events = Vec::new();
+        state.start_hand(&mut events);
+        Ok(state)
+    }
+
+    /// The first-player draw (§2, R7, R11): shuffled tiles handed out in seat order, redraws among
+    /// the tied from a fresh shuffle.
+    fn draw_first_player(&mut self) -> Seat {
+        let mut drawing: Vec<Seat> = (0..self.players).collect();
+        // Each round leaves fewer tied seats with probability > 0; the cap only bounds the loop.
+        for _ in 0..1000 {
+            let mut tiles = tile_set().tiles();
+            self.rng.shuffle(&mut tiles);
+            let round: DrawRound = drawing.iter().copied().zip(tiles).collect();
+            let outcome = decide_draw(&round);
+            self.draws.push(round);
+            match outcome {
+                Ok(seat) => return seat,
+                Err(tied) => drawing = tied,
+            }
+        }
+        drawing.first().copied().unwrap_or(0)
+    }
+
+    fn next(&self, seat: Seat) -> Seat {
+        (seat + 1) % self.players
+    }
+
+    /// Deals a hand (R12) and plays the first player's automatic start.
+    fn start_hand(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let f = self.first_player;
+        let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
+        self.deals_used += 1;
+        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.rng);
+        self.concealed = vec![Vec::new(); n];
+        self.laid = vec![Vec::new(); n];
+        self.table.clear();
+        self.started = vec![false; n];
+        for (i, &tile) in sequence.iter().take(HAND * n).enumerate() {
+            self.concealed[(f + i) % n].push(tile);
+        }
+        if let Some(&sixth) = sequence.get(HAND * n) {
+            self.concealed[f].push(sixth);
+        }
+        self.reserve = sequence.iter().skip(HAND * n + 1).copied().collect();
+        for hand in &mut self.concealed {
+            hand.sort();
+        }
+        events.push(Event::Deal {
+            hand: self.hands_done + 1,
+            first_player: f,
+        });
+        // The first player lays dealt pairs and may win at once; otherwise discards.
+        self.started[f] = true;
+        self.lay_pairs(f, events);
+        if self.laid[f].len() == 3 {
+            self.win(f, WinBy::Dealt, None, events);
+        } else {
+            self.phase = Phase::Discard;
+            self.turn = f;
+        }
+    }
+
+    /// Lays every pair in `seat`'s concealed hand (R5).
+    fn lay_pairs(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        let mut i = 0;
+        while i < self.concealed[seat].len() {
+            let tile = self.concealed[seat][i];
+            let found =
+                partner(tile).and_then(|p| self.concealed[seat].iter().position(|t| *t == p));
+            if let Some(j) = found {
+                let other = self.concealed[seat][j];
+                self.concealed[seat].retain(|t| *t != tile && *t != other);
+                let pair = if tile <= other {
+                    [tile, other]
+                } else {
+                    [other, tile]
+                };
+                self.laid[seat].push(pair);
+                events.push(Event::Lay { seat, tiles: pair });
+                i = 0;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The discards `seat` may take now, in table order.
+    pub fn takeable(&self, seat: Seat) -> Vec<Discard> {
+        let Some(hand) = self.concealed.get(seat) else {
+            return Vec::new();
+        };
+        let pairs = |d: &Discard| partner(d.tile).is_some_and(|p| hand.contains(&p));
+        match self.options.take_from {
+            TakeFrom::LastDiscard => self
+                .table
+                .last()
+                .filter(|d| d.seat != seat && pairs(d))
+                .copied()
+                .into_iter()
+                .collect(),
+            TakeFrom::AnyTableTile => self
+                .table
+                .iter()
+                .filter(|d| d.seat != seat && pairs(d))
+                .copied()
+                .collect(),
+        }
+    }
+
+    /// The next player's turn begins: dealt pairs laid on the first turn, and the hand ends
+    /// without a winner when the seat can neither take nor draw (R6).
+    fn begin_turn(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        if !self.started[seat] {
+            self.started[seat] = true;
+            self.lay_pairs(seat, events);
+        }
+        if self.reserve.is_empty() && self.takeable(seat).is_empty() {
+            let record = HandRecord {
+                hand: self.hands_done + 1,
+                first_player: self.first_player,
+                winner: None,
+                by: None,
+                responsible: None,
+                payoffs: vec![0; self.players],
+            };
+            self.first_player = match self.options.no_winner_next {
+                NoWinnerNext::Same => self.first_player,
+                NoWinnerNext::NextSeat => self.next(self.first_player),
+            };
+            self.finish_hand(record, events);
+        } else {
+            self.phase = Phase::Acquire;
+            self.turn = seat;
+        }
+    }
+
+    /// Legal actions of `seat`: takes in table order, then `draw`; or one discard per tile.
+    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.phase == Phase::Over || seat != self.turn {
+            return;
+        }
+        match self.phase {
+            Phase::Acquire => {
+                out.extend(self.takeable(seat).into_iter().map(|d| Action::Take {
+                    tiles: vec![d.tile],
+                }));
+                if !self.reserve.is_empty() {
+                    out.push(Action::Draw);
+                }
+            }
+            Phase::Discard => {
+                if let Some(hand) = self.concealed.get(seat) {
+                    out.extend(hand.iter().map(|t| Action::Discard { tiles: vec![*t] }));
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn one_tile(tiles: &[Tile], what: &str) -> Result<Tile, ActionError> {
+        match tiles {
+            [tile] => Ok(*tile),
+            _ => Err(illegal(
+                "one_tile_expected",
+                format!(
+                    "{what} names exactly one tile, not [{}]",
+                    tiles
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            )),
+        }
+    }
+
+    /// Applies an action of the seat to act (validated first; state unchanged on error).
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if self.phase == Phase::Over {
+            return Err(ActionError::GameOver);
+        }
+        if seat != self.turn {
+            return Err(ActionError::NotYourTurn {
+                seat,
+                to_act: vec![self.turn],
+            });
+        }
+        match (self.phase, action) {
+            (Phase::Acquire, Action::Take { tiles }) => {
+                let tile = Self::one_tile(tiles, "a take")?;
+                let takeable = self.takeable(seat);
+                let Some(discard) = takeable.iter().find(|d| d.tile == tile).copied() else {
+                    return Err(self.why_not_take(seat, tile));
+                };
+                let Some(pos) = self.table.iter().position(|d| *d == discard) else {
+                    return Err(illegal(
+                        "not_on_table",
+                        format!("{tile} is not on the table"),
+                    ));
+                };
+                self.table.remove(pos);
+                self.concealed[seat].push(tile);
+                self.concealed[seat].sort();
+                events.push(Event::Take {
+                    seat,
+                    tiles: vec![tile],
+                    from: discard.seat,
+                });
+                self.lay_pairs(seat, events);
+                self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
+                Ok(())
+            }
+            (Phase::Acquire, Action::Draw) => {
+                if self.reserve.is_empty() {
+                    return Err(illegal(
+                        "reserve_empty",
+                        "the reserve is empty: you cannot draw",
+                    ));
+                }
+                let tile = self.reserve.remove(0);
+                self.concealed[seat].push(tile);
+                self.concealed[seat].sort();
+                events.push(Event::Draw { seat });
+                self.lay_pairs(seat, events);
+                self.after_acquire(seat, WinBy::Draw, None, events);
+                Ok(())
+            }
+            (Phase::Discard, Action::Discard { tiles }) => {
+                let tile = Self::one_tile(tiles, "a discard")?;
+                let Some(pos) = self.concealed[seat].iter().position(|t| *t == tile) else {
+                    return Err(illegal(
+                        "tile_not_in_hand",
+                        format!("{tile} is not among your concealed tiles"),
+                    ));
+                };
+                self.concealed[seat].remove(pos);
+                self.table.push(Discard { tile, seat });
+                events.push(Event::Discard {
+                    seat,
+                    tiles: vec![tile],
+                });
+                let next = self.next(seat);
+                self.begin_turn(next, events);
+                Ok(())
+            }
+            (Phase::Acquire, Action::Discard { .. }) => Err(illegal(
+                "must_acquire",
+                "first take the last discard (if it pairs with one of your tiles) or draw, then discard",
+            )),
+            (Phase::Discard, _) => Err(illegal(
+                "must_discard",
+                "you have acquired a tile this turn: now discard one",
+            )),
+            (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    fn why_not_take(&self, seat: Seat, tile: Tile) -> ActionError {
+        let on_table = self.table.iter().find(|d| d.tile == tile);
+        match on_table {
+            None => illegal(
+                "not_on_table",
+                format!("{tile} is not a face-up discard on the table"),
+            ),
+            Some(d) if d.seat == seat => illegal(
+                "own_discard",
+                format!("{tile} is your own discard: you cannot take it back"),
+            ),
+            Some(_)
+                if self.options.take_from == TakeFrom::LastDiscard
+                    && self.table.last().map(|d| d.tile) != Some(tile) =>
+            {
+                illegal(
+                    "dead_discard",
+                    format!("{tile} is a dead discard: only the last discard may be taken"),
+                )
+            }
+            Some(_) => illegal(
+                "no_pair",
+                format!(
+                    "{tile} pairs with {} only, which you do not hold: draw instead",
+                    partner(tile).map_or_else(|| "nothing".to_string(), |p| p.to_string())
+                ),
+            ),
+        }
+    }
+
+    fn after_acquire(
+        &mut self,
+        seat: Seat,
+        by: WinBy,
+        from: Option<Seat>,
+        events: &mut Vec<Event>,
+    ) {
+        if self.laid[seat].len() >= 3 {
+            self.win(seat, by, from, events);
+        } else {
+            self.phase = Phase::Discard;
+        }
+    }
+
+    /// Settles a win (§5).
+    fn win(&mut self, seat: Seat, by: WinBy, responsible: Option<Seat>, events: &mut Vec<Event>) {
+        let n = self.players as i64;
+        let c = self.options.stake;
+        let mut payoffs = vec![0; self.players];
+        match (by, responsible) {
+            (WinBy::Take, Some(r)) => {
+                payoffs[r] -= c * (n - 1);
+            }
+            _ => {
+                for (s, p) in payoffs.iter_mut().enumerate() {
+                    if s != seat {
+                        *p -= c;
+                    }
+                }
+            }
+        }
+        payoffs[seat] += c * (n - 1);
+        let record = HandRecord {
+            hand: self.hands_done + 1,
+            first_player: self.first_player,
+            winner: Some(seat),
+            by: Some(by),
+            responsible: if by == WinBy::Take { responsible } else { None },
+            payoffs,
+        };
+        self.first_player = seat;
+        self.finish_hand(record, events);
+    }
+
+    fn finish_hand(&mut self, record: HandRecord, events: &mut Vec<Event>) {
+        for (chips, pay) in self.chips.iter_mut().zip(&record.payoffs) {
+            *chips += pay;
+        }
+        self.hands_done += 1;
+        self.history.push(record.clone());
+        events.push(Event::HandEnd { record });
+        if self.hands_done >= self.options.hands {
+            self.phase = Phase::Over;
+            events.push(Event::GameOver {
+                chips: self.chips.clone(),
+            });
+        } else {
+            self.start_hand(events);
+        }
+    }
+
+    /// Every tile in the game.
+    pub fn all_tiles(&self) -> Vec<Tile> {
+        let mut all: Vec<Tile> = Vec::with_capacity(32);
+        for seat in 0..self.players {
+            all.extend(self.concealed.get(seat).into_iter().flatten());
+            all.extend(self.laid.get(seat).into_iter().flatten().flatten());
+        }
+        all.extend(&self.reserve);
+        all.extend(self.table.iter().map(|d| d.tile));
+        all
+    }
+
+    /// Checks a state from outside.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.players;
+        if !(2..=4).contains(&n) {
+            return Err(format!("{n} players is outside 2..=4"));
+        }
+        if self.concealed.len() != n
+            || self.laid.len() != n
+            || self.started.len() != n
+            || self.chips.len() != n
+        {
+            return Err("concealed, laid, started and chips need one entry per seat".into());
+        }
+        if self.turn >= n || self.first_player >= n {
+            return Err("turn or first player out of range".into());
+        }
+        if !(1..=1000).contains(&self.options.hands)
+            || !(1..=1_000_000).contains(&self.options.stake)
+            || self.options.start_chips.abs() > 1_000_000_000
+        {
+            return Err("hands, stake or start_chips out of range".into());
+        }
+        // Bounds that keep every later addition and multiplication far from overflowing.
+        if self.chips.iter().any(|c| c.abs() > 1_000_000_000_000)
+            || self.deals_used > 1_000_000
+            || self.rng.events > u64::MAX / 2
+        {
+            return Err("chips or a counter out of range".into());
+        }
+        if let FirstPlayer::Seat(s) = self.options.first_player
+            && s >= n
+        {
+            return Err("option first_player is not a seat".into());
+        }
+        let mut all = self.all_tiles();
+        all.sort();
+        let mut set = tile_set().tiles();
+        set.sort();
+        if all != set {
+            return Err("the tiles are not exactly the 32-tile set".into());
+        }
+        if self.table.iter().any(|d| d.seat >= n) {
+            return Err("a discard's seat is out of range".into());
+        }
+        for laid in &self.laid {
+            if laid.len() > 3 || laid.iter().any(|[a, b]| partner(*a) != Some(*b)) {
+                return Err("a laid pair is not a pair".into());
+            }
+        }
+        for seat in 0..n {
+            let total = self.concealed[seat].len() + 2 * self.laid[seat].len();
+            if total > HAND + 1 {
+                return Err(format!("seat {seat} holds more than 6 tiles"));
+            }
+        }
+        let over = self.hands_done >= self.options.hands;
+        if over != (self.phase == Phase::Over) {
+            return Err("the phase does not agree with the number of hands played".into());
+        }
+        if self.phase == Phase::Discard && self.concealed[self.turn].is_empty() {
+            return Err("the seat to discard has no concealed tile".into());
+        }
+        Ok(())
+    }
+
+    /// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
+    /// public first-player draw.
+    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
+        let shown: Vec<Tile> = self.draws.iter().flatten().map(|(_, t)| *t).collect();
+        (0..self.players)
+            .filter(|&s| Some(s) != seat)
+            .flat_map(|s| self.concealed[s].iter())
+            .chain(&self.reserve)
+            .filter(|t| !shown.contains(t))
+            .map(|t| t.to_string())
+            .collect()
+    }
+}

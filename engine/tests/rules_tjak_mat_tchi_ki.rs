@@ -1,0 +1,633 @@
+//! Rulings (R1..R13) and worked examples (K1..K10) of Tjak-mat-tchi-ki, through the erased API
+//! with stacked deals. See: shared/rules/tjak_mat_tchi_ki.md, docs/rules/tjak_mat_tchi_ki.md.
+
+use engine::games::tjak_mat_tchi_ki::rules::is_pair;
+use engine::games::tjak_mat_tchi_ki::state::decide_draw;
+use engine::tiles::Tile;
+use engine::{Match, NewGame, Viewer, registry};
+use serde_json::{Value, json};
+
+/// A stacked entry for first player `f`: five rounds from `f` (hands[s] lists seat s's tiles,
+/// the first player's sixth tile last), then the reserve from the top.
+fn entry(hands: &[&str], f: usize, reserve: &str) -> Vec<String> {
+    let hands: Vec<Vec<&str>> = hands
+        .iter()
+        .map(|h| h.split_whitespace().collect())
+        .collect();
+    let n = hands.len();
+    let mut out: Vec<String> = (0..5 * n)
+        .map(|j| hands[(f + j % n) % n][j / n].to_string())
+        .collect();
+    out.push(hands[f][5].to_string());
+    out.extend(reserve.split_whitespace().map(String::from));
+    out
+}
+
+fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
+    registry::find(id)
+        .unwrap()
+        .start(&NewGame {
+            players,
+            options: options.as_object().cloned().unwrap_or_default(),
+            seed: 11,
+            deals,
+        })
+        .unwrap()
+}
+
+fn act(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
+    m.apply(seat, &action)
+        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
+        .events
+}
+
+fn refused(m: &mut Box<dyn Match>, seat: usize, action: Value) -> &'static str {
+    let before = m.save();
+    let err = m.apply(seat, &action).unwrap_err();
+    assert_eq!(m.save(), before, "a refused action changed the state");
+    err.reason()
+}
+
+fn view(m: &dyn Match, seat: usize) -> Value {
+    m.view(Viewer::Seat(seat))
+}
+
+fn tile(code: &str) -> Tile {
+    Tile::parse(code).unwrap()
+}
+
+fn take(code: &str) -> Value {
+    json!({"type": "take", "tiles": [code]})
+}
+
+fn discard(code: &str) -> Value {
+    json!({"type": "discard", "tiles": [code]})
+}
+
+fn draw() -> Value {
+    json!({"type": "draw"})
+}
+
+fn hand(m: &dyn Match, seat: usize) -> Vec<String> {
+    serde_json::from_value(view(m, seat)["hand"].clone()).unwrap()
+}
+
+#[test]
+fn k1_r1_r2_pair_tests() {
+    assert!(is_pair(tile("6-6#1"), tile("6-6#2")));
+    assert!(is_pair(tile("2-4"), tile("1-2")));
+    assert!(is_pair(tile("3-6"), tile("4-5")));
+    assert!(is_pair(tile("2-6"), tile("3-5")));
+    assert!(is_pair(tile("2-5"), tile("3-4")));
+    assert!(is_pair(tile("1-4"), tile("2-3")));
+    assert!(!is_pair(tile("3-6"), tile("2-6")));
+    assert!(!is_pair(tile("1-1#1"), tile("1-2")));
+    assert!(!is_pair(tile("5-6#1"), tile("4-6#1")));
+    assert!(!is_pair(tile("6-6#1"), tile("5-5#1")));
+    assert!(!is_pair(tile("6-6#1"), tile("6-6#1")));
+}
+
+#[test]
+fn k2_dealt_win() {
+    let deal = [
+        "2-2#1 5-6#1 4-6#1 1-6#1 1-5#1",
+        "6-6#1 6-6#2 2-4 1-2 3-6 4-5",
+        "2-2#2 5-6#2 4-6#2 1-6#2 1-5#2",
+        "3-3#1 3-3#2 3-5 2-5 1-4",
+    ];
+    // Note: seat 3's 3-3#1 + 3-3#2 is a pair, laid only on its own first turn.
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1, "hands": 1}),
+        vec![entry(&deal, 1, "")],
+    );
+    assert!(m.is_over(), "seat 1 wins before any discard");
+    let result = m.result().unwrap();
+    assert_eq!(result.scores, vec![19.0, 23.0, 19.0, 19.0]);
+    assert_eq!(result.ranking, vec![vec![1], vec![0, 2, 3]]);
+    assert_eq!(result.details["hands"][0]["by"], "dealt");
+    assert_eq!(
+        result.details["hands"][0]["payoffs"],
+        json!([-1, 3, -1, -1])
+    );
+}
+
+const K3: [&str; 4] = [
+    "2-2#2 5-6#2 4-6#2 1-6#2 1-5#2",
+    "3-5 6-6#1 4-4#1 5-5#2 1-3#2 3-3#1",
+    "2-6 1-1#1 4-4#2 5-5#1 1-3#1",
+    "2-2#1 5-6#1 4-6#1 1-6#1 1-5#1",
+];
+
+#[test]
+fn k3_r10_take_legality() {
+    let mut m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    assert_eq!(m.to_act(), vec![1]);
+    assert_eq!(m.legal_actions(1).len(), 6, "one discard per tile");
+    act(&mut m, 1, discard("3-5"));
+    // Taking is optional (R10): both take and draw are listed.
+    assert_eq!(m.legal_actions(2), vec![take("3-5"), draw()]);
+    let events = act(&mut m, 2, take("3-5"));
+    assert_eq!(
+        events[0],
+        json!({"type": "take", "seat": 2, "tiles": ["3-5"], "from": 1})
+    );
+    assert_eq!(
+        events[1],
+        json!({"type": "lay", "seat": 2, "tiles": ["2-6", "3-5"]})
+    );
+    assert_eq!(view(m.as_ref(), 2)["laid"][2], json!([["2-6", "3-5"]]));
+    let legal = m.legal_actions(2);
+    assert_eq!(legal.len(), 4);
+    assert!(legal.iter().all(|a| a["type"] == "discard"));
+    // Had seat 2 no 2-6, only draw: swap 2-6 with seat 0's 2-2#2.
+    let mut swapped = K3;
+    swapped[0] = "2-6 5-6#2 4-6#2 1-6#2 1-5#2";
+    swapped[2] = "2-2#2 1-1#1 4-4#2 5-5#1 1-3#1";
+    let mut m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&swapped, 1, "")],
+    );
+    act(&mut m, 1, discard("3-5"));
+    assert_eq!(m.legal_actions(2), vec![draw()]);
+    assert_eq!(refused(&mut m, 2, take("3-5")), "no_pair");
+}
+
+#[test]
+fn k4_win_on_a_discard_the_discarder_pays_for_all() {
+    let deal = [
+        "5-6#2 4-6#2 1-6#2 1-5#2 3-5",
+        "3-4 4-4#1 5-5#1 1-3#1 3-3#1 2-2#1",
+        "6-6#1 6-6#2 1-1#1 1-1#2 2-5",
+        "5-6#1 4-6#1 1-6#1 1-5#1 2-6",
+    ];
+    let mut m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1, "stake": 2, "hands": 1}),
+        vec![entry(&deal, 1, "")],
+    );
+    act(&mut m, 1, discard("3-4"));
+    // R5: seat 2's dealt pairs were laid at the start of its turn.
+    let v = view(m.as_ref(), 2);
+    assert_eq!(v["laid"][2].as_array().unwrap().len(), 2);
+    assert_eq!(v["hand"], json!(["2-5"]));
+    let events = act(&mut m, 2, take("3-4"));
+    let end = events.iter().find(|e| e["type"] == "hand_end").unwrap();
+    assert_eq!(end["record"]["by"], "take");
+    assert_eq!(end["record"]["responsible"], 1);
+    assert_eq!(end["record"]["payoffs"], json!([0, -6, 6, 0]));
+    assert_eq!(m.result().unwrap().scores, vec![20.0, 14.0, 26.0, 20.0]);
+}
+
+#[test]
+fn k5_win_on_a_draw_everybody_pays() {
+    let deal = [
+        "5-6#2 4-6#2 1-6#2 3-5 2-6",
+        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
+        "5-6#1 4-6#1 1-6#1 2-2#1 2-5 2-2#2",
+        "6-6#1 6-6#2 1-1#1 1-1#2 1-5#1",
+    ];
+    // Seat 2 is first and holds 2-2#1 + 2-2#2: laid at once; it discards 2-5.
+    let mut m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 2, "stake": 2, "hands": 1}),
+        vec![entry(&deal, 2, "1-5#2")],
+    );
+    assert_eq!(view(m.as_ref(), 0)["laid"][2], json!([["2-2#1", "2-2#2"]]));
+    act(&mut m, 2, discard("2-5"));
+    assert_eq!(m.legal_actions(3), vec![draw()]);
+    let events = act(&mut m, 3, draw());
+    assert!(events.contains(&json!({"type": "draw", "seat": 3})));
+    let end = events.iter().find(|e| e["type"] == "hand_end").unwrap();
+    assert_eq!(end["record"]["by"], "draw");
+    assert_eq!(end["record"]["payoffs"], json!([-2, -2, -2, 6]));
+}
+
+/// Moves every reserve tile to the table as dead discards of `seat` (tiles conserved) and reloads.
+fn empty_the_reserve(id: &str, m: &dyn Match, seat: usize) -> Box<dyn Match> {
+    let mut saved = m.save();
+    let reserve: Vec<Value> = saved["data"]["reserve"].as_array().unwrap().clone();
+    let table = saved["data"]["table"].as_array_mut().unwrap();
+    for (i, t) in reserve.into_iter().enumerate() {
+        table.insert(i, json!({"tile": t, "seat": seat}));
+    }
+    saved["data"]["reserve"] = json!([]);
+    registry::find(id).unwrap().load(&saved).unwrap()
+}
+
+#[test]
+fn k6_r6_r8_exhausted_reserve_ends_the_hand_without_a_winner() {
+    let deal = [
+        "2-2#2 5-6#2 1-6#2 1-5#2 3-5",
+        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
+        "6-6#1 1-1#1 2-5 2-6 1-4",
+        "4-6#1 5-6#1 1-6#1 1-5#1 2-2#1 2-4",
+    ];
+    for (next, expected_first) in [("same", 3), ("next_seat", 0)] {
+        let m = start(
+            "tjak_mat_tchi_ki",
+            4,
+            json!({"first_player": 3, "hands": 2, "no_winner_next": next}),
+            vec![entry(&deal, 3, "")],
+        );
+        let mut m = empty_the_reserve("tjak_mat_tchi_ki", m.as_ref(), 1);
+        assert_eq!(view(m.as_ref(), 0)["reserve_size"], 0);
+        let events = act(&mut m, 3, discard("4-6#1"));
+        let end = events.iter().find(|e| e["type"] == "hand_end").unwrap();
+        assert_eq!(end["record"]["winner"], Value::Null);
+        assert_eq!(end["record"]["payoffs"], json!([0, 0, 0, 0]));
+        let v = view(m.as_ref(), 0);
+        assert_eq!(v["chips"], json!([20, 20, 20, 20]));
+        assert_eq!(v["hand_number"], 2);
+        assert_eq!(v["first_player"], expected_first, "{next}");
+    }
+}
+
+#[test]
+fn r6_r10_empty_reserve_take_still_possible_draw_refused() {
+    let deal = [
+        "2-2#2 5-6#2 1-6#2 1-5#2 3-5",
+        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
+        "6-6#1 1-1#1 2-5 2-6 1-4",
+        "4-6#1 5-6#1 1-6#1 1-5#1 2-2#1 2-4",
+    ];
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 3, "hands": 8}),
+        vec![entry(&deal, 3, "")],
+    );
+    let mut m = empty_the_reserve("tjak_mat_tchi_ki", m.as_ref(), 1);
+    act(&mut m, 3, discard("2-2#1"));
+    assert_eq!(m.legal_actions(0), vec![take("2-2#1")]);
+    assert_eq!(refused(&mut m, 0, draw()), "reserve_empty");
+    act(&mut m, 0, take("2-2#1"));
+    assert_eq!(view(m.as_ref(), 0)["laid"][0], json!([["2-2#1", "2-2#2"]]));
+    assert_eq!(view(m.as_ref(), 0)["hands"], 8, "default number of hands");
+}
+
+#[test]
+fn k7_r7_first_player_selection() {
+    assert_eq!(
+        decide_draw(&[(0, tile("6-6#2")), (1, tile("2-5")), (2, tile("5-5#1"))]),
+        Ok(1)
+    );
+    assert_eq!(
+        decide_draw(&[(0, tile("5-6#1")), (1, tile("5-6#2")), (2, tile("1-2"))]),
+        Err(vec![0, 1])
+    );
+    // In a redraw 2-5 wins too, and otherwise the most pips.
+    assert_eq!(decide_draw(&[(0, tile("6-6#1")), (1, tile("2-5"))]), Ok(1));
+    assert_eq!(decide_draw(&[(0, tile("1-1#1")), (1, tile("3-6"))]), Ok(1));
+    // Through setup: the public draw decides the first player; redraws only among the tied.
+    for seed in 0..40 {
+        let m = registry::find("tjak_mat_tchi_ki")
+            .unwrap()
+            .start(&NewGame {
+                players: 4,
+                seed,
+                ..NewGame::default()
+            })
+            .unwrap();
+        let v = view(m.as_ref(), 0);
+        let rounds: Vec<Vec<(usize, Tile)>> =
+            serde_json::from_value(v["first_player_draw"].clone()).unwrap();
+        assert_eq!(rounds[0].len(), 4);
+        for pair in rounds.windows(2) {
+            assert_eq!(
+                decide_draw(&pair[0]),
+                Err(pair[1].iter().map(|(s, _)| *s).collect::<Vec<_>>())
+            );
+        }
+        assert_eq!(
+            decide_draw(rounds.last().unwrap()),
+            Ok(v["first_player"].as_u64().unwrap() as usize)
+        );
+    }
+}
+
+#[test]
+fn k8_counts() {
+    let m = start("tjak_mat_tchi_ki", 3, json!({"first_player": 1}), vec![]);
+    let v = view(m.as_ref(), 0);
+    let total = |s: usize| {
+        v["concealed_sizes"][s].as_u64().unwrap()
+            + 2 * v["laid"][s].as_array().unwrap().len() as u64
+    };
+    assert_eq!((total(0), total(1), total(2)), (5, 6, 5));
+    assert_eq!(v["reserve_size"], 16);
+    for (players, reserve) in [(2, 21), (4, 11)] {
+        let m = start(
+            "tjak_mat_tchi_ki",
+            players,
+            json!({"first_player": 0}),
+            vec![],
+        );
+        assert_eq!(view(m.as_ref(), 0)["reserve_size"], reserve);
+    }
+}
+
+#[test]
+fn k9_r12_stacked_deal_order() {
+    let order =
+        "6-6#1 1-2 3-4 2-4 5-5#2 1-1#1 4-4#1 1-3#1 3-3#1 2-2#1 5-6#1 4-6#1 1-6#1 1-5#1 3-6 2-6 4-5";
+    let deals = vec![
+        order
+            .split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>(),
+    ];
+    let mut m = start("tjak_mat_tchi_ki", 3, json!({"first_player": 2}), deals);
+    assert_eq!(
+        hand(m.as_ref(), 2),
+        ["1-6#1", "2-2#1", "2-4", "2-6", "4-4#1", "6-6#1"]
+    );
+    assert_eq!(
+        hand(m.as_ref(), 0),
+        ["1-2", "1-3#1", "1-5#1", "5-5#2", "5-6#1"]
+    );
+    assert_eq!(
+        hand(m.as_ref(), 1),
+        ["1-1#1", "3-3#1", "3-4", "3-6", "4-6#1"]
+    );
+    act(&mut m, 2, discard("6-6#1"));
+    act(&mut m, 0, draw());
+    assert!(
+        hand(m.as_ref(), 0).contains(&"4-5".to_string()),
+        "tile 16 tops the reserve"
+    );
+}
+
+fn k10_deal(seat2: &str) -> Vec<String> {
+    let deal = [
+        "2-3 6-6#2 5-5#2 1-3#2 3-3#1 2-2#1",
+        "6-6#1 4-4#1 1-6#1 1-5#1 2-5",
+        seat2,
+        "5-6#1 4-6#1 1-6#2 1-5#2 2-6",
+    ];
+    entry(&deal, 0, "3-3#2")
+}
+
+#[test]
+fn k10_r4_r13_any_table_tile() {
+    let scenario = |id: &str, seat2: &str| {
+        let mut m = start(
+            id,
+            4,
+            json!({"first_player": 0, "hands": 1}),
+            vec![k10_deal(seat2)],
+        );
+        act(&mut m, 0, discard("2-3"));
+        act(&mut m, 1, draw());
+        act(&mut m, 1, discard("6-6#1"));
+        m
+    };
+    let seat2 = "1-4 1-1#2 4-4#2 5-6#2 4-6#2";
+    // Default: the dead 2-3 cannot be taken; the last discard pairs nothing: draw only.
+    let mut m = scenario("tjak_mat_tchi_ki", seat2);
+    assert_eq!(m.legal_actions(2), vec![draw()]);
+    assert_eq!(refused(&mut m, 2, take("2-3")), "dead_discard");
+    // Any table tile: 2-3 (pairs 1-4) may be taken too.
+    let m = scenario("tjak_mat_tchi_ki_any_tile", seat2);
+    assert_eq!(m.legal_actions(2), vec![take("2-3"), draw()]);
+    // Completing a third pair this way: see the next test.
+}
+
+#[test]
+fn k10_any_table_tile_responsibility_falls_on_the_discarder() {
+    // Seat 2 holds two dealt pairs and 1-4; seat 0's old discard 2-3 completes the third pair.
+    let deal = [
+        "2-3 6-6#2 5-6#2 1-3#2 3-3#1 2-2#1",
+        "6-6#1 4-4#1 1-6#1 1-5#1 2-5",
+        "1-1#1 1-1#2 5-5#1 5-5#2 1-4",
+        "5-6#1 4-6#1 1-6#2 1-5#2 2-6",
+    ];
+    let mut m = start(
+        "tjak_mat_tchi_ki_any_tile",
+        4,
+        json!({"first_player": 0, "hands": 1}),
+        vec![entry(&deal, 0, "3-3#2")],
+    );
+    act(&mut m, 0, discard("2-3"));
+    act(&mut m, 1, draw());
+    act(&mut m, 1, discard("6-6#1"));
+    assert_eq!(m.legal_actions(2), vec![take("2-3"), draw()]);
+    let events = act(&mut m, 2, take("2-3"));
+    let end = events.iter().find(|e| e["type"] == "hand_end").unwrap();
+    assert_eq!(end["record"]["responsible"], 0);
+    assert_eq!(end["record"]["payoffs"], json!([-3, 0, 3, 0]));
+}
+
+#[test]
+fn r3_turn_order_acquire_then_discard() {
+    let mut m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    assert_eq!(refused(&mut m, 1, draw()), "must_discard");
+    assert_eq!(refused(&mut m, 1, discard("2-6")), "tile_not_in_hand");
+    assert_eq!(
+        refused(
+            &mut m,
+            1,
+            json!({"type": "discard", "tiles": ["3-5", "6-6#1"]})
+        ),
+        "one_tile_expected"
+    );
+    act(&mut m, 1, discard("3-5"));
+    assert_eq!(refused(&mut m, 2, discard("2-6")), "must_acquire");
+    assert_eq!(refused(&mut m, 3, draw()), "not_your_turn");
+    act(&mut m, 2, draw());
+    assert_eq!(refused(&mut m, 2, draw()), "must_discard");
+}
+
+#[test]
+fn r9_chips_may_go_negative() {
+    let deal = [
+        "2-2#1 5-6#1 4-6#1 1-6#1 1-5#1",
+        "6-6#1 6-6#2 2-4 1-2 3-6 4-5",
+        "2-2#2 5-6#2 4-6#2 1-6#2 1-5#2",
+        "3-3#1 3-3#2 3-5 2-5 1-4",
+    ];
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1, "hands": 1, "start_chips": 0}),
+        vec![entry(&deal, 1, "")],
+    );
+    assert_eq!(m.result().unwrap().scores, vec![-1.0, 3.0, -1.0, -1.0]);
+}
+
+#[test]
+fn r11_first_player_must_be_a_seat_and_deals_are_checked() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let request = |options: Value, deals: Vec<Vec<String>>| NewGame {
+        players: 3,
+        options: options.as_object().cloned().unwrap(),
+        seed: 1,
+        deals,
+    };
+    let err = game
+        .start(&request(json!({"first_player": 3}), vec![]))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_options");
+    let err = game
+        .start(&request(json!({"first_player": "me"}), vec![]))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_options");
+    let err = game
+        .start(&request(json!({}), vec![vec!["6-6".to_string()]]))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_deals");
+    assert!(err.to_string().contains("suffix"), "{err}");
+    let err = game
+        .start(&request(json!({"take_from": "anywhere"}), vec![]))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_options");
+    let err = registry::find("tjak_mat_tchi_ki_any_tile")
+        .unwrap()
+        .start(&request(json!({"take_from": "last_discard"}), vec![]))
+        .unwrap_err();
+    assert!(err.to_string().contains("fixed"), "{err}");
+}
+
+#[test]
+fn r13_own_discards_cannot_be_taken_back() {
+    let deal = [
+        "1-2 6-6#2 5-6#2 1-3#2 3-3#1 2-2#1",
+        "6-6#1 4-4#1 1-6#1 1-5#1 2-5",
+    ];
+    let mut m = start(
+        "tjak_mat_tchi_ki_any_tile",
+        2,
+        json!({"first_player": 0}),
+        vec![entry(&deal, 0, "3-6 4-5")],
+    );
+    act(&mut m, 0, discard("1-2"));
+    act(&mut m, 1, draw());
+    act(&mut m, 1, discard("3-6"));
+    // Seat 0 could take 3-6 only with 4-5 (not held); its own 1-2 never.
+    assert_eq!(refused(&mut m, 0, take("1-2")), "own_discard");
+    assert_eq!(refused(&mut m, 0, take("3-6")), "no_pair");
+    assert_eq!(refused(&mut m, 0, take("2-4")), "not_on_table");
+}
+
+#[test]
+fn views_hide_the_reserve_and_other_hands() {
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    let spectator = m.view(Viewer::Spectator).to_string();
+    for code in ["3-5", "2-6", "2-2#2"] {
+        assert!(!spectator.contains(&format!("\"{code}\"")), "{code}");
+    }
+    let seat0 = view(m.as_ref(), 0).to_string();
+    assert!(seat0.contains("\"2-2#2\"") && !seat0.contains("\"2-6\""));
+}
+
+/// Uniform random choice from a small xorshift.
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[test]
+fn heuristic_beats_random() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let games = 300u64;
+    let (mut heuristic_total, mut random_total) = (0.0, 0.0);
+    for seed in 0..games {
+        let players = 4;
+        let smart = (seed % players as u64) as usize;
+        let mut m = game
+            .start(&NewGame {
+                players,
+                options: json!({"hands": 8, "start_chips": 0})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+                seed,
+                ..NewGame::default()
+            })
+            .unwrap();
+        let mut rng = Lcg(seed * 2654435761 + 1);
+        while !m.is_over() {
+            let seat = m.to_act()[0];
+            let legal = m.legal_actions(seat);
+            let i = if seat == smart {
+                game.heuristic(&m.view(Viewer::Seat(seat)), &legal).unwrap()
+            } else {
+                rng.below(legal.len())
+            };
+            act(&mut m, seat, legal[i].clone());
+        }
+        let scores = m.result().unwrap().scores;
+        heuristic_total += scores[smart];
+        random_total += scores.iter().sum::<f64>() - scores[smart];
+    }
+    let heuristic_mean = heuristic_total / games as f64;
+    let random_mean = random_total / (games as f64 * 3.0);
+    println!(
+        "tjak_mat_tchi_ki: heuristic {heuristic_mean:.2} vs random {random_mean:.2} chips per game"
+    );
+    assert!(
+        heuristic_mean > random_mean + 0.5,
+        "{heuristic_mean} vs {random_mean}"
+    );
+}
+
+#[test]
+fn forged_states_are_refused() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    let saved = m.save();
+    assert!(game.load(&saved).is_ok());
+    let forge = |f: &dyn Fn(&mut Value)| {
+        let mut s = saved.clone();
+        f(&mut s["data"]);
+        game.load(&s).unwrap_err().code()
+    };
+    // A tile duplicated, a laid "pair" that is no pair, a seat out of range, absurd chips.
+    assert_eq!(
+        forge(&|d| d["concealed"][0][0] = json!("3-5")),
+        "invalid_state"
+    );
+    assert_eq!(
+        forge(&|d| {
+            d["laid"][0] = json!([["2-2#2", "5-6#2"]]);
+            d["concealed"][0] = json!(["4-6#2", "1-6#2", "1-5#2"]);
+        }),
+        "invalid_state"
+    );
+    assert_eq!(forge(&|d| d["turn"] = json!(7)), "invalid_state");
+    assert_eq!(forge(&|d| d["chips"][0] = json!(i64::MAX)), "invalid_state");
+    assert_eq!(
+        forge(&|d| d["options"]["stake"] = json!(0)),
+        "invalid_state"
+    );
+}

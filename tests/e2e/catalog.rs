@@ -1,0 +1,89 @@
+//! Catalog, service routes, docs.
+
+use crate::support::{GAME, spawn_app};
+
+#[tokio::test]
+async fn the_catalog_lists_every_registered_game_with_players_and_options() {
+    let app = spawn_app().await;
+    let reply = app.get("/v1/games").await;
+    assert_eq!(reply.status, 200);
+    let games = reply.body.as_array().expect("an array of games");
+    assert_eq!(games.len(), engine::registry::games().len());
+    let entry = games
+        .iter()
+        .find(|g| g["id"] == GAME)
+        .expect("twenty_two is in the catalog");
+    for field in ["name", "description", "rules_summary", "players", "options"] {
+        assert!(entry.get(field).is_some(), "{field} in {entry}");
+    }
+    assert!(entry["players"]["min"].as_u64().unwrap() >= 2);
+    for option in entry["options"].as_array().unwrap() {
+        for field in ["id", "type", "default", "description"] {
+            assert!(option.get(field).is_some(), "{field} in {option}");
+        }
+    }
+    assert_eq!(
+        entry["schemas"]["action"],
+        format!("#/components/schemas/{GAME}.Action")
+    );
+}
+
+#[tokio::test]
+async fn one_game_is_described_and_an_unknown_one_is_a_404_problem() {
+    let app = spawn_app().await;
+    let reply = app.get(&format!("/v1/games/{GAME}")).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body["id"], GAME);
+
+    let reply = app.get("/v1/games/chess").await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.problem_code(), "unknown_game");
+    assert!(reply.body["detail"].as_str().unwrap().contains("chess"));
+}
+
+#[tokio::test]
+async fn health_metrics_and_request_ids_are_served() {
+    let app = spawn_app().await;
+    let reply = app.get("/healthz").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body["status"], "ok");
+    let id = reply.request_id.expect("an x-request-id header");
+    assert!(id.len() >= 32, "{id}");
+
+    app.get("/v1/games").await;
+    let (status, text) = app.get_text("/metrics").await;
+    assert_eq!(status, 200);
+    assert!(
+        text.contains(
+            "cardroom_http_requests_total{route=\"/v1/games\",method=\"GET\",status=\"200\"} 1"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("cardroom_http_request_duration_seconds_bucket"));
+}
+
+#[tokio::test]
+async fn the_spec_and_an_offline_docs_page_are_served() {
+    let app = spawn_app().await;
+    let reply = app.get("/openapi.json").await;
+    assert_eq!(reply.status, 200);
+    assert!(reply.body["openapi"].as_str().unwrap().starts_with("3.1"));
+    assert_eq!(reply.body, api::openapi::document());
+
+    let (status, html) = app.get_text("/docs/").await;
+    assert_eq!(status, 200);
+    assert!(html.to_lowercase().contains("swagger"), "{html}");
+    assert!(
+        !html.contains("https://"),
+        "the docs page fetches nothing from the internet: {html}"
+    );
+    let (status, init) = app.get_text("/docs/swagger-initializer.js").await;
+    assert_eq!(status, 200);
+    assert!(init.contains("/openapi.json"), "{init}");
+    let (status, bundle) = app.get_text("/docs/swagger-ui-bundle.js").await;
+    assert_eq!(status, 200);
+    assert!(bundle.len() > 100_000, "the bundle is vendored");
+
+    let reply = app.get("/docs").await;
+    assert_eq!(reply.status, 200, "/docs redirects to /docs/");
+}

@@ -1,0 +1,68 @@
+//! The `cardroom` subcommands that run without a server.
+
+use api::cli::{Cli, Command, PlayoutArgs, playouts};
+use clap::Parser as _;
+
+#[test]
+fn playouts_report_games_and_actions_per_second() {
+    let report = playouts(&PlayoutArgs {
+        game: crate::support::GAME.into(),
+        players: 4,
+        seconds: 0.2,
+        seed: 1,
+    })
+    .expect("playouts run");
+    assert!(report.games >= 1 && report.actions > report.games);
+    let line = serde_json::to_value(&report).unwrap();
+    for field in [
+        "game",
+        "players",
+        "games",
+        "actions",
+        "seconds",
+        "actions_per_s",
+        "games_per_s",
+    ] {
+        assert!(line.get(field).is_some(), "{field} in {line}");
+    }
+    assert!(
+        playouts(&PlayoutArgs {
+            game: "chess".into(),
+            players: 2,
+            seconds: 0.1,
+            seed: 0
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn serve_flags_parse_and_require_sealed_needs_a_key() {
+    let cli =
+        Cli::try_parse_from(["cardroom", "serve", "--port", "0", "--require-sealed"]).unwrap();
+    let Command::Serve(args) = cli.command else {
+        panic!("serve")
+    };
+    assert_eq!(args.host, "127.0.0.1");
+    assert!(
+        args.config().is_err(),
+        "--require-sealed without a key is refused"
+    );
+    let cli = Cli::try_parse_from([
+        "cardroom",
+        "serve",
+        "--seal-key",
+        &"ab".repeat(32),
+        "--require-sealed",
+    ])
+    .unwrap();
+    let Command::Serve(args) = cli.command else {
+        panic!("serve")
+    };
+    let config = args.config().unwrap();
+    assert!(config.codec.is_sealed() && config.codec.requires_sealed());
+    assert!(
+        Cli::try_parse_from(["cardroom", "playouts", "--game", "twenty_two"]).is_err(),
+        "--players is required"
+    );
+}
