@@ -26,6 +26,9 @@ pub enum Command {
     Openapi(OpenapiArgs),
     /// Play uniformly random games in process on one thread and print one JSON line of throughput.
     Playouts(PlayoutArgs),
+    /// Play one arena match locally against bot URLs or built-in bots (`random`, `heuristic`) and
+    /// print the move log and the result.
+    Play(arena::PlayArgs),
 }
 
 /// Log line format.
@@ -84,6 +87,9 @@ pub struct ServeArgs {
     /// Log format.
     #[arg(long, env = "CARDROOM_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// The bot arena: database, bot address policy, ladder, concurrency, deadlines.
+    #[command(flatten)]
+    pub arena: arena::ArenaArgs,
 }
 
 impl ServeArgs {
@@ -114,6 +120,7 @@ impl ServeArgs {
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout_secs),
             workers: self.workers,
             handle_signals: true,
+            arena: None,
         })
     }
 }

@@ -386,11 +386,12 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
 
 /// The complete OpenAPI document as JSON (object keys sorted).
 pub fn document() -> Value {
-    let (_, api) = actix_web::App::new()
+    let (_, mut api) = actix_web::App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(crate::startup::configure_all)
         .split_for_parts();
+    arena::document(&mut api);
     let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
     let games: Vec<(&'static dyn Game, Option<Sample>)> = engine::registry::games()
         .iter()

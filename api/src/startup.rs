@@ -39,6 +39,9 @@ pub struct ServeConfig {
     pub workers: Option<usize>,
     /// Stop on SIGTERM/SIGINT (off in tests that run many servers in one process).
     pub handle_signals: bool,
+    /// The bot arena behind `/v1/bots`, `/v1/matches`, `/v1/leaderboards` and `/bots/{name}/`
+    /// (opened by `serve`; without it those routes answer 500).
+    pub arena: Option<arena::Arena>,
 }
 
 impl Default for ServeConfig {
@@ -53,6 +56,7 @@ impl Default for ServeConfig {
             shutdown_timeout: Duration::from_secs(10),
             workers: None,
             handle_signals: true,
+            arena: None,
         }
     }
 }
@@ -60,6 +64,7 @@ impl Default for ServeConfig {
 /// Every documented route of the service. Mount further route groups (the arena) here.
 pub fn configure_all(cfg: &mut ServiceConfig) {
     crate::routes::configure(cfg);
+    arena::configure(cfg);
 }
 
 /// A bound, not yet running server: await or spawn `server`.
@@ -84,10 +89,14 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     let codec = web::Data::new(config.codec.clone());
     let metrics = web::Data::new(Metrics::default());
     let limit = config.max_body_bytes;
+    let arena = config.arena.clone().map(web::Data::new);
     let mut server = HttpServer::new(move || {
         let recorder = metrics.clone();
-        let (app, _) = App::new()
-            .into_utoipa_app()
+        let mut app = App::new().into_utoipa_app();
+        if let Some(arena) = &arena {
+            app = app.app_data(arena.clone());
+        }
+        let (app, _) = app
             .app_data(codec.clone())
             .app_data(metrics.clone())
             .app_data(

@@ -1,1 +1,86 @@
-//! arena
+//! # cardroom arena
+//!
+//! The bot arena: registered bot URLs, ranked matches, ratings, replays and persistence. It is
+//! generic over the engine's registry: any game added to `engine::registry` is playable here with
+//! no arena code.
+//!
+//! - [`Arena`]: the handle ([`Arena::open`] creates/migrates the database, starts the match
+//!   workers and the ladder); [`configure`] registers every arena route and the built-in bots.
+//! - [`wire`]: the bot protocol (source of `openapi/bot-protocol.json`); [`client`]: signed,
+//!   deadline-bound calls to bots and their faults; [`bots::safety`]: which URLs may be called.
+//! - [`runner`]: the re-entrant match loop; [`ratings`]: pure Weng-Lin functions; [`ladder`]:
+//!   ranked scheduling; [`store`]: persistence (SQLite).
+//! - [`builtin`]: the `random` and `heuristic` bots; [`mod@play`]: `cardroom play`.
+#![warn(missing_docs)]
+
+pub mod bots;
+pub mod builtin;
+pub mod client;
+pub mod config;
+pub mod dto;
+pub mod ladder;
+pub mod play;
+pub mod problem;
+pub mod ratings;
+pub mod routes;
+pub mod runner;
+pub mod service;
+pub mod store;
+pub mod wire;
+
+pub use config::{ArenaArgs, ArenaConfig};
+pub use play::{PlayArgs, play};
+pub use problem::{ArenaError, Problem};
+pub use service::Arena;
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers every arena route (`/v1/bots`, `/v1/matches`, `/v1/leaderboards`) and the built-in
+/// bots (`/bots/{name}/`). Handlers read `web::Data<Arena>`, which the caller adds to the app.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(routes::bots::register)
+        .service(routes::bots::list)
+        .service(routes::bots::show)
+        .service(routes::bots::update)
+        .service(routes::bots::remove)
+        .service(routes::matches::create)
+        .service(routes::matches::list)
+        .service(routes::matches::show)
+        .service(routes::leaderboards::show)
+        .service(builtin::bot_info)
+        .service(builtin::bot_move)
+        .service(builtin::bot_notice);
+}
+
+/// Adds what the arena's routes refer to beyond paths and schemas: the `owner_token` bearer
+/// security scheme and the `arena` / `built-in bots` tags. Call it on the API's document.
+pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
+    let components = openapi.components.get_or_insert_with(Default::default);
+    components.add_security_scheme(
+        "owner_token",
+        SecurityScheme::Http(
+            Http::builder()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some("The owner token returned once by `POST /v1/bots`"))
+                .build(),
+        ),
+    );
+    let tags = openapi.tags.get_or_insert_with(Vec::new);
+    for (name, description) in [
+        ("arena", "Bots, matches, ratings and leaderboards"),
+        (
+            "built-in bots",
+            "The arena's own bots, speaking the bot protocol (openapi/bot-protocol.json)",
+        ),
+    ] {
+        if !tags.iter().any(|t| t.name == name) {
+            tags.push(
+                utoipa::openapi::tag::TagBuilder::new()
+                    .name(name)
+                    .description(Some(description))
+                    .build(),
+            );
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 mod support;
 
+mod arena;
 mod catalog;
 mod cli;
 mod errors;

@@ -1,0 +1,146 @@
+//! Bots: registration (probe, validation), owner tokens and secrets, public views.
+
+pub mod safety;
+
+use crate::client::{Fault, Target, hex};
+use crate::dto::{BotView, GameRating};
+use crate::problem::ArenaError;
+use crate::store::{BotRecord, RatingRecord};
+use crate::wire::BotInfo;
+use actix_web::http::StatusCode;
+use sha2::{Digest, Sha256};
+
+/// A fresh random secret: 32 random bytes in hex.
+pub fn new_secret() -> String {
+    hex(&rand::random::<[u8; 32]>())
+}
+
+/// A fresh id with a prefix: `b_` + 16 hex digits.
+pub fn new_id(prefix: &str) -> String {
+    format!("{prefix}_{}", hex(&rand::random::<[u8; 8]>()))
+}
+
+/// The stored form of an owner token: hex SHA-256.
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// True if `token` hashes to `stored`, compared in constant time.
+pub fn token_matches(token: &str, stored: &str) -> bool {
+    let computed = hash_token(token);
+    let (a, b) = (computed.as_bytes(), stored.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Checks a display name.
+pub fn check_name(name: &str) -> Result<(), ArenaError> {
+    let length = name.chars().count();
+    if !(1..=64).contains(&length) || name.chars().any(char::is_control) {
+        return Err(ArenaError::invalid(
+            "`name` must be 1 to 64 printable characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a requested game list against the registry and the bot's own list.
+pub fn check_games(games: &[String], info: &BotInfo) -> Result<(), ArenaError> {
+    if games.is_empty() {
+        return Err(ArenaError::invalid("`games` must name at least one game"));
+    }
+    for game in games {
+        if engine::registry::find(game).is_none() {
+            return Err(ArenaError::not_found(
+                "unknown_game",
+                format!("there is no game `{game}`"),
+            ));
+        }
+        if !info.games.contains(game) {
+            return Err(ArenaError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bot_game_mismatch",
+                "Bot does not play this game",
+                format!("the bot's `GET /` does not list `{game}` in its `games`"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The problem for a bot that failed its probe.
+pub fn probe_problem(url: &str, fault: &Fault) -> ArenaError {
+    use crate::client::FaultKind;
+    match fault.kind {
+        FaultKind::BadJson => ArenaError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bot_nonconforming",
+            "Bot does not speak the protocol",
+            format!(
+                "GET {url}/ must answer {{\"name\", \"author\", \"version\", \"games\"}}: {}",
+                fault.detail
+            ),
+        ),
+        _ => ArenaError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bot_unreachable",
+            "Bot unreachable",
+            format!("GET {url}/ failed: {}", fault.detail),
+        ),
+    }
+}
+
+/// The call target of a stored bot.
+pub fn target(bot: &BotRecord) -> Target {
+    Target {
+        url: bot.url.clone(),
+        signing_secret: bot.signing_secret.clone(),
+    }
+}
+
+/// A bot's public view.
+pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
+    BotView {
+        id: bot.id.clone(),
+        name: bot.name.clone(),
+        author: bot.author.clone(),
+        version: bot.version.clone(),
+        games: bot.games.clone(),
+        builtin: bot.builtin,
+        paused: bot.paused,
+        created_at: bot.created_at,
+        ratings: ratings
+            .iter()
+            .map(|r| GameRating {
+                game: r.game.clone(),
+                mu: r.rating.mu,
+                sigma: r.rating.sigma,
+                display: r.rating.display(),
+                played: r.played,
+                last_match: r.last_match.clone(),
+            })
+            .collect(),
+        recent_matches: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_stored_as_hashes_and_compared_exactly() {
+        let token = new_secret();
+        let stored = hash_token(&token);
+        assert_ne!(stored, token);
+        assert!(token_matches(&token, &stored));
+        assert!(!token_matches("wrong", &stored));
+        assert!(!token_matches("", &stored));
+        assert_eq!(
+            hash_token("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

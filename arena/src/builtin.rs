@@ -1,0 +1,139 @@
+//! The built-in bots, served under `/bots/{name}/` with the public bot protocol:
+//! - `random`: uniform over the legal actions (deterministic for a given request, so a seeded match
+//!   replays identically);
+//! - `heuristic`: each game's own simple policy ([`engine::Game::heuristic`]), from the seat's view
+//!   only.
+//!
+//! The arena calls its own built-in bots in-process (URL `builtin:<name>`) with the same
+//! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
+
+use crate::problem::{ArenaError, Problem};
+use crate::wire::{BotInfo, MoveRequest, MoveResponse};
+use actix_web::{HttpResponse, get, post, web};
+use serde_json::Value;
+
+/// Names of the built-in bots.
+pub const NAMES: [&str; 2] = ["random", "heuristic"];
+
+/// The identity of a built-in bot, if `name` is one.
+pub fn info(name: &str) -> Option<BotInfo> {
+    if !NAMES.contains(&name) {
+        return None;
+    }
+    Some(BotInfo {
+        name: name.to_string(),
+        author: "cardroom".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        games: engine::registry::games()
+            .iter()
+            .map(|g| g.info().id.clone())
+            .collect(),
+    })
+}
+
+/// The built-in bot `name`'s answer to a move request.
+pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String> {
+    if request.legal_actions.is_empty() {
+        return Err("no legal action to choose from".into());
+    }
+    let index = match name {
+        "random" => {
+            let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+            (fnv1a(&bytes) % request.legal_actions.len() as u64) as usize
+        }
+        "heuristic" => {
+            let game = engine::registry::find(&request.game)
+                .ok_or_else(|| format!("unknown game `{}`", request.game))?;
+            game.heuristic(&request.view, &request.legal_actions)?
+        }
+        other => return Err(format!("no built-in bot `{other}`")),
+    };
+    let action = request
+        .legal_actions
+        .get(index)
+        .cloned()
+        .unwrap_or(Value::Null);
+    Ok(MoveResponse {
+        action,
+        comment: None,
+    })
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Mix the high bits down so small moduli use all of the hash.
+    hash ^ (hash >> 29)
+}
+
+fn unknown(name: &str) -> ArenaError {
+    ArenaError::not_found("unknown_bot", format!("there is no built-in bot `{name}`"))
+}
+
+/// Describe a built-in bot (bot protocol `GET /`).
+///
+/// The arena's own bots speak the public bot protocol; see `openapi/bot-protocol.json`.
+#[utoipa::path(
+    tag = "built-in bots",
+    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    responses(
+        (status = 200, description = "The bot's identity", body = BotInfo),
+        (status = 404, description = "No such built-in bot", body = Problem),
+    )
+)]
+#[get("/bots/{name}/")]
+pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, ArenaError> {
+    info(&name).map(web::Json).ok_or_else(|| unknown(&name))
+}
+
+/// Ask a built-in bot for a move (bot protocol `POST /move`).
+///
+/// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
+/// simple policy on the seat's view. Useful to test a client or to get a hint.
+#[utoipa::path(
+    tag = "built-in bots",
+    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "The chosen action", body = MoveResponse),
+        (status = 404, description = "No such built-in bot", body = Problem),
+        (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem),
+    )
+)]
+#[post("/bots/{name}/move")]
+pub async fn bot_move(
+    name: web::Path<String>,
+    request: web::Json<MoveRequest>,
+) -> Result<web::Json<MoveResponse>, ArenaError> {
+    if info(&name).is_none() {
+        return Err(unknown(&name));
+    }
+    choose(&name, &request).map(web::Json).map_err(|detail| {
+        ArenaError::new(
+            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_move_request",
+            "Invalid move request",
+            detail,
+        )
+    })
+}
+
+/// Notify a built-in bot (bot protocol `POST /start` and `POST /end`).
+///
+/// Built-in bots keep no state between moves, so notifications are accepted and ignored.
+#[utoipa::path(
+    tag = "built-in bots",
+    params(
+        ("name" = String, Path, description = "`random` or `heuristic`"),
+        ("event" = String, Path, description = "`start` or `end`"),
+    ),
+    request_body = Object,
+    responses((status = 204, description = "Acknowledged"))
+)]
+#[post("/bots/{name}/{event}")]
+pub async fn bot_notice(_path: web::Path<(String, String)>, _body: web::Bytes) -> HttpResponse {
+    HttpResponse::NoContent().finish()
+}

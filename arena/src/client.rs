@@ -1,0 +1,284 @@
+//! Signed calls to bots: one pooled HTTP client behind the checked resolver, a deadline per call,
+//! a capped response body, and every failure turned into a [`Fault`] with its kind and reason.
+
+use crate::bots::safety::{AddressPolicy, CheckedResolver};
+use crate::builtin;
+use crate::wire::{BotInfo, MoveRequest, MoveResponse, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use hmac::{Hmac, KeyInit, Mac};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use utoipa::ToSchema;
+
+/// Largest response body the arena reads from a bot.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// URL prefix of the built-in bots, which the arena calls in-process with the same protocol types.
+pub const BUILTIN_SCHEME: &str = "builtin:";
+
+/// What went wrong with one call to a bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// No complete answer before the deadline.
+    Timeout,
+    /// The connection failed or was closed, or the address was refused.
+    Transport,
+    /// The bot answered with a non-2xx status.
+    BadStatus,
+    /// The body was not the expected JSON (or was too large).
+    BadJson,
+    /// The action was not one of the legal actions.
+    IllegalAction,
+    /// The seat was already disqualified; the arena played for it without asking.
+    Disqualified,
+}
+
+/// A recorded fault: its kind and the reason in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Fault {
+    /// The kind of fault.
+    pub kind: FaultKind,
+    /// What happened.
+    pub detail: String,
+}
+
+impl Fault {
+    /// A fault of `kind`.
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Self {
+        Fault {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The signature header value for a body signed at `timestamp` (unix seconds):
+/// `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>`.
+pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
+    // HMAC accepts keys of any length, so this cannot fail.
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes())
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    format!("sha256={}", hex(&mac.finalize().into_bytes()))
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// A bot to call: its URL (or `builtin:<name>`) and its signing secret.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Base URL, without a trailing slash.
+    pub url: String,
+    /// The HMAC key for this bot.
+    pub signing_secret: String,
+}
+
+/// The arena's HTTP client for bots. Cheap to clone (one connection pool).
+#[derive(Debug, Clone)]
+pub struct BotClient {
+    http: reqwest::Client,
+    policy: Arc<AddressPolicy>,
+}
+
+impl BotClient {
+    /// A client enforcing `policy` on every connection; redirects are never followed.
+    pub fn new(policy: AddressPolicy) -> anyhow::Result<Self> {
+        let policy = Arc::new(policy);
+        let http = reqwest::Client::builder()
+            .dns_resolver(CheckedResolver::new(policy.clone()))
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .pool_max_idle_per_host(16)
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent(concat!("cardroom-arena/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(BotClient { http, policy })
+    }
+
+    /// The address policy in force.
+    pub fn policy(&self) -> &AddressPolicy {
+        &self.policy
+    }
+
+    /// `GET {url}/`: the bot's identity.
+    pub async fn probe(&self, target: &Target, timeout: Duration) -> Result<BotInfo, Fault> {
+        if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
+            return builtin::info(name)
+                .ok_or_else(|| Fault::new(FaultKind::Transport, "no such built-in bot"));
+        }
+        self.call(target, reqwest::Method::GET, "/", None, timeout)
+            .await
+            .map(|(info, _)| info)
+    }
+
+    /// `POST {url}/move`: the bot's action, and the time it took in milliseconds.
+    pub async fn ask_move(
+        &self,
+        target: &Target,
+        request: &MoveRequest,
+        timeout: Duration,
+    ) -> (Result<MoveResponse, Fault>, u64) {
+        let started = Instant::now();
+        if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
+            let answer =
+                builtin::choose(name, request).map_err(|e| Fault::new(FaultKind::BadJson, e));
+            return (answer, started.elapsed().as_millis() as u64);
+        }
+        let body = match serde_json::to_vec(request) {
+            Ok(body) => body,
+            Err(e) => return (Err(Fault::new(FaultKind::Transport, e.to_string())), 0),
+        };
+        let answer = self
+            .call(target, reqwest::Method::POST, "/move", Some(body), timeout)
+            .await
+            .map(|(answer, _)| answer);
+        (answer, started.elapsed().as_millis() as u64)
+    }
+
+    /// `POST {url}/{path}` with a notification; failures are logged and ignored.
+    pub async fn notify<T: Serialize>(
+        &self,
+        target: &Target,
+        path: &str,
+        notice: &T,
+        timeout: Duration,
+    ) {
+        if target.url.starts_with(BUILTIN_SCHEME) {
+            return;
+        }
+        let Ok(body) = serde_json::to_vec(notice) else {
+            return;
+        };
+        let result: Result<(serde_json::Value, u16), Fault> = self
+            .call_raw(target, reqwest::Method::POST, path, Some(body), timeout)
+            .await
+            .map(|(_, status)| (serde_json::Value::Null, status));
+        if let Err(fault) = result {
+            tracing::info!(url = %target.url, path, ?fault.kind, detail = %fault.detail, "bot notification failed (ignored)");
+        }
+    }
+
+    async fn call<T: DeserializeOwned>(
+        &self,
+        target: &Target,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Vec<u8>>,
+        timeout: Duration,
+    ) -> Result<(T, u16), Fault> {
+        let (bytes, status) = self.call_raw(target, method, path, body, timeout).await?;
+        let value = serde_json::from_slice(&bytes).map_err(|e| {
+            Fault::new(
+                FaultKind::BadJson,
+                format!("the answer is not the expected JSON: {e}"),
+            )
+        })?;
+        Ok((value, status))
+    }
+
+    async fn call_raw(
+        &self,
+        target: &Target,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Vec<u8>>,
+        timeout: Duration,
+    ) -> Result<(Vec<u8>, u16), Fault> {
+        let url = format!("{}{}", target.url.trim_end_matches('/'), path);
+        self.policy
+            .check_url(&url)
+            .map_err(|e| Fault::new(FaultKind::Transport, e.to_string()))?;
+        let body = body.unwrap_or_default();
+        let timestamp = unix_seconds();
+        let signature = sign(&target.signing_secret, timestamp, &body);
+        let mut request = self
+            .http
+            .request(method, &url)
+            .header(TIMESTAMP_HEADER, timestamp.to_string())
+            .header(SIGNATURE_HEADER, signature);
+        if !body.is_empty() {
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body);
+        }
+        let exchange = async {
+            let mut response = request.send().await.map_err(transport)?;
+            let status = response.status();
+            if !status.is_success() {
+                return Err(Fault::new(
+                    FaultKind::BadStatus,
+                    format!("the bot answered HTTP {}", status.as_u16()),
+                ));
+            }
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(transport)? {
+                if bytes.len() + chunk.len() > BODY_LIMIT {
+                    return Err(Fault::new(
+                        FaultKind::BadJson,
+                        format!("the answer is larger than {BODY_LIMIT} bytes"),
+                    ));
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok((bytes, status.as_u16()))
+        };
+        match tokio::time::timeout(timeout, exchange).await {
+            Ok(result) => result,
+            Err(_) => Err(Fault::new(
+                FaultKind::Timeout,
+                format!("no answer within {} ms", timeout.as_millis()),
+            )),
+        }
+    }
+}
+
+fn transport(error: reqwest::Error) -> Fault {
+    let mut detail = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(inner) = source {
+        detail.push_str(": ");
+        detail.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    Fault::new(FaultKind::Transport, detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_matches_a_hand_computed_hmac() {
+        // HMAC-SHA256("key", "The quick brown fox jumps over the lazy dog") is a published
+        // test vector; here the message is "1700000000." + body.
+        let body = br#"{"a":1}"#;
+        let signed = sign("secret", 1_700_000_000, body);
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(b"secret").expect("key");
+        mac.update(b"1700000000.{\"a\":1}");
+        assert_eq!(
+            signed,
+            format!("sha256={}", hex(&mac.finalize().into_bytes()))
+        );
+        let mut known = <Hmac<Sha256> as KeyInit>::new_from_slice(b"key").expect("key");
+        known.update(b"The quick brown fox jumps over the lazy dog");
+        assert_eq!(
+            hex(&known.finalize().into_bytes()),
+            "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8"
+        );
+    }
+}

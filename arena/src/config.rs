@@ -1,0 +1,96 @@
+//! Configuration of the arena: [`ArenaConfig`] (what [`crate::Arena::open`] takes) and
+//! [`ArenaArgs`] (the `cardroom serve` flags that build it, each with a `CARDROOM_*` variable).
+
+use crate::bots::safety::AddressPolicy;
+use ipnet::IpNet;
+use std::time::Duration;
+
+/// Everything the arena needs to run.
+#[derive(Debug, Clone)]
+pub struct ArenaConfig {
+    /// The database: a SQLite file path (created if missing) or a `sqlite:` URL.
+    pub database: String,
+    /// Which addresses bots may live at.
+    pub policy: AddressPolicy,
+    /// Matches played at the same time.
+    pub concurrency: usize,
+    /// Default per-move deadline.
+    pub deadline_ms: u64,
+    /// Faults in one match after which a seat is disqualified.
+    pub max_faults: u32,
+    /// Run the ranked ladder.
+    pub ladder: bool,
+    /// Time between two ladder rounds (each round schedules at most one match per game).
+    pub ladder_interval: Duration,
+    /// Disqualifications or failed probes in a row after which a bot is paused from the ladder.
+    pub pause_after: u32,
+    /// Timeout of probes (`GET {url}/`) and notifications.
+    pub probe_timeout: Duration,
+}
+
+impl ArenaConfig {
+    /// A configuration for local use and tests: loopback bots allowed, no ladder.
+    pub fn local(database: impl Into<String>) -> Self {
+        ArenaConfig {
+            database: database.into(),
+            policy: AddressPolicy::local(),
+            concurrency: 4,
+            deadline_ms: 1000,
+            max_faults: 3,
+            ladder: false,
+            ladder_interval: Duration::from_secs(5),
+            pause_after: 3,
+            probe_timeout: Duration::from_secs(3),
+        }
+    }
+}
+
+/// The arena's flags of `cardroom serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ArenaArgs {
+    /// The arena database: a SQLite file (created and migrated on start) or a `sqlite:` URL.
+    #[arg(long, env = "CARDROOM_DATABASE", default_value = "cardroom.db")]
+    pub database: String,
+    /// Deny every non-public bot address, loopback included (by default loopback bots are
+    /// allowed so local development works).
+    #[arg(long, env = "CARDROOM_PUBLIC")]
+    pub public: bool,
+    /// Networks bots may use even though the deny list covers them (comma-separated CIDRs).
+    #[arg(long, env = "CARDROOM_ALLOW_BOT_NETWORKS", value_delimiter = ',')]
+    pub allow_bot_network: Vec<IpNet>,
+    /// Do not run the ranked ladder.
+    #[arg(long, env = "CARDROOM_NO_LADDER")]
+    pub no_ladder: bool,
+    /// Milliseconds between ladder rounds.
+    #[arg(long, env = "CARDROOM_LADDER_INTERVAL_MS", default_value_t = 2000)]
+    pub ladder_interval_ms: u64,
+    /// Matches played at the same time.
+    #[arg(long, env = "CARDROOM_MATCH_CONCURRENCY", default_value_t = 4)]
+    pub match_concurrency: usize,
+    /// Default per-move deadline in milliseconds.
+    #[arg(long, env = "CARDROOM_MOVE_DEADLINE_MS", default_value_t = 1000)]
+    pub move_deadline_ms: u64,
+    /// Faults in one match after which a bot is disqualified from it.
+    #[arg(long, env = "CARDROOM_MAX_FAULTS", default_value_t = 3)]
+    pub max_faults: u32,
+}
+
+impl ArenaArgs {
+    /// The configuration these flags describe.
+    pub fn config(&self) -> ArenaConfig {
+        ArenaConfig {
+            database: self.database.clone(),
+            policy: AddressPolicy {
+                allow_loopback: !self.public,
+                allow: self.allow_bot_network.clone(),
+            },
+            concurrency: self.match_concurrency.max(1),
+            deadline_ms: self.move_deadline_ms.max(1),
+            max_faults: self.max_faults.max(1),
+            ladder: !self.no_ladder,
+            ladder_interval: Duration::from_millis(self.ladder_interval_ms.max(100)),
+            pause_after: 3,
+            probe_timeout: Duration::from_secs(3),
+        }
+    }
+}

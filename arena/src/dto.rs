@@ -1,0 +1,303 @@
+//! Request and response bodies of the arena's HTTP API (`/v1/bots`, `/v1/matches`,
+//! `/v1/leaderboards`), with their OpenAPI schemas.
+
+use crate::client::Fault;
+use crate::store::MatchStatus;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+/// `POST /v1/bots`: register a bot.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "cautious", "url": "https://bots.example.com/cautious", "games": ["twenty_two"]}))]
+pub struct RegisterBot {
+    /// Display name (1 to 64 characters).
+    pub name: String,
+    /// Base URL: the arena calls `GET {url}/` and `POST {url}/move`.
+    pub url: String,
+    /// Game ids the bot plays here (each must be in the bot's own `games`).
+    pub games: Vec<String>,
+}
+
+/// `PATCH /v1/bots/{id}`: change a bot (owner only). The bot is probed again.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateBot {
+    /// New display name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// New base URL.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// New game list.
+    #[serde(default)]
+    pub games: Option<Vec<String>>,
+}
+
+/// A bot's rating in one game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameRating {
+    /// Game id.
+    pub game: String,
+    /// Estimated skill (Weng-Lin mu).
+    pub mu: f64,
+    /// Uncertainty (sigma).
+    pub sigma: f64,
+    /// Conservative value `mu - 3 sigma`, used for ranking.
+    pub display: f64,
+    /// Ranked matches played.
+    pub played: u64,
+    /// The last ranked match.
+    pub last_match: Option<String>,
+}
+
+/// Public information about a bot.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct BotView {
+    /// Bot id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Author, as the bot reports it.
+    pub author: String,
+    /// Version, as the bot reports it.
+    pub version: String,
+    /// Game ids it plays here.
+    pub games: Vec<String>,
+    /// A bot served by the arena itself.
+    pub builtin: bool,
+    /// Paused from the ladder after repeated failures, until its probe answers again.
+    pub paused: bool,
+    /// Registration time, unix milliseconds.
+    pub created_at: i64,
+    /// Ratings per game.
+    pub ratings: Vec<GameRating>,
+    /// The most recent matches (only on `GET /v1/bots/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recent_matches: Option<Vec<MatchSummary>>,
+}
+
+/// The answer to a registration: the bot, and its secrets, shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RegisteredBot {
+    /// Bot id.
+    pub id: String,
+    /// The registered bot.
+    pub bot: BotView,
+    /// The base URL.
+    pub url: String,
+    /// Owner token: send it as `Authorization: Bearer <token>` to update or delete the bot.
+    /// Only its hash is stored; it is shown this once.
+    pub token: String,
+    /// Key of the `X-Cardroom-Signature` HMAC on every request the arena sends to the bot.
+    pub signing_secret: String,
+}
+
+/// `GET /v1/bots`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct BotList {
+    /// Every registered bot.
+    pub bots: Vec<BotView>,
+}
+
+/// `POST /v1/matches`: play a match.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"game": "twenty_two", "bots": ["b_1c9e0f3a5d7b2e64", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false}))]
+pub struct CreateMatch {
+    /// Game id.
+    pub game: String,
+    /// Bot ids in seat order (the number of bots is the number of players).
+    pub bots: Vec<String>,
+    /// Option overrides (unranked matches only).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<serde_json::Map<String, Value>>,
+    /// Seed (random if absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Stacked deals (unranked matches only).
+    #[serde(default)]
+    pub deals: Option<Vec<Vec<String>>>,
+    /// Whether the result moves ratings (default false). Ranked matches play the game id's own
+    /// options and need distinct bots.
+    #[serde(default)]
+    pub ranked: Option<bool>,
+    /// Per-move deadline in milliseconds (10 to 60000; default the arena's).
+    #[serde(default)]
+    pub deadline_ms: Option<u64>,
+}
+
+/// The answer to `POST /v1/matches`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchCreated {
+    /// Match id.
+    pub id: String,
+    /// `queued`.
+    pub status: MatchStatus,
+}
+
+/// One seat of a match.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatView {
+    /// Seat number.
+    pub seat: usize,
+    /// Bot id.
+    pub bot: String,
+    /// Bot name.
+    pub name: String,
+}
+
+/// One move of a match.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MoveView {
+    /// The seat that acted.
+    pub seat: usize,
+    /// The action applied (the bot's, or the seat's first legal action after a fault).
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// Time the bot took, in milliseconds.
+    pub latency_ms: u64,
+    /// Why the bot's answer was not used, if it was not.
+    pub fault: Option<Fault>,
+    /// The bot's comment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// What `POST /v1/games/{game}/replay` needs to replay the match move by move.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ReplayInput {
+    /// Number of players.
+    pub players: usize,
+    /// Option overrides.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// Seed.
+    pub seed: u64,
+    /// Stacked deals.
+    pub deals: Vec<Vec<String>>,
+    /// The actions, in order.
+    pub actions: Vec<crate::wire::HistoryEntry>,
+}
+
+/// A match in full.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchView {
+    /// Match id.
+    pub id: String,
+    /// Status.
+    pub status: MatchStatus,
+    /// Game id.
+    pub game: String,
+    /// Option overrides as requested.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// Seed.
+    pub seed: u64,
+    /// Stacked deals.
+    pub deals: Vec<Vec<String>>,
+    /// Moves ratings.
+    pub ranked: bool,
+    /// Scheduled by the ladder.
+    pub ladder: bool,
+    /// Per-move deadline.
+    pub deadline_ms: u64,
+    /// Faults after which a seat is disqualified.
+    pub max_faults: u32,
+    /// Seats and their bots.
+    pub seats: Vec<SeatView>,
+    /// Every move.
+    pub moves: Vec<MoveView>,
+    /// Public events, each with the `action_index` of the move that produced it.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// The result, once finished: `ranking` (groups of seats, best first, disqualified seats
+    /// last), `scores`, `disqualified`, `faults` per seat, and the game's `teams`/`details`.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    /// Why the match was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The replay request for `POST /v1/games/{game}/replay`.
+    pub replay: ReplayInput,
+    /// Creation time, unix milliseconds.
+    pub created_at: i64,
+    /// Start time.
+    pub started_at: Option<i64>,
+    /// End time.
+    pub finished_at: Option<i64>,
+}
+
+/// A match in a list.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchSummary {
+    /// Match id.
+    pub id: String,
+    /// Status.
+    pub status: MatchStatus,
+    /// Game id.
+    pub game: String,
+    /// Bot ids in seat order.
+    pub bots: Vec<String>,
+    /// Moves ratings.
+    pub ranked: bool,
+    /// Final ranking (groups of seats, best first), once finished.
+    pub ranking: Option<Vec<Vec<usize>>>,
+    /// Creation time, unix milliseconds.
+    pub created_at: i64,
+    /// End time.
+    pub finished_at: Option<i64>,
+}
+
+/// `GET /v1/matches`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchList {
+    /// Matches, newest first.
+    pub matches: Vec<MatchSummary>,
+}
+
+/// Filters of `GET /v1/matches`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MatchQuery {
+    /// Only this game id.
+    pub game: Option<String>,
+    /// Only matches of this bot id.
+    pub bot: Option<String>,
+    /// At most this many (default 50, at most 500).
+    pub limit: Option<u32>,
+}
+
+/// One row of a leaderboard.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LeaderboardEntry {
+    /// 1-based rank.
+    pub rank: usize,
+    /// Bot id.
+    pub bot: String,
+    /// Bot name.
+    pub name: String,
+    /// Conservative rating `mu - 3 sigma`.
+    pub display: f64,
+    /// Estimated skill.
+    pub mu: f64,
+    /// Uncertainty.
+    pub sigma: f64,
+    /// Ranked matches played.
+    pub played: u64,
+    /// The last ranked match.
+    pub last_match: Option<String>,
+    /// When it finished, unix milliseconds.
+    pub last_played_at: i64,
+}
+
+/// `GET /v1/leaderboards/{game}`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Leaderboard {
+    /// Game id.
+    pub game: String,
+    /// Bots, best first.
+    pub entries: Vec<LeaderboardEntry>,
+}

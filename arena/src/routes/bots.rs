@@ -1,0 +1,112 @@
+//! `/v1/bots`: register, list, show, update and delete bots.
+
+use super::{bearer, parse_body};
+use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
+use crate::problem::{ArenaError, Problem};
+use crate::service::Arena;
+use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+
+/// Register a bot.
+///
+/// The arena first probes `GET {url}/`; an unreachable or non-conforming bot is refused. The
+/// answer carries the owner `token` and the `signing_secret`, shown this once.
+#[utoipa::path(
+    tag = "arena",
+    request_body = RegisterBot,
+    responses(
+        (status = 201, description = "Registered", body = RegisteredBot),
+        (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
+        (status = 404, description = "Unknown game id", body = Problem),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem),
+    )
+)]
+#[post("/v1/bots")]
+pub async fn register(
+    arena: web::Data<Arena>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ArenaError> {
+    let request: RegisterBot = parse_body(&body)?;
+    let registered = arena.register_bot(request).await?;
+    Ok(HttpResponse::Created().json(registered))
+}
+
+/// List bots.
+///
+/// Every registered bot with its ratings per game (owner secrets and URLs are never shown).
+#[utoipa::path(tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
+#[get("/v1/bots")]
+pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ArenaError> {
+    Ok(web::Json(arena.list_bots().await?))
+}
+
+/// Show a bot.
+///
+/// Public information, ratings per game and the 20 most recent matches.
+#[utoipa::path(
+    tag = "arena",
+    params(("id" = String, Path, description = "Bot id")),
+    responses(
+        (status = 200, description = "The bot", body = BotView),
+        (status = 404, description = "Unknown bot", body = Problem),
+    )
+)]
+#[get("/v1/bots/{id}")]
+pub async fn show(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+) -> Result<web::Json<BotView>, ArenaError> {
+    Ok(web::Json(arena.bot(&id).await?))
+}
+
+/// Update a bot.
+///
+/// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again, and unpaused
+/// from the ladder if it answers.
+#[utoipa::path(
+    tag = "arena",
+    params(("id" = String, Path, description = "Bot id")),
+    request_body = UpdateBot,
+    security(("owner_token" = [])),
+    responses(
+        (status = 200, description = "The updated bot", body = BotView),
+        (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
+        (status = 401, description = "Missing or wrong owner token", body = Problem),
+        (status = 404, description = "Unknown bot or game", body = Problem),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem),
+    )
+)]
+#[patch("/v1/bots/{id}")]
+pub async fn update(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<web::Json<BotView>, ArenaError> {
+    let patch: UpdateBot = parse_body(&body)?;
+    Ok(web::Json(
+        arena.update_bot(&id, bearer(&request), patch).await?,
+    ))
+}
+
+/// Delete a bot.
+///
+/// Needs the owner token. The bot leaves the ladder and the leaderboards; its past matches stay.
+#[utoipa::path(
+    tag = "arena",
+    params(("id" = String, Path, description = "Bot id")),
+    security(("owner_token" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Missing or wrong owner token", body = Problem),
+        (status = 404, description = "Unknown bot", body = Problem),
+    )
+)]
+#[delete("/v1/bots/{id}")]
+pub async fn remove(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ArenaError> {
+    arena.delete_bot(&id, bearer(&request)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,418 @@
+//! The match loop. Re-entrant: a match is (re)started from its logged moves, replayed through the
+//! engine, and continued; finishing is a conditional update, so a match never finishes twice.
+//!
+//! For each turn the arena asks the bot in the seat to act. A timeout, a connection error, a
+//! non-2xx status, malformed JSON or an action the engine refuses is a *fault*: it is recorded
+//! with the move, and the seat's first legal action (canonical order) is played instead. A seat
+//! with `max_faults` faults is disqualified: from then on its first legal action is played
+//! without asking, and it ranks last in the match (with its team, in team games).
+
+use crate::bots;
+use crate::client::{BotClient, Fault, FaultKind, Target};
+use crate::ratings;
+use crate::store::{BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store};
+use crate::wire::{EndNotice, HistoryEntry, MoveRequest, SeatInfo, StartNotice};
+use engine::{GameResult, NewGame, Viewer};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What the runner needs from the arena.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// Persistence.
+    pub store: Arc<dyn Store>,
+    /// Bot calls.
+    pub client: BotClient,
+    /// Timeout of notifications.
+    pub notify_timeout: Duration,
+    /// Disqualifications in a row after which a bot is paused from the ladder.
+    pub pause_after: u32,
+}
+
+/// The setup of a stored match, as the engine takes it.
+pub fn new_game(record: &MatchRecord) -> NewGame {
+    NewGame {
+        players: record.bots.len(),
+        options: record.options.as_object().cloned().unwrap_or_default(),
+        seed: record.seed,
+        deals: record.deals.clone(),
+    }
+}
+
+/// Applies disqualifications to a ranking: disqualified seats (and, in team games, their whole
+/// team) are taken out of their groups and ranked last together.
+pub fn rank_disqualified(
+    ranking: &[Vec<usize>],
+    teams: Option<&[Vec<usize>]>,
+    disqualified: &[usize],
+) -> Vec<Vec<usize>> {
+    let mut last: Vec<usize> = Vec::new();
+    for seat in disqualified {
+        let team: Vec<usize> = teams
+            .and_then(|teams| teams.iter().find(|t| t.contains(seat)).cloned())
+            .unwrap_or_else(|| vec![*seat]);
+        for member in team {
+            if !last.contains(&member) {
+                last.push(member);
+            }
+        }
+    }
+    last.sort_unstable();
+    let mut out: Vec<Vec<usize>> = ranking
+        .iter()
+        .map(|group| {
+            group
+                .iter()
+                .copied()
+                .filter(|s| !last.contains(s))
+                .collect::<Vec<_>>()
+        })
+        .filter(|group| !group.is_empty())
+        .collect();
+    if !last.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+/// The result JSON of a finished match.
+pub fn result_json(
+    result: &GameResult,
+    ranking: &[Vec<usize>],
+    disqualified: &[usize],
+    faults: &[u32],
+) -> Value {
+    let mut value = json!({
+        "ranking": ranking,
+        "scores": result.scores,
+        "disqualified": disqualified,
+        "faults": faults,
+    });
+    if let Some(teams) = &result.teams {
+        value["teams"] = json!(teams);
+    }
+    if !result.details.is_null() {
+        value["details"] = result.details.clone();
+    }
+    if ranking != result.ranking.as_slice() {
+        value["game_ranking"] = json!(result.ranking);
+    }
+    value
+}
+
+/// How a match ended, for callers that wait on it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Finished now (false if another run had already finished it).
+    Finished(bool),
+    /// Aborted with a reason.
+    Aborted(String),
+    /// Already over before this run.
+    AlreadyOver,
+}
+
+impl Runner {
+    /// Plays (or resumes) the match `id` to its end. Infrastructure errors (database) are
+    /// returned; the match stays `running` and is resumed on the next start.
+    pub async fn run(
+        &self,
+        id: &str,
+        on_move: Option<&(dyn Fn(&MoveRecord) + Send + Sync)>,
+    ) -> anyhow::Result<Outcome> {
+        let Some(record) = self.store.get_match(id).await? else {
+            anyhow::bail!("match {id} does not exist");
+        };
+        if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
+            return Ok(Outcome::AlreadyOver);
+        }
+        let Some(game) = engine::registry::find(&record.game) else {
+            return self
+                .abort(
+                    id,
+                    format!("the game `{}` is no longer served", record.game),
+                )
+                .await;
+        };
+        let mut seats: Vec<BotRecord> = Vec::new();
+        for bot_id in &record.bots {
+            match self.store.bot_any(bot_id).await? {
+                Some(bot) => seats.push(bot),
+                None => return self.abort(id, format!("bot {bot_id} does not exist")).await,
+            }
+        }
+        let targets: Vec<Target> = seats.iter().map(bots::target).collect();
+        let logged = self.store.moves(id).await?;
+        let actions: Vec<(usize, Value)> =
+            logged.iter().map(|m| (m.seat, m.action.clone())).collect();
+        let replay = match game.replay(&new_game(&record), &actions) {
+            Ok(replay) => replay,
+            Err(error) => {
+                return self
+                    .abort(id, format!("the match cannot be set up: {error}"))
+                    .await;
+            }
+        };
+        if let Some(refused) = replay.refused {
+            return self
+                .abort(id, format!("the logged moves no longer replay: {refused}"))
+                .await;
+        }
+        let mut state = replay.game;
+        let players = record.bots.len();
+        let mut faults = vec![0u32; players];
+        for logged_move in &logged {
+            if let Some(fault) = &logged_move.fault
+                && fault.kind != FaultKind::Disqualified
+            {
+                faults[logged_move.seat] += 1;
+            }
+        }
+        let mut history: Vec<HistoryEntry> = logged
+            .iter()
+            .map(|m| HistoryEntry {
+                seat: m.seat,
+                action: m.action.clone(),
+            })
+            .collect();
+        self.store.mark_running(id).await?;
+        let deadline = Duration::from_millis(record.deadline_ms);
+        let seat_infos: Vec<SeatInfo> = seats
+            .iter()
+            .enumerate()
+            .map(|(seat, bot)| SeatInfo {
+                seat,
+                bot: bot.id.clone(),
+                name: bot.name.clone(),
+            })
+            .collect();
+        if logged.is_empty() {
+            for (seat, target) in targets.iter().enumerate() {
+                let notice = StartNotice {
+                    match_id: id.to_string(),
+                    game: record.game.clone(),
+                    seat,
+                    seats: seat_infos.clone(),
+                    options: state.options(),
+                    deadline_ms: record.deadline_ms,
+                };
+                let client = self.client.clone();
+                let target = target.clone();
+                let timeout = self.notify_timeout;
+                tokio::spawn(
+                    async move { client.notify(&target, "/start", &notice, timeout).await },
+                );
+            }
+        }
+
+        while !state.is_over() {
+            let Some(&seat) = state.to_act().first() else {
+                break;
+            };
+            let legal = state.legal_actions(seat);
+            let Some(first_legal) = legal.first().cloned() else {
+                return self
+                    .abort(id, format!("seat {seat} is to act but has no legal action"))
+                    .await;
+            };
+            let index = history.len();
+            let disqualified = faults[seat] >= record.max_faults;
+            let (mut action, mut fault, mut comment, mut latency_ms) =
+                (first_legal.clone(), None, None, 0);
+            if disqualified {
+                fault = Some(Fault::new(
+                    FaultKind::Disqualified,
+                    "the seat is disqualified; its first legal action was played",
+                ));
+            } else {
+                let request = MoveRequest {
+                    match_id: id.to_string(),
+                    game: record.game.clone(),
+                    seat,
+                    view: state.view(Viewer::Seat(seat)),
+                    legal_actions: legal.clone(),
+                    deadline_ms: record.deadline_ms,
+                    history: Some(history.clone()),
+                };
+                let (answer, latency) = self
+                    .client
+                    .ask_move(&targets[seat], &request, deadline)
+                    .await;
+                latency_ms = latency;
+                match answer {
+                    Ok(answer) => {
+                        action = answer.action;
+                        comment = answer.comment.map(|c| c.chars().take(280).collect());
+                    }
+                    Err(bot_fault) => fault = Some(bot_fault),
+                }
+            }
+            let events = match state.apply(seat, &action) {
+                Ok(applied) => applied.events,
+                Err(error) => {
+                    if fault.is_none() {
+                        fault = Some(Fault::new(
+                            FaultKind::IllegalAction,
+                            format!("{} is refused: {error}", compact(&action)),
+                        ));
+                    }
+                    action = first_legal;
+                    match state.apply(seat, &action) {
+                        Ok(applied) => applied.events,
+                        Err(error) => {
+                            return self
+                                .abort(
+                                    id,
+                                    format!(
+                                        "the first legal action of seat {seat} was refused: {error}"
+                                    ),
+                                )
+                                .await;
+                        }
+                    }
+                }
+            };
+            if let Some(fault) = &fault
+                && fault.kind != FaultKind::Disqualified
+            {
+                faults[seat] += 1;
+            }
+            let events = events
+                .into_iter()
+                .map(|mut event| {
+                    if let Value::Object(map) = &mut event {
+                        map.insert("action_index".into(), Value::from(index));
+                    }
+                    event
+                })
+                .collect();
+            let record_move = MoveRecord {
+                index,
+                seat,
+                action: action.clone(),
+                latency_ms,
+                fault,
+                comment,
+                events,
+            };
+            self.store.append_move(id, &record_move).await?;
+            if let Some(on_move) = on_move {
+                on_move(&record_move);
+            }
+            history.push(HistoryEntry { seat, action });
+        }
+
+        let Some(result) = state.result() else {
+            return self
+                .abort(id, "the game ended without a result".to_string())
+                .await;
+        };
+        let disqualified: Vec<usize> = (0..players)
+            .filter(|s| faults[*s] >= record.max_faults)
+            .collect();
+        let ranking = rank_disqualified(&result.ranking, result.teams.as_deref(), &disqualified);
+        let result_value = result_json(&result, &ranking, &disqualified, &faults);
+        let sides = record.ranked.then(|| {
+            ratings::sides_of(&ranking, result.teams.as_deref())
+                .into_iter()
+                .map(|(side_seats, place)| {
+                    (
+                        side_seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                        place,
+                    )
+                })
+                .collect()
+        });
+        let finished = self
+            .store
+            .finish_match(
+                id,
+                &Finish {
+                    result: result_value.clone(),
+                    sides,
+                },
+            )
+            .await?;
+        if finished {
+            for (seat, target) in targets.iter().enumerate() {
+                let notice = EndNotice {
+                    match_id: id.to_string(),
+                    game: record.game.clone(),
+                    seat,
+                    result: result_value.clone(),
+                };
+                let client = self.client.clone();
+                let target = target.clone();
+                let timeout = self.notify_timeout;
+                tokio::spawn(async move { client.notify(&target, "/end", &notice, timeout).await });
+            }
+            for (seat, bot) in seats.iter().enumerate() {
+                if bot.builtin {
+                    continue;
+                }
+                // Reread: another match may have changed the bot's health meanwhile.
+                let Some(current) = self.store.bot(&bot.id).await? else {
+                    continue;
+                };
+                if disqualified.contains(&seat) {
+                    let failures = current.failures + 1;
+                    self.store
+                        .set_bot_health(
+                            &bot.id,
+                            current.paused || failures >= self.pause_after,
+                            failures,
+                        )
+                        .await?;
+                } else if current.failures > 0 && !current.paused {
+                    self.store.set_bot_health(&bot.id, false, 0).await?;
+                }
+            }
+        }
+        Ok(Outcome::Finished(finished))
+    }
+
+    async fn abort(&self, id: &str, reason: String) -> anyhow::Result<Outcome> {
+        tracing::warn!(match_id = id, reason, "match aborted");
+        self.store.abort_match(id, &reason).await?;
+        Ok(Outcome::Aborted(reason))
+    }
+}
+
+/// An action as short JSON for messages (at most 200 characters).
+pub fn compact(action: &Value) -> String {
+    let text = action.to_string();
+    if text.chars().count() > 200 {
+        format!("{}…", text.chars().take(200).collect::<String>())
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disqualified_seats_rank_last() {
+        let ranking = vec![vec![2], vec![0, 1], vec![3]];
+        assert_eq!(rank_disqualified(&ranking, None, &[]), ranking);
+        assert_eq!(
+            rank_disqualified(&ranking, None, &[2]),
+            vec![vec![0, 1], vec![3], vec![2]]
+        );
+        assert_eq!(
+            rank_disqualified(&ranking, None, &[3, 0]),
+            vec![vec![2], vec![1], vec![0, 3]]
+        );
+    }
+
+    #[test]
+    fn a_disqualified_seat_takes_its_team_down() {
+        let ranking = vec![vec![0, 2], vec![1, 3]];
+        let teams = vec![vec![0, 2], vec![1, 3]];
+        assert_eq!(
+            rank_disqualified(&ranking, Some(&teams), &[2]),
+            vec![vec![1, 3], vec![0, 2]]
+        );
+    }
+}

@@ -1,0 +1,611 @@
+//! The [`Arena`] handle: opens the store, runs the match workers and the ladder, and implements
+//! every operation the HTTP routes and the `play` command need.
+
+use crate::bots::{
+    self, check_games, check_name, hash_token, new_id, new_secret, probe_problem, token_matches,
+};
+use crate::client::{BUILTIN_SCHEME, BotClient, Target};
+use crate::config::ArenaConfig;
+use crate::dto::{
+    BotList, BotView, CreateMatch, Leaderboard, LeaderboardEntry, MatchCreated, MatchList,
+    MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayInput,
+    SeatView, UpdateBot,
+};
+use crate::problem::ArenaError;
+use crate::runner::{Outcome, Runner};
+use crate::store::{BotRecord, MatchFilter, MatchRecord, MatchStatus, Store, now_ms};
+use crate::wire::{BotInfo, HistoryEntry};
+use actix_web::http::StatusCode;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{Semaphore, mpsc};
+
+/// The arena: a cheap, clonable handle.
+#[derive(Debug, Clone)]
+pub struct Arena {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: ArenaConfig,
+    store: Arc<dyn Store>,
+    client: BotClient,
+    queue: mpsc::UnboundedSender<String>,
+    in_flight: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Arena {
+    /// Opens the arena: creates and migrates the database, starts the match workers (resuming
+    /// matches left queued or running by a previous process) and, if configured, the ladder.
+    /// Must be called inside a tokio runtime.
+    pub async fn open(config: ArenaConfig) -> anyhow::Result<Arena> {
+        let store = crate::store::open(&config.database).await?;
+        let client = BotClient::new(config.policy.clone())?;
+        let (queue, receiver) = mpsc::unbounded_channel();
+        let arena = Arena {
+            inner: Arc::new(Inner {
+                config: config.clone(),
+                store: store.clone(),
+                client: client.clone(),
+                queue,
+                in_flight: Arc::new(Mutex::new(HashSet::new())),
+            }),
+        };
+        let runner = arena.runner();
+        tokio::spawn(dispatch(
+            receiver,
+            runner,
+            config.concurrency,
+            arena.inner.in_flight.clone(),
+        ));
+        let mut pending = store
+            .matches(&MatchFilter {
+                statuses: vec![MatchStatus::Queued, MatchStatus::Running],
+                limit: u32::MAX,
+                ..MatchFilter::default()
+            })
+            .await?;
+        pending.reverse();
+        for record in pending {
+            tracing::info!(
+                match_id = record.id,
+                status = record.status.as_str(),
+                "resuming match"
+            );
+            arena.enqueue(&record.id);
+        }
+        if config.ladder {
+            tokio::spawn(crate::ladder::run(arena.clone()));
+        }
+        Ok(arena)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ArenaConfig {
+        &self.inner.config
+    }
+
+    /// The store (tests, tools).
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The bot client.
+    pub fn client(&self) -> &BotClient {
+        &self.inner.client
+    }
+
+    /// A match runner on this arena's store and client (the workers use the same).
+    pub fn runner(&self) -> Runner {
+        Runner {
+            store: self.inner.store.clone(),
+            client: self.inner.client.clone(),
+            notify_timeout: self.inner.config.probe_timeout,
+            pause_after: self.inner.config.pause_after,
+        }
+    }
+
+    fn enqueue(&self, id: &str) {
+        // The dispatcher lives as long as any handle; a send error means it is shutting down.
+        let _ = self.inner.queue.send(id.to_string());
+    }
+
+    async fn probe(&self, url: &str, secret: &str) -> Result<BotInfo, ArenaError> {
+        self.inner
+            .client
+            .probe(
+                &Target {
+                    url: url.to_string(),
+                    signing_secret: secret.to_string(),
+                },
+                self.inner.config.probe_timeout,
+            )
+            .await
+            .map_err(|fault| probe_problem(url, &fault))
+    }
+
+    fn check_url(&self, url: &str) -> Result<String, ArenaError> {
+        self.inner
+            .client
+            .policy()
+            .check_url(url)
+            .map_err(|refusal| {
+                ArenaError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "bot_url_refused",
+                    "Bot URL refused",
+                    refusal.to_string(),
+                )
+            })?;
+        Ok(url.trim_end_matches('/').to_string())
+    }
+
+    /// Registers a bot after probing it.
+    pub async fn register_bot(&self, request: RegisterBot) -> Result<RegisteredBot, ArenaError> {
+        check_name(&request.name)?;
+        let url = self.check_url(&request.url)?;
+        let signing_secret = new_secret();
+        let info = self.probe(&url, &signing_secret).await?;
+        check_games(&request.games, &info)?;
+        let token = new_secret();
+        let record = BotRecord {
+            id: new_id("b"),
+            name: request.name,
+            url: url.clone(),
+            games: dedup(request.games),
+            author: info.author,
+            version: info.version,
+            token_hash: hash_token(&token),
+            signing_secret: signing_secret.clone(),
+            builtin: false,
+            paused: false,
+            failures: 0,
+            created_at: now_ms(),
+        };
+        self.inner.store.insert_bot(&record).await?;
+        Ok(RegisteredBot {
+            id: record.id.clone(),
+            bot: bots::view(&record, &[]),
+            url,
+            token,
+            signing_secret,
+        })
+    }
+
+    /// Registers the built-in bots (`random`, `heuristic`) for every game, once: they are found
+    /// again by their `builtin:` URL on later starts. Returns their ids.
+    pub async fn register_builtins(&self) -> anyhow::Result<Vec<String>> {
+        let existing = self.inner.store.bots().await?;
+        let games: Vec<String> = engine::registry::games()
+            .iter()
+            .map(|g| g.info().id.clone())
+            .collect();
+        let mut ids = Vec::new();
+        for name in crate::builtin::NAMES {
+            let url = format!("{BUILTIN_SCHEME}{name}");
+            if let Some(mut bot) = existing.iter().find(|b| b.url == url).cloned() {
+                if bot.games != games {
+                    bot.games = games.clone();
+                    self.inner.store.update_bot(&bot).await?;
+                }
+                ids.push(bot.id);
+                continue;
+            }
+            let record = BotRecord {
+                id: new_id("b"),
+                name: name.to_string(),
+                url,
+                games: games.clone(),
+                author: "cardroom".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                // Nobody holds a token for a built-in bot: this hash matches no token.
+                token_hash: "-".into(),
+                signing_secret: new_secret(),
+                builtin: true,
+                paused: false,
+                failures: 0,
+                created_at: now_ms(),
+            };
+            self.inner.store.insert_bot(&record).await?;
+            ids.push(record.id);
+        }
+        Ok(ids)
+    }
+
+    async fn owned_bot(&self, id: &str, token: Option<&str>) -> Result<BotRecord, ArenaError> {
+        let bot = self
+            .inner
+            .store
+            .bot(id)
+            .await?
+            .ok_or_else(|| unknown_bot(id))?;
+        match token {
+            Some(token) if !bot.builtin && token_matches(token, &bot.token_hash) => Ok(bot),
+            _ => Err(ArenaError::unauthorized()),
+        }
+    }
+
+    /// Changes a bot (owner only); the bot is probed again and unpaused if it answers.
+    pub async fn update_bot(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        patch: UpdateBot,
+    ) -> Result<BotView, ArenaError> {
+        let mut bot = self.owned_bot(id, token).await?;
+        if let Some(name) = patch.name {
+            check_name(&name)?;
+            bot.name = name;
+        }
+        if let Some(url) = patch.url {
+            bot.url = self.check_url(&url)?;
+        }
+        let info = self.probe(&bot.url, &bot.signing_secret).await?;
+        if let Some(games) = patch.games {
+            check_games(&games, &info)?;
+            bot.games = dedup(games);
+        } else {
+            check_games(&bot.games, &info)?;
+        }
+        bot.author = info.author;
+        bot.version = info.version;
+        bot.paused = false;
+        bot.failures = 0;
+        self.inner.store.update_bot(&bot).await?;
+        let ratings = self.inner.store.bot_ratings(&bot.id).await?;
+        Ok(bots::view(&bot, &ratings))
+    }
+
+    /// Deletes a bot (owner only). Its past matches and ratings history stay.
+    pub async fn delete_bot(&self, id: &str, token: Option<&str>) -> Result<(), ArenaError> {
+        let bot = self.owned_bot(id, token).await?;
+        self.inner.store.delete_bot(&bot.id).await?;
+        Ok(())
+    }
+
+    /// Every bot.
+    pub async fn list_bots(&self) -> Result<BotList, ArenaError> {
+        let mut out = Vec::new();
+        for bot in self.inner.store.bots().await? {
+            let ratings = self.inner.store.bot_ratings(&bot.id).await?;
+            out.push(bots::view(&bot, &ratings));
+        }
+        Ok(BotList { bots: out })
+    }
+
+    /// One bot, with ratings and recent matches.
+    pub async fn bot(&self, id: &str) -> Result<BotView, ArenaError> {
+        let bot = self
+            .inner
+            .store
+            .bot(id)
+            .await?
+            .ok_or_else(|| unknown_bot(id))?;
+        let ratings = self.inner.store.bot_ratings(id).await?;
+        let mut view = bots::view(&bot, &ratings);
+        let recent = self
+            .inner
+            .store
+            .matches(&MatchFilter {
+                bot: Some(id.to_string()),
+                limit: 20,
+                ..MatchFilter::default()
+            })
+            .await?;
+        view.recent_matches = Some(recent.iter().map(summary).collect());
+        Ok(view)
+    }
+
+    /// Creates a match and queues it.
+    pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ArenaError> {
+        let record = self.new_match(request, false, true).await?;
+        Ok(MatchCreated {
+            id: record.id,
+            status: MatchStatus::Queued,
+        })
+    }
+
+    pub(crate) async fn new_match(
+        &self,
+        request: CreateMatch,
+        ladder: bool,
+        enqueue: bool,
+    ) -> Result<MatchRecord, ArenaError> {
+        let game = engine::registry::find(&request.game).ok_or_else(|| {
+            ArenaError::not_found(
+                "unknown_game",
+                format!("there is no game `{}`", request.game),
+            )
+        })?;
+        let ranked = request.ranked.unwrap_or(false);
+        let options = request.options.unwrap_or_default();
+        let deals = request.deals.unwrap_or_default();
+        if ranked && (!options.is_empty() || !deals.is_empty()) {
+            return Err(unprocessable(
+                "ranked_overrides",
+                "ranked matches play the game id's own options: drop `options` and `deals`, or set `ranked` to false",
+            ));
+        }
+        if request.bots.is_empty() {
+            return Err(ArenaError::invalid("`bots` must list one bot per seat"));
+        }
+        if ranked && dedup(request.bots.clone()).len() != request.bots.len() {
+            return Err(unprocessable(
+                "duplicate_bots",
+                "a ranked match needs a different bot in every seat",
+            ));
+        }
+        for bot_id in &request.bots {
+            let bot = self
+                .inner
+                .store
+                .bot(bot_id)
+                .await?
+                .ok_or_else(|| unknown_bot(bot_id))?;
+            if !bot.games.contains(&request.game) {
+                return Err(unprocessable(
+                    "bot_game_mismatch",
+                    format!("bot {bot_id} is not registered for `{}`", request.game),
+                ));
+            }
+        }
+        let deadline_ms = request.deadline_ms.unwrap_or(self.inner.config.deadline_ms);
+        if !(10..=60_000).contains(&deadline_ms) {
+            return Err(ArenaError::invalid(
+                "`deadline_ms` must be between 10 and 60000",
+            ));
+        }
+        let record = MatchRecord {
+            id: new_id("m"),
+            game: request.game,
+            bots: request.bots,
+            options: serde_json::Value::Object(options),
+            seed: request.seed.unwrap_or_else(rand::random),
+            deals,
+            ranked,
+            ladder,
+            deadline_ms,
+            max_faults: self.inner.config.max_faults,
+            status: MatchStatus::Queued,
+            result: None,
+            error: None,
+            created_at: now_ms(),
+            started_at: None,
+            finished_at: None,
+        };
+        if let Err(error) = game.start(&crate::runner::new_game(&record)) {
+            return Err(ArenaError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                error.code(),
+                "Invalid setup",
+                error.to_string(),
+            ));
+        }
+        self.inner.store.insert_match(&record).await?;
+        if enqueue {
+            self.enqueue(&record.id);
+        }
+        Ok(record)
+    }
+
+    /// One match in full.
+    pub async fn get_match(&self, id: &str) -> Result<MatchView, ArenaError> {
+        let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
+            ArenaError::not_found("unknown_match", format!("there is no match `{id}`"))
+        })?;
+        let moves = self.inner.store.moves(id).await?;
+        let mut seats = Vec::new();
+        for (seat, bot_id) in record.bots.iter().enumerate() {
+            let name = self
+                .inner
+                .store
+                .bot_any(bot_id)
+                .await?
+                .map(|b| b.name)
+                .unwrap_or_default();
+            seats.push(SeatView {
+                seat,
+                bot: bot_id.clone(),
+                name,
+            });
+        }
+        Ok(MatchView {
+            id: record.id.clone(),
+            status: record.status,
+            game: record.game.clone(),
+            options: record.options.clone(),
+            seed: record.seed,
+            deals: record.deals.clone(),
+            ranked: record.ranked,
+            ladder: record.ladder,
+            deadline_ms: record.deadline_ms,
+            max_faults: record.max_faults,
+            seats,
+            events: moves
+                .iter()
+                .flat_map(|m| m.events.iter().cloned())
+                .collect(),
+            replay: ReplayInput {
+                players: record.bots.len(),
+                options: record.options.clone(),
+                seed: record.seed,
+                deals: record.deals.clone(),
+                actions: moves
+                    .iter()
+                    .map(|m| HistoryEntry {
+                        seat: m.seat,
+                        action: m.action.clone(),
+                    })
+                    .collect(),
+            },
+            moves: moves
+                .into_iter()
+                .map(|m| MoveView {
+                    seat: m.seat,
+                    action: m.action,
+                    latency_ms: m.latency_ms,
+                    fault: m.fault,
+                    comment: m.comment,
+                })
+                .collect(),
+            result: record.result,
+            error: record.error,
+            created_at: record.created_at,
+            started_at: record.started_at,
+            finished_at: record.finished_at,
+        })
+    }
+
+    /// Matches, newest first.
+    pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ArenaError> {
+        let filter = MatchFilter {
+            game: query.game,
+            bot: query.bot,
+            statuses: Vec::new(),
+            limit: query.limit.unwrap_or(50).clamp(1, 500),
+        };
+        let matches = self.inner.store.matches(&filter).await?;
+        Ok(MatchList {
+            matches: matches.iter().map(summary).collect(),
+        })
+    }
+
+    /// The leaderboard of a game.
+    pub async fn leaderboard(&self, game: &str) -> Result<Leaderboard, ArenaError> {
+        if engine::registry::find(game).is_none() {
+            return Err(ArenaError::not_found(
+                "unknown_game",
+                format!("there is no game `{game}`"),
+            ));
+        }
+        let rows = self.inner.store.leaderboard(game).await?;
+        let mut entries = Vec::new();
+        for (i, row) in rows.into_iter().enumerate() {
+            let name = self
+                .inner
+                .store
+                .bot_any(&row.bot_id)
+                .await?
+                .map(|b| b.name)
+                .unwrap_or_default();
+            entries.push(LeaderboardEntry {
+                rank: i + 1,
+                bot: row.bot_id,
+                name,
+                display: row.rating.display(),
+                mu: row.rating.mu,
+                sigma: row.rating.sigma,
+                played: row.played,
+                last_match: row.last_match,
+                last_played_at: row.updated_at,
+            });
+        }
+        Ok(Leaderboard {
+            game: game.to_string(),
+            entries,
+        })
+    }
+
+    /// Waits until the match is finished or aborted (polling the store), at most `timeout`.
+    pub async fn wait_for(&self, id: &str, timeout: Duration) -> anyhow::Result<MatchRecord> {
+        let start = std::time::Instant::now();
+        loop {
+            let record = self
+                .inner
+                .store
+                .get_match(id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no match {id}"))?;
+            if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
+                return Ok(record);
+            }
+            if start.elapsed() > timeout {
+                anyhow::bail!(
+                    "match {id} still {} after {timeout:?}",
+                    record.status.as_str()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+async fn dispatch(
+    mut receiver: mpsc::UnboundedReceiver<String>,
+    runner: Runner,
+    concurrency: usize,
+    in_flight: Arc<Mutex<HashSet<String>>>,
+) {
+    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    while let Some(id) = receiver.recv().await {
+        let Ok(permit) = permits.clone().acquire_owned().await else {
+            return;
+        };
+        {
+            let Ok(mut set) = in_flight.lock() else {
+                return;
+            };
+            if !set.insert(id.clone()) {
+                continue;
+            }
+        }
+        let runner = runner.clone();
+        let in_flight = in_flight.clone();
+        tokio::spawn(async move {
+            match runner.run(&id, None).await {
+                Ok(Outcome::Finished(false)) => {
+                    tracing::warn!(match_id = id, "match was already finished")
+                }
+                Ok(_) => {}
+                // The match stays running in the store and is resumed on the next start.
+                Err(error) => tracing::error!(
+                    match_id = id,
+                    error = format!("{error:#}"),
+                    "match run failed"
+                ),
+            }
+            if let Ok(mut set) = in_flight.lock() {
+                set.remove(&id);
+            }
+            drop(permit);
+        });
+    }
+}
+
+fn dedup(items: Vec<String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .collect()
+}
+
+fn unknown_bot(id: &str) -> ArenaError {
+    ArenaError::not_found("unknown_bot", format!("there is no bot `{id}`"))
+}
+
+fn unprocessable(code: &'static str, detail: impl Into<String>) -> ArenaError {
+    ArenaError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        code,
+        "Unprocessable request",
+        detail,
+    )
+}
+
+fn summary(record: &MatchRecord) -> MatchSummary {
+    MatchSummary {
+        id: record.id.clone(),
+        status: record.status,
+        game: record.game.clone(),
+        bots: record.bots.clone(),
+        ranked: record.ranked,
+        ranking: record.result.as_ref().and_then(|r| {
+            serde_json::from_value(r.get("ranking").cloned().unwrap_or_default()).ok()
+        }),
+        created_at: record.created_at,
+        finished_at: record.finished_at,
+    }
+}

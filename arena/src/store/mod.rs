@@ -1,0 +1,239 @@
+//! Persistence: the [`Store`] trait the arena is written against. It uses plain records and
+//! portable SQL concepts (one transaction for result + ratings, a conditional status update so a
+//! match finishes once), and has two implementations: [`sqlite::SqliteStore`] (the default) and [`postgres::PostgresStore`].
+
+pub mod postgres;
+pub mod sqlite;
+
+use crate::client::Fault;
+use crate::ratings::Rating;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// A registered bot, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotRecord {
+    /// Bot id (`b_` + hex).
+    pub id: String,
+    /// Name given at registration.
+    pub name: String,
+    /// Base URL (`builtin:<name>` for built-in bots).
+    pub url: String,
+    /// Game ids the bot plays in the arena.
+    pub games: Vec<String>,
+    /// Author, from the probe.
+    pub author: String,
+    /// Version, from the probe.
+    pub version: String,
+    /// Hex SHA-256 of the owner token.
+    pub token_hash: String,
+    /// Key with which requests to the bot are signed.
+    pub signing_secret: String,
+    /// A built-in bot.
+    pub builtin: bool,
+    /// Paused from the ladder until its probe answers again.
+    pub paused: bool,
+    /// Disqualifications or failed probes in a row.
+    pub failures: u32,
+    /// Registration time, unix milliseconds.
+    pub created_at: i64,
+}
+
+/// Where a match is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchStatus {
+    /// Waiting for a worker.
+    Queued,
+    /// Being played.
+    Running,
+    /// Over, with a result.
+    Finished,
+    /// Stopped without a result (setup failed, or a bot was deleted).
+    Aborted,
+}
+
+impl MatchStatus {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchStatus::Queued => "queued",
+            MatchStatus::Running => "running",
+            MatchStatus::Finished => "finished",
+            MatchStatus::Aborted => "aborted",
+        }
+    }
+
+    /// From the stored name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "queued" => MatchStatus::Queued,
+            "running" => MatchStatus::Running,
+            "finished" => MatchStatus::Finished,
+            "aborted" => MatchStatus::Aborted,
+            _ => return None,
+        })
+    }
+}
+
+/// A match, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchRecord {
+    /// Match id (`m_` + hex).
+    pub id: String,
+    /// Game id.
+    pub game: String,
+    /// Bot ids in seat order.
+    pub bots: Vec<String>,
+    /// Option overrides (an object; empty for ranked matches).
+    pub options: Value,
+    /// Seed of the game.
+    pub seed: u64,
+    /// Stacked deals.
+    pub deals: Vec<Vec<String>>,
+    /// Moves ratings when finished.
+    pub ranked: bool,
+    /// Scheduled by the ladder.
+    pub ladder: bool,
+    /// Per-move deadline.
+    pub deadline_ms: u64,
+    /// Faults after which a seat is disqualified.
+    pub max_faults: u32,
+    /// Status.
+    pub status: MatchStatus,
+    /// The result, once finished.
+    pub result: Option<Value>,
+    /// Why it was aborted.
+    pub error: Option<String>,
+    /// Creation time, unix milliseconds.
+    pub created_at: i64,
+    /// When a worker first picked it up.
+    pub started_at: Option<i64>,
+    /// When it finished or was aborted.
+    pub finished_at: Option<i64>,
+}
+
+/// One move of a match, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRecord {
+    /// 0-based index in the match.
+    pub index: usize,
+    /// The seat that acted.
+    pub seat: usize,
+    /// The action applied (the bot's, or the fallback after a fault).
+    pub action: Value,
+    /// Time the bot took, in milliseconds.
+    pub latency_ms: u64,
+    /// The fault, if the bot's answer was not used.
+    pub fault: Option<Fault>,
+    /// The bot's comment.
+    pub comment: Option<String>,
+    /// Public events the action produced.
+    pub events: Vec<Value>,
+}
+
+/// A rating row of one bot in one game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRecord {
+    /// Bot id.
+    pub bot_id: String,
+    /// Game id.
+    pub game: String,
+    /// The rating.
+    pub rating: Rating,
+    /// Ranked matches played.
+    pub played: u64,
+    /// The last ranked match.
+    pub last_match: Option<String>,
+    /// When the rating last changed, unix milliseconds.
+    pub updated_at: i64,
+}
+
+/// A filter for listing matches.
+#[derive(Debug, Clone, Default)]
+pub struct MatchFilter {
+    /// Only this game.
+    pub game: Option<String>,
+    /// Only matches this bot played.
+    pub bot: Option<String>,
+    /// Only these statuses (any if empty).
+    pub statuses: Vec<MatchStatus>,
+    /// At most this many, newest first.
+    pub limit: u32,
+}
+
+/// What finishing a match writes.
+#[derive(Debug, Clone)]
+pub struct Finish {
+    /// The result JSON shown by `GET /v1/matches/{id}`.
+    pub result: Value,
+    /// For ranked matches: each side's bot ids and place (1 = best). Ratings are read, updated
+    /// and written in the same transaction as the result.
+    pub sides: Option<Vec<(Vec<String>, usize)>>,
+}
+
+/// The arena's persistence. Every method is one transaction.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Stores a new bot.
+    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<()>;
+    /// Replaces a bot's name, URL, games, author and version.
+    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<()>;
+    /// Deletes a bot (its matches and ratings stay, marked as a deleted bot's).
+    async fn delete_bot(&self, id: &str) -> anyhow::Result<()>;
+    /// A bot that is not deleted.
+    async fn bot(&self, id: &str) -> anyhow::Result<Option<BotRecord>>;
+    /// Any bot, deleted or not (for match pages).
+    async fn bot_any(&self, id: &str) -> anyhow::Result<Option<BotRecord>>;
+    /// Every bot that is not deleted, oldest first.
+    async fn bots(&self) -> anyhow::Result<Vec<BotRecord>>;
+    /// Sets a bot's ladder health.
+    async fn set_bot_health(&self, id: &str, paused: bool, failures: u32) -> anyhow::Result<()>;
+
+    /// Stores a new match (status queued).
+    async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()>;
+    /// A match.
+    async fn get_match(&self, id: &str) -> anyhow::Result<Option<MatchRecord>>;
+    /// Matches, newest first.
+    async fn matches(&self, filter: &MatchFilter) -> anyhow::Result<Vec<MatchRecord>>;
+    /// Marks a queued match running (keeps a running one running).
+    async fn mark_running(&self, id: &str) -> anyhow::Result<()>;
+    /// Appends a move; a move already stored at that index is left as it is.
+    async fn append_move(&self, match_id: &str, record: &MoveRecord) -> anyhow::Result<()>;
+    /// The moves of a match, in order.
+    async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>>;
+    /// Finishes a running match and applies its ratings, atomically. Returns false (and changes
+    /// nothing) if the match was not running: a match never finishes twice.
+    async fn finish_match(&self, id: &str, finish: &Finish) -> anyhow::Result<bool>;
+    /// Aborts a queued or running match. Returns false if it was not.
+    async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool>;
+
+    /// Ratings in a game, best display value first.
+    async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;
+    /// Ratings of a bot in every game it has played.
+    async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
+    /// Number of rating-history rows of a match (tests: ratings applied exactly once).
+    async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64>;
+}
+
+/// Opens the store named by `database`: a `postgres://` URL, or a SQLite file path or `sqlite:`
+/// URL (created if missing); either is migrated.
+pub async fn open(database: &str) -> anyhow::Result<std::sync::Arc<dyn Store>> {
+    if database.starts_with("postgres:") || database.starts_with("postgresql:") {
+        return Ok(std::sync::Arc::new(
+            postgres::PostgresStore::open(database).await?,
+        ));
+    }
+    Ok(std::sync::Arc::new(
+        sqlite::SqliteStore::open(database).await?,
+    ))
+}
+
+/// Now, in unix milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}

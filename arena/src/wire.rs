@@ -1,0 +1,218 @@
+//! The bot protocol: what the arena sends to a bot and what a bot answers. These types are the
+//! source of `openapi/bot-protocol.json` ([`bot_protocol_openapi`]) and are used both by the
+//! arena's client and by the built-in bots, so both sides speak exactly the same protocol.
+//!
+//! Every request to a bot carries `X-Cardroom-Timestamp` (unix seconds) and
+//! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{OpenApi, ToSchema};
+
+/// Header carrying the unix time (seconds) at which the arena signed the request.
+pub const TIMESTAMP_HEADER: &str = "X-Cardroom-Timestamp";
+/// Header carrying `sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + body)>`.
+pub const SIGNATURE_HEADER: &str = "X-Cardroom-Signature";
+
+/// A bot's answer to `GET {url}/`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "cautious", "author": "ada", "version": "1.0.0", "games": ["twenty_two"]}))]
+pub struct BotInfo {
+    /// The bot's name.
+    pub name: String,
+    /// Who wrote it.
+    pub author: String,
+    /// Its version.
+    pub version: String,
+    /// Game ids it can play.
+    pub games: Vec<String>,
+}
+
+/// A previous action in the match, as sent in `history`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct HistoryEntry {
+    /// The seat that acted.
+    pub seat: usize,
+    /// The action it played.
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+/// `POST {url}/move`: the arena asks the bot for its action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "match": "m_3f2a9c1d0b7e4a15",
+    "game": "twenty_two",
+    "seat": 1,
+    "view": {"hand": ["7H", "QS"], "trick": [{"seat": 0, "card": "9H"}]},
+    "legal_actions": [{"type": "play", "card": "7H"}, {"type": "play", "card": "QS"}],
+    "deadline_ms": 1000,
+    "history": [{"seat": 0, "action": {"type": "play", "card": "9H"}}]
+}))]
+pub struct MoveRequest {
+    /// The match id.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// The game id.
+    pub game: String,
+    /// The seat the bot plays in this match (0-based).
+    pub seat: usize,
+    /// The seat's view: what this seat may know, and nothing else.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Every legal action, in the engine's canonical order; answer one of them.
+    #[schema(value_type = Vec<Object>)]
+    pub legal_actions: Vec<Value>,
+    /// Time the bot has to answer, in milliseconds, counted by the arena.
+    pub deadline_ms: u64,
+    /// Every action played so far in the match (public), oldest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<HistoryEntry>>,
+}
+
+/// The bot's answer to `POST {url}/move`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"action": {"type": "play", "card": "7H"}, "comment": "shedding the low heart"}))]
+pub struct MoveResponse {
+    /// One of the legal actions sent, exactly as sent.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// An optional comment, kept in the match log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// One seat of a match, as told to bots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeatInfo {
+    /// Seat number.
+    pub seat: usize,
+    /// Bot id.
+    pub bot: String,
+    /// Bot name.
+    pub name: String,
+}
+
+/// `POST {url}/start`: a match the bot plays in begins (notification; the answer is ignored).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StartNotice {
+    /// The match id.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// The game id.
+    pub game: String,
+    /// The bot's seat.
+    pub seat: usize,
+    /// Every seat and its bot.
+    pub seats: Vec<SeatInfo>,
+    /// The effective options.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// Per-move deadline in milliseconds.
+    pub deadline_ms: u64,
+}
+
+/// `POST {url}/end`: a match the bot played has ended (notification; the answer is ignored).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct EndNotice {
+    /// The match id.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// The game id.
+    pub game: String,
+    /// The bot's seat.
+    pub seat: usize,
+    /// The match result: `ranking` (groups of seats, best first), `scores`, `disqualified`.
+    #[schema(value_type = Object)]
+    pub result: Value,
+}
+
+/// The bot protocol as an OpenAPI document: the endpoints a bot serves.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "cardroom bot protocol",
+        version = "1",
+        description = "What a bot serves so the cardroom arena can play it. Every request carries \
+`X-Cardroom-Timestamp` (unix seconds) and `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, \
+timestamp + \".\" + raw body)>`; the signing secret is returned once when the bot is registered. A bot must \
+answer `/move` within `deadline_ms`; a timeout, connection error, non-2xx status, malformed JSON or an illegal \
+action is a fault: the arena plays the seat's first legal action instead, and a bot with 3 faults in a match \
+is disqualified (ranked last). See docs/bots.md."
+    ),
+    paths(info, make_move, start, end),
+    components(schemas(
+        BotInfo,
+        MoveRequest,
+        MoveResponse,
+        HistoryEntry,
+        StartNotice,
+        EndNotice,
+        SeatInfo
+    ))
+)]
+pub struct BotProtocolDoc;
+
+/// The bot-protocol OpenAPI document (`openapi/bot-protocol.json`).
+pub fn bot_protocol_openapi() -> utoipa::openapi::OpenApi {
+    BotProtocolDoc::openapi()
+}
+
+/// Describe the bot: the arena probes this at registration and when a paused bot is retried.
+#[utoipa::path(
+    get,
+    path = "/",
+    tag = "bot",
+    params(
+        ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
+        ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body` (empty body)"),
+    ),
+    responses((status = 200, description = "The bot's identity and games", body = BotInfo))
+)]
+#[allow(dead_code)] // Documentation only: the bot implements this endpoint.
+fn info() {}
+
+/// Choose an action: answer one of `legal_actions` before `deadline_ms`.
+#[utoipa::path(
+    post,
+    path = "/move",
+    tag = "bot",
+    params(
+        ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
+        ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+    ),
+    request_body = MoveRequest,
+    responses((status = 200, description = "The chosen action", body = MoveResponse))
+)]
+#[allow(dead_code)] // Documentation only: the bot implements this endpoint.
+fn make_move() {}
+
+/// A match begins (optional; failures are logged and ignored).
+#[utoipa::path(
+    post,
+    path = "/start",
+    tag = "bot",
+    params(
+        ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
+        ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+    ),
+    request_body = StartNotice,
+    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"))
+)]
+#[allow(dead_code)] // Documentation only: the bot implements this endpoint.
+fn start() {}
+
+/// A match ended (optional; failures are logged and ignored).
+#[utoipa::path(
+    post,
+    path = "/end",
+    tag = "bot",
+    params(
+        ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
+        ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+    ),
+    request_body = EndNotice,
+    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"))
+)]
+#[allow(dead_code)] // Documentation only: the bot implements this endpoint.
+fn end() {}

@@ -1,0 +1,15 @@
+//! Integration tests of the arena: fake bots on loopback (well-behaved, slow, garbage, illegal,
+//! closing the connection, answering 500), the HTTP routes, ratings by table, URL safety, the
+//! store, a restart in the middle of a match, the built-in bots, and the bot-protocol spec.
+
+mod support;
+
+mod bot_faults;
+mod play;
+mod protocol;
+mod ratings;
+mod restart;
+mod routes;
+mod safety;
+mod store;
+mod strength;

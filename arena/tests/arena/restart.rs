@@ -1,0 +1,135 @@
+//! Kill the arena in the middle of a ranked match, reopen it on the same database: the match is
+//! resumed from its logged moves, finishes exactly once, and its ratings are applied once.
+
+use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
+use arena::dto::CreateMatch;
+use arena::runner::Outcome;
+use arena::store::{Finish, MatchStatus, Store};
+use arena::{Arena, ArenaConfig};
+use std::time::Duration;
+
+#[test]
+fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
+    let Some(game) = two_player_game() else {
+        return;
+    };
+    let db = temp_dir("restart")
+        .join("arena.db")
+        .to_string_lossy()
+        .to_string();
+    // The bots outlive both arena "processes".
+    let bots_runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let (a, b) = bots_runtime.block_on(async {
+        (
+            spawn_bot(Behavior::Slow(40)).await,
+            spawn_bot(Behavior::Slow(40)).await,
+        )
+    });
+
+    let first = tokio::runtime::Runtime::new().expect("runtime");
+    let (match_id, moves_before) = first.block_on(async {
+        let arena = Arena::open(ArenaConfig::local(db.clone()))
+            .await
+            .expect("open");
+        let a_id = register(&arena, &a, &game).await;
+        let b_id = register(&arena, &b, &game).await;
+        let created = arena
+            .create_match(CreateMatch {
+                game: game.clone(),
+                bots: vec![a_id, b_id],
+                options: None,
+                seed: Some(11),
+                deals: None,
+                ranked: Some(true),
+                deadline_ms: Some(2000),
+            })
+            .await
+            .expect("create");
+        loop {
+            let moves = arena.store().moves(&created.id).await.expect("moves").len();
+            let status = arena
+                .store()
+                .get_match(&created.id)
+                .await
+                .expect("get")
+                .map(|m| m.status);
+            if moves >= 3 || status == Some(MatchStatus::Finished) {
+                return (created.id, moves);
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    });
+    // The crash: every task of the first arena stops where it is.
+    first.shutdown_background();
+
+    let second = tokio::runtime::Runtime::new().expect("runtime");
+    second.block_on(async {
+        // What the crash left behind: a running match with some logged moves.
+        let left = arena::store::sqlite::SqliteStore::open(&db)
+            .await
+            .expect("store");
+        let record = left
+            .get_match(&match_id)
+            .await
+            .expect("get")
+            .expect("match");
+        assert_eq!(record.status, MatchStatus::Running);
+        let moves_at_crash = left.moves(&match_id).await.expect("moves").len();
+        assert!(moves_at_crash >= moves_before);
+        drop(left);
+        let arena = Arena::open(ArenaConfig::local(db.clone()))
+            .await
+            .expect("reopen");
+        let record = arena
+            .wait_for(&match_id, Duration::from_secs(60))
+            .await
+            .expect("finish");
+        assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
+        let moves = arena.store().moves(&match_id).await.expect("moves");
+        assert!(
+            moves.len() > moves_at_crash,
+            "the second process played the rest of the match"
+        );
+        assert!(
+            moves.iter().enumerate().all(|(i, m)| m.index == i),
+            "moves are logged once each, in order"
+        );
+        assert_eq!(
+            arena
+                .store()
+                .rating_history_count(&match_id)
+                .await
+                .expect("count"),
+            2
+        );
+        let board = arena.leaderboard(&game).await.expect("board");
+        assert!(board.entries.iter().all(|e| e.played == 1));
+        // Running it again, or finishing it again, changes nothing.
+        assert_eq!(
+            arena.runner().run(&match_id, None).await.expect("run"),
+            Outcome::AlreadyOver
+        );
+        let again = arena
+            .store()
+            .finish_match(
+                &match_id,
+                &Finish {
+                    result: serde_json::json!({}),
+                    sides: Some(vec![]),
+                },
+            )
+            .await
+            .expect("finish");
+        assert!(!again);
+        assert_eq!(
+            arena
+                .store()
+                .rating_history_count(&match_id)
+                .await
+                .expect("count"),
+            2
+        );
+    });
+    second.shutdown_background();
+    bots_runtime.shutdown_background();
+}

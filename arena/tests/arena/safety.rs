@@ -1,0 +1,93 @@
+//! URL safety through registration: each refused kind gets a clear problem.
+
+use crate::support::{Behavior, spawn_bot, temp_dir};
+use arena::bots::safety::AddressPolicy;
+use arena::dto::RegisterBot;
+use arena::{Arena, ArenaConfig};
+
+async fn public_arena() -> Arena {
+    let mut config = ArenaConfig::local(
+        temp_dir("safety")
+            .join("a.db")
+            .to_string_lossy()
+            .to_string(),
+    );
+    config.policy = AddressPolicy::public();
+    Arena::open(config).await.expect("open")
+}
+
+async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
+    let error = arena
+        .register_bot(RegisterBot {
+            name: "x".into(),
+            url: url.into(),
+            games: vec!["any".into()],
+        })
+        .await
+        .expect_err(url);
+    (error.status.as_u16(), error.code.to_string(), error.detail)
+}
+
+#[tokio::test]
+async fn every_refused_address_kind_is_refused_at_registration() {
+    let arena = public_arena().await;
+    for (url, kind) in [
+        ("http://127.0.0.1:8080/", "loopback"),
+        ("http://[::1]:8080/", "loopback"),
+        ("http://10.0.0.7/", "private"),
+        ("http://172.20.1.1/", "private"),
+        ("http://192.168.0.10/", "private"),
+        ("http://[fd12::1]/", "private"),
+        ("http://169.254.169.254/latest/meta-data", "link-local"),
+        ("http://[fe80::1]/", "link-local"),
+        ("http://224.0.0.251/", "multicast"),
+        ("http://0.0.0.0/", "unspecified"),
+        ("http://[::ffff:127.0.0.1]/", "IPv4-mapped"),
+        ("http://[::ffff:a9fe:a9fe]/", "IPv4-mapped"),
+    ] {
+        let (status, code, detail) = refusal(&arena, url).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "bot_url_refused"),
+            "{url}: {detail}"
+        );
+        assert!(detail.contains(kind), "{url}: {detail}");
+    }
+    for url in [
+        "ftp://bots.example.com/",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "http://user:pw@example.com/",
+    ] {
+        let (status, code, _) = refusal(&arena, url).await;
+        assert_eq!((status, code.as_str()), (422, "bot_url_refused"), "{url}");
+    }
+}
+
+#[tokio::test]
+async fn a_name_resolving_to_loopback_is_refused_by_the_resolver() {
+    let arena = public_arena().await;
+    let bot = spawn_bot(Behavior::Good).await;
+    let port = bot.url.rsplit(':').next().expect("port");
+    let (status, code, detail) = refusal(&arena, &format!("http://localhost:{port}/")).await;
+    assert_eq!((status, code.as_str()), (422, "bot_unreachable"));
+    assert!(detail.contains("loopback"), "{detail}");
+}
+
+#[tokio::test]
+async fn unreachable_and_nonconforming_bots_are_refused() {
+    let arena = Arena::open(ArenaConfig::local(
+        temp_dir("probe").join("a.db").to_string_lossy().to_string(),
+    ))
+    .await
+    .expect("open");
+    // Nothing listens on port 9 (discard) on loopback.
+    let (status, code, _) = refusal(&arena, "http://127.0.0.1:9/").await;
+    assert_eq!((status, code.as_str()), (422, "bot_unreachable"));
+    let garbage = spawn_bot(Behavior::Garbage).await;
+    let (_, code, _) = refusal(&arena, &format!("{}/nowhere", garbage.url)).await;
+    assert_eq!(code, "bot_unreachable", "a 404 probe");
+    let noinfo = spawn_bot(Behavior::NoInfo).await;
+    let (status, code, _) = refusal(&arena, &noinfo.url).await;
+    assert_eq!((status, code.as_str()), (422, "bot_nonconforming"));
+}

@@ -1,0 +1,269 @@
+//! Fake bots (a tiny HTTP server on 127.0.0.1:0 per bot), arena and app spawning, and helpers.
+
+use arena::client::{hex, sign};
+use arena::{Arena, ArenaConfig};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// How a fake bot answers `POST /move`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Behavior {
+    /// The first legal action, at once.
+    Good,
+    /// The first legal action after sleeping this many milliseconds.
+    Slow(u64),
+    /// 200 with a body that is not JSON.
+    Garbage,
+    /// 200 with an action that is not legal.
+    Illegal,
+    /// Closes the connection without answering.
+    Close,
+    /// 500.
+    Error500,
+    /// A body over the 64 KiB cap.
+    Huge,
+    /// A redirect to another URL.
+    Redirect,
+    /// `GET /` answers JSON that is not a bot description.
+    NoInfo,
+}
+
+/// What a fake bot saw.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Requests received.
+    pub requests: AtomicUsize,
+    /// Requests whose signature did not verify.
+    pub bad_signatures: AtomicUsize,
+    /// `/start` notices.
+    pub starts: AtomicUsize,
+    /// `/end` notices.
+    pub ends: AtomicUsize,
+    /// When set, the bot closes every connection without answering.
+    pub down: std::sync::atomic::AtomicBool,
+    /// The signing secret to verify with (set after registration; empty = do not check).
+    pub secret: std::sync::Mutex<String>,
+}
+
+/// A running fake bot.
+#[derive(Debug, Clone)]
+pub struct FakeBot {
+    /// Base URL.
+    pub url: String,
+    /// Counters.
+    pub seen: Arc<Seen>,
+}
+
+/// Every game id, as a fake bot's `games`.
+pub fn all_games() -> Vec<String> {
+    engine::registry::games()
+        .iter()
+        .map(|g| g.info().id.clone())
+        .collect()
+}
+
+/// A game two bots can play, if the registry has one.
+pub fn two_player_game() -> Option<String> {
+    engine::registry::games()
+        .iter()
+        .find(|g| g.info().players.min <= 2 && g.info().players.max >= 2)
+        .map(|g| g.info().id.clone())
+}
+
+/// Starts a fake bot.
+pub async fn spawn_bot(behavior: Behavior) -> FakeBot {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let seen = Arc::new(Seen::default());
+    let state = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let seen = state.clone();
+            tokio::spawn(async move {
+                let _ = serve(stream, behavior, &seen).await;
+            });
+        }
+    });
+    FakeBot { url, seen }
+}
+
+async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::io::Result<()> {
+    if seen.down.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let head_end = loop {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        buffer.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buffer[..head_end]).to_string();
+    let header = |name: &str| {
+        head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
+        })
+    };
+    let length: usize = header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    while buffer.len() < head_end + length {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            break;
+        }
+        buffer.extend_from_slice(&chunk[..n]);
+    }
+    let body = &buffer[head_end..(head_end + length).min(buffer.len())];
+    seen.requests.fetch_add(1, Ordering::SeqCst);
+    let secret = seen.secret.lock().map(|s| s.clone()).unwrap_or_default();
+    if !secret.is_empty() {
+        let ok = match (
+            header("x-cardroom-timestamp"),
+            header("x-cardroom-signature"),
+        ) {
+            (Some(ts), Some(sig)) => ts
+                .parse::<u64>()
+                .map(|ts| sign(&secret, ts, body) == sig)
+                .unwrap_or(false),
+            _ => false,
+        };
+        if !ok {
+            seen.bad_signatures.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let (status, payload): (u16, Vec<u8>) = match path.as_str() {
+        "/" if behavior == Behavior::NoInfo => (200, b"{\"hello\": 1}".to_vec()),
+        "/" => (
+            200,
+            json!({"name": "fake", "author": "tests", "version": "0.0.1", "games": all_games()})
+                .to_string()
+                .into_bytes(),
+        ),
+        "/start" => {
+            seen.starts.fetch_add(1, Ordering::SeqCst);
+            (204, Vec::new())
+        }
+        "/end" => {
+            seen.ends.fetch_add(1, Ordering::SeqCst);
+            (204, Vec::new())
+        }
+        "/move" => {
+            let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+            let first = request["legal_actions"][0].clone();
+            match behavior {
+                Behavior::Good | Behavior::NoInfo => (
+                    200,
+                    json!({"action": first, "comment": "first legal"})
+                        .to_string()
+                        .into_bytes(),
+                ),
+                Behavior::Slow(ms) => {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    (200, json!({"action": first}).to_string().into_bytes())
+                }
+                Behavior::Garbage => (200, b"<html>not json</html>".to_vec()),
+                Behavior::Illegal => (
+                    200,
+                    json!({"action": {"type": "no_such_action"}})
+                        .to_string()
+                        .into_bytes(),
+                ),
+                Behavior::Close => return Ok(()),
+                Behavior::Error500 => (500, b"{\"error\": \"boom\"}".to_vec()),
+                Behavior::Huge => (
+                    200,
+                    format!("{{\"action\": \"{}\"}}", "x".repeat(100_000)).into_bytes(),
+                ),
+                Behavior::Redirect => {
+                    let response = "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/move\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+                    stream.write_all(response.as_bytes()).await?;
+                    return Ok(());
+                }
+            }
+        }
+        _ => (404, Vec::new()),
+    };
+    let reason = match status {
+        200 => "OK",
+        204 => "No Content",
+        404 => "Not Found",
+        _ => "Internal Server Error",
+    };
+    let response = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        payload.len()
+    );
+    stream.write_all(response.as_bytes()).await?;
+    stream.write_all(&payload).await?;
+    stream.flush().await
+}
+
+/// A fresh temporary directory for one test.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cardroom-arena-{name}-{}-{}",
+        std::process::id(),
+        hex(&rand::random::<[u8; 4]>())
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// An arena on a fresh SQLite file, loopback allowed, no ladder, short deadlines.
+pub async fn spawn_arena(name: &str) -> Arena {
+    let db = temp_dir(name).join("arena.db");
+    let mut config = ArenaConfig::local(db.to_string_lossy().to_string());
+    config.deadline_ms = 200;
+    Arena::open(config).await.expect("open arena")
+}
+
+/// Registers a fake bot through the arena and sets its secret for signature checks.
+pub async fn register(arena: &Arena, bot: &FakeBot, game: &str) -> String {
+    let registered = arena
+        .register_bot(arena::dto::RegisterBot {
+            name: "fake".into(),
+            url: bot.url.clone(),
+            games: vec![game.to_string()],
+        })
+        .await
+        .expect("register");
+    *bot.seen.secret.lock().expect("lock") = registered.signing_secret.clone();
+    registered.id
+}
+
+/// Serves the arena's routes on 127.0.0.1:0; returns the base URL.
+pub async fn spawn_app(arena: &Arena) -> String {
+    use actix_web::{App, HttpServer, web};
+    use utoipa_actix_web::AppExt;
+    let data = web::Data::new(arena.clone());
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .into_utoipa_app()
+            .configure(arena::configure)
+            .into_app()
+    })
+    .workers(1)
+    .bind("127.0.0.1:0")
+    .expect("bind");
+    let addr = server.addrs()[0];
+    tokio::spawn(server.run());
+    format!("http://{addr}")
+}
