@@ -154,9 +154,11 @@ pub struct SeatView {
 pub struct MoveView {
     /// The seat that acted.
     pub seat: usize,
-    /// The action applied (the bot's, or the seat's first legal action after a fault).
-    #[schema(value_type = Object)]
-    pub action: Value,
+    /// The action applied (the bot's, or the seat's first legal action after a fault); `null`
+    /// while the match is live, since an action may hide a card (the public events say what
+    /// everyone saw).
+    #[schema(value_type = Option<Object>)]
+    pub action: Option<Value>,
     /// Time the bot took, in milliseconds.
     pub latency_ms: u64,
     /// Why the bot's answer was not used, if it was not.
@@ -179,7 +181,17 @@ pub struct ReplayInput {
     /// Stacked deals.
     pub deals: Vec<Vec<String>>,
     /// The actions, in order.
-    pub actions: Vec<crate::wire::HistoryEntry>,
+    pub actions: Vec<ReplayAction>,
+}
+
+/// One action of a replay: who played what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ReplayAction {
+    /// The seat that acted.
+    pub seat: usize,
+    /// The action it played.
+    #[schema(value_type = Object)]
+    pub action: Value,
 }
 
 /// A match in full.
@@ -194,10 +206,10 @@ pub struct MatchView {
     /// Option overrides as requested.
     #[schema(value_type = Object)]
     pub options: Value,
-    /// Seed.
-    pub seed: u64,
-    /// Stacked deals.
-    pub deals: Vec<Vec<String>>,
+    /// Seed; `null` until the match has ended (it would reveal every hand).
+    pub seed: Option<u64>,
+    /// Stacked deals; `null` until the match has ended.
+    pub deals: Option<Vec<Vec<String>>>,
     /// Moves ratings.
     pub ranked: bool,
     /// Scheduled by the ladder.
@@ -220,8 +232,8 @@ pub struct MatchView {
     /// Why the match was aborted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// The replay request for `POST /v1/games/{game}/replay`.
-    pub replay: ReplayInput,
+    /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended.
+    pub replay: Option<ReplayInput>,
     /// Creation time, unix milliseconds.
     pub created_at: i64,
     /// Start time.

@@ -168,12 +168,10 @@ impl Runner {
                 faults[logged_move.seat] += 1;
             }
         }
-        let mut history: Vec<HistoryEntry> = logged
+        // Every move as (seat, action, public events); each bot gets it redacted for its seat.
+        let mut history: Vec<(usize, Value, Vec<Value>)> = logged
             .iter()
-            .map(|m| HistoryEntry {
-                seat: m.seat,
-                action: m.action.clone(),
-            })
+            .map(|m| (m.seat, m.action.clone(), m.events.clone()))
             .collect();
         self.store.mark_running(id).await?;
         let deadline = Duration::from_millis(record.deadline_ms);
@@ -232,7 +230,7 @@ impl Runner {
                     view: state.view(Viewer::Seat(seat)),
                     legal_actions: legal.clone(),
                     deadline_ms: record.deadline_ms,
-                    history: Some(history.clone()),
+                    history: Some(history_for(&history, seat)),
                 };
                 let (answer, latency) = self
                     .client
@@ -277,7 +275,7 @@ impl Runner {
             {
                 faults[seat] += 1;
             }
-            let events = events
+            let events: Vec<Value> = events
                 .into_iter()
                 .map(|mut event| {
                     if let Value::Object(map) = &mut event {
@@ -286,10 +284,11 @@ impl Runner {
                     event
                 })
                 .collect();
+            history.push((seat, action.clone(), events.clone()));
             let record_move = MoveRecord {
                 index,
                 seat,
-                action: action.clone(),
+                action,
                 latency_ms,
                 fault,
                 comment,
@@ -299,7 +298,6 @@ impl Runner {
             if let Some(on_move) = on_move {
                 on_move(&record_move);
             }
-            history.push(HistoryEntry { seat, action });
         }
 
         let Some(result) = state.result() else {
@@ -388,6 +386,19 @@ pub fn compact(action: &Value) -> String {
     }
 }
 
+/// The match history as `viewer` may know it: every move's public events, and the action itself
+/// only for the viewer's own moves.
+fn history_for(moves: &[(usize, Value, Vec<Value>)], viewer: usize) -> Vec<HistoryEntry> {
+    moves
+        .iter()
+        .map(|(seat, action, events)| HistoryEntry {
+            seat: *seat,
+            action: (*seat == viewer).then(|| action.clone()),
+            events: events.clone(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,5 +425,33 @@ mod tests {
             rank_disqualified(&ranking, Some(&teams), &[2]),
             vec![vec![1, 3], vec![0, 2]]
         );
+    }
+
+    use serde_json::json;
+
+    #[test]
+    fn history_shows_a_seat_only_its_own_actions_and_everyones_public_events() {
+        let moves = vec![
+            (
+                0,
+                json!({"type": "discard", "card": "QS"}),
+                vec![json!({"type": "discard", "seat": 0})],
+            ),
+            (
+                1,
+                json!({"type": "draw"}),
+                vec![json!({"type": "draw", "seat": 1, "count": 0})],
+            ),
+        ];
+        let for_seat_1 = history_for(&moves, 1);
+        assert_eq!(for_seat_1[0].action, None);
+        assert_eq!(for_seat_1[0].events, moves[0].2);
+        assert_eq!(for_seat_1[1].action, Some(json!({"type": "draw"})));
+        let for_seat_0 = history_for(&moves, 0);
+        assert_eq!(
+            for_seat_0[0].action,
+            Some(json!({"type": "discard", "card": "QS"}))
+        );
+        assert!(!serde_json::to_string(&for_seat_1).unwrap().contains("QS"));
     }
 }

@@ -8,13 +8,13 @@ use crate::client::{BUILTIN_SCHEME, BotClient, Target};
 use crate::config::ArenaConfig;
 use crate::dto::{
     BotList, BotView, CreateMatch, Leaderboard, LeaderboardEntry, MatchCreated, MatchList,
-    MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayInput,
-    SeatView, UpdateBot,
+    MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayAction,
+    ReplayInput, SeatView, UpdateBot,
 };
 use crate::problem::ArenaError;
 use crate::runner::{Outcome, Runner};
 use crate::store::{BotRecord, MatchFilter, MatchRecord, MatchStatus, Store, now_ms};
-use crate::wire::{BotInfo, HistoryEntry};
+use crate::wire::BotInfo;
 use actix_web::http::StatusCode;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -322,10 +322,12 @@ impl Arena {
         let ranked = request.ranked.unwrap_or(false);
         let options = request.options.unwrap_or_default();
         let deals = request.deals.unwrap_or_default();
-        if ranked && (!options.is_empty() || !deals.is_empty()) {
+        // A ranked match's chance must be secret from everyone, the match's creator included: a
+        // known seed or stacked deal would reveal every hand.
+        if ranked && (!options.is_empty() || !deals.is_empty() || request.seed.is_some()) {
             return Err(unprocessable(
                 "ranked_overrides",
-                "ranked matches play the game id's own options: drop `options` and `deals`, or set `ranked` to false",
+                "ranked matches play the game id's own options with a secret seed: drop `options`, `seed` and `deals`, or set `ranked` to false",
             ));
         }
         if request.bots.is_empty() {
@@ -396,6 +398,9 @@ impl Arena {
             ArenaError::not_found("unknown_match", format!("there is no match `{id}`"))
         })?;
         let moves = self.inner.store.moves(id).await?;
+        // While a match is live its seed, stacked deals and actions stay secret (they would reveal
+        // hidden cards, e.g. a 22 discard); moves then show who acted and the public events.
+        let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
         let mut seats = Vec::new();
         for (seat, bot_id) in record.bots.iter().enumerate() {
             let name = self
@@ -416,8 +421,8 @@ impl Arena {
             status: record.status,
             game: record.game.clone(),
             options: record.options.clone(),
-            seed: record.seed,
-            deals: record.deals.clone(),
+            seed: ended.then_some(record.seed),
+            deals: ended.then(|| record.deals.clone()),
             ranked: record.ranked,
             ladder: record.ladder,
             deadline_ms: record.deadline_ms,
@@ -427,24 +432,24 @@ impl Arena {
                 .iter()
                 .flat_map(|m| m.events.iter().cloned())
                 .collect(),
-            replay: ReplayInput {
+            replay: ended.then(|| ReplayInput {
                 players: record.bots.len(),
                 options: record.options.clone(),
                 seed: record.seed,
                 deals: record.deals.clone(),
                 actions: moves
                     .iter()
-                    .map(|m| HistoryEntry {
+                    .map(|m| ReplayAction {
                         seat: m.seat,
                         action: m.action.clone(),
                     })
                     .collect(),
-            },
+            }),
             moves: moves
                 .into_iter()
                 .map(|m| MoveView {
                     seat: m.seat,
-                    action: m.action,
+                    action: ended.then_some(m.action),
                     latency_ms: m.latency_ms,
                     fault: m.fault,
                     comment: m.comment,

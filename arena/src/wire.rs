@@ -28,14 +28,20 @@ pub struct BotInfo {
     pub games: Vec<String>,
 }
 
-/// A previous action in the match, as sent in `history`.
+/// A previous move in the match, as sent in `history`: who acted, the public events it produced,
+/// and the action itself only when the receiving seat made it (another seat's action may hide a
+/// card, such as a 22 discard; the public events say what everyone saw).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HistoryEntry {
     /// The seat that acted.
     pub seat: usize,
-    /// The action it played.
-    #[schema(value_type = Object)]
-    pub action: Value,
+    /// The action it played: present for the receiving seat's own moves only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub action: Option<Value>,
+    /// The public events the move produced.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
 }
 
 /// `POST {url}/move`: the arena asks the bot for its action.
@@ -44,10 +50,10 @@ pub struct HistoryEntry {
     "match": "m_3f2a9c1d0b7e4a15",
     "game": "twenty_two",
     "seat": 1,
-    "view": {"hand": ["7H", "QS"], "trick": [{"seat": 0, "card": "9H"}]},
-    "legal_actions": [{"type": "play", "card": "7H"}, {"type": "play", "card": "QS"}],
+    "view": {"hand": ["7H", "QS"], "trick": [{"seat": 0, "cards": ["9H"]}]},
+    "legal_actions": [{"type": "play", "cards": ["7H"]}, {"type": "play", "cards": ["QS"]}],
     "deadline_ms": 1000,
-    "history": [{"seat": 0, "action": {"type": "play", "card": "9H"}}]
+    "history": [{"seat": 0, "events": [{"type": "play", "seat": 0, "cards": ["9H"]}]}]
 }))]
 pub struct MoveRequest {
     /// The match id.
@@ -65,14 +71,14 @@ pub struct MoveRequest {
     pub legal_actions: Vec<Value>,
     /// Time the bot has to answer, in milliseconds, counted by the arena.
     pub deadline_ms: u64,
-    /// Every action played so far in the match (public), oldest first.
+    /// Every move so far, oldest first, as this seat may know it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryEntry>>,
 }
 
 /// The bot's answer to `POST {url}/move`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"action": {"type": "play", "card": "7H"}, "comment": "shedding the low heart"}))]
+#[schema(example = json!({"action": {"type": "play", "cards": ["7H"]}, "comment": "shedding the low heart"}))]
 pub struct MoveResponse {
     /// One of the legal actions sent, exactly as sent.
     #[schema(value_type = Object)]

@@ -30,7 +30,7 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
 
     let created: Value = http
         .post(format!("{base}/v1/matches"))
-        .json(&json!({"game": "twenty_two", "bots": builtins, "seed": 1, "ranked": true}))
+        .json(&json!({"game": "twenty_two", "bots": builtins, "ranked": true}))
         .send()
         .await
         .expect("send")

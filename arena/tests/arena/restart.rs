@@ -38,7 +38,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 game: game.clone(),
                 bots: vec![a_id, b_id],
                 options: None,
-                seed: Some(11),
+                seed: None,
                 deals: None,
                 ranked: Some(true),
                 deadline_ms: Some(2000),

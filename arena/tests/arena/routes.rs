@@ -122,7 +122,20 @@ async fn bots_matches_and_leaderboards_over_http() {
     .await;
     assert_eq!((status, body["code"].as_str()), (404, Some("unknown_bot")));
 
-    let (status, created) = send(&http, http.post(format!("{base}/v1/matches")).json(&json!({"game": game, "bots": [good_id, failing_id], "seed": 5, "ranked": true, "deadline_ms": 300}))).await;
+    // A ranked match's seed is secret: a caller cannot choose it.
+    let (status, body) = send(
+        &http,
+        http.post(format!("{base}/v1/matches"))
+            .json(&json!({"game": game, "bots": [good_id, failing_id], "seed": 5, "ranked": true})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("ranked_overrides")),
+        "{body}"
+    );
+
+    let (status, created) = send(&http, http.post(format!("{base}/v1/matches")).json(&json!({"game": game, "bots": [good_id, failing_id], "ranked": true, "deadline_ms": 300}))).await;
     assert_eq!(status, 202, "{created}");
     let match_id = created["id"].as_str().expect("id").to_string();
     let mut view = Value::Null;
@@ -131,6 +144,12 @@ async fn bots_matches_and_leaderboards_over_http() {
         view = body;
         if view["status"] == "finished" {
             break;
+        }
+        // While the match is live its seed, replay and actions (which may hide cards) are secret.
+        if view["status"] == "running" {
+            assert!(view["seed"].is_null() && view["replay"].is_null(), "{view}");
+            let moves = view["moves"].as_array().expect("moves");
+            assert!(moves.iter().all(|m| m["action"].is_null()), "{view}");
         }
         // The arena keeps serving while the match runs.
         let (status, _) = send(&http, http.get(format!("{base}/v1/bots"))).await;
@@ -157,6 +176,7 @@ async fn bots_matches_and_leaderboards_over_http() {
         view["replay"]["actions"].as_array().map(Vec::len),
         Some(moves.len())
     );
+    assert!(view["seed"].is_u64() && moves.iter().all(|m| m["action"].is_object()));
     assert!(view["result"]["ranking"].is_array());
 
     let (status, list) = send(

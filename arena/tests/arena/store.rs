@@ -215,7 +215,7 @@ async fn a_ranked_match_runs_on_postgres_when_a_database_is_given() {
             game: game.clone(),
             bots: vec![x_id.clone(), y_id],
             options: None,
-            seed: Some(1),
+            seed: None,
             deals: None,
             ranked: Some(true),
             deadline_ms: None,
