@@ -469,17 +469,15 @@ fn hand_scores_follow_the_captured_points_in_full_games() {
     }
 }
 
-#[test]
-fn heuristic_beats_random() {
-    // Seat 0 plays the heuristic, the others uniformly random; count seat 0's wins.
-    let games = 200u64;
+/// Plays `games` seeded games with the heuristic in a rotating seat and the others uniformly
+/// random; returns how many games the heuristic seat won (ranked first, alone or shared).
+fn heuristic_wins(players: usize, games: u64) -> u64 {
     let mut wins = 0;
-    let mut margin = 0i64;
     for seed in 0..games {
-        let options = Options::default();
+        let hero = (seed as usize) % players;
         let mut state = SloppySeconds::setup(&Setup {
-            players: 4,
-            options,
+            players,
+            options: Options::default(),
             seed,
             deals: vec![],
         })
@@ -490,28 +488,41 @@ fn heuristic_beats_random() {
         while let Some(seat) = state.current() {
             legal.clear();
             SloppySeconds::legal_actions(&state, seat, &mut legal);
-            let index = if seat == 0 {
-                SloppySeconds::heuristic(&SloppySeconds::view(&state, Viewer::Seat(0)), &legal)
+            let index = if seat == hero {
+                SloppySeconds::heuristic(&SloppySeconds::view(&state, Viewer::Seat(seat)), &legal)
             } else {
                 rng.below(legal.len())
             };
+            assert!(index < legal.len());
             let action = legal[index].clone();
             SloppySeconds::apply(&mut state, seat, &action, &mut events).unwrap();
         }
         let result = SloppySeconds::result(&state).unwrap();
-        if result.ranking[0].contains(&0) {
+        if result.ranking[0].contains(&hero) {
             wins += 1;
         }
-        margin += state.totals[0] - state.totals[1..].iter().sum::<i64>() / 3;
     }
-    println!(
-        "sloppy_seconds heuristic: won {wins} of {games} 4-player games (random 25%); mean margin {}",
-        margin / games as i64
-    );
-    assert!(
-        wins * 100 >= games * 40,
-        "heuristic won only {wins} of {games}"
-    );
+    wins
+}
+
+#[test]
+fn heuristic_beats_random() {
+    // The heuristic in a rotating seat against uniformly random players, 3 and 4 players: it must
+    // win clearly more often than the random baseline of 1/players.
+    let games = 300u64;
+    for players in [3usize, 4] {
+        let wins = heuristic_wins(players, games);
+        println!(
+            "sloppy_seconds heuristic: won {wins} of {games} {players}-player games ({:.1}%, random {:.1}%)",
+            wins as f64 * 100.0 / games as f64,
+            100.0 / players as f64
+        );
+        // At least twice the random baseline (measured: 82% with 3 players, 60% with 4).
+        assert!(
+            wins * players as u64 >= games * 2,
+            "{players} players: heuristic won only {wins} of {games}"
+        );
+    }
 }
 
 #[test]

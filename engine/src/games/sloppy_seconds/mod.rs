@@ -13,8 +13,10 @@
 //! - The player count is the game's player count (3 or 4), not an option.
 //! - Tricks use `common::trick` with the natural rank order (ace high); the trump is tracked per
 //!   hand as `first_broken` / `trump` exactly as spec §3 describes.
-//! - The heuristic evaluates each legal card by the hand score it would leave the player with if
-//!   the trick went to the card winning it after the play (one-step look-ahead on public points).
+//! - The heuristic evaluates each legal card by its expected hand-score margin (own score minus the
+//!   others' mean): the trick goes to its current winner or, with the estimated chance of being
+//!   beaten, to a later player, and all uncaptured cards are spread over the players in 64
+//!   deterministic samples before the second-place scoring is applied (view only).
 
 pub mod action;
 pub mod rules;
@@ -27,7 +29,7 @@ pub use rules::Options;
 pub use state::State;
 pub use view::View;
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::common::trick::{plain_strength, winner_by_strength};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
@@ -121,7 +123,7 @@ impl GameDef for SloppySeconds {
         for (index, action) in legal.iter().enumerate() {
             let Action::Play { cards } = action;
             let Some(&card) = cards.first() else { continue };
-            let value = evaluate(view, me, card);
+            let value = (evaluate(view, me, card) * 1000.0).round() as i64;
             // Ties: the lower card (keep strength for later).
             let tie = -(card.rank().map_or(0, |r| i64::from(r.value())));
             let key = value * 100 + tie;
@@ -137,8 +139,16 @@ impl GameDef for SloppySeconds {
     }
 }
 
-/// The hand score `me` would have if the trick went to whoever wins it right after `card`.
-fn evaluate(view: &View, me: Seat, card: Card) -> i64 {
+/// Samples per evaluation of the rest of the hand (common random numbers across the actions).
+const SAMPLES: usize = 64;
+
+/// The expected hand-score margin (own hand score minus the others' mean) of playing `card`, from
+/// the seat's view only. The trick in progress goes to its current winner unless a later player
+/// beats it (estimated from the unseen cards of the winning suit), else to one of the later
+/// players; every card not yet captured (unseen or in this hand) is then given to a uniformly
+/// random player, as random-ish play spreads them, and the second-place scoring is applied.
+fn evaluate(view: &View, me: Seat, card: Card) -> f64 {
+    let n = view.players.max(1);
     let mut plays = view.trick.clone();
     plays.push((me, card));
     let led = plays
@@ -154,19 +164,84 @@ fn evaluate(view: &View, me: Seat, card: Card) -> i64 {
         trump = Some(suit);
     }
     let index = winner_by_strength(&plays, |_, c| plain_strength(c, led, trump));
-    let winner = plays.get(index).map_or(me, |(s, _)| *s);
-    let mut points = view.points.clone();
-    if let Some(row) = points.get_mut(winner) {
-        for (_, c) in &plays {
-            if let Some(suit) = c.suit() {
-                row[suit.index()] += scoring::card_points(*c);
-            }
+    let (winner, winning) = plays.get(index).copied().unwrap_or((me, card));
+
+    // Cards not yet captured: everything outside completed tricks and the trick in progress.
+    let mut captured = CardSet::EMPTY;
+    for trick in &view.tricks {
+        for (_, c) in &trick.plays {
+            captured.insert(*c);
         }
     }
-    let mut mine = 0i64;
-    for suit in 0..4 {
-        let values: Vec<u32> = points.iter().map(|p| p[suit]).collect();
-        mine += i64::from(scoring::second_place(&values).get(me).copied().unwrap_or(0));
+    for (_, c) in &plays {
+        captured.insert(*c);
     }
-    mine
+    let loose: Vec<Card> = state::pack(n)
+        .into_iter()
+        .filter(|c| !captured.contains(*c))
+        .collect();
+    let unseen: Vec<Card> = loose
+        .iter()
+        .copied()
+        .filter(|c| !view.hand.contains(*c))
+        .collect();
+
+    // Chance that each later player beats the current winner.
+    let later: Vec<Seat> = (1..=n - plays.len().min(n))
+        .map(|k| (plays[0].0 + plays.len() - 1 + k) % n)
+        .collect();
+    let beats = |c: &Card| plain_strength(*c, led, trump) > plain_strength(winning, led, trump);
+    let win_suit = winning.suit();
+    let same: Vec<&Card> = unseen.iter().filter(|c| c.suit() == win_suit).collect();
+    let p_beat = if same.is_empty() {
+        0.0
+    } else {
+        same.iter().filter(|c| beats(c)).count() as f64 / same.len() as f64
+    };
+    let hold = (1.0 - p_beat).powi(later.len() as i32);
+    let mut outcomes = vec![(winner, hold)];
+    for seat in &later {
+        outcomes.push((*seat, (1.0 - hold) / later.len() as f64));
+    }
+
+    let mut base = view.points.clone();
+    base.resize(n, [0; 4]);
+    let mut trick_points = [0u32; 4];
+    for (_, c) in &plays {
+        if let Some(suit) = c.suit() {
+            trick_points[suit.index()] += scoring::card_points(*c);
+        }
+    }
+    let mut total = 0.0;
+    let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..SAMPLES {
+        let mut sample = base.clone();
+        // One draw per card of the pack, so the samples line up across the actions.
+        for c in state::pack(n) {
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            if captured.contains(c) {
+                continue;
+            }
+            let to = ((rng >> 33) % n as u64) as usize;
+            if let Some(suit) = c.suit() {
+                sample[to][suit.index()] += scoring::card_points(c);
+            }
+        }
+        for (seat, weight) in &outcomes {
+            if *weight <= 0.0 {
+                continue;
+            }
+            let mut points = sample.clone();
+            for suit in 0..4 {
+                points[*seat][suit] += trick_points[suit];
+            }
+            let scores = scoring::hand_scores(&points, rules::MinimumRule::HandFloor);
+            let mine = f64::from(scores[me]);
+            let others = scores.iter().map(|s| f64::from(*s)).sum::<f64>() - mine;
+            total += weight * (mine - others / (n - 1).max(1) as f64);
+        }
+    }
+    total / SAMPLES as f64
 }
