@@ -1307,3 +1307,120 @@ fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
     assert_eq!(state.deal, deal + 1, "the next deal started automatically");
     TwentyTwo::validate(&state).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Properties over thousands of seeded random playouts (typed, so they stay fast)
+
+/// Plays one uniformly random game on the typed API and checks, at every step: the pieces are the
+/// ones dealt at setup; exactly the seats in `to_act` have legal actions; the chosen listed action
+/// applies; a play of a card the seat does not hold is refused and leaves the state unchanged. At
+/// the end: a result ranking every seat once, and nothing more to do.
+fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
+    let mut state = TwentyTwo::setup(setup).expect("setup");
+    let mut pieces = TwentyTwo::pieces(&state);
+    pieces.sort();
+    let mut chooser = choice_seed | 1;
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    let mut steps = 0;
+    loop {
+        let actors = TwentyTwo::to_act(&state);
+        let Some(&seat) = actors.as_slice().first() else {
+            break;
+        };
+        actions.clear();
+        TwentyTwo::legal_actions(&state, seat, &mut actions);
+        assert!(!actions.is_empty(), "seat {seat} to act without actions");
+        chooser ^= chooser << 13;
+        chooser ^= chooser >> 7;
+        chooser ^= chooser << 17;
+        let action = actions[(chooser % actions.len() as u64) as usize].clone();
+        if steps % 7 == 0 {
+            // A card the seat does not hold (another seat's card) is refused, state unchanged.
+            let other = (seat + 1) % setup.players;
+            let before = serde_json::to_string(&state).unwrap();
+            let hands = serde_json::to_value(TwentyTwo::view(&state, Viewer::Seat(other))).unwrap();
+            if let Some(code) = hands["hand"]
+                .as_array()
+                .and_then(|h| h.first())
+                .and_then(Value::as_str)
+            {
+                let foreign: Action =
+                    serde_json::from_value(json!({"type": "play", "cards": [code]})).unwrap();
+                if !actions.contains(&foreign) {
+                    let mut scratch = Vec::new();
+                    assert!(TwentyTwo::apply(&mut state, seat, &foreign, &mut scratch).is_err());
+                    assert_eq!(serde_json::to_string(&state).unwrap(), before);
+                }
+            }
+        }
+        events.clear();
+        TwentyTwo::apply(&mut state, seat, &action, &mut events)
+            .unwrap_or_else(|e| panic!("listed action {action:?} refused: {e}"));
+        let mut now = TwentyTwo::pieces(&state);
+        now.sort();
+        assert_eq!(now, pieces, "cards not conserved after {steps} steps");
+        steps += 1;
+        assert!(steps < 100_000, "no end");
+    }
+    let result = TwentyTwo::result(&state).expect("a result at the end");
+    let mut ranked: Vec<usize> = result.ranking.iter().flatten().copied().collect();
+    ranked.sort();
+    assert_eq!(ranked, (0..setup.players).collect::<Vec<_>>());
+    assert_eq!(result.scores.len(), setup.players);
+    steps
+}
+
+#[test]
+fn thousands_of_random_playouts_conserve_cards_and_terminate_for_every_count_and_option_set() {
+    let option_sets = [
+        ("twenty_two", json!({})),
+        ("twenty_two_short", json!({})),
+        ("gambling_cucumber", json!({})),
+        (
+            "twenty_two",
+            json!({"set_trick_winner": "last_cover", "dealer_when_losers_out": "next_seat", "simultaneous_elimination": "shared"}),
+        ),
+        (
+            "twenty_two",
+            json!({"buy_back": true, "end_condition": "pot", "deal_size": "fixed_7", "penalty_cards_leave_pack": false}),
+        ),
+        (
+            "twenty_two",
+            json!({"play_style": "agurk", "penalty_scale": "cucumber", "elimination_threshold": 30}),
+        ),
+    ];
+    let mut games = 0;
+    for (id, options) in option_sets {
+        let range = registry::find(id).unwrap().info().players;
+        for players in range.min..=range.max {
+            for seed in 0..40u64 {
+                let request = NewGame {
+                    players,
+                    options: options.as_object().unwrap().clone(),
+                    seed,
+                    deals: Vec::new(),
+                };
+                let setup = typed_setup(id, &request);
+                random_typed_playout(&setup, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                games += 1;
+            }
+        }
+    }
+    assert!(games >= 2000, "{games} games");
+}
+
+fn typed_setup(id: &str, request: &NewGame) -> Setup<Options> {
+    // PresetGame::typed_setup merges and checks options exactly as `start` does.
+    let family = TwentyTwo::family();
+    let preset = family.presets.iter().find(|p| p.id == id).unwrap().clone();
+    let mut merged =
+        engine::options::merge_options(&family.options, &preset, &request.options).unwrap();
+    TwentyTwo::resolve_options(request.players, &request.options, &mut merged).unwrap();
+    Setup {
+        players: request.players,
+        options: serde_json::from_value(Value::Object(merged)).unwrap(),
+        seed: request.seed,
+        deals: Vec::new(),
+    }
+}
