@@ -55,9 +55,9 @@ echo "# $(date -u +%FT%TZ) $(nproc) cores, wrk -t$THREADS -c$CONNS -d$DURATION, 
 
 # All three servers run side by side; the runs are interleaved for $ROUNDS rounds so a change of
 # background load affects each about equally (compare medians).
-CARDROOM_LOG=warn $BIN serve --port "$PORT" & PIDS+=($!)
+CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --database "$TMP/transparent.db" & PIDS+=($!)
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"
-CARDROOM_LOG=warn $BIN serve --port $((PORT + 1)) --seal-key-file "$TMP/key" & PIDS+=($!)
+CARDROOM_LOG=warn $BIN serve --port $((PORT + 1)) --no-ladder --database "$TMP/sealed.db" --seal-key-file "$TMP/key" & PIDS+=($!)
 $ECHO "127.0.0.1:$((PORT + 2))" & PIDS+=($!)
 wait_up "http://127.0.0.1:$PORT/healthz"
 wait_up "http://127.0.0.1:$((PORT + 1))/healthz"

@@ -1334,7 +1334,7 @@ fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
         chooser ^= chooser << 13;
         chooser ^= chooser >> 7;
         chooser ^= chooser << 17;
-        let action = actions[(chooser % actions.len() as u64) as usize].clone();
+        let action = actions[(chooser % actions.len() as u64) as usize];
         if steps % 7 == 0 {
             // A card the seat does not hold (another seat's card) is refused, state unchanged.
             let other = (seat + 1) % setup.players;
