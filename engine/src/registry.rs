@@ -34,8 +34,3 @@ pub fn find(id: &str) -> Option<&'static dyn Game> {
         .find(|g| g.info().id == id)
         .map(|g| g.as_ref())
 }
-
-#[allow(dead_code)]
-fn _keep_import<G: crate::game::GameDef>() -> Vec<Box<dyn Game>> {
-    PresetGame::<G>::all()
-}
