@@ -10,6 +10,9 @@ use engine::registry;
 use engine::{GameDef, Match, NewGame, Viewer};
 use serde_json::{Value, json};
 
+mod support;
+use support::refused;
+
 fn codes(list: &str) -> Vec<String> {
     list.split_whitespace().map(String::from).collect()
 }
@@ -42,28 +45,13 @@ fn stack2(nd: &str, dummy: &str, dl: &str, widow: &str) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed: 11,
-            deals,
-        })
-        .expect("setup")
+    support::start(id, players, options, deals, 11)
 }
 
 fn ok(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
     m.apply(seat, &action)
         .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
         .events
-}
-
-fn refused(m: &mut Box<dyn Match>, seat: usize, action: Value) -> &'static str {
-    let before = m.save();
-    let err = m.apply(seat, &action).unwrap_err();
-    assert_eq!(m.save(), before);
-    err.reason()
 }
 
 fn pass() -> Value {

@@ -13,6 +13,9 @@ use engine::rng::PlayoutRng;
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Map, Value, json};
 
+mod support;
+use support::act;
+
 fn c(code: &str) -> Card {
     Card::parse(code).unwrap()
 }
@@ -74,12 +77,6 @@ fn start(id: &str, n: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn
             deals,
         })
         .unwrap()
-}
-
-fn act(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    m.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("{action} refused: {e}"))
-        .events
 }
 
 fn reason(m: &mut Box<dyn Match>, seat: usize, action: Value) -> String {

@@ -12,6 +12,9 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
+mod support;
+use support::{act, view};
+
 fn cards(list: &str) -> CardSet {
     CardSet::from_cards(Card::parse_list(list).unwrap())
 }
@@ -46,29 +49,11 @@ fn marglia_entry(dealer: usize, trump: &str, hands: [&str; 4]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed: 11,
-            deals,
-        })
-        .unwrap()
-}
-
-fn act(game: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    game.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
-        .events
+    support::start(id, players, options, deals, 11)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, code: &str) -> Vec<Value> {
     act(game, seat, json!({"type": "play", "cards": [code]}))
-}
-
-fn view(game: &dyn Match, seat: usize) -> Value {
-    game.view(Viewer::Seat(seat))
 }
 
 #[test]

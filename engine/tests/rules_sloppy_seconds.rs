@@ -9,6 +9,9 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
+mod support;
+use support::view;
+
 /// A stacked entry giving each seat exactly these cards (card i goes to seat dealer+1+i, R11).
 fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
     let n = hands.len();
@@ -23,25 +26,13 @@ fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed: 7,
-            deals,
-        })
-        .unwrap()
+    support::start(id, players, options, deals, 7)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, card: &str) -> Vec<Value> {
     game.apply(seat, &json!({"type": "play", "cards": [card]}))
         .unwrap_or_else(|e| panic!("seat {seat} {card}: {e}"))
         .events
-}
-
-fn view(game: &dyn Match, seat: usize) -> Value {
-    game.view(Viewer::Seat(seat))
 }
 
 fn cards(list: &str) -> CardSet {

@@ -6,6 +6,9 @@ use engine::games::taihe_abao::rules::{Kind, classify, rank_counts};
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
+mod support;
+use support::{act, refused, view};
+
 /// Interleaves equal-length hands into a stacked entry for a deal from seat `base`:
 /// card i goes to seat (base + i) mod n.
 fn entry(hands: &[&str], base: usize) -> Vec<String> {
@@ -22,32 +25,7 @@ fn entry(hands: &[&str], base: usize) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed: 7,
-            deals,
-        })
-        .unwrap()
-}
-
-fn act(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    m.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
-        .events
-}
-
-fn refused(m: &mut Box<dyn Match>, seat: usize, action: Value) -> &'static str {
-    let before = m.save();
-    let err = m.apply(seat, &action).unwrap_err();
-    assert_eq!(m.save(), before, "a refused action changed the state");
-    err.reason()
-}
-
-fn view(m: &dyn Match, seat: usize) -> Value {
-    m.view(Viewer::Seat(seat))
+    support::start(id, players, options, deals, 7)
 }
 
 fn turn(m: &dyn Match) -> usize {

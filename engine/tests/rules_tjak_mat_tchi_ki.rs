@@ -7,6 +7,9 @@ use engine::tiles::Tile;
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
+mod support;
+use support::{act, refused, view};
+
 /// A stacked entry for first player `f`: five rounds from `f` (hands[s] lists seat s's tiles,
 /// the first player's sixth tile last), then the reserve from the top.
 fn entry(hands: &[&str], f: usize, reserve: &str) -> Vec<String> {
@@ -24,32 +27,7 @@ fn entry(hands: &[&str], f: usize, reserve: &str) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed: 11,
-            deals,
-        })
-        .unwrap()
-}
-
-fn act(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    m.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
-        .events
-}
-
-fn refused(m: &mut Box<dyn Match>, seat: usize, action: Value) -> &'static str {
-    let before = m.save();
-    let err = m.apply(seat, &action).unwrap_err();
-    assert_eq!(m.save(), before, "a refused action changed the state");
-    err.reason()
-}
-
-fn view(m: &dyn Match, seat: usize) -> Value {
-    m.view(Viewer::Seat(seat))
+    support::start(id, players, options, deals, 11)
 }
 
 fn tile(code: &str) -> Tile {

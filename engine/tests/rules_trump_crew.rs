@@ -6,6 +6,9 @@ use engine::registry;
 use engine::{ActionError, GameDef, Match, NewGame, Viewer};
 use serde_json::{Value, json};
 
+mod support;
+use support::{refused, view};
+
 fn game() -> &'static dyn engine::Game {
     registry::find("trump_crew").expect("trump_crew is registered")
 }
@@ -37,10 +40,6 @@ fn start(players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Mat
         .expect("setup")
 }
 
-fn view(m: &dyn Match, seat: usize) -> Value {
-    m.view(Viewer::Seat(seat))
-}
-
 fn hand(m: &dyn Match, seat: usize) -> Vec<String> {
     serde_json::from_value(view(m, seat)["hand"].clone()).unwrap()
 }
@@ -49,13 +48,6 @@ fn ok(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
     m.apply(seat, &action)
         .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
         .events
-}
-
-fn refused(m: &mut Box<dyn Match>, seat: usize, action: Value) -> &'static str {
-    let before = m.save();
-    let err = m.apply(seat, &action).unwrap_err();
-    assert_eq!(m.save(), before, "a refused action changed the state");
-    err.reason()
 }
 
 fn bid(tricks: u32) -> Value {

@@ -14,6 +14,9 @@ use engine::{ActionError, Match};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
+mod support;
+use support::{act, start};
+
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
@@ -33,30 +36,6 @@ fn stack(hands: &[&str], stock: &str) -> Vec<String> {
     }
     entry.extend(stock.split_whitespace().map(String::from));
     entry
-}
-
-fn start(
-    id: &str,
-    players: usize,
-    options: Value,
-    deals: Vec<Vec<String>>,
-    seed: u64,
-) -> Box<dyn Match> {
-    registry::find(id)
-        .unwrap()
-        .start(&NewGame {
-            players,
-            options: options.as_object().cloned().unwrap_or_default(),
-            seed,
-            deals,
-        })
-        .unwrap()
-}
-
-fn act(game: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    game.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
-        .events
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, cards: &str) -> Vec<Value> {

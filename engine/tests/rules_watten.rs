@@ -8,6 +8,9 @@ use engine::games::watten::scoring::Roles;
 use engine::{ActionError, GameDef, Match, NewGame, Viewer, registry};
 use serde_json::{Map, Value, json};
 
+mod support;
+use support::act;
+
 fn c(code: &str) -> Card {
     Card::parse(code).unwrap()
 }
@@ -118,12 +121,6 @@ fn start(id: &str, players: usize, opts: Value, deals: Vec<Vec<String>>) -> Box<
             deals,
         })
         .unwrap()
-}
-
-fn act(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
-    m.apply(seat, &action)
-        .unwrap_or_else(|e| panic!("seat {seat} {action}: {e}"))
-        .events
 }
 
 fn reason(m: &mut Box<dyn Match>, seat: usize, action: Value) -> String {
