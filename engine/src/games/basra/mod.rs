@@ -15,7 +15,7 @@
 //!   [`crate::common::capture`] (shared with Chinese Ten): `pair_targets` for the same rank,
 //!   `sum_captures` for the sums, `combine`; the player then picks one floor card at a time with
 //!   `CaptureChoice` (R21), and `LastCapture` hands the floor to the last capturing side.
-//! - All scores are kept in integer half-points and reported divided by 2 (Syrian jacks: 12.5).
+//! - All scores are kept in integer half-points and reported divided by 2 (Syrian jacks: 12.5; R18).
 //! - Sides: seat % 2 (partners 0/2 and 1/3); with 2 players each seat is its side.
 //! - Buried card identities are public while in the stock; the cut peek is shown while the card
 //!   is still in the stock.

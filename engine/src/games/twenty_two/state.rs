@@ -649,7 +649,8 @@ impl State {
         if self.options.play_style == PlayStyle::Agurk || h < 3 {
             return;
         }
-        // Sets: 2..=min(count, h-1) cards of one rank (R9, R22, E6).
+        // Sets: 2..=min(count, h-1) cards of one rank (R9, R22, E6); with one pack the count caps
+        // a set at four, which is all R23 asks.
         for rank in 0..13usize {
             let mask = (hand.present >> (rank * 4)) & 0xF;
             if mask == 0 {
