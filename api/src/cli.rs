@@ -26,8 +26,9 @@ pub enum Command {
     Openapi(OpenapiArgs),
     /// Play uniformly random games in process on one thread and print one JSON line of throughput.
     Playouts(PlayoutArgs),
-    /// Play one arena match locally against bot URLs or built-in bots (`random`, `heuristic`) and
-    /// print the move log and the result.
+    /// Play one arena match locally against bot URLs (`--bot-secret` or CARDROOM_SIGNING_SECRET for
+    /// a bot that checks signatures) or built-in bots (`random`, `heuristic`), printing every move
+    /// by bot name, the deals and scores as they happen, and the result.
     Play(arena::PlayArgs),
 }
 

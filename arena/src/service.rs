@@ -144,9 +144,19 @@ impl Arena {
 
     /// Registers a bot after probing it.
     pub async fn register_bot(&self, request: RegisterBot) -> Result<RegisteredBot, ArenaError> {
+        self.register_bot_with_secret(request, new_secret()).await
+    }
+
+    /// Registers a bot under a signing secret the caller chose: `cardroom play` uses it for a bot
+    /// already running with its secret, in its own in-memory arena. No route reaches it: over HTTP
+    /// the arena always makes the secret, so nobody registers a bot under a guessed or reused one.
+    pub(crate) async fn register_bot_with_secret(
+        &self,
+        request: RegisterBot,
+        signing_secret: String,
+    ) -> Result<RegisteredBot, ArenaError> {
         check_name(&request.name)?;
         let url = self.check_url(&request.url)?;
-        let signing_secret = new_secret();
         let info = self.probe(&url, &signing_secret).await?;
         check_games(&request.games, &info)?;
         let token = new_secret();
