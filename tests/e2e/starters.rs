@@ -146,7 +146,7 @@ impl BotProcess {
             for _ in lines {}
         });
         let first = receiver.recv_timeout(Duration::from_secs(60));
-        let url = match first {
+        let url = match &first {
             Ok(Some(Ok(line))) => line.strip_prefix("listening on ").map(str::to_string),
             _ => None,
         };

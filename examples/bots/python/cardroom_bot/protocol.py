@@ -124,7 +124,7 @@ def verify(
 ) -> bool:
     """True if ``signature`` is the arena's HMAC of ``timestamp + "." + body`` and the timestamp
     is within :data:`MAX_SKEW_SECONDS` of ``now``. Compared in constant time."""
-    if not timestamp or not timestamp.isdigit() or len(timestamp) > 15:
+    if not timestamp or not (timestamp.isascii() and timestamp.isdigit()) or len(timestamp) > 15:
         return False
     current = time.time() if now is None else now
     if abs(current - int(timestamp)) > MAX_SKEW_SECONDS:

@@ -25,8 +25,11 @@ class BotHandler(BaseHTTPRequestHandler):
     server: "BotServer"
 
     def _body(self) -> Optional[bytes]:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > BODY_LIMIT:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            return None
+        if not 0 <= length <= BODY_LIMIT:
             return None
         return self.rfile.read(length) if length else b""
 
@@ -69,7 +72,7 @@ class BotHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = self._body()
         if body is None:
-            return self._json(413, {"error": "request body too large"})
+            return self._json(413, {"error": "request body too large or of unknown length"})
         if not self._signed(body):
             return self._json(401, {"error": "bad or stale signature"})
         try:

@@ -22,6 +22,7 @@ class Signatures(unittest.TestCase):
         self.assertFalse(verify("secret", "1700000000", SIGNED, BODY, now=1700000000 + 301))
         self.assertFalse(verify("secret", "1700000000", None, BODY, now=1700000000))
         self.assertFalse(verify("secret", None, SIGNED, BODY, now=1700000000))
+        self.assertFalse(verify("secret", "\u00b2", SIGNED, BODY, now=1700000000))
 
 
 class Strategy(unittest.TestCase):
