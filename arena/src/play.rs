@@ -128,7 +128,8 @@ pub async fn play(
     let arena = Arena::open(config).await?;
     let builtins = arena.register_builtins().await?;
     let mut bots = Vec::new();
-    // Seat labels: a short name for the move log, a long one for the header.
+    // Names taken so far (bot names are unique in an arena); per seat, a short name for the move
+    // log and a long label for the header.
     let mut names: Vec<String> = crate::builtin::NAMES
         .iter()
         .map(|n| n.to_string())
@@ -153,11 +154,14 @@ pub async fn play(
             .probe(&target, arena.config().probe_timeout)
             .await
             .map_err(|fault| {
-                let hint = match (fault.kind, &given) {
-                    (FaultKind::BadStatus, Some(_)) => {
+                // The client words a refusal "the bot answered HTTP 401" (or 403).
+                let refused = fault.kind == FaultKind::BadStatus
+                    && (fault.detail.ends_with(" 401") || fault.detail.ends_with(" 403"));
+                let hint = match (refused, &given) {
+                    (true, Some(_)) => {
                         ". Is the bot running with the same secret as --bot-secret / CARDROOM_SIGNING_SECRET?"
                     }
-                    (FaultKind::BadStatus, None) => {
+                    (true, None) => {
                         ". If the bot checks signatures, pass the secret it was started with: --bot-secret SECRET or CARDROOM_SIGNING_SECRET"
                     }
                     _ => "",

@@ -501,3 +501,40 @@ async fn cardroom_play_with_the_bot_secret_plays_a_starter_to_the_end() {
         "{message}"
     );
 }
+
+/// Runs a starter's own unit tests (signature vectors, the policy) with its language's runner.
+fn run_unit_tests(mut command: Command, what: &str) {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_javascript_and_python_starters_pass_their_own_unit_tests() {
+    let root = workspace_root();
+    require(
+        "node",
+        "Node.js 20 or later (Debian: apt-get install -y nodejs)",
+    );
+    let mut node = Command::new("node");
+    node.args(["--test", "examples/bots/javascript/"])
+        .current_dir(&root);
+    run_unit_tests(node, "node --test examples/bots/javascript/");
+    require(
+        "python3",
+        "Python 3.9 or later (Debian: apt-get install -y python3)",
+    );
+    let mut python = Command::new("python3");
+    python
+        .args(["-m", "unittest", "discover", "-s", "tests"])
+        .current_dir(root.join("examples/bots/python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    run_unit_tests(python, "python3 -m unittest (examples/bots/python)");
+}
