@@ -124,7 +124,8 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
             let started = Instant::now();
             let id = incoming_request_id(&req)
                 .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()));
-            let method = req.method().as_str().to_string();
+            // Cloning a standard method copies no string.
+            let method = req.method().clone();
             let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
             let recorder = recorder.clone();
             let fut = {
@@ -137,7 +138,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                 let elapsed = started.elapsed();
                 let route = res.request().match_pattern();
                 let route = route.as_deref().unwrap_or("(unmatched)");
-                recorder.record(&method, route, status, elapsed);
+                recorder.record(method.as_str(), route, status, elapsed);
                 tracing::info!(status, route, latency_us = elapsed.as_micros() as u64, "request finished");
                 if let Ok(value) = HeaderValue::from_str(&id) {
                     res.headers_mut()
