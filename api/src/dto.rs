@@ -6,6 +6,7 @@
 
 use engine::{GameInfo, GameResult};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
@@ -160,7 +161,7 @@ pub struct NewGameRequest {
 pub struct LegalRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The seat (0-based).
     pub seat: usize,
 }
@@ -181,7 +182,7 @@ pub struct SeatActions {
 pub struct ApplyRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The acting seat.
     pub seat: usize,
     /// The action, one of the seat's legal actions (see `<game>.Action`).
@@ -194,7 +195,7 @@ pub struct ApplyRequest {
 pub struct ViewRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The seat whose view to return; omitted or null: the spectator view (public information only).
     #[serde(default)]
     pub seat: Option<usize>,

@@ -4,10 +4,10 @@
 //! apply, view and replay, with transparent or sealed states, problem+json errors, a generated
 //! OpenAPI 3.1 document and an offline docs page.
 //!
-//! - [`startup`]: build and bind the server ([`startup::configure_all`] lists every route).
-//! - [`routes`]: the handlers.
+//! - [`startup`]: build and bind the server.
+//! - [`routes`]: the handlers; [`routes::configure_all`] lists every route.
 //! - [`dto`]: wire types.
-//! - [`error`]: [`error::ApiError`] and the problem documents.
+//! - [`error`]: the service's one error type (re-exported from `arena::problem`) and the panic guard.
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
 //! - [`cli`]: the `cardroom` command line.

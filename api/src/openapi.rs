@@ -317,7 +317,7 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         if let Some(other) = other {
             let mut wrong = before.clone_match();
             if let Err(error) = wrong.apply(other, action) {
-                let problem_example = crate::error::ApiError::from(error).problem();
+                let problem_example = crate::error::ServiceError::from(error).problem();
                 set_example(
                     doc,
                     &path("apply"),
@@ -374,7 +374,7 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         doc,
         "/v1/games/{game}",
         &format!("get/responses/404/{problem}"),
-        serde_json::to_value(crate::error::ApiError::unknown_game("chess").problem())
+        serde_json::to_value(crate::error::ServiceError::unknown_game("chess").problem())
             .unwrap_or_default(),
     );
     if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
@@ -389,7 +389,7 @@ pub fn document() -> Value {
     let (_, mut api) = actix_web::App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(crate::startup::configure_all)
+        .configure(crate::routes::configure_all)
         .split_for_parts();
     arena::document(&mut api);
     let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
