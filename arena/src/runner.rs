@@ -325,8 +325,16 @@ impl Runner {
                 events,
             };
             // Durable before the match goes on (the next bot sees this move's effects).
-            if !self.store.append_move(id, &self.worker, &record_move).await? {
-                tracing::warn!(match_id = id, index, "lease lost: another worker plays this match");
+            if !self
+                .store
+                .append_move(id, &self.worker, &record_move)
+                .await?
+            {
+                tracing::warn!(
+                    match_id = id,
+                    index,
+                    "lease lost: another worker plays this match"
+                );
                 return Ok(Outcome::NotHeld);
             }
             if let Some(on_move) = on_move {

@@ -59,7 +59,11 @@ impl Arena {
             anyhow::bail!(
                 "--role {} needs PostgreSQL (--database postgres://...): a SQLite database serves \
                  one process, which must be both API and worker (--role all)",
-                if config.role == Role::Api { "api" } else { "worker" }
+                if config.role == Role::Api {
+                    "api"
+                } else {
+                    "worker"
+                }
             );
         }
         let store: Arc<dyn Store> = Arc::new(sql);
@@ -70,7 +74,11 @@ impl Arena {
                 store: store.clone(),
                 client: client.clone(),
                 // The pid in the id tells an operator which process holds a lease.
-                worker: format!("w_{}_{}", std::process::id(), new_id("w").trim_start_matches("w_")),
+                worker: format!(
+                    "w_{}_{}",
+                    std::process::id(),
+                    new_id("w").trim_start_matches("w_")
+                ),
                 wake: Arc::new(Notify::new()),
             }),
         };
