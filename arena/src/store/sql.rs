@@ -72,6 +72,16 @@ impl Dialect {
         }
     }
 
+    /// Appended to an ordered SELECT of the rows a multi-row UPDATE changes: lock them in that
+    /// order (PostgreSQL would otherwise lock them in scan order and could deadlock with a move
+    /// batch).
+    fn lock_in_order(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+
     /// Appended to the fencing SELECT of a move: hold the match row against a concurrent claim
     /// until the move commits, so a new holder reads every move the old one wrote.
     fn for_share(self) -> &'static str {
@@ -220,19 +230,20 @@ impl Statements {
                 dialect.skip_locked()
             )
             .into(),
-            // Locks the rows in id order, as the move writer does: no deadlock between them.
+            // Both lock their rows in id order, as the move writer does: no deadlock between them.
             renew: format!(
                 "UPDATE matches SET lease_until = {now} + $2 WHERE id IN (SELECT id FROM matches \
                  WHERE lease_owner = $1 AND status = 'running' ORDER BY id{})",
-                match dialect {
-                    Dialect::Sqlite => "",
-                    Dialect::Postgres => " FOR UPDATE",
-                }
+                dialect.lock_in_order()
             )
             .into(),
-            release: "UPDATE matches SET lease_until = 0 WHERE lease_owner = $1 \
-                      AND status = 'running' AND (CAST($2 AS TEXT) IS NULL OR id = $2)"
-                .into(),
+            release: format!(
+                "UPDATE matches SET lease_until = 0 WHERE id IN (SELECT id FROM matches \
+                 WHERE lease_owner = $1 AND status = 'running' \
+                 AND (CAST($2 AS TEXT) IS NULL OR id = $2) ORDER BY id{})",
+                dialect.lock_in_order()
+            )
+            .into(),
             // The move is stored only while its worker holds the match: a worker that lost its
             // lease (and was replaced) writes nothing and learns it from the row count.
             insert_move: format!(
