@@ -7,6 +7,9 @@
 #             connections.
 #   sqlite    one `cardroom serve` process on SQLite (--role all), four URL bots registered at
 #             its own /bots/random/, $MATCHES unranked 4-player twenty_two matches at once.
+#   sqlite-inprocess  the same with the built-in `random` bot called in process (no HTTP): what is
+#             left per move is the engine and the database, so this isolates the cost of logging
+#             moves durably.
 #   pg-N      N = 1, 2, 3 `cardroom serve --role worker` processes on one PostgreSQL database,
 #             $CONCURRENCY matches each, against one `--role api` process that serves the bots
 #             and the API.
@@ -26,7 +29,7 @@ CONCURRENCY=${CONCURRENCY:-32}  # --match-concurrency of each PostgreSQL worker
 MOVES=${MOVES:-10}
 WRK_CONNS=${WRK_CONNS:-16}
 PORT=${PORT:-18180}
-ONLY=${ONLY:-}                  # run one scenario: ceiling | sqlite | pg
+ONLY=${ONLY:-}                  # run one scenario: ceiling | sqlite | inprocess | pg
 for tool in wrk curl jq python3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
@@ -102,6 +105,16 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
     queue_matches "$base" "$bots" "$MATCHES"
     measure "sqlite-1-process" sqlite_moves "$TMP/arena.db"
   fi
+  stop_all
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
+  base="http://127.0.0.1:$PORT"
+  CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/inprocess.db" & PIDS+=($!)
+  wait_up "$base/healthz"
+  random=$(curl -fsS "$base/v1/bots" | jq -c '[.bots[] | select(.builtin and .name == "random") | .id][0]')
+  queue_matches "$base" "[$random,$random,$random,$random]" "$MATCHES"
+  measure "sqlite-inprocess" sqlite_moves "$TMP/inprocess.db"
   stop_all
 fi
 
