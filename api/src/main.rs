@@ -12,16 +12,37 @@ fn main() -> anyhow::Result<()> {
             let mut config = args.config()?;
             let sealed = config.codec.is_sealed();
             let arena_config = args.arena.config();
+            let role = arena_config.role;
             actix_web::rt::System::new().block_on(async move {
-                // The arena opens (and migrates) its database, resumes interrupted matches and
-                // starts the ladder; the built-in bots are registered so the ladder has players.
+                // The arena opens (and migrates) its database, starts the match workers (which
+                // resume interrupted matches) and the ladder election, as the role says; the
+                // built-in bots are registered so the ladder has players.
                 let arena = arena::Arena::open(arena_config).await?;
                 arena.register_builtins().await?;
-                config.arena = Some(arena);
-                let running = api::startup::build(config)?;
-                tracing::info!(addr = %running.addr, sealed, "cardroom listening");
-                running.server.await?;
-                tracing::info!("cardroom stopped");
+                if role.serves_api() {
+                    config.arena = Some(arena.clone());
+                    let running = api::startup::build(config)?;
+                    tracing::info!(addr = %running.addr, sealed, ?role, "cardroom listening");
+                    running.server.await?;
+                } else {
+                    // A worker serves no HTTP: it plays matches until SIGTERM or Ctrl-C.
+                    tracing::info!("cardroom arena worker running");
+                    let mut terminate = actix_web::rt::signal::unix::signal(
+                        actix_web::rt::signal::unix::SignalKind::terminate(),
+                    )?;
+                    tokio::select! {
+                        _ = actix_web::rt::signal::ctrl_c() => {}
+                        _ = terminate.recv() => {}
+                    }
+                }
+                // Clean stop: other workers resume this process's matches at once.
+                match arena.release().await {
+                    Ok(released) => tracing::info!(released, "cardroom stopped"),
+                    Err(error) => tracing::warn!(
+                        error = format!("{error:#}"),
+                        "cardroom stopped; its match leases will run out instead"
+                    ),
+                }
                 anyhow::Ok(())
             })
         }

@@ -5,6 +5,29 @@ use crate::bots::safety::AddressPolicy;
 use ipnet::IpNet;
 use std::time::Duration;
 
+/// What a `cardroom serve` process does: the stateless HTTP API, the match workers, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    /// The HTTP API and the match workers (the ladder too, if this process is its leader).
+    All,
+    /// Only the HTTP API: matches are queued in the database for the workers.
+    Api,
+    /// Only match workers (and the ladder, if this process is its leader): no HTTP listener.
+    Worker,
+}
+
+impl Role {
+    /// This process serves the HTTP API.
+    pub fn serves_api(self) -> bool {
+        matches!(self, Role::All | Role::Api)
+    }
+
+    /// This process plays matches (and may lead the ladder).
+    pub fn runs_matches(self) -> bool {
+        matches!(self, Role::All | Role::Worker)
+    }
+}
+
 /// Everything the arena needs to run.
 #[derive(Debug, Clone)]
 pub struct ArenaConfig {
@@ -26,6 +49,14 @@ pub struct ArenaConfig {
     pub pause_after: u32,
     /// Timeout of probes (`GET {url}/`) and notifications.
     pub probe_timeout: Duration,
+    /// API, workers or both.
+    pub role: Role,
+    /// How long a worker's claim on a match lasts without renewal (renewed every third of it):
+    /// a dead worker's matches are resumed by another worker this long after its last renewal.
+    pub lease: Duration,
+    /// How often an idle worker looks for queued matches (matches created in the same process
+    /// wake it at once).
+    pub poll_interval: Duration,
 }
 
 impl ArenaConfig {
@@ -41,6 +72,9 @@ impl ArenaConfig {
             ladder_interval: Duration::from_secs(5),
             pause_after: 3,
             probe_timeout: Duration::from_secs(3),
+            role: Role::All,
+            lease: Duration::from_secs(10),
+            poll_interval: Duration::from_millis(200),
         }
     }
 }
@@ -48,9 +82,19 @@ impl ArenaConfig {
 /// The arena's flags of `cardroom serve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArenaArgs {
-    /// The arena database: a SQLite file (created and migrated on start) or a `sqlite:` URL.
+    /// The arena database: a SQLite file (created and migrated on start; one process only), a
+    /// `sqlite:` URL, or a `postgres://user:password@host/database` URL (several processes).
     #[arg(long, env = "CARDROOM_DATABASE", default_value = "cardroom.db")]
     pub database: String,
+    /// What this process does: `all` (HTTP API and match workers), `api` (HTTP API only) or
+    /// `worker` (match workers and the ladder leader election, no HTTP). `api` and `worker` need
+    /// PostgreSQL.
+    #[arg(long, env = "CARDROOM_ROLE", value_enum, default_value_t = Role::All)]
+    pub role: Role,
+    /// Milliseconds a worker's claim on a match lasts without renewal: a dead worker's matches
+    /// are resumed by another worker this long after it died.
+    #[arg(long, env = "CARDROOM_MATCH_LEASE_MS", default_value_t = 10_000)]
+    pub match_lease_ms: u64,
     /// Deny every non-public bot address, loopback included (by default loopback bots are
     /// allowed so local development works).
     #[arg(long, env = "CARDROOM_PUBLIC")]
@@ -91,6 +135,9 @@ impl ArenaArgs {
             ladder_interval: Duration::from_millis(self.ladder_interval_ms.max(100)),
             pause_after: 3,
             probe_timeout: Duration::from_secs(3),
+            role: self.role,
+            lease: Duration::from_millis(self.match_lease_ms.max(300)),
+            poll_interval: Duration::from_millis(200),
         }
     }
 }

@@ -4,6 +4,10 @@
 //! the bots whose mu is closest to it. External bots are probed each round: a bot that fails
 //! `pause_after` probes or matches (disqualified) in a row is paused, and resumes play as soon as
 //! its probe answers again.
+//!
+//! One process schedules at a time, whatever the number of workers on the database: the leader
+//! holds [`crate::store::Leadership`] (a PostgreSQL advisory lock on a connection of its own) and
+//! the others try to take it every round, which they get when the leader's session ends.
 
 use crate::bots;
 use crate::dto::CreateMatch;
@@ -12,11 +16,31 @@ use crate::service::Arena;
 use crate::store::{BotRecord, MatchFilter, MatchStatus};
 use std::collections::HashMap;
 
-/// Runs the ladder forever.
+/// Runs the ladder forever: a round every interval while this process leads it.
 pub async fn run(arena: Arena) {
     let mut ticker = tokio::time::interval(arena.config().ladder_interval);
+    let mut leadership: Option<crate::store::Leadership> = None;
     loop {
         ticker.tick().await;
+        if let Some(held) = &mut leadership
+            && !held.holds().await
+        {
+            tracing::warn!("lost the ladder leadership (its database connection failed)");
+            leadership = None;
+        }
+        if leadership.is_none() {
+            match arena.store().try_lead().await {
+                Ok(Some(held)) => {
+                    tracing::info!("this process now schedules the ladder");
+                    leadership = Some(held);
+                }
+                Ok(None) => continue,
+                Err(error) => {
+                    tracing::warn!(error = format!("{error:#}"), "ladder election failed");
+                    continue;
+                }
+            }
+        }
         if let Err(error) = round(&arena).await {
             tracing::warn!(error = format!("{error:#}"), "ladder round failed");
         }

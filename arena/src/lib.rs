@@ -9,7 +9,8 @@
 //! - [`wire`]: the bot protocol (source of `openapi/bot-protocol.json`); [`client`]: signed,
 //!   deadline-bound calls to bots and their faults; [`bots::safety`]: which URLs may be called.
 //! - [`runner`]: the re-entrant match loop; [`ratings`]: pure Weng-Lin functions; [`ladder`]:
-//!   ranked scheduling; [`store`]: persistence (SQLite).
+//!   ranked scheduling (one leader across processes); [`store`]: persistence (SQLite or
+//!   PostgreSQL), matches as a durable queue with leases.
 //! - [`builtin`]: the `random` and `heuristic` bots; [`mod@play`]: `cardroom play`.
 //! - [`problem`]: the one error type of the whole service ([`ServiceError`], the closed
 //!   [`ErrorCode`] list) and its problem+json rendering, used by the rules API too.
@@ -30,7 +31,7 @@ pub mod service;
 pub mod store;
 pub mod wire;
 
-pub use config::{ArenaArgs, ArenaConfig};
+pub use config::{ArenaArgs, ArenaConfig, Role};
 pub use play::{PlayArgs, play};
 pub use problem::{ErrorCode, Problem, ServiceError};
 pub use service::Arena;

@@ -125,6 +125,8 @@ pub async fn play(
         config.policy = crate::bots::safety::AddressPolicy::public();
     }
     config.deadline_ms = args.deadline_ms;
+    // No workers: this command plays its one match itself, below.
+    config.role = crate::config::Role::Api;
     let arena = Arena::open(config).await?;
     let builtins = arena.register_builtins().await?;
     let mut bots = Vec::new();

@@ -1,5 +1,8 @@
 //! The match loop. Re-entrant: a match is (re)started from its logged moves, replayed through the
 //! engine, and continued; finishing is a conditional update, so a match never finishes twice.
+//! A run plays a match only while its worker holds the match's lease (see [`Store::claim`]):
+//! every move and the finish are written fenced by the lease, and a run whose lease was taken
+//! over by another worker stops without writing ([`Outcome::NotHeld`]).
 //!
 //! For each turn the arena asks the bot in the seat to act. A timeout, a connection error, a
 //! non-2xx status, malformed JSON or an action the engine refuses is a *fault*: it is recorded
@@ -28,6 +31,10 @@ pub struct Runner {
     pub notify_timeout: Duration,
     /// Disqualifications in a row after which a bot is paused from the ladder.
     pub pause_after: u32,
+    /// The id of this worker (process) in match leases.
+    pub worker: String,
+    /// The lease a claim takes.
+    pub lease: Duration,
 }
 
 /// The setup of a stored match, as the engine takes it.
@@ -110,12 +117,36 @@ pub enum Outcome {
     Aborted(String),
     /// Already over before this run.
     AlreadyOver,
+    /// Another worker holds the match (or took it over during this run, after this worker's
+    /// lease ran out): this run stopped without writing anything more.
+    NotHeld,
 }
 
 impl Runner {
-    /// Plays (or resumes) the match `id` to its end. Infrastructure errors (database) are
-    /// returned; the match stays `running` and is resumed on the next start.
+    /// Claims the match `id` and plays (or resumes) it to its end. Infrastructure errors
+    /// (database) are returned; the match stays `running` and is resumed by a worker once the
+    /// lease runs out.
     pub async fn run(
+        &self,
+        id: &str,
+        on_move: Option<&(dyn Fn(&MoveRecord) + Send + Sync)>,
+    ) -> anyhow::Result<Outcome> {
+        if !self.store.claim(id, &self.worker, self.lease).await? {
+            return match self.store.get_match(id).await? {
+                None => anyhow::bail!("match {id} does not exist"),
+                Some(record)
+                    if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) =>
+                {
+                    Ok(Outcome::AlreadyOver)
+                }
+                Some(_) => Ok(Outcome::NotHeld),
+            };
+        }
+        self.play_claimed(id, on_move).await
+    }
+
+    /// Plays (or resumes) the match `id`, which this worker has just claimed, to its end.
+    pub async fn play_claimed(
         &self,
         id: &str,
         on_move: Option<&(dyn Fn(&MoveRecord) + Send + Sync)>,
@@ -173,7 +204,6 @@ impl Runner {
             .iter()
             .map(|m| (m.seat, m.action.clone(), m.events.clone()))
             .collect();
-        self.store.mark_running(id).await?;
         let deadline = Duration::from_millis(record.deadline_ms);
         let seat_infos: Vec<SeatInfo> = seats
             .iter()
@@ -294,7 +324,19 @@ impl Runner {
                 comment,
                 events,
             };
-            self.store.append_move(id, &record_move).await?;
+            // Durable before the match goes on (the next bot sees this move's effects).
+            if !self
+                .store
+                .append_move(id, &self.worker, &record_move)
+                .await?
+            {
+                tracing::warn!(
+                    match_id = id,
+                    index,
+                    "lease lost: another worker plays this match"
+                );
+                return Ok(Outcome::NotHeld);
+            }
             if let Some(on_move) = on_move {
                 on_move(&record_move);
             }
@@ -325,6 +367,7 @@ impl Runner {
             .store
             .finish_match(
                 id,
+                &self.worker,
                 &Finish {
                     result: result_value.clone(),
                     sides,

@@ -1,12 +1,17 @@
 //! The [`Arena`] handle: opens the store, runs the match workers and the ladder, and implements
 //! every operation the HTTP routes and the `play` command need.
+//!
+//! Matches are a durable queue in the database: a worker claims one (a row lease, see
+//! [`Store::claim_next`]), renews its leases while it plays, and another worker resumes a dead
+//! worker's matches once their leases run out. Several processes can share one PostgreSQL
+//! database; SQLite serves one process.
 
 use crate::bots::safety::Refusal;
 use crate::bots::{
     self, check_games, check_name, hash_token, new_id, new_secret, probe_problem, token_matches,
 };
 use crate::client::{BUILTIN_SCHEME, BotClient, FaultKind, Target};
-use crate::config::ArenaConfig;
+use crate::config::{ArenaConfig, Role};
 use crate::dto::{
     BotList, BotView, CreateMatch, Leaderboard, LeaderboardEntry, MatchCreated, MatchList,
     MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayAction,
@@ -14,12 +19,14 @@ use crate::dto::{
 };
 use crate::problem::{ErrorCode, ServiceError};
 use crate::runner::{Outcome, Runner};
-use crate::store::{BotRecord, MatchFilter, MatchRecord, MatchStatus, Store, now_ms};
+use crate::store::{
+    BotRecord, Dialect, MatchFilter, MatchRecord, MatchStatus, SqlStore, Store, now_ms,
+};
 use crate::wire::BotInfo;
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, Semaphore};
 
 /// The arena: a cheap, clonable handle.
 #[derive(Debug, Clone)]
@@ -32,54 +39,76 @@ struct Inner {
     config: ArenaConfig,
     store: Arc<dyn Store>,
     client: BotClient,
-    queue: mpsc::UnboundedSender<String>,
-    in_flight: Arc<Mutex<HashSet<String>>>,
+    /// This process's id in match leases.
+    worker: String,
+    /// Wakes this process's idle workers when it queues a match.
+    wake: Arc<Notify>,
 }
 
 impl Arena {
-    /// Opens the arena: creates and migrates the database, starts the match workers (resuming
-    /// matches left queued or running by a previous process) and, if configured, the ladder.
-    /// Must be called inside a tokio runtime.
+    /// Opens the arena: creates and migrates the database and, if the role plays matches,
+    /// starts the match workers (which also resume matches whose worker died: on SQLite at once,
+    /// on PostgreSQL when their lease runs out) and the ladder (run by one leader among every
+    /// process on the database). Must be called inside a tokio runtime.
     pub async fn open(config: ArenaConfig) -> anyhow::Result<Arena> {
-        let store = crate::store::open(&config.database).await?;
+        let sql = SqlStore::open(&config.database).await?;
+        if sql.dialect() == Dialect::Sqlite
+            && config.role != Role::All
+            && !config.database.contains(":memory:")
+        {
+            anyhow::bail!(
+                "--role {} needs PostgreSQL (--database postgres://...): a SQLite database serves \
+                 one process, which must be both API and worker (--role all)",
+                if config.role == Role::Api {
+                    "api"
+                } else {
+                    "worker"
+                }
+            );
+        }
+        let store: Arc<dyn Store> = Arc::new(sql);
         let client = BotClient::new(config.policy.clone())?;
-        let (queue, receiver) = mpsc::unbounded_channel();
         let arena = Arena {
             inner: Arc::new(Inner {
                 config: config.clone(),
                 store: store.clone(),
                 client: client.clone(),
-                queue,
-                in_flight: Arc::new(Mutex::new(HashSet::new())),
+                // The pid in the id tells an operator which process holds a lease.
+                worker: format!(
+                    "w_{}_{}",
+                    std::process::id(),
+                    new_id("w").trim_start_matches("w_")
+                ),
+                wake: Arc::new(Notify::new()),
             }),
         };
-        let runner = arena.runner();
-        tokio::spawn(dispatch(
-            receiver,
-            runner,
-            config.concurrency,
-            arena.inner.in_flight.clone(),
-        ));
-        let mut pending = store
-            .matches(&MatchFilter {
-                statuses: vec![MatchStatus::Queued, MatchStatus::Running],
-                limit: u32::MAX,
-                ..MatchFilter::default()
-            })
-            .await?;
-        pending.reverse();
-        for record in pending {
-            tracing::info!(
-                match_id = record.id,
-                status = record.status.as_str(),
-                "resuming match"
-            );
-            arena.enqueue(&record.id);
-        }
-        if config.ladder {
-            tokio::spawn(crate::ladder::run(arena.clone()));
+        if config.role.runs_matches() {
+            tracing::info!(worker = arena.inner.worker, "arena match workers starting");
+            tokio::spawn(work(
+                arena.runner(),
+                config.concurrency,
+                arena.inner.wake.clone(),
+                config.poll_interval,
+            ));
+            tokio::spawn(renew(
+                store.clone(),
+                arena.inner.worker.clone(),
+                config.lease,
+            ));
+            if config.ladder {
+                tokio::spawn(crate::ladder::run(arena.clone()));
+            }
         }
         Ok(arena)
+    }
+
+    /// Ends this process's match leases so other workers resume its matches at once (call it on
+    /// a clean shutdown; after a crash the leases run out instead).
+    pub async fn release(&self) -> anyhow::Result<u64> {
+        self.inner
+            .store
+            .release_leases(&self.inner.worker, None)
+            .await
     }
 
     /// The configuration.
@@ -90,6 +119,12 @@ impl Arena {
     /// The store (tests, tools).
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
+    }
+
+    /// This process's worker id, as written in the leases of the matches it plays
+    /// (`w_<pid>_<random>`).
+    pub fn worker(&self) -> &str {
+        &self.inner.worker
     }
 
     /// The bot client.
@@ -104,12 +139,14 @@ impl Arena {
             client: self.inner.client.clone(),
             notify_timeout: self.inner.config.probe_timeout,
             pause_after: self.inner.config.pause_after,
+            worker: self.inner.worker.clone(),
+            lease: self.inner.config.lease,
         }
     }
 
-    fn enqueue(&self, id: &str) {
-        // The dispatcher lives as long as any handle; a send error means it is shutting down.
-        let _ = self.inner.queue.send(id.to_string());
+    fn enqueue(&self) {
+        // The match is queued in the database; this only wakes an idle worker of this process.
+        self.inner.wake.notify_one();
     }
 
     async fn probe(&self, url: &str, secret: &str) -> Result<BotInfo, ServiceError> {
@@ -225,7 +262,15 @@ impl Arena {
                 created_at: now_ms(),
             };
             self.inner.store.insert_bot(&record).await?;
-            ids.push(record.id);
+            // Another process may have registered it first (one row per built-in URL): use
+            // the stored row.
+            let stored = self.inner.store.bots().await?;
+            let id = stored
+                .iter()
+                .find(|b| b.builtin && b.url == record.url)
+                .map(|b| b.id.clone())
+                .ok_or_else(|| anyhow::anyhow!("built-in bot {name} was not stored"))?;
+            ids.push(id);
         }
         Ok(ids)
     }
@@ -392,7 +437,7 @@ impl Arena {
         game.start(&crate::runner::new_game(&record))?;
         self.inner.store.insert_match(&record).await?;
         if enqueue {
-            self.enqueue(&record.id);
+            self.enqueue();
         }
         Ok(record)
     }
@@ -539,45 +584,70 @@ impl Arena {
     }
 }
 
-async fn dispatch(
-    mut receiver: mpsc::UnboundedReceiver<String>,
-    runner: Runner,
-    concurrency: usize,
-    in_flight: Arc<Mutex<HashSet<String>>>,
-) {
+/// A worker: claims matches from the database queue while it has a free slot, and plays each.
+async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Duration) {
+    let store = runner.store.clone();
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
-    while let Some(id) = receiver.recv().await {
+    loop {
         let Ok(permit) = permits.clone().acquire_owned().await else {
             return;
         };
-        {
-            let Ok(mut set) = in_flight.lock() else {
-                return;
-            };
-            if !set.insert(id.clone()) {
-                continue;
+        match store.claim_next(&runner.worker, runner.lease).await {
+            Ok(Some(id)) => {
+                let runner = runner.clone();
+                tokio::spawn(async move {
+                    match runner.play_claimed(&id, None).await {
+                        Ok(Outcome::Finished(false)) => {
+                            tracing::warn!(match_id = id, "match was already finished")
+                        }
+                        Ok(_) => {}
+                        Err(error) => {
+                            tracing::error!(
+                                match_id = id,
+                                error = format!("{error:#}"),
+                                "match run failed"
+                            );
+                            // The match stays running: give up its lease so a worker (maybe
+                            // this one) resumes it from its logged moves.
+                            if let Err(error) =
+                                runner.store.release_leases(&runner.worker, Some(&id)).await
+                            {
+                                tracing::warn!(
+                                    match_id = id,
+                                    error = format!("{error:#}"),
+                                    "could not release the lease"
+                                );
+                            }
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                    }
+                    drop(permit);
+                });
+            }
+            Ok(None) => {
+                drop(permit);
+                tokio::select! {
+                    _ = wake.notified() => {}
+                    _ = tokio::time::sleep(poll) => {}
+                }
+            }
+            Err(error) => {
+                drop(permit);
+                tracing::warn!(error = format!("{error:#}"), "claiming a match failed");
+                tokio::time::sleep(poll).await;
             }
         }
-        let runner = runner.clone();
-        let in_flight = in_flight.clone();
-        tokio::spawn(async move {
-            match runner.run(&id, None).await {
-                Ok(Outcome::Finished(false)) => {
-                    tracing::warn!(match_id = id, "match was already finished")
-                }
-                Ok(_) => {}
-                // The match stays running in the store and is resumed on the next start.
-                Err(error) => tracing::error!(
-                    match_id = id,
-                    error = format!("{error:#}"),
-                    "match run failed"
-                ),
-            }
-            if let Ok(mut set) = in_flight.lock() {
-                set.remove(&id);
-            }
-            drop(permit);
-        });
+    }
+}
+
+/// Renews this worker's leases every third of the lease, so they outlive a slow renewal.
+async fn renew(store: Arc<dyn Store>, worker: String, lease: Duration) {
+    let mut ticker = tokio::time::interval(lease / 3);
+    loop {
+        ticker.tick().await;
+        if let Err(error) = store.renew_leases(&worker, lease).await {
+            tracing::warn!(error = format!("{error:#}"), "renewing match leases failed");
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 -- cardroom arena schema, version 1 (PostgreSQL). Same tables as the SQLite schema; JSON is kept
 -- as text so both backends read and write it the same way.
-CREATE TABLE bots (
+-- (IF NOT EXISTS: databases made before the switch to sqlx's migrator already hold these tables.)
+CREATE TABLE IF NOT EXISTS bots (
     id             TEXT PRIMARY KEY,
     name           TEXT NOT NULL,
     url            TEXT NOT NULL,
@@ -16,7 +17,7 @@ CREATE TABLE bots (
     created_at     BIGINT NOT NULL
 );
 
-CREATE TABLE matches (
+CREATE TABLE IF NOT EXISTS matches (
     id          TEXT PRIMARY KEY,
     game        TEXT NOT NULL,
     options     TEXT NOT NULL,
@@ -33,18 +34,18 @@ CREATE TABLE matches (
     started_at  BIGINT,
     finished_at BIGINT
 );
-CREATE INDEX matches_game ON matches (game, created_at);
-CREATE INDEX matches_status ON matches (status);
+CREATE INDEX IF NOT EXISTS matches_game ON matches (game, created_at);
+CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
 
-CREATE TABLE match_seats (
+CREATE TABLE IF NOT EXISTS match_seats (
     match_id TEXT NOT NULL REFERENCES matches (id),
     seat     BIGINT NOT NULL,
     bot_id   TEXT NOT NULL REFERENCES bots (id),
     PRIMARY KEY (match_id, seat)
 );
-CREATE INDEX match_seats_bot ON match_seats (bot_id);
+CREATE INDEX IF NOT EXISTS match_seats_bot ON match_seats (bot_id);
 
-CREATE TABLE moves (
+CREATE TABLE IF NOT EXISTS moves (
     match_id   TEXT NOT NULL REFERENCES matches (id),
     idx        BIGINT NOT NULL,
     seat       BIGINT NOT NULL,
@@ -56,7 +57,7 @@ CREATE TABLE moves (
     PRIMARY KEY (match_id, idx)
 );
 
-CREATE TABLE ratings (
+CREATE TABLE IF NOT EXISTS ratings (
     bot_id     TEXT NOT NULL REFERENCES bots (id),
     game       TEXT NOT NULL,
     mu         DOUBLE PRECISION NOT NULL,
@@ -67,7 +68,7 @@ CREATE TABLE ratings (
     PRIMARY KEY (bot_id, game)
 );
 
-CREATE TABLE rating_history (
+CREATE TABLE IF NOT EXISTS rating_history (
     match_id     TEXT NOT NULL REFERENCES matches (id),
     bot_id       TEXT NOT NULL REFERENCES bots (id),
     game         TEXT NOT NULL,

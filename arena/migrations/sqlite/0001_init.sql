@@ -1,5 +1,6 @@
 -- cardroom arena schema, version 1 (SQLite).
-CREATE TABLE bots (
+-- (IF NOT EXISTS: databases made before the switch to sqlx's migrator already hold these tables.)
+CREATE TABLE IF NOT EXISTS bots (
     id             TEXT PRIMARY KEY,
     name           TEXT NOT NULL,
     url            TEXT NOT NULL,
@@ -15,7 +16,7 @@ CREATE TABLE bots (
     created_at     INTEGER NOT NULL          -- unix milliseconds
 );
 
-CREATE TABLE matches (
+CREATE TABLE IF NOT EXISTS matches (
     id          TEXT PRIMARY KEY,
     game        TEXT NOT NULL,
     options     TEXT NOT NULL,               -- JSON object of option overrides
@@ -32,18 +33,18 @@ CREATE TABLE matches (
     started_at  INTEGER,
     finished_at INTEGER
 );
-CREATE INDEX matches_game ON matches (game, created_at);
-CREATE INDEX matches_status ON matches (status);
+CREATE INDEX IF NOT EXISTS matches_game ON matches (game, created_at);
+CREATE INDEX IF NOT EXISTS matches_status ON matches (status);
 
-CREATE TABLE match_seats (
+CREATE TABLE IF NOT EXISTS match_seats (
     match_id TEXT NOT NULL REFERENCES matches (id),
     seat     INTEGER NOT NULL,
     bot_id   TEXT NOT NULL REFERENCES bots (id),
     PRIMARY KEY (match_id, seat)
 );
-CREATE INDEX match_seats_bot ON match_seats (bot_id);
+CREATE INDEX IF NOT EXISTS match_seats_bot ON match_seats (bot_id);
 
-CREATE TABLE moves (
+CREATE TABLE IF NOT EXISTS moves (
     match_id   TEXT NOT NULL REFERENCES matches (id),
     idx        INTEGER NOT NULL,
     seat       INTEGER NOT NULL,
@@ -55,7 +56,7 @@ CREATE TABLE moves (
     PRIMARY KEY (match_id, idx)
 );
 
-CREATE TABLE ratings (
+CREATE TABLE IF NOT EXISTS ratings (
     bot_id     TEXT NOT NULL REFERENCES bots (id),
     game       TEXT NOT NULL,
     mu         REAL NOT NULL,
@@ -66,7 +67,7 @@ CREATE TABLE ratings (
     PRIMARY KEY (bot_id, game)
 );
 
-CREATE TABLE rating_history (
+CREATE TABLE IF NOT EXISTS rating_history (
     match_id     TEXT NOT NULL REFERENCES matches (id),
     bot_id       TEXT NOT NULL REFERENCES bots (id),
     game         TEXT NOT NULL,

@@ -1,14 +1,18 @@
 //! Persistence: the [`Store`] trait the arena is written against. It uses plain records and
 //! portable SQL concepts (one transaction for result + ratings, a conditional status update so a
-//! match finishes once), and has two implementations: [`sqlite::SqliteStore`] (the default) and [`postgres::PostgresStore`].
+//! match finishes once, leases fencing every write of a match to the worker that holds it), and
+//! has one implementation, [`sql::SqlStore`], for both SQLite (the single-process default) and
+//! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
-pub mod postgres;
-pub mod sqlite;
+pub mod sql;
+
+pub use sql::{Dialect, Leadership, SqlStore};
 
 use crate::client::Fault;
 use crate::ratings::Rating;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::time::Duration;
 use utoipa::ToSchema;
 
 /// A registered bot, as stored.
@@ -197,17 +201,45 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn get_match(&self, id: &str) -> anyhow::Result<Option<MatchRecord>>;
     /// Matches, newest first.
     async fn matches(&self, filter: &MatchFilter) -> anyhow::Result<Vec<MatchRecord>>;
-    /// Marks a queued match running (keeps a running one running).
-    async fn mark_running(&self, id: &str) -> anyhow::Result<()>;
-    /// Appends a move; a move already stored at that index is left as it is.
-    async fn append_move(&self, match_id: &str, record: &MoveRecord) -> anyhow::Result<()>;
+    /// Claims the oldest match that is queued, or running under a lease that ran out (its
+    /// worker died), for `worker`: marks it running under a lease of `lease` (database clock).
+    /// Several workers claiming at once each get a different match (PostgreSQL: `FOR UPDATE
+    /// SKIP LOCKED`). Returns its id, or None when there is nothing to claim.
+    async fn claim_next(&self, worker: &str, lease: Duration) -> anyhow::Result<Option<String>>;
+    /// Claims the match `id` for `worker` if it is queued, or running under a lease that ran out
+    /// or that `worker` already holds. Returns false if it is over or another worker holds it.
+    async fn claim(&self, id: &str, worker: &str, lease: Duration) -> anyhow::Result<bool>;
+    /// Every running match and the worker whose lease it is under, oldest first (operators:
+    /// which process plays what).
+    async fn lease_holders(&self) -> anyhow::Result<Vec<(String, String)>>;
+    /// Extends the leases of every running match `worker` holds. Returns how many.
+    async fn renew_leases(&self, worker: &str, lease: Duration) -> anyhow::Result<u64>;
+    /// Ends the leases `worker` holds at once (all of them on a clean shutdown, or one match
+    /// whose run failed), so a worker resumes those matches without waiting for the leases to
+    /// run out. Returns how many.
+    async fn release_leases(&self, worker: &str, match_id: Option<&str>) -> anyhow::Result<u64>;
+    /// Appends a move as `worker`, durably (committed before this returns; concurrent moves of
+    /// all matches share one commit). Returns false, storing nothing, if `worker` no longer
+    /// holds the match or the index is already taken: the caller must stop playing it.
+    async fn append_move(
+        &self,
+        match_id: &str,
+        worker: &str,
+        record: &MoveRecord,
+    ) -> anyhow::Result<bool>;
     /// The moves of a match, in order.
     async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>>;
-    /// Finishes a running match and applies its ratings, atomically. Returns false (and changes
-    /// nothing) if the match was not running: a match never finishes twice.
-    async fn finish_match(&self, id: &str, finish: &Finish) -> anyhow::Result<bool>;
+    /// Finishes a running match `worker` holds and applies its ratings, atomically. Returns
+    /// false (and changes nothing) if the match was not running or another worker holds it: a
+    /// match never finishes twice.
+    async fn finish_match(&self, id: &str, worker: &str, finish: &Finish) -> anyhow::Result<bool>;
     /// Aborts a queued or running match. Returns false if it was not.
     async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool>;
+    /// The ranked matches of a game whose results moved ratings, in the order they did.
+    async fn rating_order(&self, game: &str) -> anyhow::Result<Vec<String>>;
+    /// Tries to become the one ladder scheduler among every process on this database. Holding
+    /// the returned [`Leadership`] keeps it; None if another process leads.
+    async fn try_lead(&self) -> anyhow::Result<Option<Leadership>>;
 
     /// Ratings in a game, best display value first.
     async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;
@@ -220,14 +252,7 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 /// Opens the store named by `database`: a `postgres://` URL, or a SQLite file path or `sqlite:`
 /// URL (created if missing); either is migrated.
 pub async fn open(database: &str) -> anyhow::Result<std::sync::Arc<dyn Store>> {
-    if database.starts_with("postgres:") || database.starts_with("postgresql:") {
-        return Ok(std::sync::Arc::new(
-            postgres::PostgresStore::open(database).await?,
-        ));
-    }
-    Ok(std::sync::Arc::new(
-        sqlite::SqliteStore::open(database).await?,
-    ))
+    Ok(std::sync::Arc::new(SqlStore::open(database).await?))
 }
 
 /// Now, in unix milliseconds.

@@ -65,9 +65,21 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
     let second = tokio::runtime::Runtime::new().expect("runtime");
     second.block_on(async {
         // What the crash left behind: a running match with some logged moves.
-        let left = arena::store::sqlite::SqliteStore::open(&db)
-            .await
-            .expect("store");
+        // The crashed runtime's tasks (and with them its hold on the SQLite process lock) are
+        // dropped by its worker threads as they stop: wait for that, as a restarted process
+        // would find the lock of a dead one released.
+        let mut attempts = 0;
+        let left = loop {
+            match arena::store::SqlStore::open(&db).await {
+                Ok(store) => break store,
+                Err(error) if attempts < 200 => {
+                    attempts += 1;
+                    assert!(format!("{error:#}").contains("in use"), "{error:#}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(error) => panic!("the lock of the crashed arena was never released: {error:#}"),
+            }
+        };
         let record = left
             .get_match(&match_id)
             .await
@@ -113,6 +125,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
             .store()
             .finish_match(
                 &match_id,
+                "w_any",
                 &Finish {
                     result: serde_json::json!({}),
                     sides: Some(vec![]),

@@ -5,17 +5,13 @@ use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
 use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
 use arena::store::{
-    BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
+    BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore, Store, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
 use std::time::Duration;
 
-fn postgres_url() -> Option<String> {
-    std::env::var("DATABASE_URL")
-        .ok()
-        .filter(|url| url.starts_with("postgres"))
-}
+use crate::support::fresh_postgres;
 
 fn bot(id: &str) -> BotRecord {
     BotRecord {
@@ -77,7 +73,21 @@ async fn contract(store: &dyn Store) {
         .expect("get")
         .expect("match");
     assert_eq!(stored, record);
-    store.mark_running(&record.id).await.expect("running");
+    let lease = Duration::from_secs(30);
+    assert!(
+        store
+            .claim(&record.id, "w_one", lease)
+            .await
+            .expect("claim"),
+        "a queued match is claimed"
+    );
+    assert!(
+        !store
+            .claim(&record.id, "w_two", lease)
+            .await
+            .expect("claim"),
+        "a match under a live lease is not claimed by another worker"
+    );
     let first = MoveRecord {
         index: 0,
         seat: 1,
@@ -87,18 +97,40 @@ async fn contract(store: &dyn Store) {
         comment: Some("hm".into()),
         events: vec![json!({"type": "played"})],
     };
-    store.append_move(&record.id, &first).await.expect("move");
-    // The same index again (a resumed run) is ignored.
-    store
-        .append_move(
-            &record.id,
-            &MoveRecord {
-                latency_ms: 99,
-                ..first.clone()
-            },
-        )
-        .await
-        .expect("move again");
+    assert!(
+        store
+            .append_move(&record.id, "w_one", &first)
+            .await
+            .expect("move")
+    );
+    // The same index again (a resumed run) is refused and changes nothing.
+    assert!(
+        !store
+            .append_move(
+                &record.id,
+                "w_one",
+                &MoveRecord {
+                    latency_ms: 99,
+                    ..first.clone()
+                },
+            )
+            .await
+            .expect("move again")
+    );
+    // A worker that does not hold the match writes nothing.
+    assert!(
+        !store
+            .append_move(
+                &record.id,
+                "w_two",
+                &MoveRecord {
+                    index: 1,
+                    ..first.clone()
+                },
+            )
+            .await
+            .expect("fenced move")
+    );
     assert_eq!(store.moves(&record.id).await.expect("moves"), vec![first]);
     let listed = store
         .matches(&MatchFilter {
@@ -117,17 +149,28 @@ async fn contract(store: &dyn Store) {
         sides: Some(vec![(vec![a.clone()], 1), (vec![b.clone()], 2)]),
     };
     assert!(
+        !store
+            .finish_match(&record.id, "w_two", &finish)
+            .await
+            .expect("fenced finish"),
+        "only the lease holder finishes a match"
+    );
+    assert!(
         store
-            .finish_match(&record.id, &finish)
+            .finish_match(&record.id, "w_one", &finish)
             .await
             .expect("finish")
     );
     assert!(
         !store
-            .finish_match(&record.id, &finish)
+            .finish_match(&record.id, "w_one", &finish)
             .await
             .expect("finish twice"),
         "a match finishes once"
+    );
+    assert_eq!(
+        store.rating_order(&game).await.expect("order"),
+        vec![record.id.clone()]
     );
     assert!(!store.abort_match(&record.id, "late").await.expect("abort"));
     assert_eq!(
@@ -148,6 +191,122 @@ async fn contract(store: &dyn Store) {
     assert!(store.bot(&a).await.expect("get").is_none());
     assert!(store.bot_any(&a).await.expect("get").is_some());
     assert_eq!(store.leaderboard(&game).await.expect("board").len(), 1);
+    leases(store, &b, &game).await;
+}
+
+/// Two workers and a lease that runs out: the second worker takes the match over, and from then
+/// on the first one can neither log a move nor finish it.
+async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
+    let suffix = arena::client::hex(&rand::random::<[u8; 6]>());
+    let (one, two) = (format!("w_1{suffix}"), format!("w_2{suffix}"));
+    let record = MatchRecord {
+        id: format!("m_lease{suffix}"),
+        game: game.to_string(),
+        bots: vec![bot_id.to_string()],
+        options: json!({}),
+        seed: 1,
+        deals: vec![],
+        ranked: false,
+        ladder: false,
+        deadline_ms: 100,
+        max_faults: 3,
+        status: MatchStatus::Queued,
+        result: None,
+        error: None,
+        created_at: 0,
+        started_at: None,
+        finished_at: None,
+    };
+    store.insert_match(&record).await.expect("insert");
+    // created_at 0: the oldest claimable match of the database, so claim_next takes it.
+    let short = Duration::from_millis(150);
+    assert_eq!(
+        store.claim_next(&one, short).await.expect("claim"),
+        Some(record.id.clone())
+    );
+    assert_ne!(
+        store.claim_next(&two, short).await.expect("claim"),
+        Some(record.id.clone()),
+        "a held match is skipped"
+    );
+    let first = MoveRecord {
+        index: 0,
+        seat: 0,
+        action: json!({"type": "a"}),
+        latency_ms: 1,
+        fault: None,
+        comment: None,
+        events: vec![],
+    };
+    assert!(
+        store
+            .append_move(&record.id, &one, &first)
+            .await
+            .expect("move")
+    );
+    // Renewing keeps the lease alive past its first term.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(store.renew_leases(&one, short).await.expect("renew") >= 1);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!store.claim(&record.id, &two, short).await.expect("claim"));
+    // The first worker stops renewing (it died): the lease runs out, the second takes over.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert!(
+        store
+            .claim(&record.id, &two, short)
+            .await
+            .expect("take over")
+    );
+    assert_eq!(
+        store.moves(&record.id).await.expect("moves"),
+        vec![first.clone()]
+    );
+    let second = MoveRecord {
+        index: 1,
+        ..first.clone()
+    };
+    assert!(
+        !store
+            .append_move(&record.id, &one, &second)
+            .await
+            .expect("stale move"),
+        "the replaced worker is fenced out"
+    );
+    assert!(
+        store
+            .append_move(&record.id, &two, &second)
+            .await
+            .expect("move")
+    );
+    let finish = Finish {
+        result: json!({}),
+        sides: None,
+    };
+    assert!(
+        !store
+            .finish_match(&record.id, &one, &finish)
+            .await
+            .expect("stale finish")
+    );
+    // A clean shutdown hands the match back at once.
+    assert_eq!(store.release_leases(&two, None).await.expect("release"), 1);
+    assert!(
+        store
+            .claim(&record.id, &one, short)
+            .await
+            .expect("claim after release")
+    );
+    assert!(
+        store
+            .finish_match(&record.id, &one, &finish)
+            .await
+            .expect("finish")
+    );
+    assert_eq!(store.moves(&record.id).await.expect("moves").len(), 2);
+    assert!(
+        !store.claim(&record.id, &two, short).await.expect("claim"),
+        "a finished match is never claimed"
+    );
 }
 
 trait WithTime {
@@ -166,37 +325,82 @@ impl WithTime for BotRecord {
 #[tokio::test]
 async fn the_sqlite_store_keeps_the_contract() {
     let path = temp_dir("store").join("s.db");
-    let store = arena::store::sqlite::SqliteStore::open(&path.to_string_lossy())
-        .await
-        .expect("open");
+    let store = SqlStore::open(&path.to_string_lossy()).await.expect("open");
     contract(&store).await;
+    // The one process of a SQLite database leads the ladder.
+    assert!(store.try_lead().await.expect("lead").is_some());
     // Reopening migrates nothing twice and keeps the data.
     drop(store);
-    let again = arena::store::sqlite::SqliteStore::open(&path.to_string_lossy())
+    let again = SqlStore::open(&path.to_string_lossy())
         .await
         .expect("reopen");
     assert_eq!(again.bots().await.expect("bots").len(), 1);
 }
 
 #[tokio::test]
+async fn a_sqlite_database_refuses_a_second_opener_with_a_clear_message() {
+    let path = temp_dir("store-lock").join("s.db");
+    let first = SqlStore::open(&path.to_string_lossy()).await.expect("open");
+    let refused = SqlStore::open(&path.to_string_lossy())
+        .await
+        .expect_err("a second opener is refused");
+    let message = format!("{refused:#}");
+    assert!(
+        message.contains("in use by another cardroom process") && message.contains("PostgreSQL"),
+        "{message}"
+    );
+    drop(first);
+    SqlStore::open(&path.to_string_lossy())
+        .await
+        .expect("open again once the first has closed");
+}
+
+#[tokio::test]
+async fn a_role_other_than_all_needs_postgres() {
+    let path = temp_dir("store-role").join("s.db");
+    let mut config = ArenaConfig::local(path.to_string_lossy().to_string());
+    config.role = arena::Role::Worker;
+    let refused = Arena::open(config).await.expect_err("refused");
+    assert!(
+        format!("{refused:#}").contains("needs PostgreSQL"),
+        "{refused:#}"
+    );
+}
+
+#[tokio::test]
 async fn the_postgres_store_keeps_the_contract_when_a_database_is_given() {
-    let Some(url) = postgres_url() else {
-        eprintln!("DATABASE_URL is not a postgres:// URL: PostgreSQL store not tested");
+    let Some(url) = fresh_postgres().await else {
         return;
     };
-    let store = arena::store::postgres::PostgresStore::open(&url)
-        .await
-        .expect("open");
+    let store = SqlStore::open(&url).await.expect("open");
     contract(&store).await;
-    // A second open finds the schema migrated.
-    arena::store::postgres::PostgresStore::open(&url)
-        .await
-        .expect("reopen");
+    // A second open (another process) finds the schema migrated.
+    let other = SqlStore::open(&url).await.expect("reopen");
+    // One ladder leader at a time; when its session ends another process takes over.
+    let mut leader = loop {
+        // An earlier test's leader connection may still be closing.
+        if let Some(leader) = store.try_lead().await.expect("lead") {
+            break leader;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(leader.holds().await);
+    assert!(other.try_lead().await.expect("lead").is_none());
+    drop(leader);
+    let mut taken = false;
+    for _ in 0..100 {
+        if other.try_lead().await.expect("lead").is_some() {
+            taken = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(taken, "the lock of a dropped leader is released");
 }
 
 #[tokio::test]
 async fn a_ranked_match_runs_on_postgres_when_a_database_is_given() {
-    let (Some(url), Some(game)) = (postgres_url(), two_player_game()) else {
+    let (Some(url), Some(game)) = (fresh_postgres().await, two_player_game()) else {
         return;
     };
     let mut config = ArenaConfig::local(url);

@@ -1,0 +1,331 @@
+//! Several `cardroom serve` processes on one arena database, as real processes of the binary.
+//!
+//! - PostgreSQL (`DATABASE_URL`, as `.ci/run` provides): three `--role worker` processes play
+//!   60 queued ranked matches; one is killed with SIGKILL halfway. Every match finishes exactly
+//!   once, the dead worker's matches are resumed from their logged moves by the others, no bot's
+//!   `played` counts a match twice, and every rating equals what replaying the recorded results
+//!   in their recorded order gives.
+//! - SQLite: a second process on the same database file is refused with a clear message.
+
+use arena::dto::CreateMatch;
+use arena::ratings::{self, Rating, Side};
+use arena::store::{MatchFilter, MatchRecord, MatchStatus, Store};
+use arena::{Arena, ArenaConfig, Role};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const GAME: &str = "twenty_two";
+const MATCHES: usize = 60;
+
+/// A new, empty database on the PostgreSQL server of `DATABASE_URL`, or None (with a printed
+/// line) when there is none.
+async fn fresh_postgres() -> Option<String> {
+    use sqlx::Connection as _;
+    let Some(url) = std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|url| url.starts_with("postgres"))
+    else {
+        eprintln!("DATABASE_URL is not a postgres:// URL: the multi-worker test needs PostgreSQL");
+        return None;
+    };
+    let name = format!(
+        "arena_workers_{}_{}",
+        std::process::id(),
+        rand::random::<u32>()
+    );
+    let mut admin = sqlx::PgConnection::connect(&url)
+        .await
+        .expect("connect to DATABASE_URL");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await
+        .expect("create the test database");
+    let base = url.split('?').next().unwrap_or(&url);
+    let server = base.rsplit_once('/').map(|(s, _)| s).unwrap_or(base);
+    Some(format!("{server}/{name}"))
+}
+
+/// A child process that is killed when dropped (a failing test leaves no worker behind).
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn worker(database: &str) -> Process {
+    let child = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args([
+            "serve",
+            "--role",
+            "worker",
+            "--database",
+            database,
+            "--no-ladder",
+            "--match-concurrency",
+            "4",
+            "--match-lease-ms",
+            "1500",
+            "--log",
+            "warn",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start a cardroom worker");
+    Process(child)
+}
+
+async fn all_matches(store: &dyn Store) -> Vec<MatchRecord> {
+    store
+        .matches(&MatchFilter {
+            game: Some(GAME.into()),
+            limit: 1000,
+            ..MatchFilter::default()
+        })
+        .await
+        .expect("matches")
+}
+
+fn finished(records: &[MatchRecord]) -> usize {
+    records
+        .iter()
+        .filter(|m| m.status == MatchStatus::Finished)
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay() {
+    let Some(database) = fresh_postgres().await else {
+        return;
+    };
+    let started = Instant::now();
+    // This process only queues and inspects: no workers of its own.
+    let mut config = ArenaConfig::local(database.clone());
+    config.role = Role::Api;
+    let queue = Arena::open(config).await.expect("open the arena");
+    let bots = queue.register_builtins().await.expect("built-in bots");
+    let mut ids = Vec::new();
+    for i in 0..MATCHES {
+        // Alternate the seats so both bots play both.
+        let seats = if i % 2 == 0 {
+            vec![bots[0].clone(), bots[1].clone()]
+        } else {
+            vec![bots[1].clone(), bots[0].clone()]
+        };
+        let created = queue
+            .create_match(CreateMatch {
+                game: GAME.into(),
+                bots: seats,
+                options: None,
+                seed: None,
+                deals: None,
+                ranked: Some(true),
+                deadline_ms: None,
+            })
+            .await
+            .expect("queue a match");
+        ids.push(created.id);
+    }
+    let store = queue.store().clone();
+    let mut workers: Vec<Process> = (0..3).map(|_| worker(&database)).collect();
+
+    // Halfway, kill one worker with SIGKILL while it holds matches.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut victim = workers.remove(0);
+    let prefix = format!("w_{}_", victim.0.id());
+    loop {
+        assert!(Instant::now() < deadline, "the workers made no progress");
+        let records = all_matches(&*store).await;
+        let holds = store
+            .lease_holders()
+            .await
+            .expect("leases")
+            .iter()
+            .any(|(_, owner)| owner.starts_with(&prefix));
+        if finished(&records) >= MATCHES / 2 && holds {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    victim.0.kill().expect("SIGKILL the worker");
+    victim.0.wait().expect("reap");
+    let killed_at = Instant::now();
+    // What the dead worker left: running matches under its lease, with their logged moves.
+    let mut stranded = Vec::new();
+    for (id, owner) in store.lease_holders().await.expect("leases") {
+        if owner.starts_with(&prefix) {
+            let logged = store.moves(&id).await.expect("moves");
+            stranded.push((id, logged));
+        }
+    }
+    assert!(
+        !stranded.is_empty(),
+        "the killed worker held matches when it died"
+    );
+
+    // The two others finish everything, the dead worker's matches included.
+    loop {
+        let records = all_matches(&*store).await;
+        assert!(
+            records.iter().all(|m| m.status != MatchStatus::Aborted),
+            "no match is aborted"
+        );
+        if finished(&records) == MATCHES {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {MATCHES} matches finished",
+            finished(&records)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let recovered_in = killed_at.elapsed();
+    for (id, logged_at_kill) in &stranded {
+        let moves = store.moves(id).await.expect("moves");
+        assert_eq!(
+            &moves[..logged_at_kill.len()],
+            &logged_at_kill[..],
+            "the moves logged before the kill are kept, and the match resumed from them"
+        );
+    }
+
+    // Exactly once: every match has each index once, one rating update per seat, and its
+    // result entered the rating order once.
+    let mut records = HashMap::new();
+    for id in &ids {
+        let moves = store.moves(id).await.expect("moves");
+        assert!(!moves.is_empty());
+        assert!(moves.iter().enumerate().all(|(i, m)| m.index == i));
+        assert_eq!(store.rating_history_count(id).await.expect("history"), 2);
+        let record = store.get_match(id).await.expect("get").expect("match");
+        records.insert(id.clone(), record);
+    }
+    let order = store.rating_order(GAME).await.expect("order");
+    assert_eq!(order.len(), MATCHES, "each result moved the ratings once");
+    let mut distinct = order.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), MATCHES);
+
+    // Replaying the recorded results in their recorded order gives the stored ratings.
+    let mut replayed: HashMap<String, Rating> = HashMap::new();
+    let mut played: HashMap<String, u64> = HashMap::new();
+    for id in &order {
+        let record = &records[id];
+        let result = record.result.as_ref().expect("a result");
+        let ranking: Vec<Vec<usize>> =
+            serde_json::from_value(result["ranking"].clone()).expect("ranking");
+        let teams: Option<Vec<Vec<usize>>> =
+            serde_json::from_value(result.get("teams").cloned().unwrap_or_default())
+                .expect("teams");
+        let sides: Vec<(Vec<String>, usize)> = ratings::sides_of(&ranking, teams.as_deref())
+            .into_iter()
+            .map(|(seats, place)| {
+                (
+                    seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                    place,
+                )
+            })
+            .collect();
+        let before: Vec<Side> = sides
+            .iter()
+            .map(|(bots, place)| Side {
+                members: bots
+                    .iter()
+                    .map(|b| replayed.get(b).copied().unwrap_or_default())
+                    .collect(),
+                place: *place,
+            })
+            .collect();
+        let after = ratings::update(&before);
+        for ((bots, _), new) in sides.iter().zip(after) {
+            for (bot, rating) in bots.iter().zip(new) {
+                replayed.insert(bot.clone(), rating);
+                *played.entry(bot.clone()).or_default() += 1;
+            }
+        }
+    }
+    let board = store.leaderboard(GAME).await.expect("leaderboard");
+    assert_eq!(board.len(), 2);
+    for row in &board {
+        assert_eq!(row.played, MATCHES as u64, "played counts each match once");
+        assert_eq!(played[&row.bot_id], MATCHES as u64);
+        assert_eq!(
+            row.rating, replayed[&row.bot_id],
+            "the stored rating is the replay of the recorded results"
+        );
+    }
+    drop(workers);
+    eprintln!(
+        "{MATCHES} matches on 3 workers, one killed: {} matches stranded, all finished {:.1} s \
+         after the kill; test {:.1} s",
+        stranded.len(),
+        recovered_in.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
+    let dir = std::env::temp_dir().join(format!(
+        "cardroom-sqlite-lock-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let database = dir.join("arena.db").to_string_lossy().to_string();
+    let serve = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--no-ladder",
+                "--database",
+                &database,
+            ])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start cardroom")
+    };
+    let mut first = Process(serve(&[]));
+    // Wait until the first one listens (it holds the database from then on).
+    let stderr = first.0.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("the first server logs that it listens")
+            .expect("a log line");
+        if line.contains("cardroom listening") {
+            break;
+        }
+    }
+    let second = serve(&[]).wait_with_output().expect("second process");
+    assert!(!second.status.success(), "the second process exits");
+    let message = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        message.contains("in use by another cardroom process") && message.contains("PostgreSQL"),
+        "{message}"
+    );
+    // --role worker on SQLite is refused up front, whatever else runs.
+    drop(first);
+    let worker = serve(&["--role", "worker"])
+        .wait_with_output()
+        .expect("worker");
+    assert!(!worker.status.success());
+    assert!(
+        String::from_utf8_lossy(&worker.stderr).contains("needs PostgreSQL"),
+        "{}",
+        String::from_utf8_lossy(&worker.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

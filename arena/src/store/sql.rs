@@ -1,0 +1,1041 @@
+//! The one [`Store`] implementation, for SQLite and PostgreSQL alike. Every query is written once
+//! with `$N` placeholders (both drivers take them) and runs on whichever pool the URL opened;
+//! [`Dialect`] supplies the few fragments whose SQL differs (the database clock, JSON
+//! aggregation, row locks). The schema comes from sqlx's migrator (`arena/migrations/<dialect>`).
+//!
+//! Moves are written by a group-commit writer: every match hands its move to the writer and
+//! waits for the commit, and the writer commits all the moves waiting at that moment in one
+//! transaction. A move is durable before its match goes on (kill -9 loses nothing), and the
+//! database pays one commit (one fsync) per batch instead of one per move.
+//!
+//! SQLite is single-process: opening a SQLite file takes an exclusive lock on `<file>.lock` for
+//! as long as the store lives, and a second process is refused with a clear message.
+
+use super::{
+    BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord, Store,
+    now_ms,
+};
+use crate::ratings::{self, Rating, Side};
+use anyhow::Context;
+use serde_json::Value;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+};
+use sqlx::{AssertSqlSafe, Connection, Row, SqlStr};
+use std::borrow::Cow;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+/// Where the SQL of the two databases differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// SQLite: one process, writers serialized by the database lock.
+    Sqlite,
+    /// PostgreSQL: several processes, row locks and advisory locks.
+    Postgres,
+}
+
+impl Dialect {
+    /// The database clock in unix milliseconds: leases compare against one clock, whatever the
+    /// clocks of the worker machines say.
+    fn now_ms(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+            Dialect::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+        }
+    }
+
+    /// A match's bot ids in seat order as a JSON array (text), for `m`.
+    fn seat_bots(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => {
+                "(SELECT json_group_array(bot_id) FROM (SELECT bot_id FROM match_seats s \
+                 WHERE s.match_id = m.id ORDER BY seat))"
+            }
+            Dialect::Postgres => {
+                "(SELECT COALESCE(json_agg(bot_id ORDER BY seat), '[]'::json)::text \
+                 FROM match_seats s WHERE s.match_id = m.id)"
+            }
+        }
+    }
+
+    /// Appended to the claim's inner SELECT: skip rows another worker is claiming or writing
+    /// to. SQLite has one writer at a time and needs nothing.
+    fn skip_locked(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
+    /// Appended to an ordered SELECT of the rows a multi-row UPDATE changes: lock them in that
+    /// order (PostgreSQL would otherwise lock them in scan order and could deadlock with a move
+    /// batch).
+    fn lock_in_order(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+
+    /// Appended to the fencing SELECT of a move: hold the match row against a concurrent claim
+    /// until the move commits, so a new holder reads every move the old one wrote.
+    fn for_share(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR SHARE",
+        }
+    }
+
+    /// The migrations of this database, embedded in the binary.
+    fn migrator(self) -> Migrator {
+        let files: [(i64, &'static str, &'static str); 2] = match self {
+            Dialect::Sqlite => [
+                (
+                    1,
+                    "init",
+                    include_str!("../../migrations/sqlite/0001_init.sql"),
+                ),
+                (
+                    2,
+                    "queue",
+                    include_str!("../../migrations/sqlite/0002_queue.sql"),
+                ),
+            ],
+            Dialect::Postgres => [
+                (
+                    1,
+                    "init",
+                    include_str!("../../migrations/postgres/0001_init.sql"),
+                ),
+                (
+                    2,
+                    "queue",
+                    include_str!("../../migrations/postgres/0002_queue.sql"),
+                ),
+            ],
+        };
+        Migrator::with_migrations(
+            files
+                .into_iter()
+                .map(|(version, description, sql)| {
+                    Migration::new(
+                        version,
+                        Cow::Borrowed(description),
+                        MigrationType::Simple,
+                        SqlStr::from_static(sql),
+                        false,
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The pool of the database the URL named.
+#[derive(Debug, Clone)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$p` bound to the concrete pool: the body is written once and compiled for
+/// each driver.
+macro_rules! on_pool {
+    ($pool:expr, $p:ident => $body:expr) => {
+        match $pool {
+            Pool::Sqlite($p) => $body,
+            Pool::Postgres($p) => $body,
+        }
+    };
+}
+
+/// Typed column access shared by both drivers' rows.
+trait Columns {
+    fn text(&self, column: &str) -> anyhow::Result<String>;
+    fn opt_text(&self, column: &str) -> anyhow::Result<Option<String>>;
+    fn int(&self, column: &str) -> anyhow::Result<i64>;
+    fn opt_int(&self, column: &str) -> anyhow::Result<Option<i64>>;
+    fn real(&self, column: &str) -> anyhow::Result<f64>;
+    fn flag(&self, column: &str) -> anyhow::Result<bool>;
+}
+
+macro_rules! columns {
+    ($row:ty) => {
+        impl Columns for $row {
+            fn text(&self, column: &str) -> anyhow::Result<String> {
+                Ok(self.try_get(column)?)
+            }
+            fn opt_text(&self, column: &str) -> anyhow::Result<Option<String>> {
+                Ok(self.try_get(column)?)
+            }
+            fn int(&self, column: &str) -> anyhow::Result<i64> {
+                Ok(self.try_get(column)?)
+            }
+            fn opt_int(&self, column: &str) -> anyhow::Result<Option<i64>> {
+                Ok(self.try_get(column)?)
+            }
+            fn real(&self, column: &str) -> anyhow::Result<f64> {
+                Ok(self.try_get(column)?)
+            }
+            fn flag(&self, column: &str) -> anyhow::Result<bool> {
+                Ok(self.try_get(column)?)
+            }
+        }
+    };
+}
+columns!(SqliteRow);
+columns!(PgRow);
+
+/// The statements whose text depends on the dialect, built once at open.
+#[derive(Debug)]
+struct Statements {
+    match_select: String,
+    claim_next: Arc<str>,
+    claim: Arc<str>,
+    renew: Arc<str>,
+    release: Arc<str>,
+    insert_move: Arc<str>,
+}
+
+impl Statements {
+    fn new(dialect: Dialect) -> Self {
+        let now = dialect.now_ms();
+        let match_select = format!(
+            "SELECT m.id, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
+             m.max_faults, m.status, m.result, m.error, m.created_at, m.started_at, m.finished_at, \
+             {} AS bots FROM matches m",
+            dialect.seat_bots()
+        );
+        let take = format!(
+            "UPDATE matches SET status = 'running', lease_owner = $1, lease_until = {now} + $2, \
+             started_at = COALESCE(started_at, {now})"
+        );
+        Statements {
+            match_select,
+            claim_next: format!(
+                "{take} WHERE id = (SELECT id FROM matches WHERE status IN ('queued', 'running') \
+                 AND (lease_until IS NULL OR lease_until < {now}) ORDER BY created_at, id LIMIT 1{}) \
+                 RETURNING id",
+                dialect.skip_locked()
+            )
+            .into(),
+            claim: format!(
+                "{take} WHERE id = (SELECT id FROM matches WHERE id = $3 AND status IN ('queued', 'running') \
+                 AND (lease_until IS NULL OR lease_until < {now} OR lease_owner = $1){}) RETURNING id",
+                dialect.skip_locked()
+            )
+            .into(),
+            // Both lock their rows in id order, as the move writer does: no deadlock between them.
+            renew: format!(
+                "UPDATE matches SET lease_until = {now} + $2 WHERE id IN (SELECT id FROM matches \
+                 WHERE lease_owner = $1 AND status = 'running' ORDER BY id{})",
+                dialect.lock_in_order()
+            )
+            .into(),
+            release: format!(
+                "UPDATE matches SET lease_until = 0 WHERE id IN (SELECT id FROM matches \
+                 WHERE lease_owner = $1 AND status = 'running' \
+                 AND (CAST($2 AS TEXT) IS NULL OR id = $2) ORDER BY id{})",
+                dialect.lock_in_order()
+            )
+            .into(),
+            // The move is stored only while its worker holds the match: a worker that lost its
+            // lease (and was replaced) writes nothing and learns it from the row count.
+            insert_move: format!(
+                "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM matches \
+                 WHERE id = $1 AND lease_owner = $9 AND status = 'running'{} ON CONFLICT DO NOTHING",
+                dialect.for_share()
+            )
+            .into(),
+        }
+    }
+}
+
+/// A move ready for the writer: JSON already serialized by the match's own task.
+#[derive(Debug)]
+struct PendingMove {
+    match_id: String,
+    worker: String,
+    index: i64,
+    seat: i64,
+    action: String,
+    latency_ms: i64,
+    fault: Option<String>,
+    comment: Option<String>,
+    events: String,
+    done: oneshot::Sender<Result<bool, String>>,
+}
+
+/// Moves per commit at most.
+const MAX_BATCH: usize = 512;
+
+/// The SQL store.
+#[derive(Debug, Clone)]
+pub struct SqlStore {
+    pool: Pool,
+    dialect: Dialect,
+    statements: Arc<Statements>,
+    moves: mpsc::UnboundedSender<PendingMove>,
+    /// PostgreSQL: how to open the ladder leader's own connection.
+    pg_options: Option<PgConnectOptions>,
+    /// SQLite: the process lock, held as long as any clone of the store lives.
+    _lock: Option<Arc<std::fs::File>>,
+}
+
+/// The ladder leadership of one process. PostgreSQL: a session-level advisory lock held on a
+/// connection of its own, released by the server when the holder's session ends (a crashed
+/// process included), so another process takes over. SQLite: the process lock already makes the
+/// one process the leader.
+#[derive(Debug)]
+pub struct Leadership {
+    connection: Option<PgConnection>,
+}
+
+/// The advisory lock key of the ladder leader.
+const LADDER_LOCK: i64 = 7262;
+/// The advisory lock key that serializes rating updates.
+const RATINGS_LOCK: i64 = 7261;
+
+impl Leadership {
+    /// True while this process still leads: its lock connection answers.
+    pub async fn holds(&mut self) -> bool {
+        let Some(connection) = &mut self.connection else {
+            return true;
+        };
+        let ping = sqlx::query("SELECT 1").execute(&mut *connection);
+        matches!(
+            tokio::time::timeout(Duration::from_secs(5), ping).await,
+            Ok(Ok(_))
+        )
+    }
+}
+
+impl SqlStore {
+    /// Opens the database named by `database` and migrates it: a `postgres://` URL, or a SQLite
+    /// file path or `sqlite:` URL (created if missing).
+    pub async fn open(database: &str) -> anyhow::Result<Self> {
+        let (pool, dialect, pg_options, lock) =
+            if database.starts_with("postgres:") || database.starts_with("postgresql:") {
+                let options =
+                    PgConnectOptions::from_str(database).context("parsing the PostgreSQL URL")?;
+                let pool = PgPoolOptions::new()
+                    .max_connections(16)
+                    .connect_with(options.clone())
+                    .await
+                    .context("connecting to the arena's PostgreSQL database")?;
+                (Pool::Postgres(pool), Dialect::Postgres, Some(options), None)
+            } else {
+                let options = if database.starts_with("sqlite:") {
+                    SqliteConnectOptions::from_str(database)?
+                } else {
+                    SqliteConnectOptions::new().filename(database)
+                };
+                let memory = database.contains(":memory:") || database.contains("mode=memory");
+                let lock = if memory {
+                    None
+                } else {
+                    Some(Arc::new(lock_sqlite(options.get_filename())?))
+                };
+                let options = options
+                    .create_if_missing(true)
+                    .journal_mode(if memory {
+                        SqliteJournalMode::Memory
+                    } else {
+                        SqliteJournalMode::Wal
+                    })
+                    .busy_timeout(Duration::from_secs(30))
+                    .foreign_keys(true);
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(if memory { 1 } else { 8 })
+                    .connect_with(options)
+                    .await
+                    .with_context(|| format!("opening the arena database `{database}`"))?;
+                (Pool::Sqlite(pool), Dialect::Sqlite, None, lock)
+            };
+        let migrator = dialect.migrator();
+        on_pool!(&pool, p => migrator.run(p).await).context("migrating the arena database")?;
+        if let Pool::Sqlite(pool) = &pool {
+            // This process holds the only lock on the file: leases left by an earlier process
+            // are dead, so its matches resume at once.
+            sqlx::query("UPDATE matches SET lease_until = NULL WHERE status = 'running'")
+                .execute(pool)
+                .await?;
+        }
+        let (moves, receiver) = mpsc::unbounded_channel();
+        let store = SqlStore {
+            pool,
+            dialect,
+            statements: Arc::new(Statements::new(dialect)),
+            moves,
+            pg_options,
+            _lock: lock,
+        };
+        // SQLite has one writer at a time: one batch writer. PostgreSQL commits several
+        // transactions at once: a few writers keep its WAL flushes busy.
+        let writers = match dialect {
+            Dialect::Sqlite => 1,
+            Dialect::Postgres => 4,
+        };
+        let receiver = Arc::new(Mutex::new(receiver));
+        for _ in 0..writers {
+            tokio::spawn(write_moves(
+                store.pool.clone(),
+                store.statements.clone(),
+                receiver.clone(),
+            ));
+        }
+        Ok(store)
+    }
+
+    /// Which database this is.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+}
+
+/// Takes the process lock of a SQLite database: an exclusive lock on `<file>.lock`.
+fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    let mut lock_path = path.as_os_str().to_owned();
+    lock_path.push(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("opening the lock file {}", lock_path.to_string_lossy()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "the arena database {} is in use by another cardroom process: SQLite serves one \
+             process only (stop the other one, or use PostgreSQL with --database postgres://... \
+             to run several)",
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(error)) => {
+            Err(error).with_context(|| format!("locking {}", lock_path.to_string_lossy()))
+        }
+    }
+}
+
+/// The group-commit writer: takes every move waiting, stores them in one transaction, then
+/// answers each match. Several writers may share the receiver (PostgreSQL).
+async fn write_moves(
+    pool: Pool,
+    statements: Arc<Statements>,
+    receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>,
+) {
+    loop {
+        let mut batch = Vec::new();
+        {
+            let mut receiver = receiver.lock().await;
+            let Some(first) = receiver.recv().await else {
+                return;
+            };
+            batch.push(first);
+            while batch.len() < MAX_BATCH {
+                match receiver.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+        }
+        // Row locks in id order, like the lease renewal: no deadlock between the two.
+        batch.sort_by(|a, b| a.match_id.cmp(&b.match_id).then(a.index.cmp(&b.index)));
+        let written = match &pool {
+            Pool::Sqlite(p) => write_batch_sqlite(p, &statements, &batch).await,
+            Pool::Postgres(p) => write_batch_postgres(p, &statements, &batch).await,
+        };
+        match written {
+            Ok(stored) => {
+                for (pending, stored) in batch.into_iter().zip(stored) {
+                    let _ = pending.done.send(Ok(stored));
+                }
+            }
+            Err(error) => {
+                let message = format!("{error:#}");
+                for pending in batch {
+                    let _ = pending.done.send(Err(message.clone()));
+                }
+            }
+        }
+    }
+}
+
+macro_rules! write_batch_for {
+    ($name:ident, $pool:ty) => {
+        async fn $name(
+            pool: &$pool,
+            statements: &Statements,
+            batch: &[PendingMove],
+        ) -> anyhow::Result<Vec<bool>> {
+            let mut tx = pool.begin().await?;
+            let mut stored = Vec::with_capacity(batch.len());
+            for pending in batch {
+                let rows = sqlx::query(AssertSqlSafe(statements.insert_move.clone()))
+                    .bind(&pending.match_id)
+                    .bind(pending.index)
+                    .bind(pending.seat)
+                    .bind(&pending.action)
+                    .bind(pending.latency_ms)
+                    .bind(&pending.fault)
+                    .bind(&pending.comment)
+                    .bind(&pending.events)
+                    .bind(&pending.worker)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                stored.push(rows > 0);
+            }
+            tx.commit().await?;
+            Ok(stored)
+        }
+    };
+}
+
+write_batch_for!(write_batch_sqlite, SqlitePool);
+write_batch_for!(write_batch_postgres, PgPool);
+
+fn json<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(value)?)
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> anyhow::Result<T> {
+    Ok(serde_json::from_str(text)?)
+}
+
+fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
+    Ok(BotRecord {
+        id: row.text("id")?,
+        name: row.text("name")?,
+        url: row.text("url")?,
+        games: parse(&row.text("games")?)?,
+        author: row.text("author")?,
+        version: row.text("version")?,
+        token_hash: row.text("token_hash")?,
+        signing_secret: row.text("signing_secret")?,
+        builtin: row.flag("builtin")?,
+        paused: row.flag("paused")?,
+        failures: row.int("failures")? as u32,
+        created_at: row.int("created_at")?,
+    })
+}
+
+fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
+    let status = row.text("status")?;
+    Ok(MatchRecord {
+        id: row.text("id")?,
+        game: row.text("game")?,
+        bots: parse(&row.text("bots")?)?,
+        options: parse(&row.text("options")?)?,
+        seed: row.int("seed")? as u64,
+        deals: parse(&row.text("deals")?)?,
+        ranked: row.flag("ranked")?,
+        ladder: row.flag("ladder")?,
+        deadline_ms: row.int("deadline_ms")? as u64,
+        max_faults: row.int("max_faults")? as u32,
+        status: MatchStatus::parse(&status)
+            .with_context(|| format!("unknown match status `{status}`"))?,
+        result: row
+            .opt_text("result")?
+            .map(|text| parse::<Value>(&text))
+            .transpose()?,
+        error: row.opt_text("error")?,
+        created_at: row.int("created_at")?,
+        started_at: row.opt_int("started_at")?,
+        finished_at: row.opt_int("finished_at")?,
+    })
+}
+
+fn rating_row(row: &impl Columns) -> anyhow::Result<RatingRecord> {
+    Ok(RatingRecord {
+        bot_id: row.text("bot_id")?,
+        game: row.text("game")?,
+        rating: Rating {
+            mu: row.real("mu")?,
+            sigma: row.real("sigma")?,
+        },
+        played: row.int("played")? as u64,
+        last_match: row.opt_text("last_match")?,
+        updated_at: row.int("updated_at")?,
+    })
+}
+
+fn move_row(row: &impl Columns) -> anyhow::Result<MoveRecord> {
+    Ok(MoveRecord {
+        index: row.int("idx")? as usize,
+        seat: row.int("seat")? as usize,
+        action: parse(&row.text("action")?)?,
+        latency_ms: row.int("latency_ms")? as u64,
+        fault: row
+            .opt_text("fault")?
+            .map(|text| parse(&text))
+            .transpose()?,
+        comment: row.opt_text("comment")?,
+        events: parse(&row.text("events")?)?,
+    })
+}
+
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+#[async_trait::async_trait]
+impl Store for SqlStore {
+    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<()> {
+        // ON CONFLICT: a built-in bot another process registered meanwhile (one per URL).
+        on_pool!(&self.pool, p => sqlx::query(
+            "INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, \
+             builtin, paused, failures, deleted, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12) ON CONFLICT DO NOTHING",
+        )
+        .bind(&bot.id)
+        .bind(&bot.name)
+        .bind(&bot.url)
+        .bind(json(&bot.games)?)
+        .bind(&bot.author)
+        .bind(&bot.version)
+        .bind(&bot.token_hash)
+        .bind(&bot.signing_secret)
+        .bind(bot.builtin)
+        .bind(bot.paused)
+        .bind(i64::from(bot.failures))
+        .bind(bot.created_at)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE bots SET name = $1, url = $2, games = $3, author = $4, version = $5, paused = $6, \
+             failures = $7 WHERE id = $8",
+        )
+        .bind(&bot.name)
+        .bind(&bot.url)
+        .bind(json(&bot.games)?)
+        .bind(&bot.author)
+        .bind(&bot.version)
+        .bind(bot.paused)
+        .bind(i64::from(bot.failures))
+        .bind(&bot.id)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn delete_bot(&self, id: &str) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query("UPDATE bots SET deleted = TRUE WHERE id = $1")
+            .bind(id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn bot(&self, id: &str) -> anyhow::Result<Option<BotRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM bots WHERE id = $1 AND deleted = FALSE")
+            .bind(id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(bot_row)
+            .transpose())
+    }
+
+    async fn bot_any(&self, id: &str) -> anyhow::Result<Option<BotRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM bots WHERE id = $1")
+            .bind(id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(bot_row)
+            .transpose())
+    }
+
+    async fn bots(&self) -> anyhow::Result<Vec<BotRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM bots WHERE deleted = FALSE ORDER BY created_at, id")
+            .fetch_all(p)
+            .await?
+            .iter()
+            .map(bot_row)
+            .collect())
+    }
+
+    async fn set_bot_health(&self, id: &str, paused: bool, failures: u32) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query("UPDATE bots SET paused = $1, failures = $2 WHERE id = $3")
+            .bind(paused)
+            .bind(i64::from(failures))
+            .bind(id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            sqlx::query(
+                "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
+                 max_faults, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10)",
+            )
+            .bind(&record.id)
+            .bind(&record.game)
+            .bind(json(&record.options)?)
+            .bind(record.seed as i64)
+            .bind(json(&record.deals)?)
+            .bind(record.ranked)
+            .bind(record.ladder)
+            .bind(record.deadline_ms as i64)
+            .bind(i64::from(record.max_faults))
+            .bind(record.created_at)
+            .execute(&mut *tx)
+            .await?;
+            for (seat, bot) in record.bots.iter().enumerate() {
+                sqlx::query("INSERT INTO match_seats (match_id, seat, bot_id) VALUES ($1, $2, $3)")
+                    .bind(&record.id)
+                    .bind(seat as i64)
+                    .bind(bot)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    async fn get_match(&self, id: &str) -> anyhow::Result<Option<MatchRecord>> {
+        let sql = format!("{} WHERE m.id = $1", self.statements.match_select);
+        on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
+            .bind(id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(match_row)
+            .transpose())
+    }
+
+    async fn matches(&self, filter: &MatchFilter) -> anyhow::Result<Vec<MatchRecord>> {
+        let mut placeholders = 0;
+        let mut next = || {
+            placeholders += 1;
+            placeholders
+        };
+        let mut sql = format!("{} WHERE 1 = 1", self.statements.match_select);
+        if filter.game.is_some() {
+            sql.push_str(&format!(" AND m.game = ${}", next()));
+        }
+        if filter.bot.is_some() {
+            sql.push_str(&format!(
+                " AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.bot_id = ${})",
+                next()
+            ));
+        }
+        if !filter.statuses.is_empty() {
+            let names: Vec<String> = filter
+                .statuses
+                .iter()
+                .map(|s| format!("'{}'", s.as_str()))
+                .collect();
+            sql.push_str(&format!(" AND m.status IN ({})", names.join(", ")));
+        }
+        sql.push_str(&format!(
+            " ORDER BY m.created_at DESC, m.id DESC LIMIT ${}",
+            next()
+        ));
+        on_pool!(&self.pool, p => {
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            if let Some(game) = &filter.game {
+                query = query.bind(game);
+            }
+            if let Some(bot) = &filter.bot {
+                query = query.bind(bot);
+            }
+            query
+                .bind(i64::from(filter.limit))
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(match_row)
+                .collect()
+        })
+    }
+
+    async fn claim_next(&self, worker: &str, lease: Duration) -> anyhow::Result<Option<String>> {
+        let sql = self.statements.claim_next.clone();
+        Ok(
+            on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
+            .bind(worker)
+            .bind(millis(lease))
+            .fetch_optional(p)
+            .await)?,
+        )
+    }
+
+    async fn claim(&self, id: &str, worker: &str, lease: Duration) -> anyhow::Result<bool> {
+        let sql = self.statements.claim.clone();
+        let claimed: Option<String> = on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
+            .bind(worker)
+            .bind(millis(lease))
+            .bind(id)
+            .fetch_optional(p)
+            .await)?;
+        Ok(claimed.is_some())
+    }
+
+    async fn lease_holders(&self) -> anyhow::Result<Vec<(String, String)>> {
+        Ok(on_pool!(&self.pool, p => sqlx::query_as(
+            "SELECT id, lease_owner FROM matches WHERE status = 'running' \
+             AND lease_owner IS NOT NULL ORDER BY created_at, id",
+        )
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn renew_leases(&self, worker: &str, lease: Duration) -> anyhow::Result<u64> {
+        let sql = self.statements.renew.clone();
+        Ok(on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
+            .bind(worker)
+            .bind(millis(lease))
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?)
+    }
+
+    async fn release_leases(&self, worker: &str, match_id: Option<&str>) -> anyhow::Result<u64> {
+        let sql = self.statements.release.clone();
+        Ok(on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
+            .bind(worker)
+            .bind(match_id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?)
+    }
+
+    async fn append_move(
+        &self,
+        match_id: &str,
+        worker: &str,
+        record: &MoveRecord,
+    ) -> anyhow::Result<bool> {
+        let (done, stored) = oneshot::channel();
+        self.moves
+            .send(PendingMove {
+                match_id: match_id.to_string(),
+                worker: worker.to_string(),
+                index: record.index as i64,
+                seat: record.seat as i64,
+                action: json(&record.action)?,
+                latency_ms: record.latency_ms as i64,
+                fault: record.fault.as_ref().map(json).transpose()?,
+                comment: record.comment.clone(),
+                events: json(&record.events)?,
+                done,
+            })
+            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
+        stored
+            .await
+            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?
+            .map_err(|error| anyhow::anyhow!("storing a move: {error}"))
+    }
+
+    async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM moves WHERE match_id = $1 ORDER BY idx")
+            .bind(match_id)
+            .fetch_all(p)
+            .await?
+            .iter()
+            .map(move_row)
+            .collect())
+    }
+
+    async fn finish_match(&self, id: &str, worker: &str, finish: &Finish) -> anyhow::Result<bool> {
+        let now = now_ms();
+        let dialect = self.dialect;
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            // The first statement writes, so this transaction holds the match row (PostgreSQL)
+            // or the database write lock (SQLite) from here on.
+            let updated = sqlx::query(
+                "UPDATE matches SET status = 'finished', result = $1, finished_at = $2, \
+                 lease_until = NULL WHERE id = $3 AND status = 'running' AND lease_owner = $4",
+            )
+            .bind(json(&finish.result)?)
+            .bind(now)
+            .bind(id)
+            .bind(worker)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if updated == 0 {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            if let Some(sides) = &finish.sides {
+                if dialect == Dialect::Postgres {
+                    // Serialize rating updates: two matches finishing at once must not both
+                    // read the same rating and overwrite each other's update.
+                    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                        .bind(RATINGS_LOCK)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                sqlx::query(
+                    "UPDATE matches SET rating_seq = \
+                     (SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM matches) WHERE id = $1",
+                )
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                let game: String = sqlx::query_scalar("SELECT game FROM matches WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                let mut before = Vec::new();
+                for (bots, place) in sides {
+                    let mut members = Vec::new();
+                    for bot in bots {
+                        let row = sqlx::query(
+                            "SELECT mu, sigma FROM ratings WHERE bot_id = $1 AND game = $2",
+                        )
+                        .bind(bot)
+                        .bind(&game)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                        members.push(match row {
+                            Some(row) => Rating {
+                                mu: row.real("mu")?,
+                                sigma: row.real("sigma")?,
+                            },
+                            None => Rating::default(),
+                        });
+                    }
+                    before.push(Side {
+                        members,
+                        place: *place,
+                    });
+                }
+                let after = ratings::update(&before);
+                for (((bots, _), old), new) in sides.iter().zip(&before).zip(&after) {
+                    for ((bot, old), new) in bots.iter().zip(&old.members).zip(new) {
+                        sqlx::query(
+                            "INSERT INTO ratings (bot_id, game, mu, sigma, played, last_match, updated_at) \
+                             VALUES ($1, $2, $3, $4, 1, $5, $6) ON CONFLICT (bot_id, game) DO UPDATE SET \
+                             mu = excluded.mu, sigma = excluded.sigma, played = ratings.played + 1, \
+                             last_match = excluded.last_match, updated_at = excluded.updated_at",
+                        )
+                        .bind(bot)
+                        .bind(&game)
+                        .bind(new.mu)
+                        .bind(new.sigma)
+                        .bind(id)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query(
+                            "INSERT INTO rating_history (match_id, bot_id, game, mu_before, sigma_before, \
+                             mu_after, sigma_after, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        )
+                        .bind(id)
+                        .bind(bot)
+                        .bind(&game)
+                        .bind(old.mu)
+                        .bind(old.sigma)
+                        .bind(new.mu)
+                        .bind(new.sigma)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+            }
+            tx.commit().await?;
+        });
+        Ok(true)
+    }
+
+    async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool> {
+        let updated = on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE matches SET status = 'aborted', error = $1, finished_at = $2, lease_until = NULL \
+             WHERE id = $3 AND status IN ('queued', 'running')",
+        )
+        .bind(reason)
+        .bind(now_ms())
+        .bind(id)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(updated > 0)
+    }
+
+    async fn rating_order(&self, game: &str) -> anyhow::Result<Vec<String>> {
+        Ok(on_pool!(&self.pool, p => sqlx::query_scalar(
+            "SELECT id FROM matches WHERE game = $1 AND rating_seq IS NOT NULL ORDER BY rating_seq",
+        )
+        .bind(game)
+        .fetch_all(p)
+        .await)?)
+    }
+
+    async fn try_lead(&self) -> anyhow::Result<Option<Leadership>> {
+        let Some(options) = &self.pg_options else {
+            return Ok(Some(Leadership { connection: None }));
+        };
+        let mut connection = PgConnection::connect_with(options)
+            .await
+            .context("opening the ladder leader's connection")?;
+        let leads: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(LADDER_LOCK)
+            .fetch_one(&mut connection)
+            .await?;
+        if leads {
+            Ok(Some(Leadership {
+                connection: Some(connection),
+            }))
+        } else {
+            // Dropping the connection closes it; nothing is held.
+            Ok(None)
+        }
+    }
+
+    async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT r.* FROM ratings r JOIN bots b ON b.id = r.bot_id \
+             WHERE r.game = $1 AND b.deleted = FALSE ORDER BY (r.mu - 3 * r.sigma) DESC, r.bot_id",
+        )
+        .bind(game)
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(rating_row)
+        .collect())
+    }
+
+    async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM ratings WHERE bot_id = $1 ORDER BY game")
+            .bind(bot_id)
+            .fetch_all(p)
+            .await?
+            .iter()
+            .map(rating_row)
+            .collect())
+    }
+
+    async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64> {
+        let count: i64 = on_pool!(&self.pool, p => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM rating_history WHERE match_id = $1",
+        )
+        .bind(match_id)
+        .fetch_one(p)
+        .await)?;
+        Ok(count as u64)
+    }
+}

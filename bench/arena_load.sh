@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Arena throughput: moves per second the arena plays, beside the raw ceiling of the HTTP call it
+# makes for every move.
+#
+#   ceiling   wrk against a built-in bot's move endpoint (POST /bots/random/move) with a typical
+#             body (a 4-player twenty_two view + legal actions after $MOVES moves), $WRK_CONNS
+#             connections.
+#   sqlite    one `cardroom serve` process on SQLite (--role all), four URL bots registered at
+#             its own /bots/random/, $MATCHES unranked 4-player twenty_two matches at once.
+#   sqlite-inprocess  the same with the built-in `random` bot called in process (no HTTP): what is
+#             left per move is the engine and the database, so this isolates the cost of logging
+#             moves durably.
+#   pg-N      N = 1, 2, 3 `cardroom serve --role worker` processes on one PostgreSQL database,
+#             $CONCURRENCY matches each, against one `--role api` process that serves the bots
+#             and the API.
+# Moves/s = moves logged in the database during $DURATION seconds, after $WARMUP seconds.
+#
+# Needs wrk, curl, jq, python3 and PostgreSQL 15 server binaries (apt-get install -y wrk curl jq
+# postgresql); starts a throwaway cluster with .ci/postgres.sh unless DATABASE_URL is set.
+# Bounded: about 5 runs of WARMUP + DURATION seconds plus a release build.
+#   bench/arena_load.sh
+#   BIN=/tmp/cardroom-before ONLY=sqlite bench/arena_load.sh   # another binary, one scenario
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-3}
+MATCHES=${MATCHES:-64}          # queued matches of the SQLite run (all at once)
+CONCURRENCY=${CONCURRENCY:-32}  # --match-concurrency of each PostgreSQL worker
+MOVES=${MOVES:-10}
+WRK_CONNS=${WRK_CONNS:-16}
+PORT=${PORT:-18180}
+ONLY=${ONLY:-}                  # run one scenario: ceiling | sqlite | inprocess | pg
+for tool in wrk curl jq python3; do
+  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
+done
+if [ -z "${BIN:-}" ]; then
+  cargo build --release -q -p api --bin cardroom
+  BIN=target/release/cardroom
+fi
+OUT=bench/results
+mkdir -p "$OUT"
+TMP=$(mktemp -d)
+PIDS=()
+stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done; PIDS=(); }
+cleanup() { stop_all; rm -rf "$TMP"; [ -n "${PG_DIR:-}" ] && as_pg "$PG_BIN/pg_ctl -D $PG_DIR/data -m immediate stop >/dev/null 2>&1" && rm -rf "$PG_DIR"; true; }
+if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
+  # Starts a cluster and exports DATABASE_URL unless it is set; our trap below replaces its own.
+  . .ci/postgres.sh
+fi
+trap cleanup EXIT
+
+wait_up() { for _ in $(seq 200); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "server at $1 did not start" >&2; exit 1; }
+json() { curl -fsS -H 'content-type: application/json' -d "$2" "$1"; }
+
+# Registers four URL bots at $1/bots/random and prints their ids as a JSON array.
+register_bots() {
+  local ids=()
+  for i in 1 2 3 4; do
+    ids+=("$(json "$1/v1/bots" "{\"name\":\"random-$i\",\"url\":\"$1/bots/random\",\"games\":[\"twenty_two\"]}" | jq -r .id)")
+  done
+  printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .
+}
+
+queue_matches() { # base bots_json count
+  for _ in $(seq "$3"); do
+    json "$1/v1/matches" "{\"game\":\"twenty_two\",\"bots\":$2}" >/dev/null
+  done
+}
+
+pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM moves'; }
+sqlite_moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
+
+measure() { # name count_command...
+  local name=$1; shift
+  sleep "$WARMUP"
+  local a b
+  a=$("$@"); sleep "$DURATION"; b=$("$@")
+  echo "$name moves_per_s=$(( (b - a) / DURATION ))" | tee -a "$OUT/arena_load.txt"
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores, $BIN, ${DURATION}s windows" | tee -a "$OUT/arena_load.txt"
+
+if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
+  base="http://127.0.0.1:$PORT"
+  CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/arena.db" & PIDS+=($!)
+  wait_up "$base/healthz"
+  if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ]; then
+    # A typical move request: the view and legal actions of the seat to act after $MOVES moves.
+    step=$(json "$base/v1/games/twenty_two/new" '{"players":4,"seed":2026}')
+    for _ in $(seq "$MOVES"); do
+      step=$(jq '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[-1]}' <<<"$step" \
+        | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/twenty_two/apply")
+    done
+    seat=$(jq .legal_actions[0].seat <<<"$step")
+    view=$(jq "{state, seat: $seat}" <<<"$step" | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/twenty_two/view")
+    jq -c -n --argjson view "$view" --argjson step "$step" --argjson seat "$seat" \
+      '{match: "m_0123456789abcdef", game: "twenty_two", seat: $seat, view: $view,
+        legal_actions: $step.legal_actions[0].actions, deadline_ms: 1000, history: []}' >"$TMP/move.json"
+    json "$base/bots/random/move" @"$TMP/move.json" >/dev/null
+    BODY_FILE="$TMP/move.json" wrk -t1 -c"$WRK_CONNS" -d"${DURATION}s" -s bench/apply.lua "$base/bots/random/move" \
+      | tee "$OUT/arena_ceiling.txt" | grep RESULT | sed 's/^RESULT/ceiling/' | tee -a "$OUT/arena_load.txt"
+  fi
+  if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then
+    bots=$(register_bots "$base")
+    queue_matches "$base" "$bots" "$MATCHES"
+    measure "sqlite-1-process" sqlite_moves "$TMP/arena.db"
+  fi
+  stop_all
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
+  base="http://127.0.0.1:$PORT"
+  CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/inprocess.db" & PIDS+=($!)
+  wait_up "$base/healthz"
+  random=$(curl -fsS "$base/v1/bots" | jq -c '[.bots[] | select(.builtin and .name == "random") | .id][0]')
+  queue_matches "$base" "[$random,$random,$random,$random]" "$MATCHES"
+  measure "sqlite-inprocess" sqlite_moves "$TMP/inprocess.db"
+  stop_all
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
+  server=${DATABASE_URL%/*}
+  for workers in 1 2 3; do
+    db="arena_bench_${workers}_$$"
+    psql -qtA "$DATABASE_URL" -c "CREATE DATABASE $db" >/dev/null
+    url="$server/$db"
+    base="http://127.0.0.1:$PORT"
+    CARDROOM_LOG=warn $BIN serve --role api --port "$PORT" --no-ladder --database "$url" & PIDS+=($!)
+    wait_up "$base/healthz"
+    bots=$(register_bots "$base")
+    # Enough matches that none of the workers runs dry during the window.
+    queue_matches "$base" "$bots" $(( workers * CONCURRENCY * 2 ))
+    for _ in $(seq "$workers"); do
+      CARDROOM_LOG=warn $BIN serve --role worker --no-ladder --match-concurrency "$CONCURRENCY" --database "$url" & PIDS+=($!)
+    done
+    measure "pg-$workers-workers" pg_moves "$url"
+    stop_all
+  done
+fi
