@@ -19,6 +19,7 @@ pub mod client;
 pub mod config;
 pub mod dto;
 pub mod ladder;
+pub mod live;
 pub mod play;
 pub mod problem;
 pub mod ratings;
@@ -47,6 +48,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::create)
         .service(routes::matches::list)
         .service(routes::matches::show)
+        .service(routes::live::events)
+        .service(routes::live::frames)
         .service(routes::leaderboards::show)
         .service(builtin::bot_info)
         .service(builtin::bot_move)

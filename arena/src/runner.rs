@@ -28,6 +28,8 @@ pub struct Runner {
     pub notify_timeout: Duration,
     /// Disqualifications in a row after which a bot is paused from the ladder.
     pub pause_after: u32,
+    /// Where each move and the end are published for live watchers.
+    pub live: crate::live::LiveHub,
 }
 
 /// The setup of a stored match, as the engine takes it.
@@ -295,6 +297,21 @@ impl Runner {
                 events,
             };
             self.store.append_move(id, &record_move).await?;
+            // After the store: a watcher subscribing now reads this move from there.
+            if self.live.is_watched(id) {
+                self.live.publish(
+                    id,
+                    crate::live::LiveEvent::Move(Box::new(crate::live::LiveMove {
+                        index,
+                        seat,
+                        events: record_move.events.clone(),
+                        view: state.view(Viewer::Spectator),
+                        to_act: state.to_act(),
+                        latency_ms,
+                        fault: record_move.fault.as_ref().map(|f| f.kind),
+                    })),
+                );
+            }
             if let Some(on_move) = on_move {
                 on_move(&record_move);
             }
@@ -331,6 +348,14 @@ impl Runner {
                 },
             )
             .await?;
+        self.live.close(
+            id,
+            crate::live::LiveEnd {
+                status: MatchStatus::Finished,
+                result: Some(result_value.clone()),
+                error: None,
+            },
+        );
         if finished {
             for (seat, target) in targets.iter().enumerate() {
                 let notice = EndNotice {
@@ -372,6 +397,14 @@ impl Runner {
     async fn abort(&self, id: &str, reason: String) -> anyhow::Result<Outcome> {
         tracing::warn!(match_id = id, reason, "match aborted");
         self.store.abort_match(id, &reason).await?;
+        self.live.close(
+            id,
+            crate::live::LiveEnd {
+                status: MatchStatus::Aborted,
+                result: None,
+                error: Some(reason.clone()),
+            },
+        );
         Ok(Outcome::Aborted(reason))
     }
 }

@@ -34,6 +34,7 @@ struct Inner {
     client: BotClient,
     queue: mpsc::UnboundedSender<String>,
     in_flight: Arc<Mutex<HashSet<String>>>,
+    live: crate::live::LiveHub,
 }
 
 impl Arena {
@@ -51,6 +52,7 @@ impl Arena {
                 client: client.clone(),
                 queue,
                 in_flight: Arc::new(Mutex::new(HashSet::new())),
+                live: crate::live::LiveHub::default(),
             }),
         };
         let runner = arena.runner();
@@ -104,7 +106,13 @@ impl Arena {
             client: self.inner.client.clone(),
             notify_timeout: self.inner.config.probe_timeout,
             pause_after: self.inner.config.pause_after,
+            live: self.inner.live.clone(),
         }
+    }
+
+    /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
+    pub fn live(&self) -> &crate::live::LiveHub {
+        &self.inner.live
     }
 
     fn enqueue(&self, id: &str) {
@@ -609,6 +617,9 @@ fn summary(record: &MatchRecord) -> MatchSummary {
         ranked: record.ranked,
         ranking: record.result.as_ref().and_then(|r| {
             serde_json::from_value(r.get("ranking").cloned().unwrap_or_default()).ok()
+        }),
+        faults: record.result.as_ref().and_then(|r| {
+            serde_json::from_value(r.get("faults").cloned().unwrap_or_default()).ok()
         }),
         created_at: record.created_at,
         finished_at: record.finished_at,

@@ -13,3 +13,4 @@ mod openapi_drift;
 mod play;
 mod python_client;
 mod sealed;
+mod web;
