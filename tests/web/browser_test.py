@@ -126,7 +126,10 @@ def open_page(context, path, ready):
     page = context.new_page()
     console = Console(page)
     page.goto(BASE + path, wait_until="load")
-    page.wait_for_selector(ready, timeout=20000)
+    try:
+        page.wait_for_selector(ready, timeout=20000)
+    except Exception as error:
+        raise AssertionError(f"{path}: `{ready}` did not appear: {error}; console: {console.errors}")
     page.wait_for_load_state("networkidle")
     return page, console
 
@@ -234,7 +237,7 @@ def replay(context):
     page.click("#first")
     page.keyboard.press("ArrowRight")
     accessibility(page, "replay")
-    page.select_option("#seat-select", "")
+    page.select_option("#seat-select", index=0)
     page.keyboard.press("End")
     page.screenshot(path=config["screenshots"] + "/replay.png", full_page=True)
     console.assert_clean("replay")

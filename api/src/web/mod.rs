@@ -41,6 +41,21 @@ pub const RULES: &[(&str, &str)] = &[
     ("watten", include_str!("../../../docs/rules/watten.md")),
 ];
 
+/// Families described in another family's rules text.
+const RULES_SHARED: &[(&str, &str)] = &[("maniglia", "marglia")];
+
+/// The rules text of a family.
+pub fn rules_text(family: &str) -> Option<&'static str> {
+    let name = RULES_SHARED
+        .iter()
+        .find(|(alias, _)| *alias == family)
+        .map_or(family, |(_, doc)| *doc);
+    RULES
+        .iter()
+        .find(|(doc, _)| *doc == name)
+        .map(|(_, text)| *text)
+}
+
 /// The static assets: (file name, content type, content).
 const ASSETS: &[(&str, &str, &str)] = &[
     (
@@ -184,7 +199,7 @@ async fn home() -> HttpResponse {
 
 /// The rules of a family as HTML, if the family has a rules text.
 pub fn rules_html(family: &str) -> Option<String> {
-    let (_, text) = RULES.iter().find(|(name, _)| *name == family)?;
+    let text = rules_text(family)?;
     let mut options = Options::empty();
     options.insert(Options::ENABLE_TABLES);
     options.insert(Options::ENABLE_STRIKETHROUGH);

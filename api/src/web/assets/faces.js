@@ -139,10 +139,18 @@ export function render(value, depth = 0) {
     if (depth > 6) return el('code', {}, JSON.stringify(value));
     return el('ol', { class: 'items', start: '0' }, value.map(v => el('li', {}, render(v, depth + 1))));
   }
-  const entries = Object.entries(value);
+  let entries = Object.entries(value);
   if (entries.length === 0) return el('span', { class: 'muted' }, '—');
   if (depth > 6) return el('code', {}, JSON.stringify(value));
-  return el('dl', { class: 'view' }, entries.flatMap(([k, v]) => [el('dt', {}, humanize(k)), el('dd', {}, render(v, depth + 1))]));
+  if (depth === 0) {
+    // A view: the seat's own pieces first, the table's options folded away at the end.
+    const rank = ([k]) => (k === 'hand' ? 0 : k === 'options' ? 2 : 1);
+    entries = entries.slice().sort((a, b) => rank(a) - rank(b));
+  }
+  return el('dl', { class: 'view' }, entries.flatMap(([k, v]) => [el('dt', {}, humanize(k)),
+    el('dd', {}, depth === 0 && k === 'options' && v && typeof v === 'object'
+      ? el('details', {}, el('summary', {}, 'show'), render(v, depth + 1))
+      : render(v, depth + 1))]));
 }
 
 /** One line for an event or action: its type, then its fields, pieces as faces. */

@@ -63,7 +63,7 @@ export async function matchPage(id) {
       el('dt', {}, 'finished'), el('dd', {}, date(match.finished_at)),
       match.error ? [el('dt', {}, 'error'), el('dd', {}, match.error)] : []));
     seatSelect.replaceChildren(el('option', { value: '' }, 'the spectator\'s seat'),
-      match.seats.map(s => el('option', { value: String(s.seat), disabled: !isOver() }, seatName(s.seat))));
+      ...match.seats.map(s => el('option', { value: String(s.seat), disabled: !isOver() }, seatName(s.seat))));
     seatSelect.value = viewerSeat;
     seatSelect.title = isOver() ? '' : 'Seats open once the match is over';
   }
