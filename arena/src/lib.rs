@@ -69,6 +69,16 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
                 .build(),
         ),
     );
+    // The live stream's payloads: named in `GET /v1/matches/{id}/events`, which is text.
+    for (name, schema) in [
+        (
+            "LiveMove",
+            <live::LiveMove as utoipa::PartialSchema>::schema(),
+        ),
+        ("LiveEnd", <live::LiveEnd as utoipa::PartialSchema>::schema()),
+    ] {
+        components.schemas.entry(name.to_string()).or_insert(schema);
+    }
     let tags = openapi.tags.get_or_insert_with(Vec::new);
     for (name, description) in [
         ("arena", "Bots, matches, ratings and leaderboards"),
