@@ -75,7 +75,10 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
             "LiveMove",
             <live::LiveMove as utoipa::PartialSchema>::schema(),
         ),
-        ("LiveEnd", <live::LiveEnd as utoipa::PartialSchema>::schema()),
+        (
+            "LiveEnd",
+            <live::LiveEnd as utoipa::PartialSchema>::schema(),
+        ),
     ] {
         components.schemas.entry(name.to_string()).or_insert(schema);
     }

@@ -228,3 +228,56 @@ pub fn live_end(record: &MatchRecord) -> Option<LiveEnd> {
         error: record.error.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end() -> LiveEnd {
+        LiveEnd {
+            status: MatchStatus::Finished,
+            result: None,
+            error: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_watcher_gets_what_is_published_then_the_end_and_the_match_is_forgotten() {
+        let hub = LiveHub::default();
+        assert!(!hub.is_watched("m_1"));
+        // Nobody watches: publishing is a no-op, not an error.
+        hub.publish("m_1", LiveEvent::End(end()));
+        let mut receiver = hub.subscribe("m_1");
+        assert!(hub.is_watched("m_1"));
+        assert!(!hub.is_watched("m_2"));
+        let moved = LiveMove {
+            index: 0,
+            seat: 1,
+            events: vec![],
+            view: serde_json::json!({}),
+            to_act: vec![0],
+            latency_ms: 3,
+            fault: None,
+        };
+        hub.publish("m_1", LiveEvent::Move(Box::new(moved.clone())));
+        hub.close("m_1", end());
+        assert_eq!(hub.watched(), 0);
+        assert_eq!(
+            receiver.recv().await.ok(),
+            Some(LiveEvent::Move(Box::new(moved)))
+        );
+        assert_eq!(receiver.recv().await.ok(), Some(LiveEvent::End(end())));
+        assert!(receiver.recv().await.is_err(), "closed after the end");
+    }
+
+    #[test]
+    fn release_forgets_only_a_channel_nobody_listens_to() {
+        let hub = LiveHub::default();
+        let receiver = hub.subscribe("m_1");
+        hub.release("m_1");
+        assert!(hub.is_watched("m_1"));
+        drop(receiver);
+        hub.release("m_1");
+        assert!(!hub.is_watched("m_1"));
+    }
+}

@@ -33,13 +33,15 @@ async fn spawn_slow_bot(delay: Duration) -> String {
             )
             .route(
                 "/move",
-                web::post().to(move |request: web::Json<arena::wire::MoveRequest>| async move {
-                    tokio::time::sleep(delay).await;
-                    match arena::builtin::choose("heuristic", &request) {
-                        Ok(answer) => HttpResponse::Ok().json(answer),
-                        Err(reason) => HttpResponse::UnprocessableEntity().body(reason),
-                    }
-                }),
+                web::post().to(
+                    move |request: web::Json<arena::wire::MoveRequest>| async move {
+                        tokio::time::sleep(delay).await;
+                        match arena::builtin::choose("heuristic", &request) {
+                            Ok(answer) => HttpResponse::Ok().json(answer),
+                            Err(reason) => HttpResponse::UnprocessableEntity().body(reason),
+                        }
+                    },
+                ),
             )
             .default_service(web::to(HttpResponse::NoContent))
     })
@@ -60,10 +62,8 @@ struct Server {
 
 impl Server {
     async fn start(name: &str) -> Server {
-        let dir = std::env::temp_dir().join(format!(
-            "cardroom-e2e-web-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("cardroom-e2e-web-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         let arena = arena::Arena::open(arena::ArenaConfig::local(
@@ -176,7 +176,10 @@ fn parse_sse(text: &str) -> Vec<(String, Value)> {
             }
         }
         if !data.is_empty() {
-            out.push((event, serde_json::from_str(&data).expect("SSE data is JSON")));
+            out.push((
+                event,
+                serde_json::from_str(&data).expect("SSE data is JSON"),
+            ));
         }
     }
     out
@@ -217,7 +220,10 @@ async fn read_stream(server: &Server, id: &str) -> (Vec<(String, Value)>, usize)
             }
         }
         text.push_str(&piece);
-        assert!(started.elapsed() < Duration::from_secs(240), "stream too long");
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "stream too long"
+        );
     }
     (parse_sse(&text), live_moves)
 }

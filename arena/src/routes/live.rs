@@ -141,7 +141,9 @@ pub async fn events(
         arena.live().release(&id);
     });
     let stream = futures_util::stream::unfold(stream_rx, |mut rx| async move {
-        rx.recv().await.map(|bytes| (Ok::<_, Infallible>(bytes), rx))
+        rx.recv()
+            .await
+            .map(|bytes| (Ok::<_, Infallible>(bytes), rx))
     });
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -170,10 +172,11 @@ async fn feed(
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("there is no match `{id}`"))?;
     let moves = arena.store().moves(id).await.map_err(|e| e.to_string())?;
-    let spectator = live::frames(&record, &moves, Viewer::Spectator, false).map_err(|e| match e {
-        FramesError::UnknownGame(game) => format!("the game `{game}` is no longer served"),
-        FramesError::Replay(detail) => detail,
-    })?;
+    let spectator =
+        live::frames(&record, &moves, Viewer::Spectator, false).map_err(|e| match e {
+            FramesError::UnknownGame(game) => format!("the game `{game}` is no longer served"),
+            FramesError::Replay(detail) => detail,
+        })?;
     for (logged, frame) in moves.iter().zip(spectator.iter().skip(1)) {
         if sender
             .send(sse("move", &live::live_move(logged, frame)))

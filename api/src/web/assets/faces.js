@@ -199,23 +199,25 @@ export function dealOf(view) {
   return null;
 }
 
-/** Scores per deal from a list of views: the running scores when each deal ends. */
+/** Scores per deal from a list of views: the running scores once each deal is over (read from the
+ * first position of the next deal, which includes the deal's scoring, and from the last position). */
 export function scoresPerDeal(views, players) {
   const rows = [];
   let previousDeal = null;
-  let previousScores = null;
+  let last = null;
   for (const view of views) {
     const deal = dealOf(view);
     const scores = scoresOf(view, players);
-    if (previousDeal !== null && deal !== null && deal !== previousDeal && previousScores) {
-      rows.push({ deal: previousDeal, key: previousScores.key, values: previousScores.values });
+    if (previousDeal !== null && deal !== null && deal !== previousDeal && scores) {
+      rows.push({ deal: previousDeal, key: scores.key, values: scores.values });
     }
     if (deal !== null) previousDeal = deal;
-    if (scores) previousScores = scores;
+    if (scores) last = scores;
   }
-  if (previousScores && previousDeal !== null) {
-    const last = rows[rows.length - 1];
-    if (!last || last.deal !== previousDeal) rows.push({ deal: previousDeal, key: previousScores.key, values: previousScores.values });
+  const final = rows[rows.length - 1];
+  const same = final && last && final.values.join() === last.values.join();
+  if (last && previousDeal !== null && !(final && final.deal === previousDeal) && !same) {
+    rows.push({ deal: previousDeal, key: last.key, values: last.values });
   }
   return rows;
 }
