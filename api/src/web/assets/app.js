@@ -5,6 +5,11 @@ const main = document.getElementById('main');
 const page = main.dataset.page;
 const arg = main.dataset.arg;
 
+function playerCount(game) {
+  const { min, max } = game.players;
+  return min === max ? `${min} players` : `${min}–${max} players`;
+}
+
 function gameLinks(game) {
   return [
     el('a', { href: `/leaderboard/${encodeURIComponent(game.id)}` }, 'leaderboard'), ' · ',
@@ -32,7 +37,7 @@ async function home() {
       el('h2', { id: `f-${family}` }, games[0].name.split(' (')[0], ' ', el('span', { class: 'muted' }, `(${family})`)),
       el('p', {}, el('a', { href: `/rules/${encodeURIComponent(family)}` }, `Rules of ${family.replace(/_/g, ' ')}`)),
       el('ul', {}, games.map(game => el('li', { 'data-game': game.id },
-        el('code', {}, game.id), ` — ${game.players.min}–${game.players.max} players: `, ...gameLinks(game))))));
+        el('code', {}, game.id), ` — ${playerCount(game)}: `, ...gameLinks(game))))));
   }
   target.replaceChildren(el('div', { class: 'families' }, cards));
 }
@@ -205,7 +210,7 @@ async function playIndex() {
   const reply = await api('/v1/games');
   if (!reply.ok) { target.replaceChildren(errorBox(problemText(reply))); return; }
   target.replaceChildren(el('ul', {}, reply.body.map(g => el('li', {},
-    el('a', { href: `/play/${encodeURIComponent(g.id)}` }, g.id), ` — ${g.name}, ${g.players.min}–${g.players.max} players`))));
+    el('a', { href: `/play/${encodeURIComponent(g.id)}` }, g.id), ` — ${g.name}, ${playerCount(g)}`))));
 }
 
 const pages = {
