@@ -108,10 +108,9 @@ export function face(code) {
   }
   const tile = TILE.exec(code);
   if (tile) {
-    // Chinese dominoes paint the 1 and 4 ends red.
-    const red = ['1', '4'].includes(tile[1]) || ['1', '4'].includes(tile[2]);
-    return el('span', { class: `tile${red ? ' red-pips' : ''}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
-      el('span', { 'aria-hidden': 'true' }, tile[1]), el('span', { 'aria-hidden': 'true' }, tile[2]));
+    // Chinese dominoes paint the ends of 1 and 4 pips red.
+    const half = pips => el('span', { class: ['1', '4'].includes(pips) ? 'red-pips' : undefined, 'aria-hidden': 'true' }, pips);
+    return el('span', { class: 'tile', role: 'img', 'aria-label': label, title: label, 'data-code': code }, half(tile[1]), half(tile[2]));
   }
   return el('code', {}, code);
 }
@@ -135,6 +134,10 @@ export function render(value, depth = 0) {
   if (Array.isArray(value)) {
     if (value.length === 0) return el('span', { class: 'muted' }, 'none');
     if (value.every(isPiece)) return faces(value);
+    if (value.every(isPrimitive) && value.some(isPiece)) {
+      // A mixed tuple such as [seat, card]: pieces as faces, the rest as text.
+      return el('span', { class: 'pieces' }, value.map(v => (isPiece(v) ? face(v) : el('span', {}, v === null ? '—' : String(v)))));
+    }
     if (value.every(isPrimitive)) return document.createTextNode(value.map(v => (v === null ? '—' : String(v))).join(', '));
     if (depth > 6) return el('code', {}, JSON.stringify(value));
     return el('ol', { class: 'items', start: '0' }, value.map(v => el('li', {}, render(v, depth + 1))));
