@@ -8,82 +8,52 @@ use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use actix_web::{HttpResponse, web};
 use pulldown_cmark::{Options, Parser, html};
 
-/// The rules text of every family, embedded from `docs/rules/` (a test checks that every family
-/// of the registry has one).
-pub const RULES: &[(&str, &str)] = &[
-    ("basra", include_str!("../../../docs/rules/basra.md")),
-    ("bird_dog", include_str!("../../../docs/rules/bird_dog.md")),
-    (
-        "chinese_ten",
-        include_str!("../../../docs/rules/chinese_ten.md"),
-    ),
-    ("marglia", include_str!("../../../docs/rules/marglia.md")),
-    (
-        "sloppy_seconds",
-        include_str!("../../../docs/rules/sloppy_seconds.md"),
-    ),
-    (
-        "taihe_abao",
-        include_str!("../../../docs/rules/taihe_abao.md"),
-    ),
-    (
-        "tjak_mat_tchi_ki",
-        include_str!("../../../docs/rules/tjak_mat_tchi_ki.md"),
-    ),
-    (
-        "trump_crew",
-        include_str!("../../../docs/rules/trump_crew.md"),
-    ),
-    (
-        "twenty_two",
-        include_str!("../../../docs/rules/twenty_two.md"),
-    ),
-    ("watten", include_str!("../../../docs/rules/watten.md")),
-];
+/// The rules texts, `docs/rules/<family>.md`, embedded at build time (also in debug builds): adding
+/// a family's doc adds its page, and a test checks that every family of the registry has one.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../docs/rules/"]
+#[include = "*.md"]
+struct RulesDocs;
+
+/// The stylesheet and the JavaScript modules of the pages.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "src/web/assets/"]
+struct Assets;
 
 /// Families described in another family's rules text.
 const RULES_SHARED: &[(&str, &str)] = &[("maniglia", "marglia")];
 
 /// The rules text of a family.
-pub fn rules_text(family: &str) -> Option<&'static str> {
+pub fn rules_text(family: &str) -> Option<String> {
     let name = RULES_SHARED
         .iter()
         .find(|(alias, _)| *alias == family)
         .map_or(family, |(_, doc)| *doc);
-    RULES
-        .iter()
-        .find(|(doc, _)| *doc == name)
-        .map(|(_, text)| *text)
+    // Only plain names: the folder holds nothing else, and `..` never reaches the embedder.
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let file = RulesDocs::get(&format!("{name}.md"))?;
+    String::from_utf8(file.data.into_owned()).ok()
 }
 
-/// The static assets: (file name, content type, content).
-const ASSETS: &[(&str, &str, &str)] = &[
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("assets/style.css"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/app.js"),
-    ),
-    (
-        "faces.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/faces.js"),
-    ),
-    (
-        "replay.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/replay.js"),
-    ),
-    (
-        "play.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/play.js"),
-    ),
-];
+/// Every embedded rules text, by file name.
+pub fn rules_files() -> Vec<(String, String)> {
+    RulesDocs::iter()
+        .filter_map(|name| {
+            let text = String::from_utf8(RulesDocs::get(&name)?.data.into_owned()).ok()?;
+            Some((name.to_string(), text))
+        })
+        .collect()
+}
+
+fn content_type(file: &str) -> &'static str {
+    match file.rsplit('.').next() {
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
 
 /// Mounts the pages and assets (plain actix routes: they are not part of the JSON API's
 /// OpenAPI document).
@@ -204,7 +174,7 @@ pub fn rules_html(family: &str) -> Option<String> {
     options.insert(Options::ENABLE_TABLES);
     options.insert(Options::ENABLE_STRIKETHROUGH);
     options.insert(Options::ENABLE_HEADING_ATTRIBUTES);
-    let parser = Parser::new_ext(text, options).map(|event| match event {
+    let parser = Parser::new_ext(&text, options).map(|event| match event {
         // Links between rules texts point at the rendered page.
         pulldown_cmark::Event::Start(pulldown_cmark::Tag::Link {
             link_type,
@@ -334,11 +304,11 @@ async fn play(game: web::Path<String>) -> HttpResponse {
 }
 
 async fn asset(file: web::Path<String>) -> HttpResponse {
-    match ASSETS.iter().find(|(name, _, _)| *name == file.as_str()) {
-        Some((_, content_type, body)) => HttpResponse::Ok()
-            .insert_header((CONTENT_TYPE, *content_type))
+    match Assets::get(&file) {
+        Some(embedded) => HttpResponse::Ok()
+            .insert_header((CONTENT_TYPE, content_type(&file)))
             .insert_header((CACHE_CONTROL, "no-cache"))
-            .body(*body),
+            .body(embedded.data.into_owned()),
         None => HttpResponse::NotFound()
             .insert_header((CONTENT_TYPE, "text/plain; charset=utf-8"))
             .body("no such asset"),
@@ -367,14 +337,25 @@ mod tests {
 
     #[test]
     fn rules_texts_link_nowhere_outside_the_repository() {
-        for (family, text) in RULES {
+        let files = rules_files();
+        assert!(files.len() >= 10, "docs/rules/ is embedded");
+        for (file, text) in files {
             for word in ["../", "shared/rules", "http://", "https://"] {
                 assert!(
                     !text.contains(word),
-                    "docs/rules/{family}.md refers outside the repository: `{word}`"
+                    "docs/rules/{file} refers outside the repository: `{word}`"
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_asset_is_served_with_its_type() {
+        for name in Assets::iter() {
+            assert_ne!(content_type(&name), "application/octet-stream", "{name}");
+        }
+        assert!(Assets::get("app.js").is_some());
+        assert!(rules_text("../Cargo").is_none());
     }
 
     #[test]
