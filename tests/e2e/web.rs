@@ -476,7 +476,7 @@ async fn the_pages_work_in_a_real_browser() {
         finished = created["id"].as_str().expect("id").to_string();
         server.wait_finished(&finished).await;
     }
-    let slow = spawn_slow_bot(Duration::from_millis(40)).await;
+    let slow = spawn_slow_bot(Duration::from_millis(100)).await;
     let slow_bots = server.register_slow_bots(&slow).await;
     let screenshots = root.join("docs/screenshots");
     std::fs::create_dir_all(&screenshots).expect("docs/screenshots");
