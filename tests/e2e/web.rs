@@ -6,8 +6,9 @@
 //! Never skipped: without Chromium or python3 the test fails and says what to install
 //! (`.ci/run` installs both).
 
-use crate::support::workspace_root;
+use crate::support::{spawn_with, test_key, workspace_root};
 use actix_web::{App, HttpResponse, HttpServer, web};
+use api::codec::StateCodec;
 use api::startup::{ServeConfig, build};
 use engine::Viewer;
 use serde_json::{Value, json};
@@ -478,10 +479,13 @@ async fn the_pages_work_in_a_real_browser() {
     }
     let slow = spawn_slow_bot(Duration::from_millis(100)).await;
     let slow_bots = server.register_slow_bots(&slow).await;
+    // A second server that seals states (sealed only): the play page holds an opaque token.
+    let sealed = spawn_with(StateCodec::sealed(&test_key(), true)).await;
     let screenshots = root.join("docs/screenshots");
     std::fs::create_dir_all(&screenshots).expect("docs/screenshots");
     let config = json!({
         "base": server.base,
+        "sealed_base": sealed.base,
         "finished_match": finished,
         "slow_bots": slow_bots,
         "bot": builtins[0],

@@ -2,7 +2,7 @@
 
 Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loopback bot) and
 passes a JSON config as argv[1]:
-  {"base", "finished_match", "slow_bots", "screenshots", "bot"}
+  {"base", "sealed_base", "finished_match", "slow_bots", "screenshots", "bot"}
 Checks: every page loads with no console error; the replay viewer steps through a finished match
 (buttons, slider, keys) and the scores it shows equal the API's; a live match page receives events
 while the match runs; a person plays a whole game of twenty_two and of basra by clicking; card
@@ -39,6 +39,11 @@ def api(path, body=None):
         headers={"content-type": "application/json", "accept": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def api_at(base, path):
+    with urllib.request.urlopen(base + path, timeout=30) as response:
         return json.loads(response.read())
 
 
@@ -266,8 +271,25 @@ def live(context):
     print(f"ok: live match page received {received}+ events while running")
 
 
-def play(context, game, screenshot=None):
+def play(context, game, screenshot=None, base=None):
+    global BASE
+    saved, BASE = BASE, base or BASE
+    try:
+        play_at(context, game, screenshot)
+    finally:
+        BASE = saved
+
+
+def play_at(context, game, screenshot):
     page, console = open_page(context, f"/play/{game}?delay=0&seed=5", "#setup")
+    # What the page sends back: the state it holds (an object, or a sealed token as a string).
+    held = []
+    page.on(
+        "request",
+        lambda request: held.append(type(json.loads(request.post_data or "{}").get("state")).__name__)
+        if request.url.endswith("/apply")
+        else None,
+    )
     page.click("#start")
     tried_illegal = False
     clicks = 0
@@ -300,11 +322,13 @@ def play(context, game, screenshot=None):
             page.locator("#actions button.action:not([disabled])").first.click()
         clicks += 1
     check(tried_illegal, f"play {game}: the game ended before an illegal attempt")
+    sealed = api("/healthz")["sealed"]
+    check(held and set(held) == {"str" if sealed else "dict"}, f"play {game}: the page sent states of kinds {set(held)}")
     check(page.locator("#play-result table").count() == 1, f"play {game}: no result shown")
     accessibility(page, f"play {game}")
     console.assert_clean(f"play {game}")
     page.close()
-    print(f"ok: a person played a whole game of {game} in {clicks} choices")
+    print(f"ok: a person played a whole game of {game} in {clicks} choices at {BASE}")
 
 
 def main():
@@ -318,6 +342,10 @@ def main():
             live(context)
             play(context, "twenty_two", screenshot=config["screenshots"] + "/play.png")
             play(context, "basra")
+            # A sealing server: the page holds a sealed token and plays the same way.
+            sealed = api_at(config["sealed_base"], "/healthz")
+            check(sealed["sealed"] is True, f"the second server does not seal: {sealed}")
+            play(context, "twenty_two", base=config["sealed_base"])
         finally:
             browser.close()
     print("all browser checks passed")
