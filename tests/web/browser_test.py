@@ -296,11 +296,17 @@ def play_at(context, game, screenshot):
     deadline = time.time() + 240
     while True:
         check(time.time() < deadline, f"play {game}: no end after {clicks} clicks")
-        page.wait_for_function(
-            "() => document.getElementById('play').dataset.over === 'true' || "
-            "document.querySelector('#actions button.action:not([disabled])') !== null",
-            timeout=30000,
-        )
+        try:
+            page.wait_for_function(
+                "() => document.getElementById('play').dataset.over === 'true' || "
+                "document.querySelector('#actions button.action:not([disabled])') !== null",
+                timeout=30000,
+            )
+        except Exception as error:
+            raise AssertionError(
+                f"play {game} at {BASE}: no choice and no end after {clicks} clicks ({error.__class__.__name__}); "
+                f"turn: {page.inner_text('#turn')!r}; problem: {page.inner_text('#problem')!r}; console: {console.errors}"
+            )
         if page.get_attribute("#play", "data-over") == "true":
             break
         if not tried_illegal and clicks >= 6:
