@@ -6,7 +6,14 @@ export async function api(path, body) {
   const init = body === undefined
     ? { headers: { accept: 'application/json' } }
     : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) };
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (_) {
+    // A connection the server had just closed: the calls are safe to repeat once (the API is
+    // stateless; the page still holds the state it sent).
+    response = await fetch(path, init);
+  }
   let parsed = null;
   try { parsed = await response.json(); } catch (_) { parsed = null; }
   return { ok: response.ok, status: response.status, body: parsed };
