@@ -22,3 +22,4 @@ pub mod openapi;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;
+pub mod web;

@@ -117,6 +117,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                 .external_url_unchecked("/openapi.json", openapi.as_ref().clone()),
         )
         .route("/docs", web::get().to(docs_redirect))
+        .configure(crate::web::configure)
         .default_service(web::to(not_found))
         .wrap_fn(move |req, srv| {
             // One span per request: its id is on every log line of the request and in the

@@ -257,6 +257,9 @@ pub struct MatchSummary {
     pub ranked: bool,
     /// Final ranking (groups of seats, best first), once finished.
     pub ranking: Option<Vec<Vec<usize>>>,
+    /// Faults per seat, once finished.
+    #[serde(default)]
+    pub faults: Option<Vec<u32>>,
     /// Creation time, unix milliseconds.
     pub created_at: i64,
     /// End time.

@@ -22,6 +22,7 @@ pub mod client;
 pub mod config;
 pub mod dto;
 pub mod ladder;
+pub mod live;
 pub mod play;
 pub mod problem;
 pub mod ratings;
@@ -50,6 +51,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::create)
         .service(routes::matches::list)
         .service(routes::matches::show)
+        .service(routes::live::events)
+        .service(routes::live::frames)
         .service(routes::leaderboards::show)
         .service(builtin::bot_info)
         .service(builtin::bot_move)
@@ -69,6 +72,19 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
                 .build(),
         ),
     );
+    // The live stream's payloads: named in `GET /v1/matches/{id}/events`, which is text.
+    for (name, schema) in [
+        (
+            "LiveMove",
+            <live::LiveMove as utoipa::PartialSchema>::schema(),
+        ),
+        (
+            "LiveEnd",
+            <live::LiveEnd as utoipa::PartialSchema>::schema(),
+        ),
+    ] {
+        components.schemas.entry(name.to_string()).or_insert(schema);
+    }
     let tags = openapi.tags.get_or_insert_with(Vec::new);
     for (name, description) in [
         ("arena", "Bots, matches, ratings and leaderboards"),

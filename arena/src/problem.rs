@@ -50,6 +50,8 @@ pub enum ErrorCode {
     UnknownBot,
     /// 404: no match with this id.
     UnknownMatch,
+    /// 403: a seat's view of a match that is still running (only the spectator's view is shown).
+    MatchRunning,
     /// 404: no such route.
     NotFound,
     /// 413: the request body is larger than the configured limit.
@@ -89,7 +91,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -101,6 +103,7 @@ impl ErrorCode {
         ErrorCode::UnknownGame,
         ErrorCode::UnknownBot,
         ErrorCode::UnknownMatch,
+        ErrorCode::MatchRunning,
         ErrorCode::NotFound,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
@@ -134,6 +137,7 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "unknown_game",
             ErrorCode::UnknownBot => "unknown_bot",
             ErrorCode::UnknownMatch => "unknown_match",
+            ErrorCode::MatchRunning => "match_running",
             ErrorCode::NotFound => "not_found",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
@@ -165,6 +169,7 @@ impl ErrorCode {
             | ErrorCode::SealedStateRequired
             | ErrorCode::InvalidSeat => StatusCode::BAD_REQUEST,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::MatchRunning => StatusCode::FORBIDDEN,
             ErrorCode::UnknownGame
             | ErrorCode::UnknownBot
             | ErrorCode::UnknownMatch
@@ -202,6 +207,7 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "Unknown game",
             ErrorCode::UnknownBot => "Unknown bot",
             ErrorCode::UnknownMatch => "Unknown match",
+            ErrorCode::MatchRunning => "The match is running",
             ErrorCode::NotFound => "Not found",
             ErrorCode::PayloadTooLarge => "Payload too large",
             ErrorCode::UnsupportedMediaType => "Unsupported media type",

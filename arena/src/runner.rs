@@ -35,6 +35,8 @@ pub struct Runner {
     pub worker: String,
     /// The lease a claim takes.
     pub lease: Duration,
+    /// Where each move and the end are published for live watchers.
+    pub live: crate::live::LiveHub,
 }
 
 /// The setup of a stored match, as the engine takes it.
@@ -337,6 +339,21 @@ impl Runner {
                 );
                 return Ok(Outcome::NotHeld);
             }
+            // After the store: a watcher subscribing now reads this move from there.
+            if self.live.is_watched(id) {
+                self.live.publish(
+                    id,
+                    crate::live::LiveEvent::Move(Box::new(crate::live::LiveMove {
+                        index,
+                        seat,
+                        events: record_move.events.clone(),
+                        view: state.view(Viewer::Spectator),
+                        to_act: state.to_act(),
+                        latency_ms,
+                        fault: record_move.fault.as_ref().map(|f| f.kind),
+                    })),
+                );
+            }
             if let Some(on_move) = on_move {
                 on_move(&record_move);
             }
@@ -374,6 +391,14 @@ impl Runner {
                 },
             )
             .await?;
+        self.live.close(
+            id,
+            crate::live::LiveEnd {
+                status: MatchStatus::Finished,
+                result: Some(result_value.clone()),
+                error: None,
+            },
+        );
         if finished {
             for (seat, target) in targets.iter().enumerate() {
                 let notice = EndNotice {
@@ -415,6 +440,14 @@ impl Runner {
     async fn abort(&self, id: &str, reason: String) -> anyhow::Result<Outcome> {
         tracing::warn!(match_id = id, reason, "match aborted");
         self.store.abort_match(id, &reason).await?;
+        self.live.close(
+            id,
+            crate::live::LiveEnd {
+                status: MatchStatus::Aborted,
+                result: None,
+                error: Some(reason.clone()),
+            },
+        );
         Ok(Outcome::Aborted(reason))
     }
 }

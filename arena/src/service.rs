@@ -43,6 +43,7 @@ struct Inner {
     worker: String,
     /// Wakes this process's idle workers when it queues a match.
     wake: Arc<Notify>,
+    live: crate::live::LiveHub,
 }
 
 impl Arena {
@@ -80,6 +81,7 @@ impl Arena {
                     new_id("w").trim_start_matches("w_")
                 ),
                 wake: Arc::new(Notify::new()),
+                live: crate::live::LiveHub::default(),
             }),
         };
         if config.role.runs_matches() {
@@ -141,7 +143,13 @@ impl Arena {
             pause_after: self.inner.config.pause_after,
             worker: self.inner.worker.clone(),
             lease: self.inner.config.lease,
+            live: self.inner.live.clone(),
         }
+    }
+
+    /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
+    pub fn live(&self) -> &crate::live::LiveHub {
+        &self.inner.live
     }
 
     fn enqueue(&self) {
@@ -668,6 +676,9 @@ fn summary(record: &MatchRecord) -> MatchSummary {
         ranked: record.ranked,
         ranking: record.result.as_ref().and_then(|r| {
             serde_json::from_value(r.get("ranking").cloned().unwrap_or_default()).ok()
+        }),
+        faults: record.result.as_ref().and_then(|r| {
+            serde_json::from_value(r.get("faults").cloned().unwrap_or_default()).ok()
         }),
         created_at: record.created_at,
         finished_at: record.finished_at,

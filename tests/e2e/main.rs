@@ -15,3 +15,4 @@ mod play;
 mod python_client;
 mod sealed;
 mod starters;
+mod web;

@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod leaderboards;
+pub mod live;
 pub mod matches;
 
 use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};

@@ -1,0 +1,260 @@
+// Shared helpers: JSON calls, elements, card and tile faces, and a generic renderer of views and
+// events (every family's view is a JSON object; pieces are recognised by their codes).
+
+/** Calls the API; resolves to {ok, status, body} (body parsed JSON or null); never throws on 4xx. */
+export async function api(path, body) {
+  const init = body === undefined
+    ? { headers: { accept: 'application/json' } }
+    : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) };
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (_) {
+    // A connection the server had just closed: the calls are safe to repeat once (the API is
+    // stateless; the page still holds the state it sent).
+    response = await fetch(path, init);
+  }
+  let parsed = null;
+  try { parsed = await response.json(); } catch (_) { parsed = null; }
+  return { ok: response.ok, status: response.status, body: parsed };
+}
+
+/** The problem text of a failed call. */
+export function problemText(reply) {
+  const b = reply.body || {};
+  const parts = [b.title || `HTTP ${reply.status}`];
+  if (b.code) parts.push(`(${b.code}${b.reason ? ', ' + b.reason : ''})`);
+  if (b.detail) parts.push(`: ${b.detail}`);
+  return parts.join(' ');
+}
+
+/** Creates an element: el('a', {href: '/'}, 'text', child, ...). */
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function errorBox(text) {
+  return el('p', { class: 'error', role: 'alert' }, text);
+}
+
+export function date(ms) {
+  if (ms === null || ms === undefined || ms === 0) return '—';
+  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function fixed(x, digits = 2) {
+  return typeof x === 'number' ? x.toFixed(digits) : '—';
+}
+
+const RANKS = { '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
+const RANK_NAMES = { '2': 'Two', '3': 'Three', '4': 'Four', '5': 'Five', '6': 'Six', '7': 'Seven', '8': 'Eight', '9': 'Nine', T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
+const SUITS = { C: ['♣', 'clubs'], D: ['♦', 'diamonds'], H: ['♥', 'hearts'], S: ['♠', 'spades'] };
+// Watten is played with a German pack; cardroom codes it with French suits (docs/rules/watten.md):
+// C = Eichel (acorns), S = Laub (leaves), H = Herz (hearts), D = Schellen (bells); J = Unter, Q = Ober.
+const GERMAN_SUITS = { C: ['Eichel', 'eichel'], S: ['Laub', 'laub'], H: ['Herz', 'herz'], D: ['Schellen', 'schellen'] };
+const GERMAN_RANKS = { J: ['U', 'Unter'], Q: ['O', 'Ober'], K: ['K', 'König'], A: ['A', 'Ass'], T: ['10', 'Zehner'] };
+const GERMAN_NUMBERS = { '6': 'Sechser', '7': 'Siebener', '8': 'Achter', '9': 'Neuner' };
+
+const CARD = /^([2-9TJQKA])([CDHS])$/;
+const TILE = /^([0-6])-([0-6])(#\d)?$/;
+
+export function isCard(value) { return typeof value === 'string' && (CARD.test(value) || value === 'JK'); }
+export function isTile(value) { return typeof value === 'string' && TILE.test(value); }
+export function isPiece(value) { return isCard(value) || isTile(value); }
+
+/** Page-wide: draw cards with German suits (Watten). */
+export const faceStyle = { german: false };
+
+/** The spoken name of a piece code. */
+export function pieceName(code) {
+  if (code === 'JK') return 'Joker';
+  const card = CARD.exec(code);
+  if (card) {
+    const [, rank, suit] = card;
+    if (faceStyle.german) {
+      const rankName = GERMAN_RANKS[rank] ? GERMAN_RANKS[rank][1] : GERMAN_NUMBERS[rank] || rank;
+      return `${GERMAN_SUITS[suit][0]} ${rankName} (${code})`;
+    }
+    return `${RANK_NAMES[rank]} of ${SUITS[suit][1]}`;
+  }
+  const tile = TILE.exec(code);
+  if (tile) return `Tile ${tile[1]}-${tile[2]}${tile[3] ? ' copy ' + tile[3].slice(1) : ''}`;
+  return code;
+}
+
+/** A card or tile drawn as a readable face, with its name as the text alternative. */
+export function face(code) {
+  const label = pieceName(code);
+  if (code === 'JK') {
+    return el('span', { class: 'card joker', role: 'img', 'aria-label': label, title: label }, el('span', { class: 'rank', 'aria-hidden': 'true' }, 'JOKER'));
+  }
+  const card = CARD.exec(code);
+  if (card) {
+    const [, rank, suit] = card;
+    if (faceStyle.german) {
+      const shown = GERMAN_RANKS[rank] ? GERMAN_RANKS[rank][0] : rank;
+      return el('span', { class: `card de ${GERMAN_SUITS[suit][1]}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
+        el('span', { class: 'rank', 'aria-hidden': 'true' }, shown),
+        el('span', { class: 'suit', 'aria-hidden': 'true' }, GERMAN_SUITS[suit][0]));
+    }
+    const red = suit === 'H' || suit === 'D';
+    return el('span', { class: `card${red ? ' red' : ''}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
+      el('span', { class: 'rank', 'aria-hidden': 'true' }, RANKS[rank]),
+      el('span', { class: 'suit', 'aria-hidden': 'true' }, SUITS[suit][0]));
+  }
+  const tile = TILE.exec(code);
+  if (tile) {
+    // Chinese dominoes paint the ends of 1 and 4 pips red.
+    const half = pips => el('span', { class: ['1', '4'].includes(pips) ? 'red-pips' : undefined, 'aria-hidden': 'true' }, pips);
+    return el('span', { class: 'tile', role: 'img', 'aria-label': label, title: label, 'data-code': code }, half(tile[1]), half(tile[2]));
+  }
+  return el('code', {}, code);
+}
+
+export function faces(codes) {
+  return el('span', { class: 'pieces' }, codes.map(face));
+}
+
+export function humanize(key) {
+  return String(key).replace(/_/g, ' ');
+}
+
+function isPrimitive(v) { return v === null || ['string', 'number', 'boolean'].includes(typeof v); }
+
+/** Renders any JSON value: pieces as faces, objects as definition lists, lists as lists. */
+export function render(value, depth = 0) {
+  if (value === null || value === undefined) return el('span', { class: 'muted' }, '—');
+  if (typeof value === 'boolean') return document.createTextNode(value ? 'yes' : 'no');
+  if (typeof value === 'number') return document.createTextNode(String(value));
+  if (typeof value === 'string') return isPiece(value) ? face(value) : document.createTextNode(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return el('span', { class: 'muted' }, 'none');
+    if (value.every(isPiece)) return faces(value);
+    if (value.every(isPrimitive) && value.some(isPiece)) {
+      // A mixed tuple such as [seat, card]: pieces as faces, the rest as text.
+      return el('span', { class: 'pieces' }, value.map(v => (isPiece(v) ? face(v) : el('span', {}, v === null ? '—' : String(v)))));
+    }
+    if (value.every(isPrimitive)) return document.createTextNode(value.map(v => (v === null ? '—' : String(v))).join(', '));
+    if (depth > 6) return el('code', {}, JSON.stringify(value));
+    return el('ol', { class: 'items', start: '0' }, value.map(v => el('li', {}, render(v, depth + 1))));
+  }
+  let entries = Object.entries(value);
+  if (entries.length === 0) return el('span', { class: 'muted' }, '—');
+  if (depth > 6) return el('code', {}, JSON.stringify(value));
+  if (depth === 0) {
+    // A view: the seat's own pieces first, the table's options folded away at the end.
+    const rank = ([k]) => (k === 'hand' ? 0 : k === 'options' ? 2 : 1);
+    entries = entries.slice().sort((a, b) => rank(a) - rank(b));
+  }
+  return el('dl', { class: 'view' }, entries.flatMap(([k, v]) => [el('dt', {}, humanize(k)),
+    el('dd', {}, depth === 0 && k === 'options' && v && typeof v === 'object'
+      ? el('details', {}, el('summary', {}, 'show'), render(v, depth + 1))
+      : render(v, depth + 1))]));
+}
+
+/** One line for an event or action: its type, then its fields, pieces as faces. */
+export function describe(item) {
+  if (!item || typeof item !== 'object') return el('span', {}, String(item));
+  const parts = [el('strong', {}, humanize(item.type || 'event'))];
+  for (const [k, v] of Object.entries(item)) {
+    if (k === 'type' || k === 'action_index') continue;
+    parts.push(' ', el('span', { class: 'muted' }, humanize(k) + ':'), ' ');
+    if (isPrimitive(v) || (Array.isArray(v) && (v.every(isPiece) || v.every(isPrimitive)))) parts.push(render(v));
+    else parts.push(el('code', {}, JSON.stringify(v)));
+  }
+  return el('span', {}, parts);
+}
+
+/** Text of an action for a button's accessible name. */
+export function actionText(action) {
+  const bits = [humanize(action.type || 'action')];
+  for (const [k, v] of Object.entries(action)) {
+    if (k === 'type') continue;
+    const text = Array.isArray(v) ? v.map(x => (isPiece(x) ? pieceName(x) : String(x))).join(', ')
+      : (isPiece(v) ? pieceName(v) : (typeof v === 'object' ? JSON.stringify(v) : String(v)));
+    bits.push(`${humanize(k)} ${text}`);
+  }
+  return bits.join(', ');
+}
+
+const SCORE_KEYS = ['totals', 'cumulative', 'scores', 'chips', 'points'];
+const DEAL_KEYS = ['deal', 'deal_number', 'hand_number'];
+
+/** The per-seat score list of a view, if it has one it can find. */
+export function scoresOf(view, players) {
+  if (!view || typeof view !== 'object') return null;
+  for (const key of SCORE_KEYS) {
+    const v = view[key];
+    if (Array.isArray(v) && v.length >= 1 && v.every(x => typeof x === 'number') && (!players || v.length === players || v.length === 2)) {
+      return { key, values: v };
+    }
+  }
+  return null;
+}
+
+export function dealOf(view) {
+  if (!view || typeof view !== 'object') return null;
+  for (const key of DEAL_KEYS) if (typeof view[key] === 'number') return view[key];
+  return null;
+}
+
+/** Scores per deal from a list of views: the running scores once each deal is over (read from the
+ * first position of the next deal, which includes the deal's scoring, and from the last position). */
+export function scoresPerDeal(views, players) {
+  const rows = [];
+  let previousDeal = null;
+  let last = null;
+  for (const view of views) {
+    const deal = dealOf(view);
+    const scores = scoresOf(view, players);
+    if (previousDeal !== null && deal !== null && deal !== previousDeal && scores) {
+      rows.push({ deal: previousDeal, key: scores.key, values: scores.values });
+    }
+    if (deal !== null) previousDeal = deal;
+    if (scores) last = scores;
+  }
+  const final = rows[rows.length - 1];
+  const same = final && last && final.values.join() === last.values.join();
+  if (last && previousDeal !== null && !(final && final.deal === previousDeal) && !same) {
+    rows.push({ deal: previousDeal, key: last.key, values: last.values });
+  }
+  return rows;
+}
+
+/** A table of the final result: ranking and scores per seat. */
+export function resultTable(result, seatNames) {
+  if (!result) return el('p', { class: 'muted' }, 'No result yet.');
+  const place = {};
+  (result.ranking || []).forEach((group, i) => group.forEach(seat => { place[seat] = i + 1; }));
+  const rows = (result.scores || []).map((score, seat) => ({ seat, score, place: place[seat] }));
+  rows.sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
+  return el('table', { class: 'result' },
+    el('caption', { class: 'muted' }, 'Final ranking'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Place'), el('th', { scope: 'col' }, 'Seat'), el('th', { scope: 'col', class: 'num' }, 'Score'),
+      el('th', { scope: 'col', class: 'num' }, 'Faults'))),
+    el('tbody', {}, rows.map(r => el('tr', { 'data-seat': r.seat },
+      el('td', {}, r.place ?? '—'),
+      el('td', {}, seatNames ? seatNames(r.seat) : `seat ${r.seat}`),
+      el('td', { class: 'num score' }, String(r.score)),
+      el('td', { class: 'num' }, result.faults ? String(result.faults[r.seat] ?? 0) : '—')))));
+}
+
+export function dealTable(rows, seats, seatNames) {
+  if (rows.length === 0) return el('p', { class: 'muted' }, 'No deal scores in this game\'s view.');
+  return el('table', { class: 'deals' },
+    el('caption', { class: 'muted' }, `Scores after each deal (${humanize(rows[0].key)})`),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Deal'),
+      rows[0].values.map((_, i) => el('th', { scope: 'col', class: 'num' }, rows[0].values.length === seats && seatNames ? seatNames(i) : `${i}`)))),
+    el('tbody', {}, rows.map(r => el('tr', {}, el('th', { scope: 'row' }, String(r.deal)), r.values.map(v => el('td', { class: 'num' }, String(v)))))));
+}

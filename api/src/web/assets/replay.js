@@ -1,0 +1,193 @@
+// The match page: summary, a replay viewer over the match's frames (GET /v1/matches/{id}/frames),
+// and, while the match runs, live moves from GET /v1/matches/{id}/events (Server-Sent Events).
+import { api, el, errorBox, problemText, date, render, describe, faceStyle, scoresPerDeal, resultTable, dealTable } from './faces.js';
+
+const enc = encodeURIComponent;
+
+export async function matchPage(id) {
+  const root = document.getElementById('match');
+  const first = await api(`/v1/matches/${enc(id)}`);
+  if (!first.ok) { root.replaceChildren(errorBox(problemText(first))); return; }
+  let match = first.body;
+  const game = await api(`/v1/games/${enc(match.game)}`);
+  const family = game.ok ? game.body.family : match.game;
+  faceStyle.german = family === 'watten';
+  const seatName = seat => {
+    const s = match.seats[seat];
+    return s ? `seat ${seat} (${s.name || s.bot})` : `seat ${seat}`;
+  };
+  const isOver = () => match.status === 'finished' || match.status === 'aborted';
+
+  let frames = [];
+  let pos = 0;
+  let timer = null;
+  let viewerSeat = '';
+  let liveSource = null;
+  let liveCount = 0;
+
+  const summary = el('section', { class: 'panel', 'aria-label': 'Summary' });
+  const seatSelect = el('select', { id: 'seat-select' });
+  const seatLabel = el('label', { for: 'seat-select' }, 'View from ', seatSelect);
+  const liveStatus = el('p', { id: 'live-status', 'aria-live': 'polite', class: 'notice', hidden: true });
+  const btnFirst = el('button', { type: 'button', id: 'first', 'aria-label': 'First position' }, '« First');
+  const btnPrev = el('button', { type: 'button', id: 'prev', 'aria-label': 'Previous move' }, '◀ Previous');
+  const btnPlay = el('button', { type: 'button', id: 'play', class: 'primary', 'aria-pressed': 'false' }, '▶ Play');
+  const btnNext = el('button', { type: 'button', id: 'next', 'aria-label': 'Next move' }, 'Next ▶');
+  const btnLast = el('button', { type: 'button', id: 'last', 'aria-label': 'Last position' }, 'Last »');
+  const slider = el('input', { type: 'range', id: 'slider', min: '0', max: '0', value: '0', 'aria-label': 'Position in the match' });
+  const position = el('span', { class: 'position', id: 'position', 'aria-live': 'polite' });
+  const moveLine = el('p', { class: 'move-line', id: 'move-line' });
+  const viewBox = el('div', { class: 'table-felt', id: 'view', 'aria-label': 'The table' });
+  const eventsBox = el('div', { id: 'events' });
+  const dealsBox = el('div', { id: 'deals' });
+  const resultBox = el('div', { id: 'result' });
+
+  root.replaceChildren(
+    summary,
+    el('section', { class: 'panel', 'aria-labelledby': 'viewer-h' },
+      el('h2', { id: 'viewer-h' }, 'Replay'),
+      el('p', { class: 'muted' }, 'Keys: ← and → step, Home and End jump, Space plays or pauses.'),
+      seatLabel, liveStatus,
+      el('div', { class: 'viewer-controls', role: 'group', 'aria-label': 'Replay controls' }, btnFirst, btnPrev, btnPlay, btnNext, btnLast, slider),
+      position, moveLine,
+      el('div', { class: 'grid2' }, viewBox, el('div', {}, el('h3', {}, 'Events of this move'), eventsBox))),
+    el('section', { class: 'panel', 'aria-labelledby': 'scores-h' }, el('h2', { id: 'scores-h' }, 'Scores'), dealsBox, resultBox));
+
+  function fillSummary() {
+    summary.replaceChildren(el('dl', { class: 'view' },
+      el('dt', {}, 'game'), el('dd', {}, el('a', { href: `/rules/${enc(family)}` }, match.game)),
+      el('dt', {}, 'status'), el('dd', {}, el('span', { class: `badge ${match.status}`, id: 'status' }, match.status)),
+      el('dt', {}, 'seats'), el('dd', {}, el('ol', { class: 'items', start: '0' }, match.seats.map(s => el('li', {}, el('a', { href: `/bot/${enc(s.bot)}` }, s.name || s.bot))))),
+      el('dt', {}, 'ranked'), el('dd', {}, match.ranked ? 'yes' : 'no'),
+      el('dt', {}, 'created'), el('dd', {}, date(match.created_at)),
+      el('dt', {}, 'finished'), el('dd', {}, date(match.finished_at)),
+      match.error ? [el('dt', {}, 'error'), el('dd', {}, match.error)] : []));
+    seatSelect.replaceChildren(el('option', { value: '' }, 'the spectator\'s seat'),
+      ...match.seats.map(s => el('option', { value: String(s.seat), disabled: !isOver() }, seatName(s.seat))));
+    seatSelect.value = viewerSeat;
+    seatSelect.title = isOver() ? '' : 'Seats open once the match is over';
+  }
+
+  function fillScores() {
+    const players = match.seats.length;
+    dealsBox.replaceChildren(dealTable(scoresPerDeal(frames.map(f => f.view), players), players, seatName));
+    resultBox.replaceChildren(match.result ? resultTable(match.result, seatName)
+      : el('p', { class: 'muted' }, isOver() ? (match.error || 'No result.') : 'The match is still being played.'));
+  }
+
+  function show() {
+    const last = frames.length - 1;
+    pos = Math.max(0, Math.min(pos, last));
+    slider.max = String(Math.max(0, last));
+    slider.value = String(pos);
+    slider.setAttribute('aria-valuetext', pos === 0 ? 'start' : `move ${pos} of ${last}`);
+    const frame = frames[pos];
+    position.textContent = frames.length === 0 ? 'No position yet' : pos === 0 ? `Start (0 of ${last})` : `Move ${pos} of ${last}`;
+    if (!frame) { viewBox.replaceChildren(el('p', {}, 'Waiting for the first move…')); return; }
+    if (frame.index === null) {
+      moveLine.replaceChildren('Before the first move.', frame.to_act.length ? ` To act: ${frame.to_act.map(seatName).join(', ')}.` : '');
+    } else {
+      moveLine.replaceChildren(el('strong', {}, seatName(frame.seat)), ' ',
+        frame.action ? describe(frame.action) : el('span', { class: 'muted' }, '(the action is shown once the match is over)'));
+    }
+    viewBox.replaceChildren(render(frame.view));
+    eventsBox.replaceChildren(frame.events.length ? el('ul', { class: 'events' }, frame.events.map(e => el('li', {}, describe(e))))
+      : el('p', { class: 'muted' }, 'None.'));
+    btnFirst.disabled = btnPrev.disabled = pos === 0;
+    btnNext.disabled = btnLast.disabled = pos >= last;
+  }
+
+  function go(to) { pos = to; show(); }
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    btnPlay.textContent = '▶ Play';
+    btnPlay.setAttribute('aria-pressed', 'false');
+  }
+  function toggle() {
+    if (timer) { stop(); return; }
+    if (pos >= frames.length - 1) pos = 0;
+    btnPlay.textContent = '❚❚ Pause';
+    btnPlay.setAttribute('aria-pressed', 'true');
+    timer = setInterval(() => {
+      if (pos >= frames.length - 1) { if (isOver()) stop(); return; }
+      go(pos + 1);
+    }, 600);
+  }
+  btnFirst.addEventListener('click', () => go(0));
+  btnPrev.addEventListener('click', () => go(pos - 1));
+  btnNext.addEventListener('click', () => go(pos + 1));
+  btnLast.addEventListener('click', () => go(frames.length - 1));
+  btnPlay.addEventListener('click', toggle);
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  document.addEventListener('keydown', event => {
+    const tag = event.target && event.target.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === 'ArrowLeft') go(pos - 1);
+    else if (event.key === 'ArrowRight') go(pos + 1);
+    else if (event.key === 'Home') go(0);
+    else if (event.key === 'End') go(frames.length - 1);
+    else if (event.key === ' ' && tag !== 'BUTTON') toggle();
+    else return;
+    event.preventDefault();
+  });
+
+  async function loadFrames() {
+    const query = viewerSeat === '' ? '' : `?seat=${enc(viewerSeat)}`;
+    const reply = await api(`/v1/matches/${enc(id)}/frames${query}`);
+    if (!reply.ok) { viewBox.replaceChildren(errorBox(problemText(reply))); return false; }
+    frames = reply.body.frames;
+    return true;
+  }
+
+  seatSelect.addEventListener('change', async () => {
+    viewerSeat = seatSelect.value;
+    const keep = pos;
+    if (await loadFrames()) { pos = keep; show(); }
+  });
+
+  function watch() {
+    liveStatus.hidden = false;
+    liveStatus.textContent = 'Live: waiting for moves…';
+    liveSource = new EventSource(`/v1/matches/${enc(id)}/events`);
+    liveSource.addEventListener('move', message => {
+      const move = JSON.parse(message.data);
+      liveCount += 1;
+      root.dataset.liveEvents = String(liveCount);
+      if (move.index + 1 !== frames.length) return; // already shown (or a gap: the next refresh fills it)
+      const following = pos === frames.length - 1;
+      frames.push({ index: move.index, seat: move.seat, action: null, events: move.events, view: move.view, to_act: move.to_act });
+      liveStatus.textContent = `Live: ${frames.length - 1} moves so far.`;
+      if (following) pos = frames.length - 1;
+      show();
+      fillScores();
+    });
+    liveSource.addEventListener('result', message => {
+      const end = JSON.parse(message.data);
+      match.result = end.result;
+      match.status = end.status;
+    });
+    liveSource.addEventListener('end', async () => {
+      liveSource.close();
+      liveStatus.textContent = 'The match is over: every seat can now be viewed.';
+      const again = await api(`/v1/matches/${enc(id)}`);
+      if (again.ok) match = again.body;
+      fillSummary();
+      const keep = pos;
+      if (await loadFrames()) { pos = keep; show(); }
+      fillScores();
+    });
+    liveSource.addEventListener('error', () => {
+      // The browser reconnects by itself; the stream resends the log, and frames already shown are skipped.
+      if (liveSource.readyState === EventSource.CLOSED) liveStatus.textContent = 'Live stream closed.';
+    });
+  }
+
+  fillSummary();
+  if (await loadFrames()) {
+    pos = isOver() ? 0 : frames.length - 1;
+    show();
+  }
+  fillScores();
+  if (!isOver()) watch();
+}

@@ -1,0 +1,283 @@
+//! Live matches: the in-memory hub the runner publishes each move to, and the frames of a match
+//! (the view after each move, for the replay viewer and the live stream).
+//!
+//! Only spectator-safe data goes through the hub: a move's public events (the same the store keeps
+//! and `GET /v1/matches/{id}` shows while the match runs), the fault's kind (not its detail, which
+//! may quote the refused action and so a hidden card), and the spectator view after the move. A
+//! subscriber first reads the stored log, then the hub: the runner appends a move to the store
+//! before publishing it, so subscribing before reading loses nothing; duplicates are skipped by
+//! move index.
+
+use crate::client::FaultKind;
+use crate::runner::new_game;
+use crate::store::{MatchRecord, MatchStatus, MoveRecord};
+use dashmap::DashMap;
+use engine::Viewer;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::Arc;
+use tokio::sync::broadcast;
+use utoipa::{IntoParams, ToSchema};
+
+/// Moves a slow subscriber may fall behind before its stream is ended (it can reconnect).
+const CHANNEL_CAPACITY: usize = 1024;
+
+/// One move as a spectator sees it: the `move` event of the live stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LiveMove {
+    /// 0-based index of the move in the match.
+    pub index: usize,
+    /// The seat that acted.
+    pub seat: usize,
+    /// The public events of the move (each with its `action_index`).
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// The spectator's view after the move.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Seats to act next (empty once over).
+    pub to_act: Vec<usize>,
+    /// Time the bot took, in milliseconds.
+    pub latency_ms: u64,
+    /// The kind of fault, if the bot's answer was not used (the detail stays in the match).
+    pub fault: Option<FaultKind>,
+}
+
+/// The end of a match: the `result` event of the live stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LiveEnd {
+    /// `finished` or `aborted`.
+    pub status: MatchStatus,
+    /// The result, as in `GET /v1/matches/{id}`.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    /// Why the match was aborted.
+    pub error: Option<String>,
+}
+
+/// What the hub carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LiveEvent {
+    /// A move was played.
+    Move(Box<LiveMove>),
+    /// The match is over.
+    End(LiveEnd),
+}
+
+/// The hub of live matches: one broadcast channel per match somebody watches.
+#[derive(Debug, Clone, Default)]
+pub struct LiveHub {
+    channels: Arc<DashMap<String, broadcast::Sender<LiveEvent>>>,
+}
+
+impl LiveHub {
+    /// A receiver of the match's future events (the channel is made if nobody watched yet).
+    pub fn subscribe(&self, match_id: &str) -> broadcast::Receiver<LiveEvent> {
+        self.channels
+            .entry(match_id.to_string())
+            .or_insert_with(|| broadcast::channel(CHANNEL_CAPACITY).0)
+            .subscribe()
+    }
+
+    /// True if somebody watches the match (so the runner builds the spectator view only then).
+    pub fn is_watched(&self, match_id: &str) -> bool {
+        self.channels.contains_key(match_id)
+    }
+
+    /// Sends an event to the match's watchers, if any.
+    pub fn publish(&self, match_id: &str, event: LiveEvent) {
+        if let Some(sender) = self.channels.get(match_id) {
+            // No receiver left is not an error: watchers come and go.
+            let _ = sender.send(event);
+        }
+    }
+
+    /// Publishes the end and forgets the match.
+    pub fn close(&self, match_id: &str, end: LiveEnd) {
+        self.publish(match_id, LiveEvent::End(end));
+        self.channels.remove(match_id);
+    }
+
+    /// Forgets the match's channel if nobody listens any more (a watcher that subscribed after
+    /// the match had already ended).
+    pub fn release(&self, match_id: &str) {
+        self.channels
+            .remove_if(match_id, |_, sender| sender.receiver_count() == 0);
+    }
+
+    /// Matches being watched now.
+    pub fn watched(&self) -> usize {
+        self.channels.len()
+    }
+}
+
+/// Which seat's frames: `GET /v1/matches/{id}/frames?seat=N`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FramesQuery {
+    /// The seat to see the match from; absent: the spectator. Any seat once the match is over;
+    /// only the spectator while it runs.
+    pub seat: Option<usize>,
+}
+
+/// One position of a match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Frame {
+    /// Index of the move that led here; `null` for the position before the first move.
+    pub index: Option<usize>,
+    /// The seat that made that move.
+    pub seat: Option<usize>,
+    /// The action, once the match is over (`null` while it runs: an action may hide a card).
+    #[schema(value_type = Option<Object>)]
+    pub action: Option<Value>,
+    /// The move's public events.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// The view after the move, from the chosen seat.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Seats to act next.
+    pub to_act: Vec<usize>,
+}
+
+/// `GET /v1/matches/{id}/frames`: the match position by position, from one seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchFrames {
+    /// Match id.
+    pub id: String,
+    /// Game id.
+    pub game: String,
+    /// Status.
+    pub status: MatchStatus,
+    /// The seat the views are for; `null`: the spectator.
+    pub seat: Option<usize>,
+    /// Number of players.
+    pub players: usize,
+    /// The start position, then one frame per move.
+    pub frames: Vec<Frame>,
+    /// The result, once finished.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+}
+
+/// Why frames cannot be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FramesError {
+    /// The game id is no longer served.
+    UnknownGame(String),
+    /// The stored setup or moves no longer replay.
+    Replay(String),
+}
+
+/// Replays a stored match and returns its frames as `viewer` sees them. Actions are included
+/// only when `ended` (while a match runs, an action may name a hidden card).
+pub fn frames(
+    record: &MatchRecord,
+    moves: &[MoveRecord],
+    viewer: Viewer,
+    ended: bool,
+) -> Result<Vec<Frame>, FramesError> {
+    let game = engine::registry::find(&record.game)
+        .ok_or_else(|| FramesError::UnknownGame(record.game.clone()))?;
+    let mut state = game
+        .start(&new_game(record))
+        .map_err(|e| FramesError::Replay(e.to_string()))?;
+    let mut out = Vec::with_capacity(moves.len() + 1);
+    out.push(Frame {
+        index: None,
+        seat: None,
+        action: None,
+        events: Vec::new(),
+        view: state.view(viewer),
+        to_act: state.to_act(),
+    });
+    for logged in moves {
+        state
+            .apply(logged.seat, &logged.action)
+            .map_err(|e| FramesError::Replay(format!("move {}: {e}", logged.index)))?;
+        out.push(Frame {
+            index: Some(logged.index),
+            seat: Some(logged.seat),
+            action: ended.then(|| logged.action.clone()),
+            events: logged.events.clone(),
+            view: state.view(viewer),
+            to_act: state.to_act(),
+        });
+    }
+    Ok(out)
+}
+
+/// The live-stream form of a stored move and the spectator frame after it.
+pub fn live_move(logged: &MoveRecord, frame: &Frame) -> LiveMove {
+    LiveMove {
+        index: logged.index,
+        seat: logged.seat,
+        events: logged.events.clone(),
+        view: frame.view.clone(),
+        to_act: frame.to_act.clone(),
+        latency_ms: logged.latency_ms,
+        fault: logged.fault.as_ref().map(|f| f.kind),
+    }
+}
+
+/// The end of a stored match, if it has ended.
+pub fn live_end(record: &MatchRecord) -> Option<LiveEnd> {
+    matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted).then(|| LiveEnd {
+        status: record.status,
+        result: record.result.clone(),
+        error: record.error.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end() -> LiveEnd {
+        LiveEnd {
+            status: MatchStatus::Finished,
+            result: None,
+            error: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_watcher_gets_what_is_published_then_the_end_and_the_match_is_forgotten() {
+        let hub = LiveHub::default();
+        assert!(!hub.is_watched("m_1"));
+        // Nobody watches: publishing is a no-op, not an error.
+        hub.publish("m_1", LiveEvent::End(end()));
+        let mut receiver = hub.subscribe("m_1");
+        assert!(hub.is_watched("m_1"));
+        assert!(!hub.is_watched("m_2"));
+        let moved = LiveMove {
+            index: 0,
+            seat: 1,
+            events: vec![],
+            view: serde_json::json!({}),
+            to_act: vec![0],
+            latency_ms: 3,
+            fault: None,
+        };
+        hub.publish("m_1", LiveEvent::Move(Box::new(moved.clone())));
+        hub.close("m_1", end());
+        assert_eq!(hub.watched(), 0);
+        assert_eq!(
+            receiver.recv().await.ok(),
+            Some(LiveEvent::Move(Box::new(moved)))
+        );
+        assert_eq!(receiver.recv().await.ok(), Some(LiveEvent::End(end())));
+        assert!(receiver.recv().await.is_err(), "closed after the end");
+    }
+
+    #[test]
+    fn release_forgets_only_a_channel_nobody_listens_to() {
+        let hub = LiveHub::default();
+        let receiver = hub.subscribe("m_1");
+        hub.release("m_1");
+        assert!(hub.is_watched("m_1"));
+        drop(receiver);
+        hub.release("m_1");
+        assert!(!hub.is_watched("m_1"));
+    }
+}
