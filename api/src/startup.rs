@@ -18,6 +18,17 @@ use utoipa_swagger_ui::SwaggerUi;
 /// Header carrying the request id (also on every log line of the request).
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
+/// The request id of a request: the client's `x-request-id` if it is a usable one (1 to 128
+/// visible ASCII characters, so it is safe in logs and headers), else a fresh random one.
+pub fn request_id(headers: &actix_web::http::header::HeaderMap) -> String {
+    headers
+        .get(REQUEST_ID_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .filter(|id| (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()))
+}
+
 /// Everything `serve` needs. Build it with [`ServeConfig::default`] and change fields.
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
@@ -117,10 +128,11 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         .route("/docs", web::get().to(docs_redirect))
         .default_service(web::to(not_found))
         .wrap_fn(move |req, srv| {
-            // One span per request: its id is on every log line of the request and in the
-            // `x-request-id` header; the span costs nothing when INFO is filtered out.
+            // One span per request: its id (the client's `x-request-id`, or a fresh one) is on
+            // every log line of the request and echoed in the `x-request-id` header; the span
+            // costs nothing when INFO is filtered out.
             let started = Instant::now();
-            let id = format!("{:032x}", rand::random::<u128>());
+            let id = request_id(req.headers());
             let method = req.method().as_str().to_string();
             let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
             let recorder = recorder.clone();

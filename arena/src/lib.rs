@@ -20,6 +20,8 @@ pub mod client;
 pub mod config;
 pub mod dto;
 pub mod ladder;
+pub mod limits;
+pub mod metrics;
 pub mod play;
 pub mod problem;
 pub mod ratings;

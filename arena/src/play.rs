@@ -56,6 +56,14 @@ pub async fn play(
             labels.push(format!("{spec} (built-in)"));
             continue;
         }
+        // The same URL in two seats (self-play) is one bot: names are unique.
+        if let Some(seat) = args.bots.iter().position(|other| other == spec)
+            && seat < bots.len()
+        {
+            bots.push(bots[seat].clone());
+            labels.push(labels[seat].clone());
+            continue;
+        }
         let name: String = spec.chars().filter(|c| !c.is_control()).take(64).collect();
         let registered = arena
             .register_bot(RegisterBot {
@@ -88,6 +96,7 @@ pub async fn play(
                 deals: None,
                 ranked: Some(false),
                 deadline_ms: Some(args.deadline_ms),
+                clock: None,
             },
             false,
             false,

@@ -85,6 +85,31 @@ impl ArenaError {
         )
     }
 
+    /// 409 `bot_name_taken`: another live bot has this name (names are unique so matches can
+    /// name bots).
+    pub fn name_taken(name: &str) -> Self {
+        Self::new(
+            StatusCode::CONFLICT,
+            "bot_name_taken",
+            "Bot name taken",
+            format!("another bot is already named `{name}`: choose another name"),
+        )
+    }
+
+    /// 429 `rate_limited`: too many requests of this kind from this client or token (the
+    /// response also carries `Retry-After` and `RateLimit-*` headers, see
+    /// [`crate::limits::RateLimited`]).
+    pub fn rate_limited(what: &str, per_minute: u32, retry_after_secs: u64) -> Self {
+        Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "Too many requests",
+            format!(
+                "at most {per_minute} {what} per minute per client and per token: retry in {retry_after_secs} s"
+            ),
+        )
+    }
+
     /// 500 `internal`: details go to the log only.
     pub fn internal(error: &anyhow::Error) -> Self {
         tracing::error!(error = format!("{error:#}"), "arena internal error");

@@ -43,6 +43,15 @@ pub fn check_name(name: &str) -> Result<(), ArenaError> {
             "`name` must be 1 to 64 printable characters",
         ));
     }
+    // Matches name bots by id or name: a name shaped like an id would be ambiguous.
+    if name.len() == 18
+        && name.starts_with("b_")
+        && name[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return Err(ArenaError::invalid(
+            "`name` must not look like a bot id (`b_` and 16 hex digits)",
+        ));
+    }
     Ok(())
 }
 
@@ -110,7 +119,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         games: bot.games.clone(),
         builtin: bot.builtin,
         paused: bot.paused,
-        created_at: bot.created_at,
+        created_at: crate::dto::rfc3339(bot.created_at),
         ratings: ratings
             .iter()
             .map(|r| GameRating {

@@ -1,6 +1,7 @@
 //! `/v1/bots`: register, list, show, update and delete bots.
 
 use super::{bearer, parse_body};
+use crate::limits::Limited;
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
 use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
@@ -17,14 +18,23 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
         (status = 201, description = "Registered", body = RegisteredBot),
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
         (status = 404, description = "Unknown game id", body = Problem),
+        (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem),
         (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem),
+        (status = 429, description = "Too many registrations from this client or token (`rate_limited`; `serve --registrations-per-minute`)", body = Problem, headers(
+            ("Retry-After" = u64, description = "Seconds until a registration is allowed again"),
+            ("RateLimit-Limit" = u64, description = "Registrations allowed per minute"),
+            ("RateLimit-Remaining" = u64, description = "Registrations allowed now (0)"),
+            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
+        )),
     )
 )]
 #[post("/v1/bots")]
 pub async fn register(
     arena: web::Data<Arena>,
+    request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, ArenaError> {
+) -> Result<HttpResponse, actix_web::Error> {
+    arena.limits().check(Limited::Registration, &request)?;
     let request: RegisterBot = parse_body(&body)?;
     let registered = arena.register_bot(request).await?;
     Ok(HttpResponse::Created().json(registered))
@@ -72,6 +82,7 @@ pub async fn show(
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
         (status = 401, description = "Missing or wrong owner token", body = Problem),
         (status = 404, description = "Unknown bot or game", body = Problem),
+        (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem),
         (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem),
     )
 )]

@@ -1,6 +1,7 @@
 //! `/v1/matches`: create, list and show matches.
 
 use super::parse_body;
+use crate::limits::Limited;
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
 use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
@@ -9,7 +10,7 @@ use actix_web::{HttpResponse, get, post, web};
 /// Play a match between bots.
 ///
 /// The match is queued and runs in the background (bounded concurrency); poll
-/// `GET /v1/matches/{id}`.
+/// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
 #[utoipa::path(
     tag = "arena",
     request_body = CreateMatch,
@@ -18,10 +19,21 @@ use actix_web::{HttpResponse, get, post, web};
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem),
         (status = 404, description = "Unknown game or bot", body = Problem),
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem),
+        (status = 429, description = "Too many match creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, headers(
+            ("Retry-After" = u64, description = "Seconds until a match creation is allowed again"),
+            ("RateLimit-Limit" = u64, description = "Match creations allowed per minute"),
+            ("RateLimit-Remaining" = u64, description = "Match creations allowed now (0)"),
+            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
+        )),
     )
 )]
 #[post("/v1/matches")]
-pub async fn create(arena: web::Data<Arena>, body: web::Bytes) -> Result<HttpResponse, ArenaError> {
+pub async fn create(
+    arena: web::Data<Arena>,
+    request: actix_web::HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, actix_web::Error> {
+    arena.limits().check(Limited::MatchCreation, &request)?;
     let request: CreateMatch = parse_body(&body)?;
     let created = arena.create_match(request).await?;
     Ok(HttpResponse::Accepted().json(created))

@@ -7,6 +7,7 @@ mod support;
 mod bot_faults;
 mod play;
 mod protocol;
+mod operations;
 mod ratings;
 mod restart;
 mod routes;
