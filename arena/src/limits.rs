@@ -87,7 +87,11 @@ impl RateLimiter {
         let mut worst = open;
         let mut next = Vec::with_capacity(keys.len());
         for key in keys {
-            let tat = arrivals.get(key).copied().filter(|at| *at > now).unwrap_or(now);
+            let tat = arrivals
+                .get(key)
+                .copied()
+                .filter(|at| *at > now)
+                .unwrap_or(now);
             let ahead = tat - now;
             if ahead > tolerance {
                 let retry_after = ahead - tolerance;
@@ -186,7 +190,10 @@ impl ResponseError for RateLimited {
             .insert_header(("Retry-After", retry_after.to_string()))
             .insert_header(("RateLimit-Limit", self.per_minute.to_string()))
             .insert_header(("RateLimit-Remaining", self.decision.remaining.to_string()))
-            .insert_header(("RateLimit-Reset", ceil_secs(self.decision.reset).to_string()))
+            .insert_header((
+                "RateLimit-Reset",
+                ceil_secs(self.decision.reset).to_string(),
+            ))
             .insert_header(("RateLimit-Policy", format!("{};w=60", self.per_minute)))
             .json(problem)
     }

@@ -89,7 +89,9 @@ impl Banks {
 
     /// The flagged seats.
     pub fn flagged_seats(&self) -> Vec<usize> {
-        (0..self.flagged.len()).filter(|s| self.flagged[*s]).collect()
+        (0..self.flagged.len())
+            .filter(|s| self.flagged[*s])
+            .collect()
     }
 
     /// Takes `latency_ms` from `seat`'s bank, then adds the increment. Returns true if the bank
@@ -247,7 +249,11 @@ impl Runner {
         for bot_id in &record.bots {
             match self.store.bot_any(bot_id).await? {
                 Some(bot) => seats.push(bot),
-                None => return self.abort(&record, format!("bot {bot_id} does not exist")).await,
+                None => {
+                    return self
+                        .abort(&record, format!("bot {bot_id} does not exist"))
+                        .await;
+                }
             }
         }
         let targets: Vec<Target> = seats.iter().map(bots::target).collect();
@@ -264,7 +270,10 @@ impl Runner {
         };
         if let Some(refused) = replay.refused {
             return self
-                .abort(&record, format!("the logged moves no longer replay: {refused}"))
+                .abort(
+                    &record,
+                    format!("the logged moves no longer replay: {refused}"),
+                )
                 .await;
         }
         let mut state = replay.game;
@@ -332,7 +341,10 @@ impl Runner {
             let legal = state.legal_actions(seat);
             let Some(first_legal) = legal.first().cloned() else {
                 return self
-                    .abort(&record, format!("seat {seat} is to act but has no legal action"))
+                    .abort(
+                        &record,
+                        format!("seat {seat} is to act but has no legal action"),
+                    )
                     .await;
             };
             let index = history.len();
@@ -353,9 +365,8 @@ impl Runner {
                 // With a clock, the bot has its bank or the per-move deadline, whichever is
                 // shorter.
                 let time_left_ms = banks.as_ref().map(|b| b.left(seat));
-                let timeout_ms = time_left_ms.map_or(record.deadline_ms, |left| {
-                    left.clamp(1, record.deadline_ms)
-                });
+                let timeout_ms = time_left_ms
+                    .map_or(record.deadline_ms, |left| left.clamp(1, record.deadline_ms));
                 let request = MoveRequest {
                     match_id: id.to_string(),
                     game: record.game.clone(),
@@ -444,8 +455,16 @@ impl Runner {
                 events,
             };
             // Durable before the match goes on (the next bot sees this move's effects).
-            if !self.store.append_move(id, &self.worker, &record_move).await? {
-                tracing::warn!(match_id = id, index, "lease lost: another worker plays this match");
+            if !self
+                .store
+                .append_move(id, &self.worker, &record_move)
+                .await?
+            {
+                tracing::warn!(
+                    match_id = id,
+                    index,
+                    "lease lost: another worker plays this match"
+                );
                 return Ok(Outcome::NotHeld);
             }
             self.metrics
@@ -485,7 +504,12 @@ impl Runner {
                 &Finish {
                     result: result_value.clone(),
                     sides,
-                    faults: record.bots.iter().cloned().zip(faults.iter().copied()).collect(),
+                    faults: record
+                        .bots
+                        .iter()
+                        .cloned()
+                        .zip(faults.iter().copied())
+                        .collect(),
                 },
             )
             .await?;
@@ -543,7 +567,12 @@ impl Runner {
     }
 
     async fn abort(&self, record: &MatchRecord, reason: String) -> anyhow::Result<Outcome> {
-        tracing::warn!(match_id = record.id, game = record.game, reason, "match aborted");
+        tracing::warn!(
+            match_id = record.id,
+            game = record.game,
+            reason,
+            "match aborted"
+        );
         if self.store.abort_match(&record.id, &reason).await? {
             self.metrics
                 .match_finished(&record.game, MatchOutcome::Aborted);

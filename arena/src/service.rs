@@ -76,7 +76,11 @@ impl Arena {
             anyhow::bail!(
                 "--role {} needs PostgreSQL (--database postgres://...): a SQLite database serves \
                  one process, which must be both API and worker (--role all)",
-                if config.role == Role::Api { "api" } else { "worker" }
+                if config.role == Role::Api {
+                    "api"
+                } else {
+                    "worker"
+                }
             );
         }
         let store: Arc<dyn Store> = Arc::new(sql);
@@ -87,7 +91,11 @@ impl Arena {
                 store: store.clone(),
                 client: client.clone(),
                 // The pid in the id tells an operator which process holds a lease.
-                worker: format!("w_{}_{}", std::process::id(), new_id("w").trim_start_matches("w_")),
+                worker: format!(
+                    "w_{}_{}",
+                    std::process::id(),
+                    new_id("w").trim_start_matches("w_")
+                ),
                 wake: Arc::new(Notify::new()),
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),

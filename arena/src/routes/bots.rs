@@ -1,8 +1,8 @@
 //! `/v1/bots`: register, list, show, update and delete bots.
 
 use super::{bearer, parse_body};
-use crate::limits::Limited;
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
+use crate::limits::Limited;
 use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};

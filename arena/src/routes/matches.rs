@@ -1,8 +1,8 @@
 //! `/v1/matches`: create, list and show matches.
 
 use super::parse_body;
-use crate::limits::Limited;
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
+use crate::limits::Limited;
 use crate::problem::{ArenaError, Problem};
 use crate::service::Arena;
 use actix_web::{HttpResponse, get, post, web};

@@ -9,8 +9,8 @@ pub mod sql;
 pub use sql::{Dialect, Leadership, SqlStore};
 
 use crate::client::Fault;
-use crate::wire::Clock;
 use crate::ratings::Rating;
+use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;

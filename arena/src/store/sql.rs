@@ -12,8 +12,8 @@
 //! as long as the store lives, and a second process is refused with a clear message.
 
 use super::{
-    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord, Store,
-    now_ms,
+    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord,
+    Store, now_ms,
 };
 use crate::ratings::{self, Rating, Side};
 use crate::wire::Clock;
@@ -21,7 +21,9 @@ use anyhow::Context;
 use serde_json::Value;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+};
 use sqlx::{AssertSqlSafe, Connection, Row, SqlStr};
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -84,14 +86,38 @@ impl Dialect {
     fn migrator(self) -> Migrator {
         let files: [(i64, &'static str, &'static str); 3] = match self {
             Dialect::Sqlite => [
-                (1, "init", include_str!("../../migrations/sqlite/0001_init.sql")),
-                (2, "queue", include_str!("../../migrations/sqlite/0002_queue.sql")),
-                (3, "operations", include_str!("../../migrations/sqlite/0003_operations.sql")),
+                (
+                    1,
+                    "init",
+                    include_str!("../../migrations/sqlite/0001_init.sql"),
+                ),
+                (
+                    2,
+                    "queue",
+                    include_str!("../../migrations/sqlite/0002_queue.sql"),
+                ),
+                (
+                    3,
+                    "operations",
+                    include_str!("../../migrations/sqlite/0003_operations.sql"),
+                ),
             ],
             Dialect::Postgres => [
-                (1, "init", include_str!("../../migrations/postgres/0001_init.sql")),
-                (2, "queue", include_str!("../../migrations/postgres/0002_queue.sql")),
-                (3, "operations", include_str!("../../migrations/postgres/0003_operations.sql")),
+                (
+                    1,
+                    "init",
+                    include_str!("../../migrations/postgres/0001_init.sql"),
+                ),
+                (
+                    2,
+                    "queue",
+                    include_str!("../../migrations/postgres/0002_queue.sql"),
+                ),
+                (
+                    3,
+                    "operations",
+                    include_str!("../../migrations/postgres/0003_operations.sql"),
+                ),
             ],
         };
         Migrator::with_migrations(
@@ -296,8 +322,8 @@ impl SqlStore {
     pub async fn open(database: &str) -> anyhow::Result<Self> {
         let (pool, dialect, pg_options, lock) =
             if database.starts_with("postgres:") || database.starts_with("postgresql:") {
-                let options = PgConnectOptions::from_str(database)
-                    .context("parsing the PostgreSQL URL")?;
+                let options =
+                    PgConnectOptions::from_str(database).context("parsing the PostgreSQL URL")?;
                 let pool = PgPoolOptions::new()
                     .max_connections(16)
                     .connect_with(options.clone())
@@ -391,8 +417,9 @@ fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
              to run several)",
             path.display()
         ),
-        Err(std::fs::TryLockError::Error(error)) => Err(error)
-            .with_context(|| format!("locking {}", lock_path.to_string_lossy())),
+        Err(std::fs::TryLockError::Error(error)) => {
+            Err(error).with_context(|| format!("locking {}", lock_path.to_string_lossy()))
+        }
     }
 }
 
@@ -785,11 +812,13 @@ impl Store for SqlStore {
 
     async fn claim_next(&self, worker: &str, lease: Duration) -> anyhow::Result<Option<String>> {
         let sql = self.statements.claim_next.clone();
-        Ok(on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
+        Ok(
+            on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
             .bind(worker)
             .bind(millis(lease))
             .fetch_optional(p)
-            .await)?)
+            .await)?,
+        )
     }
 
     async fn claim(&self, id: &str, worker: &str, lease: Duration) -> anyhow::Result<bool> {

@@ -5,9 +5,9 @@
 mod support;
 
 mod bot_faults;
+mod operations;
 mod play;
 mod protocol;
-mod operations;
 mod ratings;
 mod restart;
 mod routes;

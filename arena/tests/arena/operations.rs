@@ -17,12 +17,18 @@ async fn send(request: reqwest::RequestBuilder) -> (u16, reqwest::header::Header
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let text = response.text().await.expect("body");
-    (status, headers, serde_json::from_str(&text).unwrap_or(Value::Null))
+    (
+        status,
+        headers,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
 }
 
 /// `2026-11-23T18:50:28.123Z`: RFC 3339, UTC, milliseconds.
 fn assert_rfc3339(value: &Value) {
-    let text = value.as_str().unwrap_or_else(|| panic!("not a string: {value}"));
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {value}"));
     let bytes = text.as_bytes();
     assert_eq!(bytes.len(), 24, "{text}");
     for (i, b) in bytes.iter().enumerate() {
@@ -71,7 +77,10 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     for taken in ["alpha", "random"] {
         let (status, headers, problem) =
             send(http.post(format!("{base}/v1/bots")).json(&body(taken))).await;
-        assert_eq!((status, problem["code"].as_str()), (409, Some("bot_name_taken")));
+        assert_eq!(
+            (status, problem["code"].as_str()),
+            (409, Some("bot_name_taken"))
+        );
         assert_eq!(headers["content-type"], "application/problem+json");
         assert_eq!(problem["status"], 409);
     }
@@ -80,7 +89,10 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
             .json(&body("b_0123456789abcdef")),
     )
     .await;
-    assert_eq!((status, problem["code"].as_str()), (400, Some("invalid_request")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
     let (status, _, beta) = send(http.post(format!("{base}/v1/bots")).json(&body("beta"))).await;
     assert_eq!(status, 201, "{beta}");
     let beta_id = beta["id"].as_str().expect("id");
@@ -91,7 +103,10 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
             .json(&json!({"name": "alpha"})),
     )
     .await;
-    assert_eq!((status, problem["code"].as_str()), (409, Some("bot_name_taken")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (409, Some("bot_name_taken"))
+    );
     // Renaming a bot to its own name is no conflict.
     let (status, _, renamed) = send(
         http.patch(format!("{base}/v1/bots/{beta_id}"))
@@ -112,7 +127,11 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     assert_eq!(view["status"], "finished", "{view}");
     assert_eq!(view["seats"][0]["name"], "random");
     assert_eq!(view["seats"][1]["name"], "heuristic");
-    assert!(view["seats"][0]["bot"].as_str().is_some_and(|id| id.starts_with("b_")));
+    assert!(
+        view["seats"][0]["bot"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("b_"))
+    );
     assert_rfc3339(&view["created_at"]);
     assert_rfc3339(&view["started_at"]);
     assert_rfc3339(&view["finished_at"]);
@@ -127,7 +146,10 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
             .json(&json!({"game": game, "bots": ["alpha", "nobody"]})),
     )
     .await;
-    assert_eq!((status, problem["code"].as_str()), (404, Some("unknown_bot")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (404, Some("unknown_bot"))
+    );
     // A ranked match needs two different bots, however they are named.
     let alpha_id = alpha["id"].as_str().expect("id");
     let (status, _, problem) = send(
@@ -135,7 +157,10 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
             .json(&json!({"game": game, "bots": ["alpha", alpha_id], "ranked": true})),
     )
     .await;
-    assert_eq!((status, problem["code"].as_str()), (422, Some("duplicate_bots")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (422, Some("duplicate_bots"))
+    );
     let (_, _, list) = send(http.get(format!("{base}/v1/matches"))).await;
     assert_rfc3339(&list["matches"][0]["created_at"]);
 }
@@ -175,7 +200,11 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
     let view = arena.get_match(&created.id).await.expect("view");
     assert_eq!(view.clock, Some(clock));
     let slow_moves: Vec<_> = view.moves.iter().filter(|m| m.seat == 0).collect();
-    assert!(slow_moves.len() >= 2, "seat 0 moves {} times", slow_moves.len());
+    assert!(
+        slow_moves.len() >= 2,
+        "seat 0 moves {} times",
+        slow_moves.len()
+    );
     // 200 ms bank, 120 ms per answer: the first answer leaves about 80 ms, the second runs out.
     assert!(slow_moves[0].fault.is_none());
     for later in &slow_moves[1..] {
@@ -183,12 +212,28 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
         assert_eq!(fault.kind, FaultKind::Flagged, "{}", fault.detail);
     }
     let asked = slow.seen.time_left.lock().expect("lock").clone();
-    assert_eq!(asked.len(), 2, "the flagged seat is not asked again: {asked:?}");
+    assert_eq!(
+        asked.len(),
+        2,
+        "the flagged seat is not asked again: {asked:?}"
+    );
     assert_eq!(asked[0], 200);
     assert!(asked[1] > 0 && asked[1] <= 80, "{asked:?}");
     // The other seat's bank was never near empty, and it never faulted.
-    assert!(view.moves.iter().filter(|m| m.seat == 1).all(|m| m.fault.is_none()));
-    assert!(good.seen.time_left.lock().expect("lock").iter().all(|left| *left > 0));
+    assert!(
+        view.moves
+            .iter()
+            .filter(|m| m.seat == 1)
+            .all(|m| m.fault.is_none())
+    );
+    assert!(
+        good.seen
+            .time_left
+            .lock()
+            .expect("lock")
+            .iter()
+            .all(|left| *left > 0)
+    );
     let result = view.result.expect("result");
     assert_eq!(result["flagged"], json!([0]));
     assert_eq!(result["disqualified"], json!([]));
@@ -206,7 +251,10 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
             slow_moves.len() - 1
         ),
     ] {
-        assert!(metrics.lines().any(|l| l == line), "{line} missing in\n{metrics}");
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "{line} missing in\n{metrics}"
+        );
     }
 
     // Ranked matches play the game id's own clock and refuse another.
@@ -254,14 +302,7 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
     .await;
     let bot = spawn_bot(Behavior::Good).await;
     let id = register(&arena, &bot, &game).await;
-    let health = || async {
-        arena
-            .store()
-            .bot(&id)
-            .await
-            .expect("get")
-            .expect("bot")
-    };
+    let health = || async { arena.store().bot(&id).await.expect("get").expect("bot") };
 
     // A restart of 2 s: probes fail (retried with back-off), the bot is not paused, and its
     // first probe after the restart clears the streak.
@@ -273,7 +314,10 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let failed = health().await;
-    assert!(failed.failures >= 3 && failed.retry_at.is_some(), "{failed:?}");
+    assert!(
+        failed.failures >= 3 && failed.retry_at.is_some(),
+        "{failed:?}"
+    );
     bot.seen.down.store(false, Ordering::SeqCst);
     let up = Instant::now();
     loop {
@@ -300,7 +344,11 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
         assert!(down.elapsed() < Duration::from_secs(10), "never paused");
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    assert!(down.elapsed() >= Duration::from_secs(3), "{:?}", down.elapsed());
+    assert!(
+        down.elapsed() >= Duration::from_secs(3),
+        "{:?}",
+        down.elapsed()
+    );
     assert!(paused.failing_since.is_some() && paused.failures >= 3);
     assert!(arena.bot(&id).await.expect("view").paused);
     // Back up: the next probe (after at most the capped back-off) unpauses it.
@@ -345,7 +393,10 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
             .json(&json!({"name": "one too many", "url": bot.url, "games": [game]})),
     )
     .await;
-    assert_eq!((status, problem["code"].as_str()), (429, Some("rate_limited")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
     assert_eq!(headers["content-type"], "application/problem+json");
     let header = |name: &str| -> u64 {
         headers[name]
@@ -368,7 +419,10 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
     }
     let (status, headers, problem) =
         send(http.post(format!("{base}/v1/matches")).json(&create)).await;
-    assert_eq!((status, problem["code"].as_str()), (429, Some("rate_limited")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
     assert!(headers.contains_key("retry-after") && headers.contains_key("ratelimit-limit"));
     // Reads are not limited.
     let (status, _, _) = send(http.get(format!("{base}/v1/matches"))).await;
@@ -427,7 +481,11 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
             (false, _) => (0, 0, 1),
         };
         assert_eq!((row.games, row.played), (1, 1));
-        assert_eq!((row.wins, row.draws, row.losses), expected, "seat {seat}: {result}");
+        assert_eq!(
+            (row.wins, row.draws, row.losses),
+            expected,
+            "seat {seat}: {result}"
+        );
         assert_eq!(Some(row.faults), result["faults"][seat].as_u64());
     }
     // The failing bot faulted on every move it was asked (and is disqualified after 3).

@@ -5,7 +5,8 @@ use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
 use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
 use arena::store::{
-    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore, Store, now_ms,
+    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore,
+    Store, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
@@ -44,13 +45,25 @@ async fn contract(store: &dyn Store) {
     assert!(!store.insert_bot(&twin).await.expect("insert twin"));
     assert!(store.bot(&twin.id).await.expect("get").is_none());
     assert_eq!(
-        store.bot_named(&format!("n{a}")).await.expect("named").map(|b| b.id),
+        store
+            .bot_named(&format!("n{a}"))
+            .await
+            .expect("named")
+            .map(|b| b.id),
         Some(a.clone())
     );
     let mut clash = store.bot(&b).await.expect("get").expect("bot");
     clash.name = format!("n{a}");
-    assert!(!store.update_bot(&clash).await.expect("rename to a taken name"));
-    assert_eq!(store.bot(&b).await.expect("get").expect("bot").name, format!("n{b}"));
+    assert!(
+        !store
+            .update_bot(&clash)
+            .await
+            .expect("rename to a taken name")
+    );
+    assert_eq!(
+        store.bot(&b).await.expect("get").expect("bot").name,
+        format!("n{b}")
+    );
     let mut changed = store.bot(&a).await.expect("get").expect("bot");
     assert_eq!(changed, bot(&a).clone_with_time(changed.created_at));
     changed.name = "renamed".into();
@@ -101,11 +114,17 @@ async fn contract(store: &dyn Store) {
     assert_eq!(stored, record);
     let lease = Duration::from_secs(30);
     assert!(
-        store.claim(&record.id, "w_one", lease).await.expect("claim"),
+        store
+            .claim(&record.id, "w_one", lease)
+            .await
+            .expect("claim"),
         "a queued match is claimed"
     );
     assert!(
-        !store.claim(&record.id, "w_two", lease).await.expect("claim"),
+        !store
+            .claim(&record.id, "w_two", lease)
+            .await
+            .expect("claim"),
         "a match under a live lease is not claimed by another worker"
     );
     let first = MoveRecord {
@@ -270,7 +289,12 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         comment: None,
         events: vec![],
     };
-    assert!(store.append_move(&record.id, &one, &first).await.expect("move"));
+    assert!(
+        store
+            .append_move(&record.id, &one, &first)
+            .await
+            .expect("move")
+    );
     // Renewing keeps the lease alive past its first term.
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(store.renew_leases(&one, short).await.expect("renew") >= 1);
@@ -278,27 +302,58 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     assert!(!store.claim(&record.id, &two, short).await.expect("claim"));
     // The first worker stops renewing (it died): the lease runs out, the second takes over.
     tokio::time::sleep(Duration::from_millis(250)).await;
-    assert!(store.claim(&record.id, &two, short).await.expect("take over"));
-    assert_eq!(store.moves(&record.id).await.expect("moves"), vec![first.clone()]);
+    assert!(
+        store
+            .claim(&record.id, &two, short)
+            .await
+            .expect("take over")
+    );
+    assert_eq!(
+        store.moves(&record.id).await.expect("moves"),
+        vec![first.clone()]
+    );
     let second = MoveRecord {
         index: 1,
         ..first.clone()
     };
     assert!(
-        !store.append_move(&record.id, &one, &second).await.expect("stale move"),
+        !store
+            .append_move(&record.id, &one, &second)
+            .await
+            .expect("stale move"),
         "the replaced worker is fenced out"
     );
-    assert!(store.append_move(&record.id, &two, &second).await.expect("move"));
+    assert!(
+        store
+            .append_move(&record.id, &two, &second)
+            .await
+            .expect("move")
+    );
     let finish = Finish {
         result: json!({}),
         sides: None,
         faults: Vec::new(),
     };
-    assert!(!store.finish_match(&record.id, &one, &finish).await.expect("stale finish"));
+    assert!(
+        !store
+            .finish_match(&record.id, &one, &finish)
+            .await
+            .expect("stale finish")
+    );
     // A clean shutdown hands the match back at once.
     assert_eq!(store.release_leases(&two, None).await.expect("release"), 1);
-    assert!(store.claim(&record.id, &one, short).await.expect("claim after release"));
-    assert!(store.finish_match(&record.id, &one, &finish).await.expect("finish"));
+    assert!(
+        store
+            .claim(&record.id, &one, short)
+            .await
+            .expect("claim after release")
+    );
+    assert!(
+        store
+            .finish_match(&record.id, &one, &finish)
+            .await
+            .expect("finish")
+    );
     assert_eq!(store.moves(&record.id).await.expect("moves").len(), 2);
     assert!(
         !store.claim(&record.id, &two, short).await.expect("claim"),
@@ -322,9 +377,7 @@ impl WithTime for BotRecord {
 #[tokio::test]
 async fn the_sqlite_store_keeps_the_contract() {
     let path = temp_dir("store").join("s.db");
-    let store = SqlStore::open(&path.to_string_lossy())
-        .await
-        .expect("open");
+    let store = SqlStore::open(&path.to_string_lossy()).await.expect("open");
     contract(&store).await;
     // The one process of a SQLite database leads the ladder.
     assert!(store.try_lead().await.expect("lead").is_some());
@@ -339,9 +392,7 @@ async fn the_sqlite_store_keeps_the_contract() {
 #[tokio::test]
 async fn a_sqlite_database_refuses_a_second_opener_with_a_clear_message() {
     let path = temp_dir("store-lock").join("s.db");
-    let first = SqlStore::open(&path.to_string_lossy())
-        .await
-        .expect("open");
+    let first = SqlStore::open(&path.to_string_lossy()).await.expect("open");
     let refused = SqlStore::open(&path.to_string_lossy())
         .await
         .expect_err("a second opener is refused");
@@ -362,7 +413,10 @@ async fn a_role_other_than_all_needs_postgres() {
     let mut config = ArenaConfig::local(path.to_string_lossy().to_string());
     config.role = arena::Role::Worker;
     let refused = Arena::open(config).await.expect_err("refused");
-    assert!(format!("{refused:#}").contains("needs PostgreSQL"), "{refused:#}");
+    assert!(
+        format!("{refused:#}").contains("needs PostgreSQL"),
+        "{refused:#}"
+    );
 }
 
 #[tokio::test]

@@ -303,6 +303,9 @@ pub async fn fresh_postgres() -> Option<String> {
         .await
         .expect("create a test database");
     let base = url.split('?').next().unwrap_or(&url);
-    let server = base.rsplit_once('/').map(|(server, _)| server).unwrap_or(base);
+    let server = base
+        .rsplit_once('/')
+        .map(|(server, _)| server)
+        .unwrap_or(base);
     Some(format!("{server}/{name}"))
 }
