@@ -21,6 +21,8 @@
 #   bench/arena_load.sh
 #   BIN=/tmp/cardroom-before ONLY=sqlite bench/arena_load.sh   # another binary, one scenario
 set -euo pipefail
+# The load queues matches and registers bots far faster than the default rate limits allow.
+export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}

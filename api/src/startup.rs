@@ -120,8 +120,9 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         .configure(crate::web::configure)
         .default_service(web::to(not_found))
         .wrap_fn(move |req, srv| {
-            // One span per request: its id is on every log line of the request and in the
-            // `x-request-id` header; the span costs nothing when INFO is filtered out.
+            // One span per request: its id (the client's `x-request-id`, or a fresh one) is on
+            // every log line of the request and echoed in the `x-request-id` header; the span
+            // costs nothing when INFO is filtered out.
             let started = Instant::now();
             let id = incoming_request_id(&req)
                 .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()));

@@ -126,6 +126,7 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
                 deals: None,
                 ranked: Some(true),
                 deadline_ms: None,
+                clock: None,
             })
             .await
             .expect("queue a match");

@@ -34,6 +34,30 @@ pub enum FaultKind {
     IllegalAction,
     /// The seat was already disqualified; the arena played for it without asking.
     Disqualified,
+    /// The seat's time bank ran out (on this move, or earlier in the match): the arena played
+    /// its first legal action.
+    Flagged,
+}
+
+impl FaultKind {
+    /// The wire name (`timeout`, `bad_status`, ...), as in JSON and metrics labels.
+    pub fn label(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Transport => "transport",
+            FaultKind::BadStatus => "bad_status",
+            FaultKind::BadJson => "bad_json",
+            FaultKind::IllegalAction => "illegal_action",
+            FaultKind::Disqualified => "disqualified",
+            FaultKind::Flagged => "flagged",
+        }
+    }
+
+    /// Counts towards the faults that disqualify a seat: not the arena's own fallback moves for
+    /// a seat already disqualified or flagged.
+    pub fn counts(self) -> bool {
+        !matches!(self, FaultKind::Disqualified | FaultKind::Flagged)
+    }
 }
 
 /// A recorded fault: its kind and the reason in words.

@@ -45,8 +45,19 @@ pub struct ArenaConfig {
     pub ladder: bool,
     /// Time between two ladder rounds (each round schedules at most one match per game).
     pub ladder_interval: Duration,
-    /// Disqualifications or failed probes in a row after which a bot is paused from the ladder.
+    /// Disqualifications or failed probes in a row after which a bot may be paused from the
+    /// ladder (once the streak also spans `pause_window`).
     pub pause_after: u32,
+    /// How long a bot's failures must go on before it is paused from the ladder: a bot that
+    /// restarts within this window keeps its place.
+    pub pause_window: Duration,
+    /// Wait before the first re-probe of a bot whose probe failed; doubled after each further
+    /// failure, up to half the pause window (at most 30 s).
+    pub retry_backoff: Duration,
+    /// `POST /v1/bots` per minute per client address and per owner token (0: no limit).
+    pub registrations_per_minute: u32,
+    /// `POST /v1/matches` per minute per client address and per owner token (0: no limit).
+    pub matches_per_minute: u32,
     /// Timeout of probes (`GET {url}/`) and notifications.
     pub probe_timeout: Duration,
     /// API, workers or both.
@@ -71,6 +82,10 @@ impl ArenaConfig {
             ladder: false,
             ladder_interval: Duration::from_secs(5),
             pause_after: 3,
+            pause_window: Duration::from_secs(60),
+            retry_backoff: Duration::from_secs(1),
+            registrations_per_minute: 60,
+            matches_per_minute: 120,
             probe_timeout: Duration::from_secs(3),
             role: Role::All,
             lease: Duration::from_secs(10),
@@ -117,6 +132,19 @@ pub struct ArenaArgs {
     /// Faults in one match after which a bot is disqualified from it.
     #[arg(long, env = "CARDROOM_MAX_FAULTS", default_value_t = 3)]
     pub max_faults: u32,
+    /// Milliseconds a bot's failures (failed probes, disqualifications) must go on before it is
+    /// paused from the ladder; failed probes are retried with back-off meanwhile, so a bot that
+    /// restarts within this window keeps its place.
+    #[arg(long, env = "CARDROOM_PAUSE_WINDOW_MS", default_value_t = 60_000)]
+    pub pause_window_ms: u64,
+    /// Bot registrations (`POST /v1/bots`) per minute per client address and per owner token;
+    /// 0 turns the limit off.
+    #[arg(long, env = "CARDROOM_REGISTRATIONS_PER_MINUTE", default_value_t = 60)]
+    pub registrations_per_minute: u32,
+    /// Match creations (`POST /v1/matches`) per minute per client address and per owner
+    /// token; 0 turns the limit off.
+    #[arg(long, env = "CARDROOM_MATCHES_PER_MINUTE", default_value_t = 120)]
+    pub matches_per_minute: u32,
 }
 
 impl ArenaArgs {
@@ -134,6 +162,10 @@ impl ArenaArgs {
             ladder: !self.no_ladder,
             ladder_interval: Duration::from_millis(self.ladder_interval_ms.max(100)),
             pause_after: 3,
+            pause_window: Duration::from_millis(self.pause_window_ms),
+            retry_backoff: Duration::from_secs(1),
+            registrations_per_minute: self.registrations_per_minute,
+            matches_per_minute: self.matches_per_minute,
             probe_timeout: Duration::from_secs(3),
             role: self.role,
             lease: Duration::from_millis(self.match_lease_ms.max(300)),

@@ -3,16 +3,30 @@
 
 use crate::client::Fault;
 use crate::store::MatchStatus;
+use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
+
+/// A time stored as unix milliseconds, as every timestamp of the API shows it: RFC 3339 in UTC
+/// with milliseconds, e.g. `2026-11-23T18:50:28.123Z`.
+pub fn rfc3339(unix_ms: i64) -> String {
+    let time = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    let format = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
+    time.format(&format)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_string())
+}
 
 /// `POST /v1/bots`: register a bot.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "cautious", "url": "https://bots.example.com/cautious", "games": ["twenty_two"]}))]
 pub struct RegisterBot {
-    /// Display name (1 to 64 characters).
+    /// Display name (1 to 64 characters), unique among bots (409 `bot_name_taken` otherwise);
+    /// matches may name the bot by it.
     pub name: String,
     /// Base URL: the arena calls `GET {url}/` and `POST {url}/move`.
     pub url: String,
@@ -69,8 +83,9 @@ pub struct BotView {
     pub builtin: bool,
     /// Paused from the ladder after repeated failures, until its probe answers again.
     pub paused: bool,
-    /// Registration time, unix milliseconds.
-    pub created_at: i64,
+    /// Registration time (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub created_at: String,
     /// Ratings per game.
     pub ratings: Vec<GameRating>,
     /// The most recent matches (only on `GET /v1/bots/{id}`).
@@ -104,11 +119,12 @@ pub struct BotList {
 /// `POST /v1/matches`: play a match.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"game": "twenty_two", "bots": ["b_1c9e0f3a5d7b2e64", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false}))]
+#[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}}))]
 pub struct CreateMatch {
     /// Game id.
     pub game: String,
-    /// Bot ids in seat order (the number of bots is the number of players).
+    /// Bots in seat order, each by id or by name (the number of bots is the number of
+    /// players).
     pub bots: Vec<String>,
     /// Option overrides (unranked matches only).
     #[serde(default)]
@@ -127,6 +143,11 @@ pub struct CreateMatch {
     /// Per-move deadline in milliseconds (10 to 60000; default the arena's).
     #[serde(default)]
     pub deadline_ms: Option<u64>,
+    /// A time bank per seat beside the per-move deadline (`initial_ms` 100 to 3600000,
+    /// `increment_ms` at most 60000); none if absent. Ranked matches always play the game id's
+    /// own clock (docs/bots.md) and refuse this field.
+    #[serde(default)]
+    pub clock: Option<Clock>,
 }
 
 /// The answer to `POST /v1/matches`.
@@ -218,6 +239,8 @@ pub struct MatchView {
     pub deadline_ms: u64,
     /// Faults after which a seat is disqualified.
     pub max_faults: u32,
+    /// Each seat's time bank, if the match has one.
+    pub clock: Option<Clock>,
     /// Seats and their bots.
     pub seats: Vec<SeatView>,
     /// Every move.
@@ -226,7 +249,8 @@ pub struct MatchView {
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Value>,
     /// The result, once finished: `ranking` (groups of seats, best first, disqualified seats
-    /// last), `scores`, `disqualified`, `faults` per seat, and the game's `teams`/`details`.
+    /// last), `scores`, `disqualified`, `flagged` (seats whose time bank ran out), `faults` per
+    /// seat, and the game's `teams`/`details`.
     #[schema(value_type = Option<Object>)]
     pub result: Option<Value>,
     /// Why the match was aborted.
@@ -234,12 +258,15 @@ pub struct MatchView {
     pub error: Option<String>,
     /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended.
     pub replay: Option<ReplayInput>,
-    /// Creation time, unix milliseconds.
-    pub created_at: i64,
-    /// Start time.
-    pub started_at: Option<i64>,
-    /// End time.
-    pub finished_at: Option<i64>,
+    /// Creation time (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub created_at: String,
+    /// When a worker first picked it up (RFC 3339).
+    #[schema(format = DateTime)]
+    pub started_at: Option<String>,
+    /// When it finished or was aborted (RFC 3339).
+    #[schema(format = DateTime)]
+    pub finished_at: Option<String>,
 }
 
 /// A match in a list.
@@ -260,10 +287,12 @@ pub struct MatchSummary {
     /// Faults per seat, once finished.
     #[serde(default)]
     pub faults: Option<Vec<u32>>,
-    /// Creation time, unix milliseconds.
-    pub created_at: i64,
-    /// End time.
-    pub finished_at: Option<i64>,
+    /// Creation time (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub created_at: String,
+    /// When it finished or was aborted (RFC 3339).
+    #[schema(format = DateTime)]
+    pub finished_at: Option<String>,
 }
 
 /// `GET /v1/matches`.
@@ -301,11 +330,22 @@ pub struct LeaderboardEntry {
     /// Uncertainty.
     pub sigma: f64,
     /// Ranked matches played.
+    pub games: u64,
+    /// Ranked matches won: the bot's side alone in first place.
+    pub wins: u64,
+    /// Ranked matches drawn: first place shared with another side.
+    pub draws: u64,
+    /// Ranked matches lost: any other place (disqualified seats rank last).
+    pub losses: u64,
+    /// Faults the bot made in its ranked matches (timeouts, errors, illegal actions, ...).
+    pub faults: u64,
+    /// Ranked matches played (the same as `games`; kept for older clients).
     pub played: u64,
     /// The last ranked match.
     pub last_match: Option<String>,
-    /// When it finished, unix milliseconds.
-    pub last_played_at: i64,
+    /// When the last ranked match finished (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub last_played_at: String,
 }
 
 /// `GET /v1/leaderboards/{game}`.

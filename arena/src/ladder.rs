@@ -1,9 +1,12 @@
 //! The ranked ladder: every round, for each game, schedule one ranked match among the active bots
 //! of that game (unless the ladder's previous match of that game is still being played). The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
-//! the bots whose mu is closest to it. External bots are probed each round: a bot that fails
-//! `pause_after` probes or matches (disqualified) in a row is paused, and resumes play as soon as
-//! its probe answers again.
+//! the bots whose mu is closest to it. External bots are probed each round. A bot whose probe
+//! fails sits out and is probed again after a back-off (1 s, 2 s, 4 s, ... up to half the pause
+//! window, at most 30 s); it is paused only once its failures (failed probes or
+//! disqualifications in a row, at least `pause_after`) span the pause window (60 s by default),
+//! so a bot restarted in a few seconds keeps its place. A paused bot resumes play as soon as its
+//! probe answers again. [`HealthPolicy`] holds these rules.
 //!
 //! One process schedules at a time, whatever the number of workers on the database: the leader
 //! holds [`crate::store::Leadership`] (a PostgreSQL advisory lock on a connection of its own) and
@@ -13,8 +16,65 @@ use crate::bots;
 use crate::dto::CreateMatch;
 use crate::ratings::Rating;
 use crate::service::Arena;
-use crate::store::{BotRecord, MatchFilter, MatchStatus};
+use crate::store::{BotHealth, BotRecord, MatchFilter, MatchStatus, now_ms};
 use std::collections::HashMap;
+use std::time::Duration;
+
+/// When a failing bot is paused from the ladder and when it is probed again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HealthPolicy {
+    /// Failures in a row needed before a pause.
+    pub pause_after: u32,
+    /// How long the failures must go on before a pause.
+    pub window: Duration,
+    /// Wait before the first re-probe; doubled after each further failure.
+    pub backoff: Duration,
+}
+
+/// The longest wait between two probes of a failing bot.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+impl HealthPolicy {
+    /// The policy of an arena configuration.
+    pub fn of(config: &crate::ArenaConfig) -> Self {
+        HealthPolicy {
+            pause_after: config.pause_after,
+            window: config.pause_window,
+            backoff: config.retry_backoff,
+        }
+    }
+
+    /// The wait before the next probe after `failures` failures in a row: the back-off doubled
+    /// per failure, at most half the window (so a pause is decided close to the window's end)
+    /// and at most 30 s.
+    pub fn retry_delay(&self, failures: u32) -> Duration {
+        let cap = MAX_BACKOFF.min(self.window / 2).max(self.backoff);
+        self.backoff
+            .saturating_mul(1u32 << failures.saturating_sub(1).min(16))
+            .min(cap)
+    }
+
+    /// The health after one more failure at `now` (unix ms): a failed probe (`probe`) also sets
+    /// the time of the next probe. Paused once the streak has `pause_after` failures and spans
+    /// the window.
+    pub fn failed(&self, health: &BotHealth, now: i64, probe: bool) -> BotHealth {
+        let failures = health.failures.saturating_add(1);
+        let since = health.failing_since.unwrap_or(now);
+        let window = i64::try_from(self.window.as_millis()).unwrap_or(i64::MAX);
+        BotHealth {
+            paused: health.paused
+                || (failures >= self.pause_after && now.saturating_sub(since) >= window),
+            failures,
+            failing_since: Some(since),
+            retry_at: if probe {
+                let delay = i64::try_from(self.retry_delay(failures).as_millis()).unwrap_or(0);
+                Some(now.saturating_add(delay))
+            } else {
+                health.retry_at
+            },
+        }
+    }
+}
 
 /// Runs the ladder forever: a round every interval while this process leads it.
 pub async fn run(arena: Arena) {
@@ -50,42 +110,52 @@ pub async fn run(arena: Arena) {
 /// One ladder round. Returns the ids of the matches scheduled.
 pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
     let store = arena.store();
+    let policy = HealthPolicy::of(arena.config());
     let mut bots = store.bots().await?;
-    // Probe every external bot, all at once: a paused bot that answers is back on the ladder; an
-    // active bot that does not answer sits this round out, and is paused after `pause_after`
-    // failures in a row (failed probes or disqualifications).
+    let now = now_ms();
+    // A bot whose last probe failed sits out until its back-off has passed.
+    let mut unreachable: Vec<String> = bots
+        .iter()
+        .filter(|b| b.retry_at.is_some_and(|at| at > now))
+        .map(|b| b.id.clone())
+        .collect();
+    // Probe every other external bot, all at once: a failing or paused bot that answers is back
+    // on the ladder; a bot that does not answer sits out (see [`HealthPolicy`]).
     let mut probes = tokio::task::JoinSet::new();
-    for (i, bot) in bots.iter().enumerate().filter(|(_, b)| !b.builtin) {
+    for (i, bot) in bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.builtin && !unreachable.contains(&b.id))
+    {
         let client = arena.client().clone();
         let target = bots::target(bot);
         let timeout = arena.config().probe_timeout;
         probes.spawn(async move { (i, client.probe(&target, timeout).await.is_ok()) });
     }
-    let mut unreachable = Vec::new();
     while let Some(joined) = probes.join_next().await {
         let Ok((i, answered)) = joined else { continue };
         let bot = &mut bots[i];
-        if answered && bot.paused {
-            tracing::info!(
-                bot = bot.id,
-                "paused bot answers its probe again: back on the ladder"
-            );
-            store.set_bot_health(&bot.id, false, 0).await?;
+        if answered && (bot.paused || bot.retry_at.is_some()) {
+            if bot.paused {
+                tracing::info!(
+                    bot = bot.id,
+                    "paused bot answers its probe again: back on the ladder"
+                );
+            }
+            let healthy = BotHealth::default();
+            store.set_bot_health(&bot.id, &healthy).await?;
             bot.paused = false;
             bot.failures = 0;
-        } else if !answered && !bot.paused {
-            bot.failures += 1;
-            bot.paused = bot.failures >= arena.config().pause_after;
-            if bot.paused {
+        } else if !answered {
+            let health = policy.failed(&bot.health(), now_ms(), true);
+            if health.paused && !bot.paused {
                 tracing::warn!(
                     bot = bot.id,
-                    failures = bot.failures,
+                    failures = health.failures,
                     "bot paused from the ladder"
                 );
             }
-            store
-                .set_bot_health(&bot.id, bot.paused, bot.failures)
-                .await?;
+            store.set_bot_health(&bot.id, &health).await?;
             unreachable.push(bot.id.clone());
         }
     }
@@ -134,6 +204,7 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             deals: None,
             ranked: Some(true),
             deadline_ms: None,
+            clock: None,
         };
         match arena.new_match(request, true, true).await {
             Ok(record) => scheduled.push(record.id),
@@ -188,6 +259,36 @@ mod tests {
 
     fn r(mu: f64, sigma: f64) -> Rating {
         Rating { mu, sigma }
+    }
+
+    #[test]
+    fn a_bot_is_paused_only_once_its_failures_span_the_window() {
+        let policy = HealthPolicy {
+            pause_after: 3,
+            window: Duration::from_secs(60),
+            backoff: Duration::from_secs(1),
+        };
+        let mut health = BotHealth::default();
+        let mut now = 1_000_000;
+        let mut waits = Vec::new();
+        while !health.paused {
+            health = policy.failed(&health, now, true);
+            let next = health.retry_at.expect("a failed probe sets the next probe");
+            waits.push(next - now);
+            if !health.paused {
+                now = next;
+            }
+        }
+        // Back-off doubles up to half the window; the pause comes at the first failure at least
+        // a window after the first one.
+        assert_eq!(waits, vec![1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+        assert_eq!(now - 1_000_000, 61_000);
+        // A short streak, however many failures, does not pause.
+        let mut burst = BotHealth::default();
+        for i in 0..10 {
+            burst = policy.failed(&burst, 5_000 + i * 100, false);
+        }
+        assert!(!burst.paused && burst.failures == 10 && burst.retry_at.is_none());
     }
 
     #[test]

@@ -213,6 +213,7 @@ pub async fn play(
                 deals: None,
                 ranked: Some(false),
                 deadline_ms: Some(args.deadline_ms),
+                clock: None,
             },
             false,
             false,

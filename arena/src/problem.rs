@@ -52,6 +52,10 @@ pub enum ErrorCode {
     UnknownMatch,
     /// 403: a seat's view of a match that is still running (only the spectator's view is shown).
     MatchRunning,
+    /// 409: another live bot already has this name (names are unique so matches can name bots).
+    BotNameTaken,
+    /// 429: too many requests of this kind from this client or token.
+    RateLimited,
     /// 404: no such route.
     NotFound,
     /// 413: the request body is larger than the configured limit.
@@ -91,7 +95,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -104,6 +108,8 @@ impl ErrorCode {
         ErrorCode::UnknownBot,
         ErrorCode::UnknownMatch,
         ErrorCode::MatchRunning,
+        ErrorCode::BotNameTaken,
+        ErrorCode::RateLimited,
         ErrorCode::NotFound,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
@@ -138,6 +144,8 @@ impl ErrorCode {
             ErrorCode::UnknownBot => "unknown_bot",
             ErrorCode::UnknownMatch => "unknown_match",
             ErrorCode::MatchRunning => "match_running",
+            ErrorCode::BotNameTaken => "bot_name_taken",
+            ErrorCode::RateLimited => "rate_limited",
             ErrorCode::NotFound => "not_found",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
@@ -170,6 +178,8 @@ impl ErrorCode {
             | ErrorCode::InvalidSeat => StatusCode::BAD_REQUEST,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorCode::MatchRunning => StatusCode::FORBIDDEN,
+            ErrorCode::BotNameTaken => StatusCode::CONFLICT,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::UnknownGame
             | ErrorCode::UnknownBot
             | ErrorCode::UnknownMatch
@@ -208,6 +218,8 @@ impl ErrorCode {
             ErrorCode::UnknownBot => "Unknown bot",
             ErrorCode::UnknownMatch => "Unknown match",
             ErrorCode::MatchRunning => "The match is running",
+            ErrorCode::BotNameTaken => "Bot name taken",
+            ErrorCode::RateLimited => "Too many requests",
             ErrorCode::NotFound => "Not found",
             ErrorCode::PayloadTooLarge => "Payload too large",
             ErrorCode::UnsupportedMediaType => "Unsupported media type",
@@ -321,6 +333,26 @@ impl ServiceError {
         ServiceError::new(
             ErrorCode::Unauthorized,
             "send the bot's owner token as `Authorization: Bearer <token>`",
+        )
+    }
+
+    /// `bot_name_taken`: another live bot has this name (names are unique so matches can name
+    /// bots).
+    pub fn name_taken(name: &str) -> ServiceError {
+        ServiceError::new(
+            ErrorCode::BotNameTaken,
+            format!("another bot is already named `{name}`: choose another name"),
+        )
+    }
+
+    /// `rate_limited`: too many requests of this kind from this client or token (the response
+    /// also carries `Retry-After` and `RateLimit-*` headers, see [`crate::limits::RateLimited`]).
+    pub fn rate_limited(what: &str, per_minute: u32, retry_after_secs: u64) -> ServiceError {
+        ServiceError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "at most {per_minute} {what} per minute per client and per token: retry in {retry_after_secs} s"
+            ),
         )
     }
 

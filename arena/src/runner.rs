@@ -9,12 +9,22 @@
 //! with the move, and the seat's first legal action (canonical order) is played instead. A seat
 //! with `max_faults` faults is disqualified: from then on its first legal action is played
 //! without asking, and it ranks last in the match (with its team, in team games).
+//!
+//! A match with a [`Clock`] also gives each seat a time bank ([`Banks`]): each answer's latency
+//! is taken from it and the increment added; a seat whose bank runs out is *flagged* and its
+//! first legal action is played for the rest of the match (it keeps its place in the ranking:
+//! the moves it no longer chooses are its penalty). Banks are rebuilt from the logged latencies
+//! when a match resumes.
 
 use crate::bots;
 use crate::client::{BotClient, Fault, FaultKind, Target};
+use crate::ladder::HealthPolicy;
+use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
-use crate::store::{BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store};
-use crate::wire::{EndNotice, HistoryEntry, MoveRequest, SeatInfo, StartNotice};
+use crate::store::{
+    BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
+};
+use crate::wire::{Clock, EndNotice, HistoryEntry, MoveRequest, SeatInfo, StartNotice};
 use engine::{GameResult, NewGame, Viewer};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -29,8 +39,10 @@ pub struct Runner {
     pub client: BotClient,
     /// Timeout of notifications.
     pub notify_timeout: Duration,
-    /// Disqualifications in a row after which a bot is paused from the ladder.
-    pub pause_after: u32,
+    /// When repeated disqualifications pause a bot from the ladder.
+    pub health: HealthPolicy,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<ArenaMetrics>,
     /// The id of this worker (process) in match leases.
     pub worker: String,
     /// The lease a claim takes.
@@ -46,6 +58,72 @@ pub fn new_game(record: &MatchRecord) -> NewGame {
         options: record.options.as_object().cloned().unwrap_or_default(),
         seed: record.seed,
         deals: record.deals.clone(),
+    }
+}
+
+/// Each seat's time bank in a match with a [`Clock`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Banks {
+    clock: Clock,
+    left: Vec<u64>,
+    flagged: Vec<bool>,
+}
+
+impl Banks {
+    /// Full banks for `players` seats.
+    pub fn new(clock: Clock, players: usize) -> Self {
+        Banks {
+            clock,
+            left: vec![clock.initial_ms; players],
+            flagged: vec![false; players],
+        }
+    }
+
+    /// Milliseconds left in `seat`'s bank.
+    pub fn left(&self, seat: usize) -> u64 {
+        self.left[seat]
+    }
+
+    /// Whether `seat`'s bank has run out.
+    pub fn flagged(&self, seat: usize) -> bool {
+        self.flagged[seat]
+    }
+
+    /// The flagged seats.
+    pub fn flagged_seats(&self) -> Vec<usize> {
+        (0..self.flagged.len())
+            .filter(|s| self.flagged[*s])
+            .collect()
+    }
+
+    /// Takes `latency_ms` from `seat`'s bank, then adds the increment. Returns true if the bank
+    /// ran out (the seat is flagged from now on).
+    pub fn charge(&mut self, seat: usize, latency_ms: u64) -> bool {
+        if latency_ms >= self.left[seat] {
+            self.left[seat] = 0;
+            self.flagged[seat] = true;
+            return true;
+        }
+        self.left[seat] = self.left[seat] - latency_ms + self.clock.increment_ms;
+        false
+    }
+
+    /// Replays a logged move: the same charges as when it was played.
+    pub fn replay(&mut self, logged: &MoveRecord) {
+        let seat = logged.seat;
+        if self.flagged[seat] {
+            return;
+        }
+        match logged.fault.as_ref().map(|f| f.kind) {
+            Some(FaultKind::Disqualified) => {}
+            Some(FaultKind::Flagged) => {
+                self.left[seat] = 0;
+                self.flagged[seat] = true;
+            }
+            _ => {
+                self.charge(seat, logged.latency_ms);
+            }
+        }
     }
 }
 
@@ -90,12 +168,14 @@ pub fn result_json(
     result: &GameResult,
     ranking: &[Vec<usize>],
     disqualified: &[usize],
+    flagged: &[usize],
     faults: &[u32],
 ) -> Value {
     let mut value = json!({
         "ranking": ranking,
         "scores": result.scores,
         "disqualified": disqualified,
+        "flagged": flagged,
         "faults": faults,
     });
     if let Some(teams) = &result.teams {
@@ -162,7 +242,7 @@ impl Runner {
         let Some(game) = engine::registry::find(&record.game) else {
             return self
                 .abort(
-                    id,
+                    &record,
                     format!("the game `{}` is no longer served", record.game),
                 )
                 .await;
@@ -171,7 +251,11 @@ impl Runner {
         for bot_id in &record.bots {
             match self.store.bot_any(bot_id).await? {
                 Some(bot) => seats.push(bot),
-                None => return self.abort(id, format!("bot {bot_id} does not exist")).await,
+                None => {
+                    return self
+                        .abort(&record, format!("bot {bot_id} does not exist"))
+                        .await;
+                }
             }
         }
         let targets: Vec<Target> = seats.iter().map(bots::target).collect();
@@ -182,25 +266,41 @@ impl Runner {
             Ok(replay) => replay,
             Err(error) => {
                 return self
-                    .abort(id, format!("the match cannot be set up: {error}"))
+                    .abort(&record, format!("the match cannot be set up: {error}"))
                     .await;
             }
         };
         if let Some(refused) = replay.refused {
             return self
-                .abort(id, format!("the logged moves no longer replay: {refused}"))
+                .abort(
+                    &record,
+                    format!("the logged moves no longer replay: {refused}"),
+                )
                 .await;
         }
         let mut state = replay.game;
         let players = record.bots.len();
         let mut faults = vec![0u32; players];
+        let mut banks = record.clock.map(|clock| Banks::new(clock, players));
         for logged_move in &logged {
             if let Some(fault) = &logged_move.fault
-                && fault.kind != FaultKind::Disqualified
+                && fault.kind.counts()
             {
                 faults[logged_move.seat] += 1;
             }
+            if let Some(banks) = &mut banks {
+                banks.replay(logged_move);
+            }
         }
+        self.metrics.match_started(&record.game);
+        tracing::info!(
+            match_id = id,
+            game = record.game,
+            bots = ?record.bots,
+            ranked = record.ranked,
+            resumed_at_move = logged.len(),
+            "match started"
+        );
         // Every move as (seat, action, public events); each bot gets it redacted for its seat.
         let mut history: Vec<(usize, Value, Vec<Value>)> = logged
             .iter()
@@ -225,6 +325,7 @@ impl Runner {
                     seats: seat_infos.clone(),
                     options: state.options(),
                     deadline_ms: record.deadline_ms,
+                    clock: record.clock,
                 };
                 let client = self.client.clone();
                 let target = target.clone();
@@ -242,7 +343,10 @@ impl Runner {
             let legal = state.legal_actions(seat);
             let Some(first_legal) = legal.first().cloned() else {
                 return self
-                    .abort(id, format!("seat {seat} is to act but has no legal action"))
+                    .abort(
+                        &record,
+                        format!("seat {seat} is to act but has no legal action"),
+                    )
                     .await;
             };
             let index = history.len();
@@ -254,27 +358,53 @@ impl Runner {
                     FaultKind::Disqualified,
                     "the seat is disqualified; its first legal action was played",
                 ));
+            } else if banks.as_ref().is_some_and(|b| b.flagged(seat)) {
+                fault = Some(Fault::new(
+                    FaultKind::Flagged,
+                    "the seat's time bank ran out earlier in the match; its first legal action was played",
+                ));
             } else {
+                // With a clock, the bot has its bank or the per-move deadline, whichever is
+                // shorter.
+                let time_left_ms = banks.as_ref().map(|b| b.left(seat));
+                let timeout_ms = time_left_ms
+                    .map_or(record.deadline_ms, |left| left.clamp(1, record.deadline_ms));
                 let request = MoveRequest {
                     match_id: id.to_string(),
                     game: record.game.clone(),
                     seat,
                     view: state.view(Viewer::Seat(seat)),
                     legal_actions: legal.clone(),
-                    deadline_ms: record.deadline_ms,
+                    deadline_ms: timeout_ms,
+                    time_left_ms,
                     history: Some(history_for(&history, seat)),
                 };
+                let timeout = deadline.min(Duration::from_millis(timeout_ms));
                 let (answer, latency) = self
                     .client
-                    .ask_move(&targets[seat], &request, deadline)
+                    .ask_move(&targets[seat], &request, timeout)
                     .await;
                 latency_ms = latency;
-                match answer {
-                    Ok(answer) => {
-                        action = answer.action;
-                        comment = answer.comment.map(|c| c.chars().take(280).collect());
+                self.metrics.bot_call(latency);
+                if let Some(banks) = &mut banks
+                    && banks.charge(seat, latency)
+                {
+                    tracing::info!(match_id = id, seat, "seat flagged: its time bank ran out");
+                    fault = Some(Fault::new(
+                        FaultKind::Flagged,
+                        format!(
+                            "the seat's time bank ran out ({} ms left, the answer took {latency} ms); its first legal action is played for the rest of the match",
+                            time_left_ms.unwrap_or(0)
+                        ),
+                    ));
+                } else {
+                    match answer {
+                        Ok(answer) => {
+                            action = answer.action;
+                            comment = answer.comment.map(|c| c.chars().take(280).collect());
+                        }
+                        Err(bot_fault) => fault = Some(bot_fault),
                     }
-                    Err(bot_fault) => fault = Some(bot_fault),
                 }
             }
             let events = match state.apply(seat, &action) {
@@ -292,7 +422,7 @@ impl Runner {
                         Err(error) => {
                             return self
                                 .abort(
-                                    id,
+                                    &record,
                                     format!(
                                         "the first legal action of seat {seat} was refused: {error}"
                                     ),
@@ -303,7 +433,7 @@ impl Runner {
                 }
             };
             if let Some(fault) = &fault
-                && fault.kind != FaultKind::Disqualified
+                && fault.kind.counts()
             {
                 faults[seat] += 1;
             }
@@ -339,6 +469,8 @@ impl Runner {
                 );
                 return Ok(Outcome::NotHeld);
             }
+            self.metrics
+                .move_played(&record.game, record_move.fault.as_ref().map(|f| f.kind));
             // After the store: a watcher subscribing now reads this move from there.
             if self.live.is_watched(id) {
                 self.live.publish(
@@ -361,14 +493,15 @@ impl Runner {
 
         let Some(result) = state.result() else {
             return self
-                .abort(id, "the game ended without a result".to_string())
+                .abort(&record, "the game ended without a result".to_string())
                 .await;
         };
         let disqualified: Vec<usize> = (0..players)
             .filter(|s| faults[*s] >= record.max_faults)
             .collect();
+        let flagged = banks.as_ref().map(Banks::flagged_seats).unwrap_or_default();
         let ranking = rank_disqualified(&result.ranking, result.teams.as_deref(), &disqualified);
-        let result_value = result_json(&result, &ranking, &disqualified, &faults);
+        let result_value = result_json(&result, &ranking, &disqualified, &flagged, &faults);
         let sides = record.ranked.then(|| {
             ratings::sides_of(&ranking, result.teams.as_deref())
                 .into_iter()
@@ -388,6 +521,12 @@ impl Runner {
                 &Finish {
                     result: result_value.clone(),
                     sides,
+                    faults: record
+                        .bots
+                        .iter()
+                        .cloned()
+                        .zip(faults.iter().copied())
+                        .collect(),
                 },
             )
             .await?;
@@ -400,6 +539,25 @@ impl Runner {
             },
         );
         if finished {
+            let faulted = !flagged.is_empty() || faults.iter().any(|n| *n > 0);
+            self.metrics.match_finished(
+                &record.game,
+                if faulted {
+                    MatchOutcome::Faulted
+                } else {
+                    MatchOutcome::Clean
+                },
+            );
+            tracing::info!(
+                match_id = id,
+                game = record.game,
+                ranking = ?ranking,
+                faults = ?faults,
+                disqualified = ?disqualified,
+                flagged = ?flagged,
+                moves = history.len(),
+                "match finished"
+            );
             for (seat, target) in targets.iter().enumerate() {
                 let notice = EndNotice {
                     match_id: id.to_string(),
@@ -421,27 +579,32 @@ impl Runner {
                     continue;
                 };
                 if disqualified.contains(&seat) {
-                    let failures = current.failures + 1;
-                    self.store
-                        .set_bot_health(
-                            &bot.id,
-                            current.paused || failures >= self.pause_after,
-                            failures,
-                        )
-                        .await?;
+                    let health = self.health.failed(&current.health(), now_ms(), false);
+                    self.store.set_bot_health(&bot.id, &health).await?;
                 } else if current.failures > 0 && !current.paused {
-                    self.store.set_bot_health(&bot.id, false, 0).await?;
+                    self.store
+                        .set_bot_health(&bot.id, &BotHealth::default())
+                        .await?;
                 }
             }
         }
         Ok(Outcome::Finished(finished))
     }
 
-    async fn abort(&self, id: &str, reason: String) -> anyhow::Result<Outcome> {
-        tracing::warn!(match_id = id, reason, "match aborted");
-        self.store.abort_match(id, &reason).await?;
+    async fn abort(&self, record: &MatchRecord, reason: String) -> anyhow::Result<Outcome> {
+        tracing::warn!(
+            match_id = record.id,
+            game = record.game,
+            reason,
+            "match aborted"
+        );
+        let aborted = self.store.abort_match(&record.id, &reason).await?;
+        if aborted {
+            self.metrics
+                .match_finished(&record.game, MatchOutcome::Aborted);
+        }
         self.live.close(
-            id,
+            &record.id,
             crate::live::LiveEnd {
                 status: MatchStatus::Aborted,
                 result: None,
@@ -504,6 +667,47 @@ mod tests {
     }
 
     use serde_json::json;
+
+    fn timed(seat: usize, latency_ms: u64, fault: Option<FaultKind>) -> MoveRecord {
+        MoveRecord {
+            index: 0,
+            seat,
+            action: json!({}),
+            latency_ms,
+            fault: fault.map(|kind| Fault::new(kind, "x")),
+            comment: None,
+            events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_bank_loses_each_answers_time_gains_the_increment_and_flags_at_zero() {
+        let clock = Clock {
+            initial_ms: 1000,
+            increment_ms: 100,
+        };
+        let mut banks = Banks::new(clock, 2);
+        assert!(!banks.charge(0, 400));
+        assert_eq!(banks.left(0), 700);
+        assert!(!banks.charge(0, 650));
+        assert_eq!(banks.left(0), 150);
+        assert!(banks.charge(0, 150));
+        assert!(banks.flagged(0) && banks.left(0) == 0);
+        assert_eq!((banks.left(1), banks.flagged_seats()), (1000, vec![0]));
+        // A resumed match rebuilds the same banks from the log.
+        let mut replayed = Banks::new(clock, 2);
+        for logged in [
+            timed(0, 400, None),
+            timed(1, 30, Some(FaultKind::Timeout)),
+            timed(0, 650, None),
+            timed(0, 150, Some(FaultKind::Flagged)),
+            timed(0, 0, Some(FaultKind::Flagged)),
+        ] {
+            replayed.replay(&logged);
+        }
+        banks.charge(1, 30);
+        assert_eq!(replayed, banks);
+    }
 
     #[test]
     fn history_shows_a_seat_only_its_own_actions_and_everyones_public_events() {

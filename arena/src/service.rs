@@ -15,14 +15,17 @@ use crate::config::{ArenaConfig, Role};
 use crate::dto::{
     BotList, BotView, CreateMatch, Leaderboard, LeaderboardEntry, MatchCreated, MatchList,
     MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayAction,
-    ReplayInput, SeatView, UpdateBot,
+    ReplayInput, SeatView, UpdateBot, rfc3339,
 };
+use crate::ladder::HealthPolicy;
+use crate::limits::Limits;
+use crate::metrics::ArenaMetrics;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::runner::{Outcome, Runner};
 use crate::store::{
     BotRecord, Dialect, MatchFilter, MatchRecord, MatchStatus, SqlStore, Store, now_ms,
 };
-use crate::wire::BotInfo;
+use crate::wire::{BotInfo, Clock};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +47,20 @@ struct Inner {
     /// Wakes this process's idle workers when it queues a match.
     wake: Arc<Notify>,
     live: crate::live::LiveHub,
+    /// Counters for `/metrics`.
+    metrics: Arc<ArenaMetrics>,
+    /// Rate limits of registrations and match creations.
+    limits: Limits,
+}
+
+/// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
+/// per-move deadline (1 s by default). The same for every game id today; a game whose seats
+/// make many more decisions would get a larger bank here (docs/bots.md lists the values).
+pub fn ranked_clock(_game: &str) -> Clock {
+    Clock {
+        initial_ms: 60_000,
+        increment_ms: 200,
+    }
 }
 
 impl Arena {
@@ -82,6 +99,8 @@ impl Arena {
                 ),
                 wake: Arc::new(Notify::new()),
                 live: crate::live::LiveHub::default(),
+                metrics: Arc::new(ArenaMetrics::default()),
+                limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
             }),
         };
         if config.role.runs_matches() {
@@ -129,6 +148,16 @@ impl Arena {
         &self.inner.worker
     }
 
+    /// The arena's counters (rendered by the API's `/metrics`).
+    pub fn metrics(&self) -> &ArenaMetrics {
+        &self.inner.metrics
+    }
+
+    /// The rate limits of registrations and match creations.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
     /// The bot client.
     pub fn client(&self) -> &BotClient {
         &self.inner.client
@@ -140,7 +169,8 @@ impl Arena {
             store: self.inner.store.clone(),
             client: self.inner.client.clone(),
             notify_timeout: self.inner.config.probe_timeout,
-            pause_after: self.inner.config.pause_after,
+            health: HealthPolicy::of(&self.inner.config),
+            metrics: self.inner.metrics.clone(),
             worker: self.inner.worker.clone(),
             lease: self.inner.config.lease,
             live: self.inner.live.clone(),
@@ -207,6 +237,10 @@ impl Arena {
         signing_secret: String,
     ) -> Result<RegisteredBot, ServiceError> {
         check_name(&request.name)?;
+        // Checked before the probe (which takes time), and again by the insert.
+        if self.inner.store.bot_named(&request.name).await?.is_some() {
+            return Err(ServiceError::name_taken(&request.name));
+        }
         let url = self.check_url(&request.url).await?;
         let info = self.probe(&url, &signing_secret).await?;
         check_games(&request.games, &info)?;
@@ -223,9 +257,13 @@ impl Arena {
             builtin: false,
             paused: false,
             failures: 0,
+            failing_since: None,
+            retry_at: None,
             created_at: now_ms(),
         };
-        self.inner.store.insert_bot(&record).await?;
+        if !self.inner.store.insert_bot(&record).await? {
+            return Err(ServiceError::name_taken(&record.name));
+        }
         Ok(RegisteredBot {
             id: record.id.clone(),
             bot: bots::view(&record, &[]),
@@ -267,6 +305,8 @@ impl Arena {
                 builtin: true,
                 paused: false,
                 failures: 0,
+                failing_since: None,
+                retry_at: None,
                 created_at: now_ms(),
             };
             self.inner.store.insert_bot(&record).await?;
@@ -306,6 +346,15 @@ impl Arena {
         let mut bot = self.owned_bot(id, token).await?;
         if let Some(name) = patch.name {
             check_name(&name)?;
+            if self
+                .inner
+                .store
+                .bot_named(&name)
+                .await?
+                .is_some_and(|other| other.id != bot.id)
+            {
+                return Err(ServiceError::name_taken(&name));
+            }
             bot.name = name;
         }
         if let Some(url) = patch.url {
@@ -322,7 +371,11 @@ impl Arena {
         bot.version = info.version;
         bot.paused = false;
         bot.failures = 0;
-        self.inner.store.update_bot(&bot).await?;
+        bot.failing_since = None;
+        bot.retry_at = None;
+        if !self.inner.store.update_bot(&bot).await? {
+            return Err(ServiceError::name_taken(&bot.name));
+        }
         let ratings = self.inner.store.bot_ratings(&bot.id).await?;
         Ok(bots::view(&bot, &ratings))
     }
@@ -395,28 +448,54 @@ impl Arena {
                 "ranked matches play the game id's own options with a secret seed: drop `options`, `seed` and `deals`, or set `ranked` to false",
             ));
         }
+        // Every seat gets the same clock; ranked matches play the game id's own (fair across
+        // the ladder), so a caller may not choose it.
+        if ranked && request.clock.is_some() {
+            return Err(ServiceError::new(
+                ErrorCode::RankedOverrides,
+                "ranked matches play the game id's own clock: drop `clock`, or set `ranked` to false",
+            ));
+        }
+        let clock = if ranked {
+            Some(ranked_clock(&request.game))
+        } else {
+            request.clock
+        };
+        if let Some(clock) = clock
+            && (!(100..=3_600_000).contains(&clock.initial_ms) || clock.increment_ms > 60_000)
+        {
+            return Err(ServiceError::invalid(
+                "`clock.initial_ms` must be between 100 and 3600000 and `clock.increment_ms` at most 60000",
+            ));
+        }
         if request.bots.is_empty() {
             return Err(ServiceError::invalid("`bots` must list one bot per seat"));
         }
-        if ranked && dedup(request.bots.clone()).len() != request.bots.len() {
+        // Seats name bots by id or by name; the match stores ids.
+        let mut bot_ids = Vec::with_capacity(request.bots.len());
+        for key in &request.bots {
+            let bot = match self.inner.store.bot(key).await? {
+                Some(bot) => bot,
+                None => self
+                    .inner
+                    .store
+                    .bot_named(key)
+                    .await?
+                    .ok_or_else(|| ServiceError::unknown_bot(key))?,
+            };
+            if !bot.games.contains(&request.game) {
+                return Err(ServiceError::new(
+                    ErrorCode::BotGameMismatch,
+                    format!("bot {key} is not registered for `{}`", request.game),
+                ));
+            }
+            bot_ids.push(bot.id);
+        }
+        if ranked && dedup(bot_ids.clone()).len() != bot_ids.len() {
             return Err(ServiceError::new(
                 ErrorCode::DuplicateBots,
                 "a ranked match needs a different bot in every seat",
             ));
-        }
-        for bot_id in &request.bots {
-            let bot = self
-                .inner
-                .store
-                .bot(bot_id)
-                .await?
-                .ok_or_else(|| ServiceError::unknown_bot(bot_id))?;
-            if !bot.games.contains(&request.game) {
-                return Err(ServiceError::new(
-                    ErrorCode::BotGameMismatch,
-                    format!("bot {bot_id} is not registered for `{}`", request.game),
-                ));
-            }
         }
         let deadline_ms = request.deadline_ms.unwrap_or(self.inner.config.deadline_ms);
         if !(10..=60_000).contains(&deadline_ms) {
@@ -427,7 +506,7 @@ impl Arena {
         let record = MatchRecord {
             id: new_id("m"),
             game: request.game,
-            bots: request.bots,
+            bots: bot_ids,
             options: serde_json::Value::Object(options),
             seed: request.seed.unwrap_or_else(rand::random),
             deals,
@@ -435,6 +514,7 @@ impl Arena {
             ladder,
             deadline_ms,
             max_faults: self.inner.config.max_faults,
+            clock,
             status: MatchStatus::Queued,
             result: None,
             error: None,
@@ -485,6 +565,7 @@ impl Arena {
             ladder: record.ladder,
             deadline_ms: record.deadline_ms,
             max_faults: record.max_faults,
+            clock: record.clock,
             seats,
             events: moves
                 .iter()
@@ -515,9 +596,9 @@ impl Arena {
                 .collect(),
             result: record.result,
             error: record.error,
-            created_at: record.created_at,
-            started_at: record.started_at,
-            finished_at: record.finished_at,
+            created_at: rfc3339(record.created_at),
+            started_at: record.started_at.map(rfc3339),
+            finished_at: record.finished_at.map(rfc3339),
         })
     }
 
@@ -557,9 +638,14 @@ impl Arena {
                 display: row.rating.display(),
                 mu: row.rating.mu,
                 sigma: row.rating.sigma,
+                games: row.played,
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+                faults: row.faults,
                 played: row.played,
                 last_match: row.last_match,
-                last_played_at: row.updated_at,
+                last_played_at: rfc3339(row.updated_at),
             });
         }
         Ok(Leaderboard {
@@ -680,7 +766,7 @@ fn summary(record: &MatchRecord) -> MatchSummary {
         faults: record.result.as_ref().and_then(|r| {
             serde_json::from_value(r.get("faults").cloned().unwrap_or_default()).ok()
         }),
-        created_at: record.created_at,
-        finished_at: record.finished_at,
+        created_at: rfc3339(record.created_at),
+        finished_at: record.finished_at.map(rfc3339),
     }
 }

@@ -28,6 +28,20 @@ pub struct BotInfo {
     pub games: Vec<String>,
 }
 
+/// A time bank per seat (Fischer clock, as Lichess and Kaggle run them): each seat starts with
+/// `initial_ms`; the time a bot takes to answer a move is taken from its bank, and `increment_ms`
+/// is added after every move it answers in time. A seat whose bank runs out is *flagged*: the
+/// arena plays its first legal action for the rest of the match without asking it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"initial_ms": 60000, "increment_ms": 500}))]
+pub struct Clock {
+    /// Each seat's bank at the start of the match, in milliseconds.
+    pub initial_ms: u64,
+    /// Milliseconds added to a seat's bank after each move it answered in time.
+    pub increment_ms: u64,
+}
+
 /// A previous move in the match, as sent in `history`: who acted, the public events it produced,
 /// and the action itself only when the receiving seat made it (another seat's action may hide a
 /// card, such as a 22 discard; the public events say what everyone saw).
@@ -53,6 +67,7 @@ pub struct HistoryEntry {
     "view": {"hand": ["7H", "QS"], "trick": [{"seat": 0, "cards": ["9H"]}]},
     "legal_actions": [{"type": "play", "cards": ["7H"]}, {"type": "play", "cards": ["QS"]}],
     "deadline_ms": 1000,
+    "time_left_ms": 58210,
     "history": [{"seat": 0, "events": [{"type": "play", "seat": 0, "cards": ["9H"]}]}]
 }))]
 pub struct MoveRequest {
@@ -69,8 +84,13 @@ pub struct MoveRequest {
     /// Every legal action, in the engine's canonical order; answer one of them.
     #[schema(value_type = Vec<Object>)]
     pub legal_actions: Vec<Value>,
-    /// Time the bot has to answer, in milliseconds, counted by the arena.
+    /// Time the bot has to answer this request, in milliseconds, counted by the arena: the
+    /// match's per-move deadline, or the seat's time bank if that is shorter.
     pub deadline_ms: u64,
+    /// The seat's time bank before this move, in milliseconds (matches with a `clock` only):
+    /// the time this move takes is taken from it, and a seat whose bank runs out is flagged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_left_ms: Option<u64>,
     /// Every move so far, oldest first, as this seat may know it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryEntry>>,
@@ -116,6 +136,9 @@ pub struct StartNotice {
     pub options: Value,
     /// Per-move deadline in milliseconds.
     pub deadline_ms: u64,
+    /// Each seat's time bank, if the match has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
 }
 
 /// `POST {url}/end`: a match the bot played has ended (notification; the answer is ignored).
@@ -128,7 +151,8 @@ pub struct EndNotice {
     pub game: String,
     /// The bot's seat.
     pub seat: usize,
-    /// The match result: `ranking` (groups of seats, best first), `scores`, `disqualified`.
+    /// The match result: `ranking` (groups of seats, best first), `scores`, `disqualified`,
+    /// `flagged` (seats whose time bank ran out), `faults`.
     #[schema(value_type = Object)]
     pub result: Value,
 }
@@ -142,7 +166,10 @@ pub struct EndNotice {
         description = "What a bot serves so the cardroom arena can play it. Every request carries \
 `X-Cardroom-Timestamp` (unix seconds) and `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, \
 timestamp + \".\" + raw body)>`; the signing secret is returned once when the bot is registered. A bot must \
-answer `/move` within `deadline_ms`; a timeout, connection error, non-2xx status, malformed JSON or an illegal \
+answer `/move` within `deadline_ms`; in a match with a `clock` each seat also has a time bank \
+(`time_left_ms` in every move request): the time each answer takes is taken from it, `increment_ms` is added \
+after each move, and a seat whose bank runs out is flagged (its first legal action is played for the rest of \
+the match). A timeout, connection error, non-2xx status, malformed JSON or an illegal \
 action is a fault: the arena plays the seat's first legal action instead, and a bot with 3 faults in a match \
 is disqualified (ranked last). See docs/bots.md."
     ),
@@ -154,7 +181,8 @@ is disqualified (ranked last). See docs/bots.md."
         HistoryEntry,
         StartNotice,
         EndNotice,
-        SeatInfo
+        SeatInfo,
+        Clock
     ))
 )]
 pub struct BotProtocolDoc;

@@ -11,6 +11,7 @@ mod catalog;
 mod cli;
 mod errors;
 mod openapi_drift;
+mod operations;
 mod play;
 mod python_client;
 mod sealed;

@@ -23,15 +23,23 @@ pub async fn healthz(codec: web::Data<StateCodec>) -> web::Json<Health> {
 
 /// Prometheus metrics.
 ///
-/// Request counts by route and status, and latency histograms by route, in the Prometheus text
-/// exposition format.
+/// Request counts by route and status, and latency histograms by route; with the arena, its
+/// matches started and finished (by game and outcome), moves, faults by kind and bot call
+/// latency. Prometheus text exposition format.
 #[utoipa::path(
     tag = "service",
     responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain; version=0.0.4")),
 )]
 #[get("/metrics")]
-pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+pub async fn metrics(
+    metrics: web::Data<Metrics>,
+    arena: Option<web::Data<arena::Arena>>,
+) -> HttpResponse {
+    let mut text = metrics.render();
+    if let Some(arena) = arena {
+        text.push_str(&arena.metrics().render());
+    }
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
-        .body(metrics.render())
+        .body(text)
 }

@@ -42,6 +42,15 @@ pub fn check_name(name: &str) -> Result<(), ServiceError> {
             "`name` must be 1 to 64 printable characters",
         ));
     }
+    // Matches name bots by id or name: a name shaped like an id would be ambiguous.
+    if name.len() == 18
+        && name.starts_with("b_")
+        && name[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return Err(ServiceError::invalid(
+            "`name` must not look like a bot id (`b_` and 16 hex digits)",
+        ));
+    }
     Ok(())
 }
 
@@ -100,7 +109,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         games: bot.games.clone(),
         builtin: bot.builtin,
         paused: bot.paused,
-        created_at: bot.created_at,
+        created_at: crate::dto::rfc3339(bot.created_at),
         ratings: ratings
             .iter()
             .map(|r| GameRating {

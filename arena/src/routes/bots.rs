@@ -2,6 +2,7 @@
 
 use super::{bearer, parse_body};
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
+use crate::limits::Limited;
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
@@ -17,8 +18,15 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
         (status = 201, description = "Registered", body = RegisteredBot),
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many registrations from this client or token (`rate_limited`; `serve --registrations-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
+            ("Retry-After" = u64, description = "Seconds until a registration is allowed again"),
+            ("RateLimit-Limit" = u64, description = "Registrations allowed per minute"),
+            ("RateLimit-Remaining" = u64, description = "Registrations allowed now (0)"),
+            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
+        )),
     )
 )]
 #[post("/v1/bots")]
@@ -26,7 +34,8 @@ pub async fn register(
     arena: web::Data<Arena>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, ServiceError> {
+) -> Result<HttpResponse, actix_web::Error> {
+    arena.limits().check(Limited::Registration, &request)?;
     let request: RegisterBot = parse_body(&request, &body)?;
     let registered = arena.register_bot(request).await?;
     Ok(HttpResponse::Created().json(registered))
@@ -74,6 +83,7 @@ pub async fn show(
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem, content_type = "application/problem+json"),
     )

@@ -2,6 +2,7 @@
 
 use super::parse_body;
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
+use crate::limits::Limited;
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -9,7 +10,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 /// Play a match between bots.
 ///
 /// The match is queued and runs in the background (bounded concurrency); poll
-/// `GET /v1/matches/{id}`.
+/// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
 #[utoipa::path(
     tag = "arena",
     request_body = CreateMatch,
@@ -19,6 +20,12 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many match creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
+            ("Retry-After" = u64, description = "Seconds until a match creation is allowed again"),
+            ("RateLimit-Limit" = u64, description = "Match creations allowed per minute"),
+            ("RateLimit-Remaining" = u64, description = "Match creations allowed now (0)"),
+            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
+        )),
     )
 )]
 #[post("/v1/matches")]
@@ -26,7 +33,8 @@ pub async fn create(
     arena: web::Data<Arena>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, ServiceError> {
+) -> Result<HttpResponse, actix_web::Error> {
+    arena.limits().check(Limited::MatchCreation, &request)?;
     let request: CreateMatch = parse_body(&request, &body)?;
     let created = arena.create_match(request).await?;
     Ok(HttpResponse::Accepted().json(created))

@@ -10,6 +10,7 @@ pub use sql::{Dialect, Leadership, SqlStore};
 
 use crate::client::Fault;
 use crate::ratings::Rating;
+use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -40,8 +41,37 @@ pub struct BotRecord {
     pub paused: bool,
     /// Disqualifications or failed probes in a row.
     pub failures: u32,
+    /// When the current failure streak began, unix milliseconds (None while healthy).
+    pub failing_since: Option<i64>,
+    /// When the ladder may probe the bot again after a failed probe (back-off), unix ms.
+    pub retry_at: Option<i64>,
     /// Registration time, unix milliseconds.
     pub created_at: i64,
+}
+
+impl BotRecord {
+    /// The bot's ladder health.
+    pub fn health(&self) -> BotHealth {
+        BotHealth {
+            paused: self.paused,
+            failures: self.failures,
+            failing_since: self.failing_since,
+            retry_at: self.retry_at,
+        }
+    }
+}
+
+/// A bot's ladder health: what [`crate::ladder::HealthPolicy`] decides and the store keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BotHealth {
+    /// Paused from the ladder until its probe answers again.
+    pub paused: bool,
+    /// Disqualifications or failed probes in a row.
+    pub failures: u32,
+    /// When the current failure streak began, unix milliseconds.
+    pub failing_since: Option<i64>,
+    /// When the ladder may probe the bot again, unix milliseconds.
+    pub retry_at: Option<i64>,
 }
 
 /// Where a match is in its life.
@@ -104,6 +134,8 @@ pub struct MatchRecord {
     pub deadline_ms: u64,
     /// Faults after which a seat is disqualified.
     pub max_faults: u32,
+    /// Each seat's time bank, if the match has one.
+    pub clock: Option<Clock>,
     /// Status.
     pub status: MatchStatus,
     /// The result, once finished.
@@ -148,6 +180,14 @@ pub struct RatingRecord {
     pub rating: Rating,
     /// Ranked matches played.
     pub played: u64,
+    /// Ranked matches won (the bot's side alone in first place).
+    pub wins: u64,
+    /// Ranked matches drawn (first place shared with another side).
+    pub draws: u64,
+    /// Ranked matches lost.
+    pub losses: u64,
+    /// Faults the bot made in its ranked matches.
+    pub faults: u64,
     /// The last ranked match.
     pub last_match: Option<String>,
     /// When the rating last changed, unix milliseconds.
@@ -175,25 +215,31 @@ pub struct Finish {
     /// For ranked matches: each side's bot ids and place (1 = best). Ratings are read, updated
     /// and written in the same transaction as the result.
     pub sides: Option<Vec<(Vec<String>, usize)>>,
+    /// For ranked matches: the faults each bot made in the match (added to its leaderboard row).
+    pub faults: Vec<(String, u32)>,
 }
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
-    /// Stores a new bot.
-    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<()>;
-    /// Replaces a bot's name, URL, games, author and version.
-    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<()>;
+    /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
+    /// for a built-in bot, its URL).
+    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
+    /// Replaces a bot's name, URL, games, author, version and health. Returns false, changing
+    /// nothing, if another live bot has the new name.
+    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
     /// Deletes a bot (its matches and ratings stay, marked as a deleted bot's).
     async fn delete_bot(&self, id: &str) -> anyhow::Result<()>;
     /// A bot that is not deleted.
     async fn bot(&self, id: &str) -> anyhow::Result<Option<BotRecord>>;
     /// Any bot, deleted or not (for match pages).
     async fn bot_any(&self, id: &str) -> anyhow::Result<Option<BotRecord>>;
+    /// The live bot with this name (names are unique among live bots).
+    async fn bot_named(&self, name: &str) -> anyhow::Result<Option<BotRecord>>;
     /// Every bot that is not deleted, oldest first.
     async fn bots(&self) -> anyhow::Result<Vec<BotRecord>>;
     /// Sets a bot's ladder health.
-    async fn set_bot_health(&self, id: &str, paused: bool, failures: u32) -> anyhow::Result<()>;
+    async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()>;
 
     /// Stores a new match (status queued).
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()>;

@@ -12,10 +12,11 @@
 //! as long as the store lives, and a second process is refused with a clear message.
 
 use super::{
-    BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord, Store,
-    now_ms,
+    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord,
+    Store, now_ms,
 };
 use crate::ratings::{self, Rating, Side};
+use crate::wire::Clock;
 use anyhow::Context;
 use serde_json::Value;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -93,7 +94,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 2] = match self {
+        let files: [(i64, &'static str, &'static str); 3] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -104,6 +105,11 @@ impl Dialect {
                     2,
                     "queue",
                     include_str!("../../migrations/sqlite/0002_queue.sql"),
+                ),
+                (
+                    3,
+                    "operations",
+                    include_str!("../../migrations/sqlite/0003_operations.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -116,6 +122,11 @@ impl Dialect {
                     2,
                     "queue",
                     include_str!("../../migrations/postgres/0002_queue.sql"),
+                ),
+                (
+                    3,
+                    "operations",
+                    include_str!("../../migrations/postgres/0003_operations.sql"),
                 ),
             ],
         };
@@ -207,7 +218,7 @@ impl Statements {
         let now = dialect.now_ms();
         let match_select = format!(
             "SELECT m.id, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
-             m.max_faults, m.status, m.result, m.error, m.created_at, m.started_at, m.finished_at, \
+             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.created_at, m.started_at, m.finished_at, \
              {} AS bots FROM matches m",
             dialect.seat_bots()
         );
@@ -522,6 +533,8 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
         builtin: row.flag("builtin")?,
         paused: row.flag("paused")?,
         failures: row.int("failures")? as u32,
+        failing_since: row.opt_int("failing_since")?,
+        retry_at: row.opt_int("retry_at")?,
         created_at: row.int("created_at")?,
     })
 }
@@ -539,6 +552,16 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
         ladder: row.flag("ladder")?,
         deadline_ms: row.int("deadline_ms")? as u64,
         max_faults: row.int("max_faults")? as u32,
+        clock: match (
+            row.opt_int("clock_initial_ms")?,
+            row.opt_int("clock_increment_ms")?,
+        ) {
+            (Some(initial), increment) => Some(Clock {
+                initial_ms: initial as u64,
+                increment_ms: increment.unwrap_or(0) as u64,
+            }),
+            (None, _) => None,
+        },
         status: MatchStatus::parse(&status)
             .with_context(|| format!("unknown match status `{status}`"))?,
         result: row
@@ -561,6 +584,10 @@ fn rating_row(row: &impl Columns) -> anyhow::Result<RatingRecord> {
             sigma: row.real("sigma")?,
         },
         played: row.int("played")? as u64,
+        wins: row.int("wins")? as u64,
+        draws: row.int("draws")? as u64,
+        losses: row.int("losses")? as u64,
+        faults: row.int("faults")? as u64,
         last_match: row.opt_text("last_match")?,
         updated_at: row.int("updated_at")?,
     })
@@ -587,9 +614,10 @@ fn millis(duration: Duration) -> i64 {
 
 #[async_trait::async_trait]
 impl Store for SqlStore {
-    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<()> {
-        // ON CONFLICT: a built-in bot another process registered meanwhile (one per URL).
-        on_pool!(&self.pool, p => sqlx::query(
+    async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool> {
+        // ON CONFLICT: a live bot with this name, or a built-in bot another process registered
+        // meanwhile (one per URL).
+        let inserted = on_pool!(&self.pool, p => sqlx::query(
             "INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, \
              builtin, paused, failures, deleted, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12) ON CONFLICT DO NOTHING",
@@ -609,13 +637,13 @@ impl Store for SqlStore {
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
-        Ok(())
+        Ok(inserted > 0)
     }
 
-    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<()> {
-        on_pool!(&self.pool, p => sqlx::query(
+    async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<bool> {
+        let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE bots SET name = $1, url = $2, games = $3, author = $4, version = $5, paused = $6, \
-             failures = $7 WHERE id = $8",
+             failures = $7, failing_since = $8, retry_at = $9 WHERE id = $10",
         )
         .bind(&bot.name)
         .bind(&bot.url)
@@ -624,11 +652,18 @@ impl Store for SqlStore {
         .bind(&bot.version)
         .bind(bot.paused)
         .bind(i64::from(bot.failures))
+        .bind(bot.failing_since)
+        .bind(bot.retry_at)
         .bind(&bot.id)
         .execute(p)
         .await
-        .map(|r| r.rows_affected()))?;
-        Ok(())
+        .map(|r| r.rows_affected()));
+        match updated {
+            Ok(_) => Ok(true),
+            // The unique index on live names: another bot took the name meanwhile.
+            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => Ok(false),
+            Err(error) => Err(error.into()),
+        }
     }
 
     async fn delete_bot(&self, id: &str) -> anyhow::Result<()> {
@@ -660,6 +695,16 @@ impl Store for SqlStore {
             .transpose())
     }
 
+    async fn bot_named(&self, name: &str) -> anyhow::Result<Option<BotRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM bots WHERE name = $1 AND deleted = FALSE")
+            .bind(name)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(bot_row)
+            .transpose())
+    }
+
     async fn bots(&self) -> anyhow::Result<Vec<BotRecord>> {
         on_pool!(&self.pool, p => sqlx::query("SELECT * FROM bots WHERE deleted = FALSE ORDER BY created_at, id")
             .fetch_all(p)
@@ -669,10 +714,14 @@ impl Store for SqlStore {
             .collect())
     }
 
-    async fn set_bot_health(&self, id: &str, paused: bool, failures: u32) -> anyhow::Result<()> {
-        on_pool!(&self.pool, p => sqlx::query("UPDATE bots SET paused = $1, failures = $2 WHERE id = $3")
-            .bind(paused)
-            .bind(i64::from(failures))
+    async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE bots SET paused = $1, failures = $2, failing_since = $3, retry_at = $4 WHERE id = $5",
+        )
+            .bind(health.paused)
+            .bind(i64::from(health.failures))
+            .bind(health.failing_since)
+            .bind(health.retry_at)
             .bind(id)
             .execute(p)
             .await
@@ -685,7 +734,8 @@ impl Store for SqlStore {
             let mut tx = p.begin().await?;
             sqlx::query(
                 "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-                 max_faults, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10)",
+                 max_faults, status, created_at, clock_initial_ms, clock_increment_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12)",
             )
             .bind(&record.id)
             .bind(&record.game)
@@ -697,6 +747,8 @@ impl Store for SqlStore {
             .bind(record.deadline_ms as i64)
             .bind(i64::from(record.max_faults))
             .bind(record.created_at)
+            .bind(record.clock.map(|c| c.initial_ms as i64))
+            .bind(record.clock.map(|c| c.increment_ms as i64))
             .execute(&mut *tx)
             .await?;
             for (seat, bot) in record.bots.iter().enumerate() {
@@ -924,13 +976,29 @@ impl Store for SqlStore {
                     });
                 }
                 let after = ratings::update(&before);
-                for (((bots, _), old), new) in sides.iter().zip(&before).zip(&after) {
+                let winners = sides.iter().filter(|(_, place)| *place == 1).count();
+                for (((bots, place), old), new) in sides.iter().zip(&before).zip(&after) {
+                    // A side alone in first place won; first place shared with another side is
+                    // a draw; any other place is a loss.
+                    let (win, draw, loss) = match (*place, winners) {
+                        (1, 1) => (1i64, 0i64, 0i64),
+                        (1, _) => (0, 1, 0),
+                        _ => (0, 0, 1),
+                    };
                     for ((bot, old), new) in bots.iter().zip(&old.members).zip(new) {
+                        let faults = finish
+                            .faults
+                            .iter()
+                            .find(|(faulty, _)| faulty == bot)
+                            .map_or(0, |(_, n)| i64::from(*n));
                         sqlx::query(
-                            "INSERT INTO ratings (bot_id, game, mu, sigma, played, last_match, updated_at) \
-                             VALUES ($1, $2, $3, $4, 1, $5, $6) ON CONFLICT (bot_id, game) DO UPDATE SET \
+                            "INSERT INTO ratings (bot_id, game, mu, sigma, played, last_match, updated_at, \
+                             wins, draws, losses, faults) \
+                             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, $10) ON CONFLICT (bot_id, game) DO UPDATE SET \
                              mu = excluded.mu, sigma = excluded.sigma, played = ratings.played + 1, \
-                             last_match = excluded.last_match, updated_at = excluded.updated_at",
+                             last_match = excluded.last_match, updated_at = excluded.updated_at, \
+                             wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws, \
+                             losses = ratings.losses + excluded.losses, faults = ratings.faults + excluded.faults",
                         )
                         .bind(bot)
                         .bind(&game)
@@ -938,6 +1006,10 @@ impl Store for SqlStore {
                         .bind(new.sigma)
                         .bind(id)
                         .bind(now)
+                        .bind(win)
+                        .bind(draw)
+                        .bind(loss)
+                        .bind(faults)
                         .execute(&mut *tx)
                         .await?;
                         sqlx::query(

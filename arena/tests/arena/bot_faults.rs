@@ -29,6 +29,7 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
             deals: None,
             ranked: Some(true),
             deadline_ms: Some(150),
+            clock: None,
         })
         .await
         .expect("create");
@@ -157,6 +158,7 @@ async fn well_behaved_bots_play_a_clean_ranked_match_that_moves_ratings() {
             deals: None,
             ranked: Some(true),
             deadline_ms: None,
+            clock: None,
         })
         .await
         .expect("create");

@@ -42,6 +42,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 deals: None,
                 ranked: Some(true),
                 deadline_ms: Some(2000),
+                clock: None,
             })
             .await
             .expect("create");
@@ -129,6 +130,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 &Finish {
                     result: serde_json::json!({}),
                     sides: Some(vec![]),
+                    faults: Vec::new(),
                 },
             )
             .await

@@ -249,36 +249,14 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
     assert_eq!(arena.list_bots().await.expect("bots").bots.len(), 2);
     let scheduled = arena::ladder::round(&arena).await.expect("round");
     assert!(!scheduled.is_empty());
+    // One match per game id at once, 4 at a time: a bound for a loaded machine, not a speed test.
     for id in &scheduled {
         let record = arena
-            .wait_for(id, Duration::from_secs(60))
+            .wait_for(id, Duration::from_secs(300))
             .await
             .expect("finish");
         assert!(record.ranked && record.ladder);
     }
     let board = arena.leaderboard(&game).await.expect("board");
     assert_eq!(board.entries.len(), 2);
-}
-
-#[tokio::test]
-async fn a_bot_failing_its_probes_is_paused_from_the_ladder_until_it_answers() {
-    use std::sync::atomic::Ordering;
-    let Some(game) = two_player_game() else {
-        return;
-    };
-    let arena = spawn_arena("pause").await;
-    let bot = spawn_bot(Behavior::Good).await;
-    let id = crate::support::register(&arena, &bot, &game).await;
-    bot.seen.down.store(true, Ordering::SeqCst);
-    for round in 1..=3u32 {
-        arena::ladder::round(&arena).await.expect("round");
-        let record = arena.store().bot(&id).await.expect("get").expect("bot");
-        assert_eq!(record.failures, round);
-        assert_eq!(record.paused, round == 3);
-    }
-    assert!(arena.bot(&id).await.expect("view").paused);
-    bot.seen.down.store(false, Ordering::SeqCst);
-    arena::ladder::round(&arena).await.expect("round");
-    let record = arena.store().bot(&id).await.expect("get").expect("bot");
-    assert!(!record.paused && record.failures == 0);
 }

@@ -5,7 +5,8 @@ use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
 use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
 use arena::store::{
-    BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore, Store, now_ms,
+    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore,
+    Store, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
@@ -16,7 +17,7 @@ use crate::support::fresh_postgres;
 fn bot(id: &str) -> BotRecord {
     BotRecord {
         id: id.into(),
-        name: "n".into(),
+        name: format!("n{id}"),
         url: "http://example.com".into(),
         games: vec!["g".into()],
         author: "a".into(),
@@ -26,6 +27,8 @@ fn bot(id: &str) -> BotRecord {
         builtin: false,
         paused: false,
         failures: 0,
+        failing_since: None,
+        retry_at: None,
         created_at: now_ms(),
     }
 }
@@ -33,19 +36,51 @@ fn bot(id: &str) -> BotRecord {
 async fn contract(store: &dyn Store) {
     let suffix = arena::client::hex(&rand::random::<[u8; 6]>());
     let (a, b) = (format!("b_a{suffix}"), format!("b_b{suffix}"));
-    store.insert_bot(&bot(&a)).await.expect("insert");
-    store.insert_bot(&bot(&b)).await.expect("insert");
+    assert!(store.insert_bot(&bot(&a)).await.expect("insert"));
+    assert!(store.insert_bot(&bot(&b)).await.expect("insert"));
+    // Names are unique among live bots: a second bot of that name is not stored, and renaming
+    // a bot to a taken name changes nothing.
+    let mut twin = bot(&format!("b_c{suffix}"));
+    twin.name = format!("n{a}");
+    assert!(!store.insert_bot(&twin).await.expect("insert twin"));
+    assert!(store.bot(&twin.id).await.expect("get").is_none());
+    assert_eq!(
+        store
+            .bot_named(&format!("n{a}"))
+            .await
+            .expect("named")
+            .map(|b| b.id),
+        Some(a.clone())
+    );
+    let mut clash = store.bot(&b).await.expect("get").expect("bot");
+    clash.name = format!("n{a}");
+    assert!(
+        !store
+            .update_bot(&clash)
+            .await
+            .expect("rename to a taken name")
+    );
+    assert_eq!(
+        store.bot(&b).await.expect("get").expect("bot").name,
+        format!("n{b}")
+    );
     let mut changed = store.bot(&a).await.expect("get").expect("bot");
     assert_eq!(changed, bot(&a).clone_with_time(changed.created_at));
     changed.name = "renamed".into();
-    store.update_bot(&changed).await.expect("update");
+    assert!(store.update_bot(&changed).await.expect("update"));
     assert_eq!(
         store.bot(&a).await.expect("get").expect("bot").name,
         "renamed"
     );
-    store.set_bot_health(&a, true, 3).await.expect("health");
+    let health = BotHealth {
+        paused: true,
+        failures: 3,
+        failing_since: Some(1_000),
+        retry_at: Some(31_000),
+    };
+    store.set_bot_health(&a, &health).await.expect("health");
     let paused = store.bot(&a).await.expect("get").expect("bot");
-    assert!(paused.paused && paused.failures == 3);
+    assert_eq!(paused.health(), health);
 
     let game = format!("g{suffix}");
     let record = MatchRecord {
@@ -59,6 +94,10 @@ async fn contract(store: &dyn Store) {
         ladder: false,
         deadline_ms: 100,
         max_faults: 3,
+        clock: Some(arena::wire::Clock {
+            initial_ms: 5000,
+            increment_ms: 50,
+        }),
         status: MatchStatus::Queued,
         result: None,
         error: None,
@@ -147,6 +186,7 @@ async fn contract(store: &dyn Store) {
     let finish = Finish {
         result: json!({"ranking": [[1], [0]]}),
         sides: Some(vec![(vec![a.clone()], 1), (vec![b.clone()], 2)]),
+        faults: vec![(b.clone(), 2), (a.clone(), 0)],
     };
     assert!(
         !store
@@ -187,6 +227,13 @@ async fn contract(store: &dyn Store) {
     );
     assert!((board[0].rating.mu - 27.63523138347365).abs() < 1e-9);
     assert_eq!(board[0].played, 1);
+    assert_eq!(
+        board
+            .iter()
+            .map(|r| (r.wins, r.draws, r.losses, r.faults))
+            .collect::<Vec<_>>(),
+        vec![(1, 0, 0, 0), (0, 0, 1, 2)]
+    );
     store.delete_bot(&a).await.expect("delete");
     assert!(store.bot(&a).await.expect("get").is_none());
     assert!(store.bot_any(&a).await.expect("get").is_some());
@@ -210,6 +257,10 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         ladder: false,
         deadline_ms: 100,
         max_faults: 3,
+        clock: Some(arena::wire::Clock {
+            initial_ms: 5000,
+            increment_ms: 50,
+        }),
         status: MatchStatus::Queued,
         result: None,
         error: None,
@@ -281,6 +332,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     let finish = Finish {
         result: json!({}),
         sides: None,
+        faults: Vec::new(),
     };
     assert!(
         !store
@@ -423,6 +475,7 @@ async fn a_ranked_match_runs_on_postgres_when_a_database_is_given() {
             deals: None,
             ranked: Some(true),
             deadline_ms: None,
+            clock: None,
         })
         .await
         .expect("create");

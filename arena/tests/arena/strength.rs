@@ -30,6 +30,7 @@ fn heuristic_wins(
             view: state.view(Viewer::Seat(seat)),
             legal_actions: state.legal_actions(seat),
             deadline_ms: 1000,
+            time_left_ms: None,
             history: None,
         };
         let name = if seat == seat_of_heuristic {

@@ -47,6 +47,8 @@ pub struct Seen {
     pub down: std::sync::atomic::AtomicBool,
     /// The signing secret to verify with (set after registration; empty = do not check).
     pub secret: std::sync::Mutex<String>,
+    /// `time_left_ms` of every move request that had one, in order.
+    pub time_left: std::sync::Mutex<Vec<u64>>,
 }
 
 /// A running fake bot.
@@ -167,6 +169,11 @@ async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::i
         "/move" => {
             let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
             let first = request["legal_actions"][0].clone();
+            if let (Some(left), Ok(mut seen_left)) =
+                (request["time_left_ms"].as_u64(), seen.time_left.lock())
+            {
+                seen_left.push(left);
+            }
             match behavior {
                 Behavior::Good | Behavior::NoInfo => (
                     200,
@@ -228,17 +235,24 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
 
 /// An arena on a fresh SQLite file, loopback allowed, no ladder, short deadlines.
 pub async fn spawn_arena(name: &str) -> Arena {
+    spawn_arena_with(name, |_| {}).await
+}
+
+/// [`spawn_arena`] with changes to the configuration.
+pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig)) -> Arena {
     let db = temp_dir(name).join("arena.db");
     let mut config = ArenaConfig::local(db.to_string_lossy().to_string());
     config.deadline_ms = 200;
+    change(&mut config);
     Arena::open(config).await.expect("open arena")
 }
 
-/// Registers a fake bot through the arena and sets its secret for signature checks.
+/// Registers a fake bot through the arena (named after its URL: names are unique) and sets its
+/// secret for signature checks.
 pub async fn register(arena: &Arena, bot: &FakeBot, game: &str) -> String {
     let registered = arena
         .register_bot(arena::dto::RegisterBot {
-            name: "fake".into(),
+            name: format!("fake {}", bot.url),
             url: bot.url.clone(),
             games: vec![game.to_string()],
         })
