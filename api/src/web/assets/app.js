@@ -50,30 +50,11 @@ async function leaderboards() {
     el('a', { href: `/leaderboard/${encodeURIComponent(game.id)}` }, game.id), ` (${game.family})`))));
 }
 
-/** Wins, draws, losses and faults of each bot over the game's ranked finished matches. */
-function records(matches) {
-  const out = {};
-  for (const m of matches) {
-    if (!m.ranked || m.status !== 'finished' || !m.ranking) continue;
-    const first = m.ranking[0] || [];
-    const everyoneFirst = m.ranking.length === 1;
-    m.bots.forEach((bot, seat) => {
-      const r = out[bot] || (out[bot] = { wins: 0, draws: 0, losses: 0, faults: 0 });
-      if (everyoneFirst) r.draws += 1;
-      else if (first.includes(seat)) r.wins += 1;
-      else r.losses += 1;
-      r.faults += (m.faults && m.faults[seat]) || 0;
-    });
-  }
-  return out;
-}
-
 async function leaderboard() {
   const target = document.getElementById('board');
   const game = encodeURIComponent(arg);
-  const [board, list] = await Promise.all([api(`/v1/leaderboards/${game}`), api(`/v1/matches?game=${game}&limit=500`)]);
+  const board = await api(`/v1/leaderboards/${game}`);
   if (!board.ok) { target.replaceChildren(errorBox(problemText(board))); return; }
-  const rec = list.ok ? records(list.body.matches) : {};
   const entries = board.body.entries;
   if (entries.length === 0) {
     target.replaceChildren(el('p', {}, 'No rated bot yet: ranked matches of this game fill the board.'));
@@ -83,13 +64,12 @@ async function leaderboard() {
       el('thead', {}, el('tr', {}, ['Rank', 'Bot', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games', 'Wins', 'Draws', 'Losses', 'Faults', 'Last played']
         .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 9 ? 'num' : undefined }, h)))),
       el('tbody', {}, entries.map(e => {
-        const r = rec[e.bot] || { wins: 0, draws: 0, losses: 0, faults: 0 };
         return el('tr', { 'data-bot': e.bot },
           el('td', {}, String(e.rank)),
           el('td', {}, el('a', { href: `/bot/${encodeURIComponent(e.bot)}` }, e.name || e.bot)),
           el('td', { class: 'num' }, fixed(e.display)), el('td', { class: 'num' }, fixed(e.mu)), el('td', { class: 'num' }, fixed(e.sigma)),
-          el('td', { class: 'num' }, String(e.played)), el('td', { class: 'num' }, String(r.wins)), el('td', { class: 'num' }, String(r.draws)),
-          el('td', { class: 'num' }, String(r.losses)), el('td', { class: 'num' }, String(r.faults)),
+          el('td', { class: 'num' }, String(e.games)), el('td', { class: 'num' }, String(e.wins)), el('td', { class: 'num' }, String(e.draws)),
+          el('td', { class: 'num' }, String(e.losses)), el('td', { class: 'num' }, String(e.faults)),
           el('td', {}, e.last_match ? el('a', { href: `/match/${encodeURIComponent(e.last_match)}` }, date(e.last_played_at)) : date(e.last_played_at)));
       }))));
   }

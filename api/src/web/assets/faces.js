@@ -48,9 +48,10 @@ export function errorBox(text) {
   return el('p', { class: 'error', role: 'alert' }, text);
 }
 
-export function date(ms) {
-  if (ms === null || ms === undefined || ms === 0) return '—';
-  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A time from the API (RFC 3339 text; unix milliseconds also work). */
+export function date(time) {
+  if (time === null || time === undefined || time === 0 || time === '') return '—';
+  return new Date(time).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export function fixed(x, digits = 2) {
