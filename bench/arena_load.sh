@@ -3,7 +3,8 @@
 # makes for every move.
 #
 #   ceiling   wrk against a built-in bot's move endpoint (POST /bots/random/move) with a typical
-#             body (a 4-player twenty_two view + legal actions after $MOVES moves), $WRK_CONNS
+#             body (a 4-player twenty_two view + legal actions after $MOVES moves; an empty
+#             history, so the ceiling is if anything high: the arena sends the history), $WRK_CONNS
 #             connections.
 #   sqlite    one `cardroom serve` process on SQLite (--role all), four URL bots registered at
 #             its own /bots/random/, $MATCHES unranked 4-player twenty_two matches at once.
