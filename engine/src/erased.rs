@@ -7,7 +7,9 @@
 
 use crate::error::{ActionError, ReplayError, SetupError, StateError};
 use crate::game::{GameDef, GameResult, Seat, Setup, Viewer};
-use crate::options::{OptionSpec, PlayerRange, Preset, merge_options};
+use crate::options::{
+    OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
+};
 use crate::rng::PlayoutRng;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -30,12 +32,29 @@ pub struct GameInfo {
     pub description: String,
     /// Rules summary of the family.
     pub rules_summary: String,
-    /// Player range.
+    /// Player range (with the id's default options; see `players_when`).
     pub players: PlayerRange,
+    /// Player ranges that follow the options, first match deciding (e.g. `watten` with
+    /// `{"variant": ["bohemian"]}` seats 2 to 6); `players` applies when none matches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub players_when: Vec<PlayersWhen>,
+    /// Other ids of the same family for player counts this id does not seat (e.g. `basra` names
+    /// `basra_partners` for 4 players).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub for_other_players: Vec<Sibling>,
     /// Every option with its default for this id; fixed ones are listed in `fixed_options` too.
     pub options: Vec<OptionSpec>,
     /// Options this id fixes.
     pub fixed_options: Map<String, Value>,
+}
+
+/// Another game id of the same family and its player range.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sibling {
+    /// The game id.
+    pub id: String,
+    /// Its player range.
+    pub players: PlayerRange,
 }
 
 /// What a client sends to start a game.
@@ -167,13 +186,39 @@ impl<G: GameDef> PresetGame<G> {
                 spec
             })
             .collect();
+        let players = preset.players.unwrap_or(family.players);
+        // Only the ranges this id can reach: none whose condition its fixed options exclude.
+        let players_when = family
+            .players_when
+            .iter()
+            .filter(|rule| {
+                rule.when.iter().all(|(id, allowed)| {
+                    preset.fixed.get(id).is_none_or(|fixed| {
+                        allowed.as_array().is_some_and(|list| list.contains(fixed))
+                    })
+                })
+            })
+            .cloned()
+            .collect();
+        let for_other_players = family
+            .presets
+            .iter()
+            .filter(|other| other.id != preset.id)
+            .map(|other| Sibling {
+                id: other.id.to_string(),
+                players: other.players.unwrap_or(family.players),
+            })
+            .filter(|other| other.players.min < players.min || other.players.max > players.max)
+            .collect();
         let info = GameInfo {
             id: preset.id.to_string(),
             family: family.id.to_string(),
             name: preset.name.to_string(),
             description: preset.description.to_string(),
             rules_summary: family.rules_summary.to_string(),
-            players: preset.players.unwrap_or(family.players),
+            players,
+            players_when,
+            for_other_players,
             options,
             fixed_options: preset.fixed.clone(),
         };
@@ -187,18 +232,31 @@ impl<G: GameDef> PresetGame<G> {
 
     /// The typed setup for a request: player range, merged and typed options.
     pub fn typed_setup(&self, request: &NewGame) -> Result<Setup<G::Options>, SetupError> {
-        let PlayerRange { min, max } = self.info.players;
-        if !(min..=max).contains(&request.players) {
+        let family_specs = G::family().options;
+        let merged = merge_options(&family_specs, &self.preset, &request.options);
+        // The range follows the options when they are valid (a variant may seat more).
+        let range = merged.as_ref().map_or(self.info.players, |merged| {
+            players_for(&self.info.players_when, merged, self.info.players)
+        });
+        let players = request.players;
+        if !(range.min..=range.max).contains(&players) {
             return Err(SetupError::PlayerCount {
                 game: self.info.id.clone(),
-                min,
-                max,
-                got: request.players,
+                min: range.min,
+                max: range.max,
+                got: players,
+                alternatives: self
+                    .info
+                    .for_other_players
+                    .iter()
+                    .filter(|other| (other.players.min..=other.players.max).contains(&players))
+                    .map(|other| other.id.clone())
+                    .collect(),
             });
         }
-        let family_specs = G::family().options;
-        let mut merged = merge_options(&family_specs, &self.preset, &request.options)?;
-        G::resolve_options(request.players, &request.options, &mut merged)?;
+        let mut merged = merged?;
+        G::resolve_options(players, &request.options, &mut merged)?;
+        check_constraints(&family_specs, &request.options, &merged, players)?;
         let options: G::Options = serde_json::from_value(Value::Object(merged))
             .map_err(|e| SetupError::InvalidOptions(format!("invalid options: {e}")))?;
         Ok(Setup {
@@ -221,13 +279,14 @@ impl<G: GameDef> PresetGame<G> {
     /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
     fn checked(&self, typed: G::State) -> Result<Box<dyn Match>, StateError> {
         let players = G::players(&typed);
-        let PlayerRange { min, max } = self.info.players;
+        let options = self.check_fixed(G::options(&typed))?;
+        let PlayerRange { min, max } =
+            players_for(&self.info.players_when, &options, self.info.players);
         if !(min..=max).contains(&players) {
             return Err(StateError::Inconsistent(format!(
                 "{players} players is outside {min}..={max}"
             )));
         }
-        self.check_fixed(G::options(&typed))?;
         G::validate(&typed).map_err(StateError::Inconsistent)?;
         Ok(Box::new(TypedMatch::<G> {
             id: self.id.clone(),
@@ -235,9 +294,15 @@ impl<G: GameDef> PresetGame<G> {
         }))
     }
 
-    fn check_fixed(&self, options: &G::Options) -> Result<(), StateError> {
-        let options =
-            serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?;
+    /// Checks the options this id fixes; returns the options as a JSON object.
+    fn check_fixed(&self, options: &G::Options) -> Result<Map<String, Value>, StateError> {
+        let Value::Object(options) =
+            serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?
+        else {
+            return Err(StateError::Malformed(
+                "the options are not an object".into(),
+            ));
+        };
         for (id, fixed) in &self.preset.fixed {
             if options.get(id) != Some(fixed) {
                 return Err(StateError::Inconsistent(format!(
@@ -246,7 +311,7 @@ impl<G: GameDef> PresetGame<G> {
                 )));
             }
         }
-        Ok(())
+        Ok(options)
     }
 }
 

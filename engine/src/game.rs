@@ -6,7 +6,7 @@
 //! [`crate::erased::Game`] that [`crate::erased`] builds from any `GameDef`.
 
 use crate::error::{ActionError, SetupError};
-use crate::options::{OptionSpec, PlayerRange, Preset};
+use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -133,6 +133,9 @@ pub struct Family {
     pub options: Vec<OptionSpec>,
     /// The published game ids; the first is the family's default.
     pub presets: Vec<Preset>,
+    /// Player ranges that follow the options (the first whose `when` holds decides; else the
+    /// preset's range): e.g. `watten` with `{"variant": "bohemian"}` seats 2 to 6.
+    pub players_when: Vec<PlayersWhen>,
 }
 
 /// One game family, typed. Implemented once per family in `engine/src/games/<family>/`.

@@ -13,8 +13,7 @@ use engine::rng::PlayoutRng;
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Map, Value, json};
 
-mod support;
-use support::act;
+use crate::support::act;
 
 fn c(code: &str) -> Card {
     Card::parse(code).unwrap()

@@ -12,8 +12,7 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::{act, view};
+use crate::support::{act, view};
 
 fn cards(list: &str) -> CardSet {
     CardSet::from_cards(Card::parse_list(list).unwrap())
@@ -49,7 +48,7 @@ fn marglia_entry(dealer: usize, trump: &str, hands: [&str; 4]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 11)
+    crate::support::start(id, players, options, deals, 11)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, code: &str) -> Vec<Value> {
@@ -200,7 +199,7 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
     Marglia::apply(
         &mut passed,
         3,
-        &engine::games::marglia::Action::Pass,
+        &engine::games::marglia::Action::Pass {},
         &mut events,
     )
     .unwrap();
@@ -590,7 +589,7 @@ fn r12_turned_card_gives_nothing_at_29_or_more() {
         Maniglia::apply(
             &mut state,
             seat,
-            &engine::games::marglia::Action::Pass,
+            &engine::games::marglia::Action::Pass {},
             &mut events,
         )
         .unwrap();

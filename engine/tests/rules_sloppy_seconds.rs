@@ -9,8 +9,7 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::view;
+use crate::support::view;
 
 /// A stacked entry giving each seat exactly these cards (card i goes to seat dealer+1+i, R11).
 fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
@@ -26,7 +25,7 @@ fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 7)
+    crate::support::start(id, players, options, deals, 7)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, card: &str) -> Vec<Value> {

@@ -6,8 +6,7 @@ use engine::registry;
 use engine::{ActionError, GameDef, Match, NewGame, Viewer};
 use serde_json::{Value, json};
 
-mod support;
-use support::{refused, view};
+use crate::support::{refused, view};
 
 fn game() -> &'static dyn engine::Game {
     registry::find("trump_crew").expect("trump_crew is registered")

@@ -14,8 +14,7 @@ use engine::{ActionError, Match};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-mod support;
-use support::{act, start};
+use crate::support::{act, start};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -613,8 +612,8 @@ fn e12_r24_gambling_buy_back_once() {
         total: 31
     }));
     assert_eq!(state.phase, Phase::BuyBack { seat: 2 });
-    assert_eq!(tlegal(&state, 2), vec![Action::Accept, Action::Fold]);
-    let events = tact(&mut state, 2, Action::Accept);
+    assert_eq!(tlegal(&state, 2), vec![Action::Accept {}, Action::Fold {}]);
+    let events = tact(&mut state, 2, Action::Accept {});
     assert!(events.contains(&Event::BuyBack { seat: 2, total: 26 }));
     assert_eq!(state.stakes, vec![1, 1, 2, 1, 1]);
     assert_eq!(state.dealer, 2, "the loser deals the next deal");
@@ -1277,7 +1276,7 @@ fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
     let deal = state.deal;
     let mut last = Vec::new();
     for seat in 0..12 {
-        last = tact(&mut state, seat, Action::Draw);
+        last = tact(&mut state, seat, Action::Draw {});
     }
     assert!(
         last.iter().any(|e| matches!(e, Event::LastTrick { .. })),

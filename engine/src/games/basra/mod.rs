@@ -55,6 +55,7 @@ impl GameDef for Basra {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -166,7 +167,7 @@ impl GameDef for Basra {
                         .unwrap_or(0)
                 }
                 Action::Capture { cards } => cards.iter().map(|c| 1 + worth(*c)).sum(),
-                Action::Pass => 0,
+                Action::Pass {} => 0,
             }
         };
         let mut best = 0;

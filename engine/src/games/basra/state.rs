@@ -187,7 +187,7 @@ impl State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
-            FirstDealer::Random(_) => rng.pick(players),
+            FirstDealer::Random => rng.pick(players),
         };
         let mut state = State {
             options,
@@ -302,7 +302,7 @@ impl State {
                     out.push(Action::Capture { cards: vec![card] });
                 }
                 if choice.can_stop() {
-                    out.push(Action::Pass);
+                    out.push(Action::Pass {});
                 }
             }
             Phase::Over => {}
@@ -375,7 +375,7 @@ impl State {
                 }
                 Ok(())
             }
-            (Phase::Choose { card, choice }, Action::Pass) => {
+            (Phase::Choose { card, choice }, Action::Pass {}) => {
                 if !choice.can_stop() {
                     return Err(illegal(
                         "capture_incomplete",

@@ -50,6 +50,7 @@ impl GameDef for BirdDog {
             players: PlayerRange { min: 2, max: 3 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 

@@ -155,8 +155,6 @@ pub enum Event {
         indicator: Card,
         /// The Bird Dog card.
         bird_dog: CardName,
-        /// False when the Bird Dog card lies in the widow.
-        bird_dog_in_play: bool,
         /// The solo player (None: free-for-all).
         solo: Option<Seat>,
     },
@@ -294,6 +292,7 @@ impl State {
                 min: 2,
                 max: 3,
                 got: players,
+                alternatives: Vec::new(),
             });
         }
         let options = setup.options.clone();
@@ -349,9 +348,18 @@ impl State {
         self.indicator.and_then(bird_dog_of)
     }
 
-    /// The Bird Dog card if it is in play (not in the widow).
-    pub fn bird_dog_in_play(&self) -> Option<Card> {
-        self.bird_dog().filter(|c| !self.widow.contains(c))
+    /// True once everyone has seen the Bird Dog card: turned up from the widow or played. Only
+    /// this is public; whether an unseen Bird Dog card lies in a hand or in the never-turned
+    /// widow is not (R22), so nothing else about its place may reach a view, event or bot.
+    pub fn bird_dog_seen(&self) -> bool {
+        self.bird_dog().is_some_and(|bird_dog| {
+            self.widow_seen().contains(&bird_dog)
+                || self.trick.iter().any(|p| p.card == bird_dog)
+                || self
+                    .tricks
+                    .iter()
+                    .any(|t| t.plays.iter().any(|p| p.card == bird_dog))
+        })
     }
 
     /// Widow cards seen face up (public).
@@ -473,13 +481,13 @@ impl State {
                 out.push(Action::Declare {
                     contract: Contract::Solo,
                 });
-                out.push(Action::Pass);
+                out.push(Action::Pass {});
             }
             Phase::Nil => {
                 out.push(Action::Declare {
                     contract: Contract::Nil,
                 });
-                out.push(Action::Pass);
+                out.push(Action::Pass {});
             }
             Phase::Play => out.extend(self.playable().iter().map(Action::play)),
             Phase::Over => {}
@@ -522,7 +530,7 @@ impl State {
                 self.fix_trump(events);
                 Ok(())
             }
-            (Phase::Trump, Action::Pass) => {
+            (Phase::Trump, Action::Pass {}) => {
                 self.calls.push(Call {
                     seat,
                     round: self.round + 1,
@@ -569,7 +577,7 @@ impl State {
                 self.start_play();
                 Ok(())
             }
-            (Phase::Nil, Action::Pass) => {
+            (Phase::Nil, Action::Pass {}) => {
                 self.calls.push(Call {
                     seat,
                     round: 0,
@@ -612,7 +620,6 @@ impl State {
                 rank: bird_dog.rank().unwrap_or(Rank::Nine),
                 suit: bird_dog.suit().unwrap_or(Suit::Spades),
             },
-            bird_dog_in_play: !self.widow.contains(&bird_dog),
             solo: self.solo,
         });
         self.phase = Phase::Nil;
@@ -708,7 +715,7 @@ impl State {
             .first()
             .and_then(|p| p.card.suit())
             .unwrap_or(Suit::Spades);
-        let (trump, bird_dog) = (self.trump(), self.bird_dog_in_play());
+        let (trump, bird_dog) = (self.trump(), self.bird_dog());
         let pairs: Vec<(Seat, Card)> = self.trick.iter().map(|p| (0, p.card)).collect();
         let index = winner_by_strength(&pairs, |_, c| strength(c, led, trump, bird_dog));
         let winner = self.trick.get(index).map_or(self.next, |p| p.by);

@@ -64,8 +64,9 @@ pub struct View {
     pub indicator: Option<Card>,
     /// The Bird Dog card's identity, once trump is fixed.
     pub bird_dog: Option<CardName>,
-    /// False when the Bird Dog card lies in the widow.
-    pub bird_dog_in_play: bool,
+    /// True once the Bird Dog card has been seen turned up from the widow or played (R22: where
+    /// an unseen Bird Dog card lies, hand or never-turned widow, is hidden from everyone).
+    pub bird_dog_seen: bool,
     /// The trick in progress.
     pub trick: Vec<Play>,
     /// Completed tricks of this hand.
@@ -124,7 +125,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 suit: c.suit()?,
             })
         }),
-        bird_dog_in_play: state.bird_dog_in_play().is_some(),
+        bird_dog_seen: state.bird_dog_seen(),
         trick: state.trick.clone(),
         tricks: state.tricks.clone(),
         won_cards: state
@@ -205,7 +206,7 @@ pub fn heuristic(view: &View, legal: &[Action]) -> usize {
                     contract: Contract::Solo,
                 }
             } else {
-                Action::Pass
+                Action::Pass {}
             };
             index_of(legal, &wanted)
         }
@@ -218,9 +219,16 @@ pub fn heuristic(view: &View, legal: &[Action]) -> usize {
                 && hand.iter().all(|&c| {
                     Some(c) != bird_dog && c.suit() != Some(trump) && rank_value(c) <= 11
                 });
-            index_of(legal, if hopeless { &legal[0] } else { &Action::Pass })
+            index_of(
+                legal,
+                if hopeless {
+                    &legal[0]
+                } else {
+                    &Action::Pass {}
+                },
+            )
         }
-        Some(Action::Pass) => 0,
+        Some(Action::Pass {}) => 0,
         Some(Action::Play { .. }) => play(view, me, legal),
         None => 0,
     }
@@ -228,11 +236,9 @@ pub fn heuristic(view: &View, legal: &[Action]) -> usize {
 
 fn play(view: &View, me: Seat, legal: &[Action]) -> usize {
     let trump = view.trump;
-    let bird_dog = if view.bird_dog_in_play {
-        view.bird_dog.map(|b| Card::new(b.rank, b.suit))
-    } else {
-        None
-    };
+    // R22: the bot knows the Bird Dog card's identity only, not whether it lies in the widow;
+    // a card never played cannot win a trick, so ranking it as the Bird Dog is harmless.
+    let bird_dog = view.bird_dog.map(|b| Card::new(b.rank, b.suit));
     let ducking = view.nil == Some(me) && !view.dummy_to_play;
     let cards: Vec<(usize, Card)> = legal
         .iter()

@@ -52,6 +52,7 @@ impl GameDef for ChineseTen {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 

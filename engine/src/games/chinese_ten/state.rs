@@ -179,7 +179,7 @@ impl State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
-            FirstDealer::Random(_) => rng.pick(players),
+            FirstDealer::Random => rng.pick(players),
         };
         let mut state = State {
             options,

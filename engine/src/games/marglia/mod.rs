@@ -96,7 +96,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
                     suit: None,
                 })
             } else {
-                index_of(&Action::Pass)
+                index_of(&Action::Pass {})
             }
         }
         Phase::Bidding { .. } => {
@@ -109,7 +109,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
             legal
                 .iter()
                 .position(|a| matches!(a, Action::Bid { points } if *points <= estimate))
-                .unwrap_or_else(|| index_of(&Action::Pass))
+                .unwrap_or_else(|| index_of(&Action::Pass {}))
         }
         Phase::Declare { .. } => {
             let value = |suit: Suit| {
@@ -126,7 +126,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
                 suit: Some(best),
             })
         }
-        Phase::Communication { .. } => index_of(&Action::Pass),
+        Phase::Communication { .. } => index_of(&Action::Pass {}),
         Phase::Play | Phase::Over => {
             let cards: Vec<(usize, Card)> = legal
                 .iter()
@@ -210,6 +210,7 @@ macro_rules! marglia_game {
                     },
                     options: $specs(),
                     presets: $presets(),
+                    players_when: Vec::new(),
                 }
             }
 

@@ -158,6 +158,7 @@ impl State {
                 min,
                 max,
                 got: n,
+                alternatives: Vec::new(),
             });
         }
         check_options(options, n).map_err(SetupError::InvalidOptions)?;
@@ -365,12 +366,12 @@ impl State {
                     what: Some(Declaration::Stop),
                     suit: None,
                 });
-                out.push(Action::Pass);
+                out.push(Action::Pass {});
             }
             Phase::Bidding { high, .. } => {
                 let lowest = self.lowest_bid(*high);
                 out.extend((lowest..=70).map(|points| Action::Bid { points }));
-                out.push(Action::Pass);
+                out.push(Action::Pass {});
             }
             Phase::Declare { .. } => {
                 out.extend(Suit::ALL.iter().map(|s| Action::Declare {
@@ -398,7 +399,7 @@ impl State {
                     suit: None,
                     rank: None,
                 });
-                out.push(Action::Pass);
+                out.push(Action::Pass {});
             }
             Phase::Play => out.extend(
                 self.playable(seat)
@@ -434,7 +435,7 @@ impl State {
                 self.finish_unplayed(events);
                 Ok(())
             }
-            (Phase::EarlyStop, Action::Pass) => {
+            (Phase::EarlyStop, Action::Pass {}) => {
                 events.push(Event::Pass { seat });
                 self.begin_communication_or_play();
                 Ok(())
@@ -461,7 +462,7 @@ impl State {
                 self.advance_auction(seat, high, passed, events);
                 Ok(())
             }
-            (Phase::Bidding { high, passed, .. }, Action::Pass) => {
+            (Phase::Bidding { high, passed, .. }, Action::Pass {}) => {
                 let mut passed = passed.clone();
                 passed[seat] = true;
                 self.auction.push(Call { seat, points: None });
@@ -534,7 +535,7 @@ impl State {
                 self.advance_communication(*asked);
                 Ok(())
             }
-            (Phase::Communication { asked }, Action::Pass) => {
+            (Phase::Communication { asked }, Action::Pass {}) => {
                 events.push(Event::Pass { seat });
                 self.advance_communication(*asked);
                 Ok(())
@@ -965,7 +966,7 @@ fn list(cards: CardSet) -> String {
 fn describe(action: &Action) -> &'static str {
     match action {
         Action::Play { .. } => "playing a card",
-        Action::Pass => "passing",
+        Action::Pass {} => "passing",
         Action::Declare { .. } => "declaring",
         Action::Bid { .. } => "bidding",
         Action::Ask { .. } => "asking a question",

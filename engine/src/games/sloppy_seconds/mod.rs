@@ -54,6 +54,7 @@ impl GameDef for SloppySeconds {
             players: PlayerRange { min: 3, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 

@@ -90,6 +90,7 @@ impl State {
                 min: 3,
                 max: 4,
                 got: n,
+                alternatives: Vec::new(),
             });
         }
         let deals = parse_card_deals(&setup.deals, &PackSpec::standard())?;

@@ -52,6 +52,7 @@ impl GameDef for TaiheAbao {
             players: PlayerRange { min: 3, max: 5 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -171,14 +172,14 @@ fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
     match view.phase {
         Phase::Bid1 => {
             let wanted = if strength(hand) >= 4.0 {
-                Action::Declare
+                Action::Declare {}
             } else {
-                Action::Pass
+                Action::Pass {}
             };
             position(legal, &wanted)
         }
         Phase::Bid2 => {
-            if strength(hand) >= 3.0 || !legal.contains(&Action::Pass) {
+            if strength(hand) >= 3.0 || !legal.contains(&Action::Pass {}) {
                 legal
                     .iter()
                     .enumerate()
@@ -189,7 +190,7 @@ fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
                     .max_by_key(|(_, c)| (count_of(c), rank_of(c)))
                     .map(|(i, _)| i)
             } else {
-                position(legal, &Action::Pass)
+                position(legal, &Action::Pass {})
             }
         }
         Phase::Exchange => legal
@@ -219,7 +220,7 @@ fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
                 return Some(out.0);
             }
             let bomb = |k: Kind| matches!(k, Kind::Triple | Kind::Quad);
-            let pass = position(legal, &Action::Pass);
+            let pass = position(legal, &Action::Pass {});
             let Some(top) = &view.top else {
                 // Leading: the lowest rank, in its longest non-bomb combination.
                 return plays

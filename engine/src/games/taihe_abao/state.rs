@@ -424,12 +424,12 @@ impl State {
         }
         match self.phase {
             Phase::Bid1 => {
-                out.push(Action::Pass);
-                out.push(Action::Declare);
+                out.push(Action::Pass {});
+                out.push(Action::Declare {});
             }
             Phase::Bid2 => {
                 if !self.must_call(seat) {
-                    out.push(Action::Pass);
+                    out.push(Action::Pass {});
                 }
                 out.extend(
                     self.legal_calls(seat)
@@ -444,7 +444,7 @@ impl State {
             ),
             Phase::Play => {
                 if self.top.is_some() {
-                    out.push(Action::Pass);
+                    out.push(Action::Pass {});
                 }
                 out.extend(self.legal_plays(seat).into_iter().map(|set| Action::Play {
                     cards: canonical_order(set),
@@ -471,7 +471,7 @@ impl State {
             });
         }
         match (self.phase, action) {
-            (Phase::Bid1, Action::Declare) => {
+            (Phase::Bid1, Action::Declare {}) => {
                 self.declarer = Some(seat);
                 self.first_round = true;
                 self.stake = self.first_round_stake();
@@ -479,7 +479,7 @@ impl State {
                 self.start_play(events);
                 Ok(())
             }
-            (Phase::Bid1, Action::Pass) => {
+            (Phase::Bid1, Action::Pass {}) => {
                 events.push(Event::Pass { seat });
                 self.bid_turns += 1;
                 if self.bid_turns == self.players {
@@ -491,7 +491,7 @@ impl State {
                 }
                 Ok(())
             }
-            (Phase::Bid2, Action::Pass) => {
+            (Phase::Bid2, Action::Pass {}) => {
                 if self.must_call(seat) {
                     return Err(illegal(
                         "first_bidder_must_call",
@@ -504,7 +504,7 @@ impl State {
             }
             (Phase::Bid2, Action::Call { cards }) => self.call(seat, cards, events),
             (Phase::Exchange, Action::Exchange { cards }) => self.exchange(seat, cards, events),
-            (Phase::Play, Action::Pass) => {
+            (Phase::Play, Action::Pass {}) => {
                 let Some(top) = self.top else {
                     return Err(illegal(
                         "must_lead",
@@ -980,8 +980,8 @@ fn pack_of(deck: &[Card]) -> crate::cards::PackSpec {
 
 fn action_name(action: &Action) -> &'static str {
     match action {
-        Action::Declare => "declare",
-        Action::Pass => "pass",
+        Action::Declare {} => "declare",
+        Action::Pass {} => "pass",
         Action::Call { .. } => "call",
         Action::Exchange { .. } => "exchange",
         Action::Play { .. } => "play",

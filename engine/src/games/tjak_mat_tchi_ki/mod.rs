@@ -51,6 +51,7 @@ impl GameDef for TjakMatTchiKi {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -137,7 +138,7 @@ fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
     if let Some(i) = legal.iter().position(|a| matches!(a, Action::Take { .. })) {
         return Some(i);
     }
-    if let Some(i) = legal.iter().position(|a| *a == Action::Draw) {
+    if let Some(i) = legal.iter().position(|a| *a == Action::Draw {}) {
         return Some(i);
     }
     let visible: Vec<Tile> = view

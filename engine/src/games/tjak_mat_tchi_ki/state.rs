@@ -368,7 +368,7 @@ impl State {
                     tiles: vec![d.tile],
                 }));
                 if !self.reserve.is_empty() {
-                    out.push(Action::Draw);
+                    out.push(Action::Draw {});
                 }
             }
             Phase::Discard => {
@@ -438,7 +438,7 @@ impl State {
                 self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
                 Ok(())
             }
-            (Phase::Acquire, Action::Draw) => {
+            (Phase::Acquire, Action::Draw {}) => {
                 if self.reserve.is_empty() {
                     return Err(illegal(
                         "reserve_empty",
@@ -635,18 +635,46 @@ impl State {
                 return Err("a laid pair is not a pair".into());
             }
         }
-        for seat in 0..n {
-            let total = self.concealed[seat].len() + 2 * self.laid[seat].len();
-            if total > HAND + 1 {
-                return Err(format!("seat {seat} holds more than 6 tiles"));
-            }
-        }
         let over = self.hands_done >= self.options.hands;
         if over != (self.phase == Phase::Over) {
             return Err("the phase does not agree with the number of hands played".into());
         }
+        // Hand sizes per phase (R12): every seat holds HAND tiles (concealed plus laid pairs)
+        // between turns; the seat to discard holds one more; a finished game leaves the last
+        // winner with HAND + 1. Anything else would let a move reach an impossible hand.
+        let last_winner = self.history.last().and_then(|h| h.winner);
+        for seat in 0..n {
+            let total = self.concealed[seat].len() + 2 * self.laid[seat].len();
+            let want = match self.phase {
+                Phase::Discard if seat == self.turn => HAND + 1,
+                Phase::Acquire | Phase::Discard => HAND,
+                Phase::Over if Some(seat) == last_winner => total.clamp(HAND, HAND + 1),
+                Phase::Over => HAND,
+            };
+            if total != want {
+                return Err(format!(
+                    "seat {seat} holds {total} tiles in the {:?} phase, not {want}",
+                    self.phase
+                ));
+            }
+            if !self.started[seat] && !self.laid[seat].is_empty() {
+                return Err(format!("seat {seat} laid pairs before its first turn"));
+            }
+            if self.phase != Phase::Over && self.laid[seat].len() >= 3 {
+                return Err(format!("seat {seat} has three pairs but the hand goes on"));
+            }
+        }
+        if self.phase != Phase::Over && !self.started[self.turn] {
+            return Err("the seat to act has not had its first turn".into());
+        }
         if self.phase == Phase::Discard && self.concealed[self.turn].is_empty() {
             return Err("the seat to discard has no concealed tile".into());
+        }
+        if self.phase == Phase::Acquire
+            && self.reserve.is_empty()
+            && self.takeable(self.turn).is_empty()
+        {
+            return Err("the seat to act can neither take nor draw (R6 ends such a hand)".into());
         }
         Ok(())
     }

@@ -51,6 +51,7 @@ impl GameDef for TrumpCrew {
             },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 

@@ -261,6 +261,7 @@ impl State {
                 min: MIN_PLAYERS,
                 max: MAX_PLAYERS,
                 got: players,
+                alternatives: Vec::new(),
             });
         }
         let options = setup.options.clone();

@@ -145,14 +145,14 @@ pub enum Action {
         card: Card,
     },
     /// Ends the seat's exchange: draw as many cards as discarded (R7, R28).
-    Draw,
+    Draw {},
     /// Lead or follow with these cards (any order; R27).
     Play {
         /// The cards.
         cards: Cards,
     },
     /// Buy back in (gambling, R24).
-    Accept,
+    Accept {},
     /// Decline the buy-back: eliminated.
-    Fold,
+    Fold {},
 }

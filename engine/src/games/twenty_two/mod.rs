@@ -73,6 +73,7 @@ impl GameDef for TwentyTwo {
             players: PlayerRange { min: 2, max: 12 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -84,6 +85,7 @@ impl GameDef for TwentyTwo {
                 min: 2,
                 max: 12,
                 got: n,
+                alternatives: Vec::new(),
             });
         }
         let options = setup.options.clone();
@@ -111,7 +113,7 @@ impl GameDef for TwentyTwo {
         // R3: the first dealer is one uniform draw (event "first_dealer").
         let dealer = match options.first_dealer {
             FirstDealer::Seat(seat) => seat,
-            FirstDealer::Random(_) => rng.pick(n),
+            FirstDealer::Random => rng.pick(n),
         };
         let stake = u32::from(options.has_stakes());
         let mut state = State {
@@ -420,9 +422,9 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
     let leading = view.target.is_none();
     for (i, action) in legal.iter().enumerate() {
         let score: u64 = match action {
-            Action::Accept => 2,
-            Action::Fold => 1,
-            Action::Draw => 100,
+            Action::Accept {} => 2,
+            Action::Fold {} => 1,
+            Action::Draw {} => 100,
             Action::Discard { card } if rank(card) >= 8 => 200 + rank(card) as u64,
             Action::Discard { .. } => 0,
             Action::Play { cards } => {

@@ -625,15 +625,15 @@ impl State {
                         out.push(Action::Discard { card: CARDS[i] });
                     }
                 }
-                out.push(Action::Draw);
+                out.push(Action::Draw {});
             }
             Phase::Play { .. } => match self.target_play() {
                 None => self.legal_leads(hand, out),
                 Some(target) => self.legal_follows(hand, target, out),
             },
             Phase::BuyBack { .. } => {
-                out.push(Action::Accept);
-                out.push(Action::Fold);
+                out.push(Action::Accept {});
+                out.push(Action::Fold {});
             }
             Phase::Over => {}
         }
@@ -735,16 +735,16 @@ impl State {
             (Phase::Exchange { discarded, .. }, Action::Discard { card }) => {
                 self.discard(seat, discarded, *card, events)
             }
-            (Phase::Exchange { discarded, .. }, Action::Draw) => {
+            (Phase::Exchange { discarded, .. }, Action::Draw {}) => {
                 self.draw(seat, discarded as usize, events);
                 Ok(())
             }
             (Phase::Play { .. }, Action::Play { cards }) => self.play(seat, cards, events),
-            (Phase::BuyBack { .. }, Action::Accept) => {
+            (Phase::BuyBack { .. }, Action::Accept {}) => {
                 self.buy_back(seat, true, events);
                 Ok(())
             }
-            (Phase::BuyBack { .. }, Action::Fold) => {
+            (Phase::BuyBack { .. }, Action::Fold {}) => {
                 self.buy_back(seat, false, events);
                 Ok(())
             }

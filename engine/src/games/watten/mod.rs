@@ -70,15 +70,16 @@ impl GameDef for Watten {
             players: PlayerRange { min: 2, max: 6 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: rules::players_when(),
         }
     }
 
     fn resolve_options(
-        players: usize,
+        _players: usize,
         requested: &Map<String, Value>,
         merged: &mut Map<String, Value>,
     ) -> Result<(), SetupError> {
-        rules::resolve(players, requested, merged)
+        rules::resolve(requested, merged)
     }
 
     fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
@@ -332,10 +333,10 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
     let roles = roles_of(view);
     let pos = |pred: &dyn Fn(&Action) -> bool| legal.iter().position(pred);
     // Proposals: decline; raises pending: accept if we hold something.
-    if let Some(i) = pos(&|a| *a == Action::Decline) {
+    if let Some(i) = pos(&|a| *a == Action::Decline {}) {
         return i;
     }
-    if legal.contains(&Action::Fold) {
+    if legal.contains(&Action::Fold {}) {
         let strong = hand
             .iter()
             .filter(|c| strength(&roles, **c, None).0 >= 2)
@@ -344,7 +345,11 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
         let mine = view.won.get(me).copied().unwrap_or(0);
         let theirs = view.won.iter().copied().max().unwrap_or(0);
         let want = strong >= 1 || mine >= theirs;
-        let target = if want { Action::Accept } else { Action::Fold };
+        let target = if want {
+            Action::Accept {}
+        } else {
+            Action::Fold {}
+        };
         return pos(&|a| *a == target).unwrap_or(0);
     }
     // Naming.
@@ -380,7 +385,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
         });
     }
     // Bohemian exchange: lay away the weakest plain low card.
-    if legal.contains(&Action::Draw) {
+    if legal.contains(&Action::Draw {}) {
         let weakest = legal
             .iter()
             .enumerate()
@@ -391,7 +396,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
             .min();
         return match weakest {
             Some(((tier, rank), i)) if tier < 2 && rank < Rank::Queen.value() => i,
-            _ => pos(&|a| *a == Action::Draw).unwrap_or(0),
+            _ => pos(&|a| *a == Action::Draw {}).unwrap_or(0),
         };
     }
     // Play: lead the strongest; follow with the cheapest winner, or the cheapest card.

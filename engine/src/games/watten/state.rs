@@ -770,8 +770,8 @@ impl State {
                     return;
                 }
                 if d.proposal.is_some() {
-                    out.push(Action::Accept);
-                    out.push(Action::Decline);
+                    out.push(Action::Accept {});
+                    out.push(Action::Decline {});
                     return;
                 }
                 if seat == self.eldest() {
@@ -808,18 +808,18 @@ impl State {
                 if (d.ex_discarded as usize) < self.exchange_limit(seat) {
                     out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
                 }
-                out.push(Action::Draw);
+                out.push(Action::Draw {});
             }
             Phase::Play => {
                 if let Some(p) = d.pending {
                     if self.responders(p.seat).contains(&seat) {
-                        out.push(Action::Accept);
-                        out.push(Action::Fold);
+                        out.push(Action::Accept {});
+                        out.push(Action::Fold {});
                         if self.may_raise_to(seat, p.to + 1) {
                             out.push(Action::Raise { to: p.to + 1 });
                         }
                         if p.challengeable {
-                            out.push(Action::Challenge);
+                            out.push(Action::Challenge {});
                         }
                     }
                     return;
@@ -958,7 +958,7 @@ impl State {
                     }
                 }
             }
-            (Phase::Play, Action::Accept | Action::Fold | Action::Challenge) => {
+            (Phase::Play, Action::Accept {} | Action::Fold {} | Action::Challenge {}) => {
                 if d.pending.is_none() {
                     illegal("no_raise_pending", "there is no raise to answer")
                 } else {
@@ -978,7 +978,7 @@ impl State {
                 "bad_declaration",
                 "this declaration is not allowed now: see your legal actions (the Schlag rank, the trump suit, or in Blind Watten a card of your hand)",
             ),
-            (Phase::Naming, Action::Accept | Action::Decline) => {
+            (Phase::Naming, Action::Accept {} | Action::Decline {}) => {
                 illegal("no_proposal", "there is no proposal to answer")
             }
             (Phase::Naming, Action::Propose { proposal }) => illegal(
@@ -1022,8 +1022,8 @@ impl State {
                     proposal: *proposal,
                 });
             }
-            Action::Accept | Action::Decline => {
-                let accepted = *action == Action::Accept;
+            Action::Accept {} | Action::Decline {} => {
+                let accepted = *action == Action::Accept {};
                 let proposal = self.deal.proposal.take();
                 events.push(Event::Answer { seat, accepted });
                 match (proposal, accepted) {
@@ -1125,14 +1125,14 @@ impl State {
                 self.deal.raised = true;
                 events.push(Event::Raise { seat, to: *to });
             }
-            Action::Accept => {
+            Action::Accept {} => {
                 if let Some(p) = self.deal.pending.take() {
                     self.deal.stake = p.to;
                     self.deal.raise_right = Some(self.side_of(seat));
                 }
                 events.push(Event::Accept { seat });
             }
-            Action::Fold => {
+            Action::Fold {} => {
                 events.push(Event::Fold { seat });
                 if let Some(p) = self.deal.pending.take() {
                     let side = self.side_of(p.seat);
@@ -1140,7 +1140,7 @@ impl State {
                     self.finish_deal(side, stake, "fold", events);
                 }
             }
-            Action::Challenge => {
+            Action::Challenge {} => {
                 if let Some(p) = self.deal.pending.take() {
                     let card = self.last_card(p.seat).unwrap_or(Card::JOKER);
                     let qualifies = self.last_card_qualifies(p.seat);
