@@ -3,6 +3,7 @@
 
 use engine::cards::{Card, CardSet, PackSpec};
 use engine::common::capture::Layout;
+use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::basra::Basra;
 use engine::games::basra::action::Action;
@@ -81,13 +82,15 @@ fn sets(list: &[&str]) -> Vec<CardSet> {
 
 fn apply(state: &mut State, seat: usize, action: Action) -> Vec<Event> {
     let mut events = Vec::new();
-    Basra::apply(state, seat, &action, &mut events).unwrap_or_else(|e| panic!("{action:?}: {e}"));
+    state
+        .apply(seat, &action, &mut events)
+        .unwrap_or_else(|e| panic!("{action:?}: {e}"));
     events
 }
 
 fn legal(state: &State, seat: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    Basra::legal_actions(state, seat, &mut out);
+    state.legal_actions(seat, &mut out);
     out
 }
 
@@ -907,7 +910,7 @@ fn r34_pending_choice_when_the_hands_run_out() {
     apply(&mut s, 0, play("5S"));
     assert!(matches!(s.phase, Phase::Choose { .. }));
     assert_eq!(s.stock.len(), stock_before);
-    assert_eq!(Basra::to_act(&s), engine::Actors::One(0));
+    assert_eq!(s.to_act(), engine::Actors::One(0));
     let ev = apply(&mut s, 0, cap("5H"));
     assert!(
         ev.iter()
@@ -923,7 +926,7 @@ fn errors_name_the_cards_and_leave_the_state() {
     let seat = s.turn;
     arrange(&mut s, seat, "5S 9C", "5H 5D KC");
     let before = s.clone();
-    let err = |s: &mut State, a: Action| Basra::apply(s, seat, &a, &mut Vec::new()).unwrap_err();
+    let err = |s: &mut State, a: Action| s.apply(seat, &a, &mut Vec::new()).unwrap_err();
     assert_eq!(err(&mut s, play("AD")).reason(), "card_not_in_hand");
     assert_eq!(err(&mut s, Action::Pass {}).reason(), "nothing_to_choose");
     assert_eq!(
@@ -1039,8 +1042,8 @@ fn r25_no_draw_when_nothing_is_buried() {
     let (r, b, b10) = (data("random"), data("bottom"), data("bottom10"));
     assert_eq!(r["stock"], b["stock"]);
     assert_eq!(b10["stock"], b["stock"]);
-    assert_eq!(r["rng"], b["rng"]);
-    assert_eq!(b10["rng"], b["rng"]);
+    assert_eq!(r["table"]["rng"], b["table"]["rng"]);
+    assert_eq!(b10["table"]["rng"], b["table"]["rng"]);
 }
 
 /// Issue 11 item 6: `basra` with 4 players names the partnership id in its refusal, and the

@@ -2,6 +2,7 @@
 //! B1..B13, and the heuristic bot against random play.
 
 use engine::cards::{Card, CardSet};
+use engine::game::GameState;
 use engine::game::Setup;
 use engine::games::bird_dog::rules::TeamPairs;
 use engine::games::bird_dog::scoring::{pairs, score_hand, solo_points, team_tally};
@@ -692,17 +693,17 @@ fn hero_wins(players: usize, games: u64) -> (f64, f64) {
             deals: vec![],
         };
         let mut state = BirdDog::setup(&setup).unwrap();
-        while let Some(&seat) = BirdDog::to_act(&state).as_slice().first() {
+        while let Some(&seat) = state.to_act().as_slice().first() {
             legal.clear();
-            BirdDog::legal_actions(&state, seat, &mut legal);
+            state.legal_actions(seat, &mut legal);
             let i = if seat == hero {
-                BirdDog::heuristic(&BirdDog::view(&state, Viewer::Seat(seat)), &legal)
+                BirdDog::heuristic(&state.view(Viewer::Seat(seat)), &legal)
             } else {
                 rng.below(legal.len())
             };
-            BirdDog::apply(&mut state, seat, &legal[i], &mut events).unwrap();
+            state.apply(seat, &legal[i], &mut events).unwrap();
         }
-        let r = BirdDog::result(&state).unwrap();
+        let r = state.result().unwrap();
         if r.ranking[0] == [hero] {
             wins += 1.0;
         }

@@ -194,7 +194,7 @@ fn k5_win_on_a_draw_everybody_pays() {
 fn empty_the_reserve(id: &str, m: &dyn Match, seat: usize) -> Box<dyn Match> {
     let mut saved = m.save();
     let reserve: Vec<Value> = saved["data"]["reserve"].as_array().unwrap().clone();
-    let table = saved["data"]["table"].as_array_mut().unwrap();
+    let table = saved["data"]["discards"].as_array_mut().unwrap();
     for (i, t) in reserve.into_iter().enumerate() {
         table.insert(i, json!({"tile": t, "seat": seat}));
     }
@@ -604,7 +604,7 @@ fn forged_states_are_refused() {
     assert_eq!(forge(&|d| d["turn"] = json!(7)), "invalid_state");
     assert_eq!(forge(&|d| d["chips"][0] = json!(i64::MAX)), "invalid_state");
     assert_eq!(
-        forge(&|d| d["options"]["stake"] = json!(0)),
+        forge(&|d| d["table"]["options"]["stake"] = json!(0)),
         "invalid_state"
     );
 }

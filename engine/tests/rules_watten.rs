@@ -400,7 +400,7 @@ fn b7_barred_side_and_cap() {
     let mut nine = b2_game();
     set_scores(&mut nine, "watten", json!([9, 4, 9, 4]));
     let mut any = nine.save();
-    any["data"]["options"]["raise_timing"] = json!("any_time");
+    any["data"]["table"]["options"]["raise_timing"] = json!("any_time");
     let _ = any;
     act(&mut nine, 1, json!({"type":"play","cards":["9H"]}));
     assert!(nine.legal_actions(2).iter().all(|a| a["type"] != "raise"));

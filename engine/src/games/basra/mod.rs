@@ -28,23 +28,19 @@ pub mod view;
 
 use crate::cards::Card;
 use crate::deal::parse_card_deals;
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use action::Action;
 use rules::Options;
-use state::{Event, Phase, State};
+use state::State;
 use view::View;
 
 /// The Basra family.
 pub struct Basra;
 
 impl GameDef for Basra {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -69,68 +65,6 @@ impl GameDef for Basra {
         state::check_options(&setup.options, n).map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?;
         Ok(State::new(setup.options.clone(), n, setup.seed, stacked))
-    }
-
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        Some(GameResult {
-            ranking: state.ranking(),
-            scores: state.seat_scores(),
-            teams: (state.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
-            details: serde_json::json!({
-                "winner_side": state.winner,
-                "side_totals": state.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
-                "games_won": state.games_won,
-                "last_deal": state.last_deal,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_cards().iter().map(Card::to_string).collect()
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
@@ -180,9 +114,5 @@ impl GameDef for Basra {
             }
         }
         best
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
     }
 }

@@ -4,11 +4,13 @@
 use super::action::Action;
 use super::rules::{BuryMode, FirstDealer, GameEnd, Majority, Options, Rubber, TieRule};
 use super::scoring::{self, DealScore};
+use super::view::{self, View};
 use crate::cards::{Card, CardSet};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
@@ -114,12 +116,8 @@ pub enum Event {
 /// The full state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats (2 or 4).
-    pub players: usize,
-    /// The RNG.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked entries (parsed).
     pub stacked: Vec<Vec<Card>>,
     /// Deals started (deal d uses entry d-1).
@@ -190,9 +188,11 @@ impl State {
             FirstDealer::Random => rng.pick(players),
         };
         let mut state = State {
-            options,
-            players,
-            rng,
+            table: Table {
+                players,
+                options,
+                rng,
+            },
             stacked,
             deal: 0,
             dealer,
@@ -226,12 +226,12 @@ impl State {
 
     /// Deals: hands, floor, burying (spec §2).
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
-        let k = self.options.hand_size;
-        let pack = scoring::pack(&self.options).cards();
+        let n = self.table.players;
+        let k = self.table.options.hand_size;
+        let pack = scoring::pack(&self.table.options).cards();
         let entry = self.stacked.get(self.deal).cloned();
         self.deal += 1;
-        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.rng);
+        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
         self.hands = vec![CardSet::EMPTY; n];
         for (i, card) in deck.iter().take(k * n).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
@@ -241,7 +241,7 @@ impl State {
         self.peek = deck.last().copied();
         let buried_here = |c: &Card| {
             c.rank() == Some(crate::cards::Rank::Jack)
-                || scoring::is_special_seven(&self.options, *c)
+                || scoring::is_special_seven(&self.table.options, *c)
         };
         let mut aside: Vec<Card> = Vec::new();
         while floor.iter().any(buried_here) {
@@ -251,10 +251,10 @@ impl State {
                 floor.push(self.stock.remove(0));
             }
         }
-        match self.options.bury_mode {
+        match self.table.options.bury_mode {
             BuryMode::Random => {
                 for card in &aside {
-                    let g = self.rng.pick(self.stock.len() + 1);
+                    let g = self.table.rng.pick(self.stock.len() + 1);
                     self.stock.insert(g.min(self.stock.len()), *card);
                 }
             }
@@ -264,7 +264,7 @@ impl State {
                     let b = self.stock.len().min(10);
                     let mut packet = self.stock.split_off(self.stock.len() - b);
                     packet.extend(aside.iter().copied());
-                    self.rng.shuffle(&mut packet);
+                    self.table.rng.shuffle(&mut packet);
                     self.stock.extend(packet);
                 }
             }
@@ -286,8 +286,303 @@ impl State {
         });
     }
 
+    fn hands_empty(&self) -> bool {
+        self.hands.iter().all(|h| h.is_empty())
+    }
+
+    fn resolve(&mut self, seat: Seat, card: Card, capture: CardSet, events: &mut Vec<Event>) {
+        self.phase = Phase::Play;
+        let side = Self::side(seat);
+        if capture.is_empty() {
+            self.floor.add(card);
+            events.push(Event::Trail { seat, card });
+        } else {
+            let before: Vec<Card> = self.floor.cards().to_vec();
+            let taken = self.floor.take(capture);
+            let last_card = self.hands_empty() && self.stock.is_empty();
+            let mut bonus = scoring::bonus(&self.table.options, card, &before, taken);
+            if last_card && !self.table.options.basra_on_last_card {
+                bonus = 0;
+            }
+            let mut gain = taken;
+            gain.insert(card);
+            self.piles[side] = CardSet(self.piles[side].0 | gain.0);
+            self.last_capture.record(side);
+            if bonus > 0 {
+                self.bonus[side] += bonus;
+                self.basras[side] += 1;
+            }
+            let cards = before.into_iter().filter(|c| taken.contains(*c)).collect();
+            events.push(Event::Capture {
+                seat,
+                card,
+                cards,
+                bonus: half(bonus),
+            });
+        }
+        self.turn = (seat + 1) % self.table.players;
+        if self.hands_empty() {
+            let n = self.table.players;
+            let m = self.table.options.hand_size.min(self.stock.len() / n);
+            if m > 0 {
+                for i in 0..m * n {
+                    let card = self.stock.remove(0);
+                    self.hands[(self.dealer + 1 + i) % n].insert(card);
+                }
+                self.buried.retain(|c| self.stock.contains(c));
+                events.push(Event::Round { cards_each: m });
+            } else {
+                self.end_deal(events);
+            }
+        }
+    }
+
+    fn end_deal(&mut self, events: &mut Vec<Event>) {
+        // Anything the stock could still hold (never with 52 or 44 cards) joins the floor.
+        let rest: Vec<Card> = std::mem::take(&mut self.stock);
+        for c in rest {
+            self.floor.add(c);
+        }
+        let (side, cards) = self.last_capture.take_rest(&mut self.floor);
+        if !cards.is_empty() {
+            match side {
+                Some(s) => {
+                    self.piles[s] =
+                        CardSet(self.piles[s].0 | CardSet::from_cards(cards.iter().copied()).0)
+                }
+                None => {
+                    self.unscored =
+                        CardSet(self.unscored.0 | CardSet::from_cards(cards.iter().copied()).0)
+                }
+            }
+            events.push(Event::Remainder { side, cards });
+        }
+        self.score_deal(events);
+        if !self.check_game_end(events) {
+            self.dealer = (self.dealer + 1) % self.table.players;
+            self.start_deal(events);
+        }
+    }
+
+    /// Scores the deal just ended into the game totals (§5).
+    pub fn score_deal(&mut self, events: &mut Vec<Event>) {
+        let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
+        let mut majority = [0i64; 2];
+        let leader = match cards[0].cmp(&cards[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        match (self.table.options.majority, leader) {
+            (Majority::Carry30, Some(s)) => {
+                majority[s] = 60 * (1 + i64::from(self.carry));
+                self.carry = 0;
+            }
+            (Majority::Carry30, None) => self.carry += 1,
+            (Majority::NoCarry3, Some(s)) => majority[s] = 6,
+            (Majority::NoCarry3, None) => {}
+        }
+        let card_points: Vec<i64> = self
+            .piles
+            .iter()
+            .map(|p| scoring::pile_points(&self.table.options, *p))
+            .collect();
+        let total: Vec<i64> = (0..2)
+            .map(|s| majority[s] + card_points[s] + self.bonus[s])
+            .collect();
+        for (t, x) in self.totals.iter_mut().zip(&total) {
+            *t += x;
+        }
+        let score = DealScore {
+            cards,
+            majority: majority.iter().map(|x| half(*x)).collect(),
+            card_points: card_points.iter().map(|x| half(*x)).collect(),
+            bonuses: self.bonus.iter().map(|x| half(*x)).collect(),
+            total: total.iter().map(|x| half(*x)).collect(),
+            carried: self.carry,
+        };
+        events.push(Event::DealScored {
+            deal: self.deal,
+            score: score.clone(),
+            totals: self.totals.iter().map(|x| half(*x)).collect(),
+        });
+        self.last_deal = Some(score);
+    }
+
+    /// The game end in force for the current game (rubbers may change the target, R24).
+    pub fn effective_end(&self) -> GameEnd {
+        match self.table.options.rubber {
+            Rubber::None => self.table.options.game_end.clone(),
+            Rubber::Seed => GameEnd::Target(150),
+            Rubber::Parlett if self.games_won == [2, 2] => GameEnd::Target(150),
+            Rubber::Parlett => self.table.options.game_end.clone(),
+        }
+    }
+
+    /// After a deal: is the game decided? `Some(Some(side))` a win, `Some(None)` a draw.
+    pub fn game_decision(&mut self) -> Option<Option<usize>> {
+        let (a, b) = (self.totals[0], self.totals[1]);
+        let higher = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        match self.effective_end() {
+            GameEnd::Target(t) => {
+                let t = 2 * t;
+                if a < t && b < t {
+                    return None;
+                }
+                match (higher, self.table.options.tie_rule) {
+                    (Some(s), _) => Some(Some(s)),
+                    (None, TieRule::Draw) => Some(None),
+                    (None, TieRule::SuddenDeath) => None,
+                }
+            }
+            GameEnd::Ladder(steps) => loop {
+                let t = 2 * steps.get(self.ladder_step).copied().unwrap_or(0);
+                match (a >= t, b >= t) {
+                    (false, false) => return None,
+                    (true, false) => return Some(Some(0)),
+                    (false, true) => return Some(Some(1)),
+                    (true, true) if self.ladder_step + 1 >= steps.len() => return Some(higher),
+                    (true, true) => self.ladder_step += 1,
+                }
+            },
+        }
+    }
+
+    fn check_game_end(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(winner) = self.game_decision() else {
+            return false;
+        };
+        events.push(Event::GameEnded {
+            winner,
+            totals: self.totals.iter().map(|x| half(*x)).collect(),
+        });
+        if self.table.options.rubber != Rubber::None {
+            if let Some(w) = winner {
+                self.games_won[w] += 1;
+            }
+            if let Some(w) = (0..2).find(|s| self.games_won[*s] >= 3) {
+                self.winner = Some(w);
+            } else {
+                self.totals = vec![0; 2];
+                self.carry = 0;
+                self.ladder_step = 0;
+                return false;
+            }
+        } else {
+            self.winner = winner;
+        }
+        self.phase = Phase::Over;
+        events.push(Event::GameOver {
+            ranking: self.ranking(),
+        });
+        true
+    }
+
+    /// Ranking of seats, best first; partners share a group (§5).
+    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+        let key = |s: Seat| -> i64 {
+            if self.table.options.rubber != Rubber::None {
+                match self.winner {
+                    Some(w) if w == Self::side(s) => 0,
+                    Some(_) => 1,
+                    None => 0,
+                }
+            } else {
+                -self.totals.get(Self::side(s)).copied().unwrap_or(0)
+            }
+        };
+        crate::game::GameResult::ranking_by_key(0..self.table.players, key)
+    }
+
+    /// Per-seat scores: the side's total in points (rubber: games won), R31.
+    pub fn seat_scores(&self) -> Vec<f64> {
+        (0..self.table.players)
+            .map(|s| {
+                let side = Self::side(s);
+                if self.table.options.rubber != Rubber::None {
+                    f64::from(self.games_won.get(side).copied().unwrap_or(0))
+                } else {
+                    half(self.totals.get(side).copied().unwrap_or(0))
+                }
+            })
+            .collect()
+    }
+
+    /// Every card in the game.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(52);
+        for h in &self.hands {
+            out.extend(h.iter());
+        }
+        out.extend(self.floor.cards().iter().copied());
+        out.extend(self.stock.iter().copied());
+        for p in &self.piles {
+            out.extend(p.iter());
+        }
+        out.extend(self.unscored.iter());
+        if let Phase::Choose { card, .. } = &self.phase {
+            out.push(*card);
+        }
+        out
+    }
+}
+
+/// Option checks that depend on the player count or on option contents (R32, R33).
+pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
+    if options.open_cut && n != 2 {
+        return Err(
+            "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
+        );
+    }
+    if !(4..=6).contains(&options.hand_size) {
+        return Err(format!(
+            "option `hand_size` must be 4, 5 or 6, not {}",
+            options.hand_size
+        ));
+    }
+    if let FirstDealer::Seat(s) = options.first_dealer
+        && s >= n
+    {
+        return Err(format!(
+            "option `first_dealer` must be a seat from 0 to {}, not {s}",
+            n - 1
+        ));
+    }
+    match &options.game_end {
+        GameEnd::Target(t) if *t < 1 => Err(format!(
+            "option `game_end`: the target must be at least 1, not {t}"
+        )),
+        GameEnd::Ladder(steps) if steps.is_empty() => {
+            Err("option `game_end`: the ladder must list at least one target".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
     /// Legal actions of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         if seat != self.turn {
             return;
         }
@@ -310,7 +605,7 @@ impl State {
     }
 
     /// Applies an action of the seat to act (validated before any change).
-    pub fn apply(
+    fn apply(
         &mut self,
         seat: Seat,
         action: &Action,
@@ -336,7 +631,7 @@ impl State {
                         format!("{card} is not in your hand"),
                     ));
                 }
-                let options = scoring::capture_sets(&self.options, &self.floor, card);
+                let options = scoring::capture_sets(&self.table.options, &self.floor, card);
                 self.hands[seat].remove(card);
                 events.push(Event::Play {
                     seat,
@@ -402,257 +697,34 @@ impl State {
         }
     }
 
-    fn hands_empty(&self) -> bool {
-        self.hands.iter().all(|h| h.is_empty())
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
     }
 
-    fn resolve(&mut self, seat: Seat, card: Card, capture: CardSet, events: &mut Vec<Event>) {
-        self.phase = Phase::Play;
-        let side = Self::side(seat);
-        if capture.is_empty() {
-            self.floor.add(card);
-            events.push(Event::Trail { seat, card });
-        } else {
-            let before: Vec<Card> = self.floor.cards().to_vec();
-            let taken = self.floor.take(capture);
-            let last_card = self.hands_empty() && self.stock.is_empty();
-            let mut bonus = scoring::bonus(&self.options, card, &before, taken);
-            if last_card && !self.options.basra_on_last_card {
-                bonus = 0;
-            }
-            let mut gain = taken;
-            gain.insert(card);
-            self.piles[side] = CardSet(self.piles[side].0 | gain.0);
-            self.last_capture.record(side);
-            if bonus > 0 {
-                self.bonus[side] += bonus;
-                self.basras[side] += 1;
-            }
-            let cards = before.into_iter().filter(|c| taken.contains(*c)).collect();
-            events.push(Event::Capture {
-                seat,
-                card,
-                cards,
-                bonus: half(bonus),
-            });
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
         }
-        self.turn = (seat + 1) % self.players;
-        if self.hands_empty() {
-            let n = self.players;
-            let m = self.options.hand_size.min(self.stock.len() / n);
-            if m > 0 {
-                for i in 0..m * n {
-                    let card = self.stock.remove(0);
-                    self.hands[(self.dealer + 1 + i) % n].insert(card);
-                }
-                self.buried.retain(|c| self.stock.contains(c));
-                events.push(Event::Round { cards_each: m });
-            } else {
-                self.end_deal(events);
-            }
-        }
-    }
-
-    fn end_deal(&mut self, events: &mut Vec<Event>) {
-        // Anything the stock could still hold (never with 52 or 44 cards) joins the floor.
-        let rest: Vec<Card> = std::mem::take(&mut self.stock);
-        for c in rest {
-            self.floor.add(c);
-        }
-        let (side, cards) = self.last_capture.take_rest(&mut self.floor);
-        if !cards.is_empty() {
-            match side {
-                Some(s) => {
-                    self.piles[s] =
-                        CardSet(self.piles[s].0 | CardSet::from_cards(cards.iter().copied()).0)
-                }
-                None => {
-                    self.unscored =
-                        CardSet(self.unscored.0 | CardSet::from_cards(cards.iter().copied()).0)
-                }
-            }
-            events.push(Event::Remainder { side, cards });
-        }
-        self.score_deal(events);
-        if !self.check_game_end(events) {
-            self.dealer = (self.dealer + 1) % self.players;
-            self.start_deal(events);
-        }
-    }
-
-    /// Scores the deal just ended into the game totals (§5).
-    pub fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
-        let mut majority = [0i64; 2];
-        let leader = match cards[0].cmp(&cards[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        match (self.options.majority, leader) {
-            (Majority::Carry30, Some(s)) => {
-                majority[s] = 60 * (1 + i64::from(self.carry));
-                self.carry = 0;
-            }
-            (Majority::Carry30, None) => self.carry += 1,
-            (Majority::NoCarry3, Some(s)) => majority[s] = 6,
-            (Majority::NoCarry3, None) => {}
-        }
-        let card_points: Vec<i64> = self
-            .piles
-            .iter()
-            .map(|p| scoring::pile_points(&self.options, *p))
-            .collect();
-        let total: Vec<i64> = (0..2)
-            .map(|s| majority[s] + card_points[s] + self.bonus[s])
-            .collect();
-        for (t, x) in self.totals.iter_mut().zip(&total) {
-            *t += x;
-        }
-        let score = DealScore {
-            cards,
-            majority: majority.iter().map(|x| half(*x)).collect(),
-            card_points: card_points.iter().map(|x| half(*x)).collect(),
-            bonuses: self.bonus.iter().map(|x| half(*x)).collect(),
-            total: total.iter().map(|x| half(*x)).collect(),
-            carried: self.carry,
-        };
-        events.push(Event::DealScored {
-            deal: self.deal,
-            score: score.clone(),
-            totals: self.totals.iter().map(|x| half(*x)).collect(),
-        });
-        self.last_deal = Some(score);
-    }
-
-    /// The game end in force for the current game (rubbers may change the target, R24).
-    pub fn effective_end(&self) -> GameEnd {
-        match self.options.rubber {
-            Rubber::None => self.options.game_end.clone(),
-            Rubber::Seed => GameEnd::Target(150),
-            Rubber::Parlett if self.games_won == [2, 2] => GameEnd::Target(150),
-            Rubber::Parlett => self.options.game_end.clone(),
-        }
-    }
-
-    /// After a deal: is the game decided? `Some(Some(side))` a win, `Some(None)` a draw.
-    pub fn game_decision(&mut self) -> Option<Option<usize>> {
-        let (a, b) = (self.totals[0], self.totals[1]);
-        let higher = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        match self.effective_end() {
-            GameEnd::Target(t) => {
-                let t = 2 * t;
-                if a < t && b < t {
-                    return None;
-                }
-                match (higher, self.options.tie_rule) {
-                    (Some(s), _) => Some(Some(s)),
-                    (None, TieRule::Draw) => Some(None),
-                    (None, TieRule::SuddenDeath) => None,
-                }
-            }
-            GameEnd::Ladder(steps) => loop {
-                let t = 2 * steps.get(self.ladder_step).copied().unwrap_or(0);
-                match (a >= t, b >= t) {
-                    (false, false) => return None,
-                    (true, false) => return Some(Some(0)),
-                    (false, true) => return Some(Some(1)),
-                    (true, true) if self.ladder_step + 1 >= steps.len() => return Some(higher),
-                    (true, true) => self.ladder_step += 1,
-                }
-            },
-        }
-    }
-
-    fn check_game_end(&mut self, events: &mut Vec<Event>) -> bool {
-        let Some(winner) = self.game_decision() else {
-            return false;
-        };
-        events.push(Event::GameEnded {
-            winner,
-            totals: self.totals.iter().map(|x| half(*x)).collect(),
-        });
-        if self.options.rubber != Rubber::None {
-            if let Some(w) = winner {
-                self.games_won[w] += 1;
-            }
-            if let Some(w) = (0..2).find(|s| self.games_won[*s] >= 3) {
-                self.winner = Some(w);
-            } else {
-                self.totals = vec![0; 2];
-                self.carry = 0;
-                self.ladder_step = 0;
-                return false;
-            }
-        } else {
-            self.winner = winner;
-        }
-        self.phase = Phase::Over;
-        events.push(Event::GameOver {
+        Some(GameResult {
             ranking: self.ranking(),
-        });
-        true
-    }
-
-    /// Ranking of seats, best first; partners share a group (§5).
-    pub fn ranking(&self) -> Vec<Vec<Seat>> {
-        let key = |s: Seat| -> i64 {
-            if self.options.rubber != Rubber::None {
-                match self.winner {
-                    Some(w) if w == Self::side(s) => 0,
-                    Some(_) => 1,
-                    None => 0,
-                }
-            } else {
-                -self.totals.get(Self::side(s)).copied().unwrap_or(0)
-            }
-        };
-        crate::game::GameResult::ranking_by_key(0..self.players, key)
-    }
-
-    /// Per-seat scores: the side's total in points (rubber: games won), R31.
-    pub fn seat_scores(&self) -> Vec<f64> {
-        (0..self.players)
-            .map(|s| {
-                let side = Self::side(s);
-                if self.options.rubber != Rubber::None {
-                    f64::from(self.games_won.get(side).copied().unwrap_or(0))
-                } else {
-                    half(self.totals.get(side).copied().unwrap_or(0))
-                }
-            })
-            .collect()
-    }
-
-    /// Every card in the game.
-    pub fn all_cards(&self) -> Vec<Card> {
-        let mut out = Vec::with_capacity(52);
-        for h in &self.hands {
-            out.extend(h.iter());
-        }
-        out.extend(self.floor.cards().iter().copied());
-        out.extend(self.stock.iter().copied());
-        for p in &self.piles {
-            out.extend(p.iter());
-        }
-        out.extend(self.unscored.iter());
-        if let Phase::Choose { card, .. } = &self.phase {
-            out.push(*card);
-        }
-        out
+            scores: self.seat_scores(),
+            teams: (self.table.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
+            details: serde_json::json!({
+                "winner_side": self.winner,
+                "side_totals": self.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
+                "games_won": self.games_won,
+                "last_deal": self.last_deal,
+            }),
+        })
     }
 
     /// Checks a state from outside.
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if n != 2 && n != 4 {
             return Err(format!("Basra is for 2 or 4 players, not {n}"));
         }
-        check_options(&self.options, n)?;
+        check_options(&self.table.options, n)?;
         if self.hands.len() != n {
             return Err("one hand per seat".into());
         }
@@ -677,7 +749,7 @@ impl State {
         if self.deal == 0 {
             return Err("no deal made".into());
         }
-        let pack = scoring::pack(&self.options);
+        let pack = scoring::pack(&self.table.options);
         let all = self.all_cards();
         let mut seen = CardSet::EMPTY;
         for c in &all {
@@ -715,36 +787,12 @@ impl State {
         }
         Ok(())
     }
-}
 
-/// Option checks that depend on the player count or on option contents (R32, R33).
-pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
-    if options.open_cut && n != 2 {
-        return Err(
-            "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
-        );
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(Card::to_string).collect()
     }
-    if !(4..=6).contains(&options.hand_size) {
-        return Err(format!(
-            "option `hand_size` must be 4, 5 or 6, not {}",
-            options.hand_size
-        ));
-    }
-    if let FirstDealer::Seat(s) = options.first_dealer
-        && s >= n
-    {
-        return Err(format!(
-            "option `first_dealer` must be a seat from 0 to {}, not {s}",
-            n - 1
-        ));
-    }
-    match &options.game_end {
-        GameEnd::Target(t) if *t < 1 => Err(format!(
-            "option `game_end`: the target must be at least 1, not {t}"
-        )),
-        GameEnd::Ladder(steps) if steps.is_empty() => {
-            Err("option `game_end`: the ladder must list at least one target".into())
-        }
-        _ => Ok(()),
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

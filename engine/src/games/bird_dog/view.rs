@@ -84,13 +84,13 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (tricks_won, dummy_tricks) = state.tricks_won();
     let bird_dog = state.bird_dog();
     View {
-        players: state.players,
+        players: state.table.players,
         seat,
         hand: seat.map(|s| {
             state
@@ -109,7 +109,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         dummy_to_play: state.phase == Phase::Play && state.next == Pos::Dummy,
         dealer: state.dealer,
         hand_number: state.hands_played + u32::from(state.phase != Phase::Over),
-        target: state.options.target,
+        target: state.table.options.target,
         totals: state.totals.clone(),
         candidate: state.candidate(),
         round: state.round + 1,

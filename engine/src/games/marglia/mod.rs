@@ -32,8 +32,8 @@ pub use state::State;
 pub use view::View;
 
 use crate::cards::{Card, Suit};
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, GameResult, Seat, Setup};
 use crate::options::PlayerRange;
 use action::Declaration;
 use state::Phase;
@@ -52,9 +52,9 @@ fn result(state: &State) -> Option<GameResult> {
     if state.phase != Phase::Over {
         return None;
     }
-    let n = state.players;
+    let n = state.table.players;
     let side_score = |seat: Seat| state.cumulative.get(state.side(seat)).copied().unwrap_or(0);
-    let partnership = state::partnership(&state.options, n);
+    let partnership = state::partnership(&state.table.options, n);
     Some(GameResult {
         ranking: GameResult::ranking_by_key(0..n, |s| std::cmp::Reverse(side_score(s))),
         scores: (0..n).map(|s| side_score(s) as f64).collect(),
@@ -192,11 +192,7 @@ fn heuristic(view: &View, legal: &[Action]) -> usize {
 macro_rules! marglia_game {
     ($ty:ident, $id:literal, $name:literal, $description:literal, $summary:expr, $min:literal, $max:literal, $specs:path, $presets:path) => {
         impl GameDef for $ty {
-            type Options = Options;
             type State = State;
-            type Action = Action;
-            type Event = Event;
-            type View = View;
 
             fn family() -> Family {
                 Family {
@@ -218,57 +214,8 @@ macro_rules! marglia_game {
                 State::new(setup, &mut Vec::new())
             }
 
-            fn to_act(state: &State) -> Actors {
-                state.current().map_or(Actors::None, Actors::One)
-            }
-
-            fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-                state.legal_actions(seat, out);
-            }
-
-            fn apply(
-                state: &mut State,
-                seat: Seat,
-                action: &Action,
-                events: &mut Vec<Event>,
-            ) -> Result<(), ActionError> {
-                state.apply(seat, action, events)
-            }
-
-            fn view(state: &State, viewer: Viewer) -> View {
-                view::view(state, viewer)
-            }
-
-            fn result(state: &State) -> Option<GameResult> {
-                result(state)
-            }
-
-            fn players(state: &State) -> usize {
-                state.players
-            }
-
-            fn options(state: &State) -> &Options {
-                &state.options
-            }
-
-            fn seed(state: &State) -> u64 {
-                state.seed
-            }
-
-            fn validate(state: &State) -> Result<(), String> {
-                state.validate()
-            }
-
-            fn pieces(state: &State) -> Vec<String> {
-                state.all_cards().iter().map(|c| c.code()).collect()
-            }
-
             fn heuristic(view: &View, legal: &[Action]) -> usize {
                 heuristic(view, legal)
-            }
-
-            fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-                view::hidden_from(state, viewer)
             }
         }
     };

@@ -31,19 +31,15 @@ pub use view::View;
 
 use crate::cards::{Card, CardSet};
 use crate::common::trick::{plain_strength, winner_by_strength};
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Seat, Setup};
 use crate::options::PlayerRange;
 
 /// The Sloppy Seconds family.
 pub struct SloppySeconds;
 
 impl GameDef for SloppySeconds {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -62,62 +58,6 @@ impl GameDef for SloppySeconds {
         State::new(setup, &mut Vec::new())
     }
 
-    fn to_act(state: &State) -> Actors {
-        state.current().map_or(Actors::None, Actors::One)
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if !state.over {
-            return None;
-        }
-        let totals = &state.totals;
-        Some(GameResult {
-            ranking: GameResult::ranking_by_key(0..state.players, |s| {
-                std::cmp::Reverse(totals.get(s).copied().unwrap_or(0))
-            }),
-            scores: totals.iter().map(|t| *t as f64).collect(),
-            teams: None,
-            details: serde_json::json!({ "hands": state.hand_number }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_cards().iter().map(|c| c.code()).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
         let Some(me) = view.seat else { return 0 };
         let mut best = (i64::MIN, 0usize);
@@ -133,10 +73,6 @@ impl GameDef for SloppySeconds {
             }
         }
         best.1
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
     }
 }
 

@@ -25,23 +25,19 @@ pub mod state;
 pub mod view;
 
 use crate::cards::{Card, CardSet};
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::Action;
 use rules::{Kind, Options, classify, rank_counts, rank_index};
-use state::{Event, Phase, State};
+use state::{Phase, State};
 use view::View;
 
 /// The Taihe A Bao family.
 pub struct TaiheAbao;
 
 impl GameDef for TaiheAbao {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -60,92 +56,8 @@ impl GameDef for TaiheAbao {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        View::of(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let scores = &state.scores;
-        let ranking = GameResult::ranking_by_key(0..state.players, |s| -scores[s]);
-        let teams = match state.history.as_slice() {
-            [only] => only.declarer.map(|d| {
-                vec![
-                    vec![d],
-                    (0..state.players).filter(|&s| s != d).collect::<Vec<_>>(),
-                ]
-            }),
-            _ => None,
-        };
-        Some(GameResult {
-            ranking,
-            scores: scores.iter().map(|&s| s as f64).collect(),
-            teams,
-            details: serde_json::json!({
-                "stakes": scores,
-                "hands": state.history,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state
-            .hands
-            .iter()
-            .chain(std::iter::once(&state.pile))
-            .flat_map(|h| h.iter())
-            .map(|c| c.to_string())
-            .collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
         heuristic(view, legal).unwrap_or(0)
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => state.hidden_from(Some(s)),
-            Viewer::Spectator => state.hidden_from(None),
-        }
     }
 }
 

@@ -66,13 +66,13 @@ impl View {
     /// Builds the view of `viewer`.
     pub fn of(state: &State, viewer: Viewer) -> View {
         let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
+            Viewer::Seat(s) if s < state.table.players => Some(s),
             _ => None,
         };
         let over = state.phase == Phase::Over;
         View {
             seat,
-            players: state.players,
+            players: state.table.players,
             hand: seat
                 .and_then(|s| state.hands.get(s))
                 .map(|h| canonical_order(*h)),
@@ -80,7 +80,7 @@ impl View {
             phase: state.phase,
             turn: (!over).then_some(state.turn),
             hand_number: state.hands_done + u32::from(!over),
-            hands: state.options.hands,
+            hands: state.table.options.hands,
             first_bidder: state.first_bidder,
             calls: state.calls.clone(),
             exchange: state.pending.map(|p| (p.caller, p.holder)),

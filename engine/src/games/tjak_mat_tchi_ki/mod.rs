@@ -23,24 +23,20 @@ pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use crate::tiles::Tile;
 pub use action::Action;
 use rules::{Options, partner};
-use state::{Event, Phase, State};
+use state::State;
 use view::View;
 
 /// The Tjak-mat-tchi-ki family.
 pub struct TjakMatTchiKi;
 
 impl GameDef for TjakMatTchiKi {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -59,76 +55,8 @@ impl GameDef for TjakMatTchiKi {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        View::of(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let chips = &state.chips;
-        Some(GameResult {
-            ranking: GameResult::ranking_by_key(0..state.players, |s| -chips[s]),
-            scores: chips.iter().map(|&c| c as f64).collect(),
-            teams: None,
-            details: serde_json::json!({
-                "chips": chips,
-                "hands": state.history,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_tiles().iter().map(|t| t.to_string()).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
         heuristic(view, legal).unwrap_or(0)
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => state.hidden_from(Some(s)),
-            Viewer::Spectator => state.hidden_from(None),
-        }
     }
 }
 

@@ -3,8 +3,10 @@
 
 use super::action::Action;
 use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom, is_koan_a, partner, tile_set};
+use super::view::View;
 use crate::deal::deal_sequence;
 use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use crate::tiles::{Tile, parse_tile_deals};
@@ -69,12 +71,8 @@ pub type DrawRound = Vec<(Seat, Tile)>;
 /// The full state of a game.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals.
     pub deals: Vec<Vec<Tile>>,
     /// Deals consumed (the next entry's index).
@@ -90,7 +88,7 @@ pub struct State {
     /// The face-down reserve, the top (next drawn) first.
     pub reserve: Vec<Tile>,
     /// Face-up discards on the table, oldest first (taken ones removed).
-    pub table: Vec<Discard>,
+    pub discards: Vec<Discard>,
     /// Seats that have had their first turn (dealt pairs laid).
     pub started: Vec<bool>,
     /// Phase.
@@ -197,9 +195,11 @@ impl State {
         }
         let deals = parse_tile_deals(&setup.deals, &tile_set())?;
         let mut state = State {
-            options: setup.options.clone(),
-            players: n,
-            rng: GameRng::new(setup.seed),
+            table: Table {
+                players: n,
+                options: setup.options.clone(),
+                rng: GameRng::new(setup.seed),
+            },
             deals,
             deals_used: 0,
             hands_done: 0,
@@ -207,7 +207,7 @@ impl State {
             concealed: vec![Vec::new(); n],
             laid: vec![Vec::new(); n],
             reserve: Vec::new(),
-            table: Vec::new(),
+            discards: Vec::new(),
             started: vec![false; n],
             phase: Phase::Acquire,
             turn: 0,
@@ -227,11 +227,11 @@ impl State {
     /// The first-player draw (§2, R7, R11): shuffled tiles handed out in seat order, redraws among
     /// the tied from a fresh shuffle.
     fn draw_first_player(&mut self) -> Seat {
-        let mut drawing: Vec<Seat> = (0..self.players).collect();
+        let mut drawing: Vec<Seat> = (0..self.table.players).collect();
         // Each round leaves fewer tied seats with probability > 0; the cap only bounds the loop.
         for _ in 0..1000 {
             let mut tiles = tile_set().tiles();
-            self.rng.shuffle(&mut tiles);
+            self.table.rng.shuffle(&mut tiles);
             let round: DrawRound = drawing.iter().copied().zip(tiles).collect();
             let outcome = decide_draw(&round);
             self.draws.push(round);
@@ -244,19 +244,19 @@ impl State {
     }
 
     fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.players
+        (seat + 1) % self.table.players
     }
 
     /// Deals a hand (R12) and plays the first player's automatic start.
     fn start_hand(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let f = self.first_player;
         let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.rng);
+        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.table.rng);
         self.concealed = vec![Vec::new(); n];
         self.laid = vec![Vec::new(); n];
-        self.table.clear();
+        self.discards.clear();
         self.started = vec![false; n];
         for (i, &tile) in sequence.iter().take(HAND * n).enumerate() {
             self.concealed[(f + i) % n].push(tile);
@@ -313,16 +313,16 @@ impl State {
             return Vec::new();
         };
         let pairs = |d: &Discard| partner(d.tile).is_some_and(|p| hand.contains(&p));
-        match self.options.take_from {
+        match self.table.options.take_from {
             TakeFrom::LastDiscard => self
-                .table
+                .discards
                 .last()
                 .filter(|d| d.seat != seat && pairs(d))
                 .copied()
                 .into_iter()
                 .collect(),
             TakeFrom::AnyTableTile => self
-                .table
+                .discards
                 .iter()
                 .filter(|d| d.seat != seat && pairs(d))
                 .copied()
@@ -344,9 +344,9 @@ impl State {
                 winner: None,
                 by: None,
                 responsible: None,
-                payoffs: vec![0; self.players],
+                payoffs: vec![0; self.table.players],
             };
-            self.first_player = match self.options.no_winner_next {
+            self.first_player = match self.table.options.no_winner_next {
                 NoWinnerNext::Same => self.first_player,
                 NoWinnerNext::NextSeat => self.next(self.first_player),
             };
@@ -357,8 +357,160 @@ impl State {
         }
     }
 
+    fn one_tile(tiles: &[Tile], what: &str) -> Result<Tile, ActionError> {
+        match tiles {
+            [tile] => Ok(*tile),
+            _ => Err(illegal(
+                "one_tile_expected",
+                format!(
+                    "{what} names exactly one tile, not [{}]",
+                    tiles
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            )),
+        }
+    }
+
+    fn why_not_take(&self, seat: Seat, tile: Tile) -> ActionError {
+        let on_table = self.discards.iter().find(|d| d.tile == tile);
+        match on_table {
+            None => illegal(
+                "not_on_table",
+                format!("{tile} is not a face-up discard on the table"),
+            ),
+            Some(d) if d.seat == seat => illegal(
+                "own_discard",
+                format!("{tile} is your own discard: you cannot take it back"),
+            ),
+            Some(_)
+                if self.table.options.take_from == TakeFrom::LastDiscard
+                    && self.discards.last().map(|d| d.tile) != Some(tile) =>
+            {
+                illegal(
+                    "dead_discard",
+                    format!("{tile} is a dead discard: only the last discard may be taken"),
+                )
+            }
+            Some(_) => illegal(
+                "no_pair",
+                format!(
+                    "{tile} pairs with {} only, which you do not hold: draw instead",
+                    partner(tile).map_or_else(|| "nothing".to_string(), |p| p.to_string())
+                ),
+            ),
+        }
+    }
+
+    fn after_acquire(
+        &mut self,
+        seat: Seat,
+        by: WinBy,
+        from: Option<Seat>,
+        events: &mut Vec<Event>,
+    ) {
+        if self.laid[seat].len() >= 3 {
+            self.win(seat, by, from, events);
+        } else {
+            self.phase = Phase::Discard;
+        }
+    }
+
+    /// Settles a win (§5).
+    fn win(&mut self, seat: Seat, by: WinBy, responsible: Option<Seat>, events: &mut Vec<Event>) {
+        let n = self.table.players as i64;
+        let c = self.table.options.stake;
+        let mut payoffs = vec![0; self.table.players];
+        match (by, responsible) {
+            (WinBy::Take, Some(r)) => {
+                payoffs[r] -= c * (n - 1);
+            }
+            _ => {
+                for (s, p) in payoffs.iter_mut().enumerate() {
+                    if s != seat {
+                        *p -= c;
+                    }
+                }
+            }
+        }
+        payoffs[seat] += c * (n - 1);
+        let record = HandRecord {
+            hand: self.hands_done + 1,
+            first_player: self.first_player,
+            winner: Some(seat),
+            by: Some(by),
+            responsible: if by == WinBy::Take { responsible } else { None },
+            payoffs,
+        };
+        self.first_player = seat;
+        self.finish_hand(record, events);
+    }
+
+    fn finish_hand(&mut self, record: HandRecord, events: &mut Vec<Event>) {
+        for (chips, pay) in self.chips.iter_mut().zip(&record.payoffs) {
+            *chips += pay;
+        }
+        self.hands_done += 1;
+        self.history.push(record.clone());
+        events.push(Event::HandEnd { record });
+        if self.hands_done >= self.table.options.hands {
+            self.phase = Phase::Over;
+            events.push(Event::GameOver {
+                chips: self.chips.clone(),
+            });
+        } else {
+            self.start_hand(events);
+        }
+    }
+
+    /// Every tile in the game.
+    pub fn all_tiles(&self) -> Vec<Tile> {
+        let mut all: Vec<Tile> = Vec::with_capacity(32);
+        for seat in 0..self.table.players {
+            all.extend(self.concealed.get(seat).into_iter().flatten());
+            all.extend(self.laid.get(seat).into_iter().flatten().flatten());
+        }
+        all.extend(&self.reserve);
+        all.extend(self.discards.iter().map(|d| d.tile));
+        all
+    }
+
+    /// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
+    /// public first-player draw.
+    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
+        let shown: Vec<Tile> = self.draws.iter().flatten().map(|(_, t)| *t).collect();
+        (0..self.table.players)
+            .filter(|&s| Some(s) != seat)
+            .flat_map(|s| self.concealed[s].iter())
+            .chain(&self.reserve)
+            .filter(|t| !shown.contains(t))
+            .map(|t| t.to_string())
+            .collect()
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
     /// Legal actions of `seat`: takes in table order, then `draw`; or one discard per tile.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         if self.phase == Phase::Over || seat != self.turn {
             return;
         }
@@ -380,25 +532,8 @@ impl State {
         }
     }
 
-    fn one_tile(tiles: &[Tile], what: &str) -> Result<Tile, ActionError> {
-        match tiles {
-            [tile] => Ok(*tile),
-            _ => Err(illegal(
-                "one_tile_expected",
-                format!(
-                    "{what} names exactly one tile, not [{}]",
-                    tiles
-                        .iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-            )),
-        }
-    }
-
     /// Applies an action of the seat to act (validated first; state unchanged on error).
-    pub fn apply(
+    fn apply(
         &mut self,
         seat: Seat,
         action: &Action,
@@ -420,13 +555,13 @@ impl State {
                 let Some(discard) = takeable.iter().find(|d| d.tile == tile).copied() else {
                     return Err(self.why_not_take(seat, tile));
                 };
-                let Some(pos) = self.table.iter().position(|d| *d == discard) else {
+                let Some(pos) = self.discards.iter().position(|d| *d == discard) else {
                     return Err(illegal(
                         "not_on_table",
                         format!("{tile} is not on the table"),
                     ));
                 };
-                self.table.remove(pos);
+                self.discards.remove(pos);
                 self.concealed[seat].push(tile);
                 self.concealed[seat].sort();
                 events.push(Event::Take {
@@ -462,7 +597,7 @@ impl State {
                     ));
                 };
                 self.concealed[seat].remove(pos);
-                self.table.push(Discard { tile, seat });
+                self.discards.push(Discard { tile, seat });
                 events.push(Event::Discard {
                     seat,
                     tiles: vec![tile],
@@ -483,112 +618,29 @@ impl State {
         }
     }
 
-    fn why_not_take(&self, seat: Seat, tile: Tile) -> ActionError {
-        let on_table = self.table.iter().find(|d| d.tile == tile);
-        match on_table {
-            None => illegal(
-                "not_on_table",
-                format!("{tile} is not a face-up discard on the table"),
-            ),
-            Some(d) if d.seat == seat => illegal(
-                "own_discard",
-                format!("{tile} is your own discard: you cannot take it back"),
-            ),
-            Some(_)
-                if self.options.take_from == TakeFrom::LastDiscard
-                    && self.table.last().map(|d| d.tile) != Some(tile) =>
-            {
-                illegal(
-                    "dead_discard",
-                    format!("{tile} is a dead discard: only the last discard may be taken"),
-                )
-            }
-            Some(_) => illegal(
-                "no_pair",
-                format!(
-                    "{tile} pairs with {} only, which you do not hold: draw instead",
-                    partner(tile).map_or_else(|| "nothing".to_string(), |p| p.to_string())
-                ),
-            ),
-        }
+    fn view(&self, viewer: Viewer) -> View {
+        View::of(self, viewer)
     }
 
-    fn after_acquire(
-        &mut self,
-        seat: Seat,
-        by: WinBy,
-        from: Option<Seat>,
-        events: &mut Vec<Event>,
-    ) {
-        if self.laid[seat].len() >= 3 {
-            self.win(seat, by, from, events);
-        } else {
-            self.phase = Phase::Discard;
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
         }
-    }
-
-    /// Settles a win (§5).
-    fn win(&mut self, seat: Seat, by: WinBy, responsible: Option<Seat>, events: &mut Vec<Event>) {
-        let n = self.players as i64;
-        let c = self.options.stake;
-        let mut payoffs = vec![0; self.players];
-        match (by, responsible) {
-            (WinBy::Take, Some(r)) => {
-                payoffs[r] -= c * (n - 1);
-            }
-            _ => {
-                for (s, p) in payoffs.iter_mut().enumerate() {
-                    if s != seat {
-                        *p -= c;
-                    }
-                }
-            }
-        }
-        payoffs[seat] += c * (n - 1);
-        let record = HandRecord {
-            hand: self.hands_done + 1,
-            first_player: self.first_player,
-            winner: Some(seat),
-            by: Some(by),
-            responsible: if by == WinBy::Take { responsible } else { None },
-            payoffs,
-        };
-        self.first_player = seat;
-        self.finish_hand(record, events);
-    }
-
-    fn finish_hand(&mut self, record: HandRecord, events: &mut Vec<Event>) {
-        for (chips, pay) in self.chips.iter_mut().zip(&record.payoffs) {
-            *chips += pay;
-        }
-        self.hands_done += 1;
-        self.history.push(record.clone());
-        events.push(Event::HandEnd { record });
-        if self.hands_done >= self.options.hands {
-            self.phase = Phase::Over;
-            events.push(Event::GameOver {
-                chips: self.chips.clone(),
-            });
-        } else {
-            self.start_hand(events);
-        }
-    }
-
-    /// Every tile in the game.
-    pub fn all_tiles(&self) -> Vec<Tile> {
-        let mut all: Vec<Tile> = Vec::with_capacity(32);
-        for seat in 0..self.players {
-            all.extend(self.concealed.get(seat).into_iter().flatten());
-            all.extend(self.laid.get(seat).into_iter().flatten().flatten());
-        }
-        all.extend(&self.reserve);
-        all.extend(self.table.iter().map(|d| d.tile));
-        all
+        let chips = &self.chips;
+        Some(GameResult {
+            ranking: GameResult::ranking_by_key(0..self.table.players, |s| -chips[s]),
+            scores: chips.iter().map(|&c| c as f64).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "chips": chips,
+                "hands": self.history,
+            }),
+        })
     }
 
     /// Checks a state from outside.
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(2..=4).contains(&n) {
             return Err(format!("{n} players is outside 2..=4"));
         }
@@ -602,20 +654,20 @@ impl State {
         if self.turn >= n || self.first_player >= n {
             return Err("turn or first player out of range".into());
         }
-        if !(1..=1000).contains(&self.options.hands)
-            || !(1..=1_000_000).contains(&self.options.stake)
-            || self.options.start_chips.abs() > 1_000_000_000
+        if !(1..=1000).contains(&self.table.options.hands)
+            || !(1..=1_000_000).contains(&self.table.options.stake)
+            || self.table.options.start_chips.abs() > 1_000_000_000
         {
             return Err("hands, stake or start_chips out of range".into());
         }
         // Bounds that keep every later addition and multiplication far from overflowing.
         if self.chips.iter().any(|c| c.abs() > 1_000_000_000_000)
             || self.deals_used > 1_000_000
-            || self.rng.events > u64::MAX / 2
+            || self.table.rng.events > u64::MAX / 2
         {
             return Err("chips or a counter out of range".into());
         }
-        if let FirstPlayer::Seat(s) = self.options.first_player
+        if let FirstPlayer::Seat(s) = self.table.options.first_player
             && s >= n
         {
             return Err("option first_player is not a seat".into());
@@ -627,7 +679,7 @@ impl State {
         if all != set {
             return Err("the tiles are not exactly the 32-tile set".into());
         }
-        if self.table.iter().any(|d| d.seat >= n) {
+        if self.discards.iter().any(|d| d.seat >= n) {
             return Err("a discard's seat is out of range".into());
         }
         for laid in &self.laid {
@@ -635,7 +687,7 @@ impl State {
                 return Err("a laid pair is not a pair".into());
             }
         }
-        let over = self.hands_done >= self.options.hands;
+        let over = self.hands_done >= self.table.options.hands;
         if over != (self.phase == Phase::Over) {
             return Err("the phase does not agree with the number of hands played".into());
         }
@@ -679,16 +731,14 @@ impl State {
         Ok(())
     }
 
-    /// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
-    /// public first-player draw.
-    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
-        let shown: Vec<Tile> = self.draws.iter().flatten().map(|(_, t)| *t).collect();
-        (0..self.players)
-            .filter(|&s| Some(s) != seat)
-            .flat_map(|s| self.concealed[s].iter())
-            .chain(&self.reserve)
-            .filter(|t| !shown.contains(t))
-            .map(|t| t.to_string())
-            .collect()
+    fn pieces(&self) -> Vec<String> {
+        self.all_tiles().iter().map(|t| t.to_string()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        match viewer {
+            Viewer::Seat(s) => self.hidden_from(Some(s)),
+            Viewer::Spectator => self.hidden_from(None),
+        }
     }
 }

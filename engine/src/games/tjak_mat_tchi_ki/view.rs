@@ -49,29 +49,29 @@ impl View {
     /// Builds the view of `viewer`.
     pub fn of(state: &State, viewer: Viewer) -> View {
         let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
+            Viewer::Seat(s) if s < state.table.players => Some(s),
             _ => None,
         };
         let over = state.phase == Phase::Over;
         View {
             seat,
-            players: state.players,
+            players: state.table.players,
             hand: seat.and_then(|s| state.concealed.get(s)).cloned(),
             concealed_sizes: state.concealed.iter().map(Vec::len).collect(),
             laid: state.laid.clone(),
-            table: state.table.clone(),
+            table: state.discards.clone(),
             last_discard: if state.phase == Phase::Acquire {
-                state.table.last().copied()
+                state.discards.last().copied()
             } else {
                 None
             },
-            take_from: state.options.take_from,
+            take_from: state.table.options.take_from,
             reserve_size: state.reserve.len(),
             phase: state.phase,
             turn: (!over).then_some(state.turn),
             first_player: state.first_player,
             hand_number: state.hands_done + u32::from(!over),
-            hands: state.options.hands,
+            hands: state.table.options.hands,
             chips: state.chips.clone(),
             first_player_draw: state.draws.clone(),
             history: state.history.clone(),

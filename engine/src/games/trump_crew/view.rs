@@ -64,11 +64,11 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     View {
-        players: state.players,
+        players: state.table.players,
         seat,
         hand: seat.map(|s| {
             state
@@ -80,7 +80,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         phase: state.phase,
         to_act: (state.phase != Phase::Over).then_some(state.to_play),
         final_stage: state.final_stage,
-        start_stage: state.options.start_stage,
+        start_stage: state.table.options.start_stage,
         max_deals: state.deal_limit,
         stage: state.stage,
         deal_number: state.deals_played + u64::from(state.phase != Phase::Over),

@@ -86,7 +86,7 @@ impl View {
     /// Builds the view of `viewer` from the state, field by field.
     pub fn of(state: &State, viewer: Viewer) -> View {
         let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
+            Viewer::Seat(s) if s < state.table.players => Some(s),
             _ => None,
         };
         let own = |list: &[SeatCard]| -> Option<Vec<Card>> {
@@ -98,7 +98,7 @@ impl View {
             })
         };
         let per_seat = |list: &[SeatCard]| -> Vec<usize> {
-            (0..state.players)
+            (0..state.table.players)
                 .map(|s| list.iter().filter(|x| x.seat == s).count())
                 .collect()
         };
@@ -123,8 +123,8 @@ impl View {
                 .map(|h| h.cards().collect()),
             my_discards: own(&state.discards),
             my_draws: own(&state.drawn),
-            options: state.options.clone(),
-            players: state.players,
+            options: state.table.options.clone(),
+            players: state.table.players,
             packs: state.packs,
             deal: state.deal,
             dealer: state.dealer,
