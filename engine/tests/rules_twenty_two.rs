@@ -165,7 +165,7 @@ fn tplay(state: &mut State, seat: usize, codes: &str) -> Vec<Event> {
         .apply(
             seat,
             &Action::Play {
-                cards: Cards::parse(codes),
+                cards: Cards::parse(codes).unwrap(),
             },
             &mut events,
         )
@@ -686,7 +686,7 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
     assert_eq!(
         tlegal(&state, 1),
         vec![Action::Play {
-            cards: Cards::parse("4C")
+            cards: Cards::parse("4C").unwrap()
         }]
     );
     let mut events = Vec::new();
@@ -694,7 +694,7 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
         .apply(
             1,
             &Action::Play {
-                cards: Cards::parse("AH"),
+                cards: Cards::parse("AH").unwrap(),
             },
             &mut events,
         )
@@ -710,10 +710,10 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
         tlegal(&state, 1),
         vec![
             Action::Play {
-                cards: Cards::parse("9D")
+                cards: Cards::parse("9D").unwrap()
             },
             Action::Play {
-                cards: Cards::parse("AH")
+                cards: Cards::parse("AH").unwrap()
             }
         ]
     );
@@ -721,7 +721,7 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
         .apply(
             1,
             &Action::Play {
-                cards: Cards::parse("4C"),
+                cards: Cards::parse("4C").unwrap(),
             },
             &mut events,
         )

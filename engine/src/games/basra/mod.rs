@@ -21,12 +21,12 @@
 //!   is still in the stock.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::cards::Card;
 use crate::deal::parse_card_deals;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
@@ -68,51 +68,6 @@ impl GameDef for Basra {
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        let floor = crate::common::capture::Layout::of(view.floor.clone());
-        let worth = |c: Card| scoring::card_points(&view.options, c);
-        let value = |a: &Action| -> i64 {
-            match a {
-                Action::Play { cards } => {
-                    let Some(&card) = cards.first() else {
-                        return i64::MIN;
-                    };
-                    let sets = scoring::capture_sets(&view.options, &floor, card);
-                    sets.iter()
-                        .map(|set| {
-                            if set.is_empty() {
-                                // A trail gives the card away: keep jacks, the 7D and scoring cards.
-                                let keep = if card.rank() == Some(crate::cards::Rank::Jack)
-                                    || scoring::is_special_seven(&view.options, card)
-                                {
-                                    40
-                                } else {
-                                    0
-                                };
-                                -4 * worth(card)
-                                    - keep
-                                    - i64::from(scoring::value(card).unwrap_or(0))
-                            } else {
-                                let bonus = scoring::bonus(&view.options, card, &view.floor, *set);
-                                let pts: i64 = set.iter().map(worth).sum::<i64>() + worth(card);
-                                10 * (set.len() as i64 + 1) + 4 * pts + 4 * bonus
-                            }
-                        })
-                        .max()
-                        .unwrap_or(0)
-                }
-                Action::Capture { cards } => cards.iter().map(|c| 1 + worth(*c)).sum(),
-                Action::Pass {} => 0,
-            }
-        };
-        let mut best = 0;
-        let mut best_value = i64::MIN;
-        for (i, a) in legal.iter().enumerate() {
-            let v = value(a);
-            if v > best_value {
-                best = i;
-                best_value = v;
-            }
-        }
-        best
+        bot::heuristic(view, legal)
     }
 }

@@ -162,10 +162,6 @@ pub struct State {
     pub winner: Option<usize>,
 }
 
-fn illegal(reason: &'static str, message: String) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: impl IntoIterator<Item = Card>) -> String {
     let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
     if v.is_empty() {
@@ -612,7 +608,7 @@ impl GameState for State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if seat != self.turn || self.phase == Phase::Over {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_your_step",
                 format!("seat {seat} may not act now"),
             ));
@@ -620,13 +616,13 @@ impl GameState for State {
         match (&self.phase, action) {
             (Phase::Play, Action::Play { cards }) => {
                 let [card] = cards[..] else {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "play_one_card",
                         format!("play exactly one card, not {}", list(cards.iter().copied())),
                     ));
                 };
                 if !self.hands.get(seat).is_some_and(|h| h.contains(card)) {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "card_not_in_hand",
                         format!("{card} is not in your hand"),
                     ));
@@ -651,7 +647,7 @@ impl GameState for State {
                     _ => false,
                 };
                 if !ok {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "not_capturable",
                         format!(
                             "{card} cannot take {} together with {}; add one of: {}",
@@ -672,7 +668,7 @@ impl GameState for State {
             }
             (Phase::Choose { card, choice }, Action::Pass {}) => {
                 if !choice.can_stop() {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "capture_incomplete",
                         format!(
                             "{card} cannot take just {}: add one of {}",
@@ -685,15 +681,15 @@ impl GameState for State {
                 self.resolve(seat, card, set, events);
                 Ok(())
             }
-            (Phase::Choose { card, .. }, Action::Play { .. }) => Err(illegal(
+            (Phase::Choose { card, .. }, Action::Play { .. }) => Err(ActionError::illegal(
                 "finish_capture",
                 format!("first finish choosing what {card} captures"),
             )),
-            (Phase::Play, _) => Err(illegal(
+            (Phase::Play, _) => Err(ActionError::illegal(
                 "nothing_to_choose",
-                "no capture is being chosen; play a card from your hand".into(),
+                "no capture is being chosen; play a card from your hand",
             )),
-            (Phase::Over, _) => Err(illegal("game_over", "the game is over".into())),
+            (Phase::Over, _) => Err(ActionError::illegal("game_over", "the game is over")),
         }
     }
 

@@ -18,6 +18,7 @@
 //! - A failed nil ends the hand at once (R12); `max_hands` (default 50) bounds a game (R21).
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
@@ -55,6 +56,6 @@ impl GameDef for BirdDog {
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        view::heuristic(view, legal)
+        bot::heuristic(view, legal)
     }
 }

@@ -447,7 +447,8 @@ impl State {
         events.push(Event::Deal {
             hand: self.hands_played + 1,
             dealer: self.dealer,
-            candidate: self.widow.first().copied().unwrap_or(Card::JOKER),
+            // The widow always holds 3 cards after a deal (validate refuses any other count).
+            candidate: self.widow[0],
         });
     }
 
@@ -464,7 +465,8 @@ impl State {
     }
 
     fn fix_trump(&mut self, events: &mut Vec<Event>) {
-        let indicator = self.widow.get(self.round).copied().unwrap_or(Card::JOKER);
+        // round <= 2 and a 3-card widow: validate refuses anything else.
+        let indicator = self.widow[self.round];
         self.indicator = Some(indicator);
         let bird_dog = bird_dog_of(indicator).unwrap_or(indicator);
         events.push(Event::Trump {
@@ -742,15 +744,6 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.to_play {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.to_play],
-            });
-        }
         match (self.phase, action) {
             (
                 Phase::Trump,
@@ -788,7 +781,7 @@ impl GameState for State {
                     self.to_play = self.left_of_dealer();
                     events.push(Event::TurnUp {
                         round: self.round + 1,
-                        candidate: self.widow.get(self.round).copied().unwrap_or(Card::JOKER),
+                        candidate: self.widow[self.round],
                     });
                 } else if self.two_player() {
                     // R16: the 2-player hand is annulled and redealt.

@@ -18,12 +18,13 @@
 //!   to the cutter only while that card is still in the stock.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::cards::{Card, PackSpec};
+use crate::cards::PackSpec;
 use crate::deal::parse_card_deals;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
@@ -69,31 +70,6 @@ impl GameDef for ChineseTen {
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        let points = |c: &Card| scoring::card_points(&view.options, view.players, *c);
-        let value = |a: &Action| -> i64 {
-            match a {
-                Action::Play { cards, capture } => {
-                    let own: i64 = cards.iter().map(points).sum();
-                    if capture.is_empty() {
-                        // Trailing gives the card away: trail the least valuable, and prefer
-                        // cards that leave no easy pair for the next player.
-                        -2 * own - 1
-                    } else {
-                        own + capture.iter().map(points).sum::<i64>() + 1
-                    }
-                }
-                Action::Capture { cards } => cards.iter().map(points).sum(),
-            }
-        };
-        let mut best = 0;
-        let mut best_value = i64::MIN;
-        for (i, a) in legal.iter().enumerate() {
-            let v = value(a);
-            if v > best_value {
-                best = i;
-                best_value = v;
-            }
-        }
-        best
+        bot::heuristic(view, legal)
     }
 }

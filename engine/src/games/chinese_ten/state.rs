@@ -153,10 +153,6 @@ pub struct State {
     pub race_winner: Option<Seat>,
 }
 
-fn illegal(reason: &'static str, message: String) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: impl IntoIterator<Item = Card>) -> String {
     let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
     if v.is_empty() {
@@ -307,13 +303,13 @@ impl State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if let Phase::StockChoice { card, .. } = &self.phase {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "choose_stock_capture",
                 format!("first choose which layout card the flipped {card} captures"),
             ));
         }
         let [card] = cards else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "play_one_card",
                 format!("play exactly one card, not {}", list(cards.iter().copied())),
             ));
@@ -321,14 +317,14 @@ impl State {
         let card = *card;
         let hand = self.hands.get(seat).copied().unwrap_or_default();
         if !hand.contains(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{card} is not in your hand"),
             ));
         }
         let wanted = CardSet::from_cards(capture.iter().copied());
         if wanted.len() != capture.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "invalid_capture",
                 format!(
                     "the capture {} names a card twice",
@@ -339,7 +335,7 @@ impl State {
         let options = self.capture_options(card);
         if options.is_empty() {
             if !wanted.is_empty() {
-                return Err(illegal(
+                return Err(ActionError::illegal(
                     "invalid_capture",
                     format!(
                         "{card} captures nothing on this layout ({}); send \"capture\": []",
@@ -352,7 +348,7 @@ impl State {
                 .iter()
                 .map(|o| list(self.in_layout_order(*o)))
                 .collect();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "capture_compulsory",
                 format!(
                     "{card} can capture ({}), so it must: a card that can capture does capture",
@@ -364,7 +360,7 @@ impl State {
                 .iter()
                 .map(|o| list(self.in_layout_order(*o)))
                 .collect();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "invalid_capture",
                 format!(
                     "{card} cannot capture {}; it captures {}",
@@ -399,9 +395,9 @@ impl State {
             choice,
         } = &self.phase
         else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "nothing_to_choose",
-                "there is no flipped card waiting for a choice; play a card from your hand".into(),
+                "there is no flipped card waiting for a choice; play a card from your hand",
             ));
         };
         let flipped = *flipped;
@@ -411,7 +407,7 @@ impl State {
             _ => false,
         };
         let Some(set) = choice.resolved().filter(|_| ok) else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_a_target",
                 format!(
                     "the flipped {flipped} captures exactly one of {}, not {}",
@@ -722,7 +718,7 @@ impl GameState for State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if seat != self.turn || self.phase == Phase::Over {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_your_step",
                 format!("seat {seat} may not act now"),
             ));

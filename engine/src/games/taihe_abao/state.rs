@@ -6,6 +6,7 @@ use super::rules::{
     Combo, Options, RANKS, StakeScheme, all_plays, beats, canonical, classify, deck, rank_counts,
     rank_index, top_triple_rank,
 };
+use super::view;
 use super::view::View;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_sequence, parse_card_deals};
@@ -220,10 +221,6 @@ pub enum Event {
     },
 }
 
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: &[Card]) -> String {
     cards
         .iter()
@@ -420,7 +417,7 @@ impl State {
     fn one_card(cards: &[Card], what: &str) -> Result<Card, ActionError> {
         match cards {
             [card] => Ok(*card),
-            _ => Err(illegal(
+            _ => Err(ActionError::illegal(
                 "one_card_expected",
                 format!("{what} names exactly one card, not [{}]", list(cards)),
             )),
@@ -435,19 +432,19 @@ impl State {
     ) -> Result<(), ActionError> {
         let card = Self::one_card(cards, "a call")?;
         if barred(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "call_ace_or_four",
                 format!("{card}: Aces and 4s may not be called"),
             ));
         }
         if self.hands.get(seat).is_some_and(|h| h.contains(card)) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "call_own_card",
                 format!("you hold {card} yourself: call a card another player holds"),
             ));
         }
         if !self.table.options.allow_recall && self.calls.iter().any(|k| k.card == card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "already_called",
                 format!("{card} has already been called in this hand"),
             ));
@@ -455,7 +452,7 @@ impl State {
         let Some(holder) =
             (0..self.table.players).find(|&s| s != seat && self.hands[s].contains(card))
         else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_game",
                 format!("{card} is not a card of this game"),
             ));
@@ -489,22 +486,25 @@ impl State {
     ) -> Result<(), ActionError> {
         let card = Self::one_card(cards, "an exchange")?;
         let Some(p) = self.pending else {
-            return Err(illegal("wrong_phase", "there is no exchange to make"));
+            return Err(ActionError::illegal(
+                "wrong_phase",
+                "there is no exchange to make",
+            ));
         };
         if !self.hands[seat].contains(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("you do not hold {card}"),
             ));
         }
         if barred(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "give_ace_or_four",
                 format!("{card}: Aces and 4s may not be given in the exchange"),
             ));
         }
         if !self.legal_gifts().contains(&card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "return_called_card",
                 format!("{card} is the card you just called: give another card"),
             ));
@@ -592,10 +592,13 @@ impl State {
         let hand = self.hands[seat];
         let set = CardSet::from_cards(cards.iter().copied());
         if cards.is_empty() {
-            return Err(illegal("empty_play", "a play needs at least one card"));
+            return Err(ActionError::illegal(
+                "empty_play",
+                "a play needs at least one card",
+            ));
         }
         if set.len() != cards.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "duplicate_card",
                 format!("[{}] names a card twice", list(cards)),
             ));
@@ -606,13 +609,13 @@ impl State {
             .filter(|c| !hand.contains(*c))
             .collect();
         if !missing.is_empty() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("you do not hold {}", list(&missing)),
             ));
         }
         if let Some(card) = cards.iter().find(|c| rank_index(**c).is_none()) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_game",
                 format!("{card} is not a card of this game"),
             ));
@@ -620,7 +623,7 @@ impl State {
         let counts = rank_counts(set);
         let top_triple = top_triple_rank(self.table.players, &self.table.options);
         let Some(combo) = classify(&counts, top_triple) else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_a_combination",
                 format!(
                     "[{}] is not a combination: play a single, a pair, a run of 3+ adjacent ranks (7 and 9 are not adjacent, no Aces), a double run, a triple or a quad",
@@ -631,7 +634,7 @@ impl State {
         if let Some(top) = self.top
             && !beats(combo, top.combo)
         {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "does_not_beat",
                 format!(
                     "[{}] does not beat [{}]: play the same kind and size with a higher top card, or a bomb (a triple beats a non-bomb or a lower triple, a quad beats anything but a higher quad)",
@@ -644,7 +647,7 @@ impl State {
             let wanted = canonical(hand, &counts)
                 .map(canonical_order)
                 .unwrap_or_default();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_canonical",
                 format!(
                     "suits never matter in play; this combination is played as [{}] (per rank the suits S, H, D, C first, R13)",
@@ -739,17 +742,6 @@ impl State {
         } else {
             self.start_hand(events);
         }
-    }
-
-    /// The cards hidden from a viewer: other hands, except the publicly called cards.
-    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
-        let called = CardSet::from_cards(self.calls.iter().map(|c| c.card));
-        (0..self.table.players)
-            .filter(|&s| Some(s) != seat)
-            .flat_map(|s| self.hands[s].iter())
-            .filter(|c| !called.contains(*c))
-            .map(|c| c.to_string())
-            .collect()
     }
 }
 
@@ -858,15 +850,6 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.turn {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.turn],
-            });
-        }
         match (self.phase, action) {
             (Phase::Bid1, Action::Declare {}) => {
                 self.declarer = Some(seat);
@@ -890,7 +873,7 @@ impl GameState for State {
             }
             (Phase::Bid2, Action::Pass {}) => {
                 if self.must_call(seat) {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "first_bidder_must_call",
                         "the first bidder may not pass in the second round: call a card",
                     ));
@@ -903,7 +886,7 @@ impl GameState for State {
             (Phase::Exchange, Action::Exchange { cards }) => self.exchange(seat, cards, events),
             (Phase::Play, Action::Pass {}) => {
                 let Some(top) = self.top else {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "must_lead",
                         "you lead this round: play a combination, passing is not allowed",
                     ));
@@ -921,7 +904,7 @@ impl GameState for State {
                 Ok(())
             }
             (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
-            (phase, action) => Err(illegal(
+            (phase, action) => Err(ActionError::illegal(
                 "wrong_phase",
                 format!(
                     "{} is not possible now ({})",
@@ -933,7 +916,7 @@ impl GameState for State {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        View::of(self, viewer)
+        view::view(self, viewer)
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -1060,9 +1043,6 @@ impl GameState for State {
     }
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => self.hidden_from(Some(s)),
-            Viewer::Spectator => self.hidden_from(None),
-        }
+        view::hidden_from(self, viewer)
     }
 }

@@ -19,6 +19,7 @@
 //! - A hand ends without a winner when the player to act can neither take nor draw (R6).
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -26,9 +27,8 @@ pub mod view;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-use crate::tiles::Tile;
 pub use action::Action;
-use rules::{Options, partner};
+use rules::Options;
 use state::State;
 use view::View;
 
@@ -56,30 +56,6 @@ impl GameDef for TjakMatTchiKi {
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        heuristic(view, legal).unwrap_or(0)
+        bot::heuristic(view, legal).unwrap_or(0)
     }
-}
-
-/// Simple policy: always take a pairing discard; discard first a tile whose partner is already
-/// visible on the table (it can never pair, and nobody can use it), else the first tile.
-fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
-    if let Some(i) = legal.iter().position(|a| matches!(a, Action::Take { .. })) {
-        return Some(i);
-    }
-    if let Some(i) = legal.iter().position(|a| *a == Action::Draw {}) {
-        return Some(i);
-    }
-    let visible: Vec<Tile> = view
-        .laid
-        .iter()
-        .flatten()
-        .flatten()
-        .copied()
-        .chain(view.table.iter().map(|d| d.tile))
-        .collect();
-    let dead = |t: &Tile| partner(*t).is_some_and(|p| visible.contains(&p));
-    legal
-        .iter()
-        .position(|a| matches!(a, Action::Discard { tiles } if tiles.first().is_some_and(dead)))
-        .or(Some(0))
 }

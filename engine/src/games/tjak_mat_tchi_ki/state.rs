@@ -3,6 +3,7 @@
 
 use super::action::Action;
 use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom, is_koan_a, partner, tile_set};
+use super::view;
 use super::view::View;
 use crate::deal::deal_sequence;
 use crate::error::{ActionError, SetupError};
@@ -152,10 +153,6 @@ pub enum Event {
         /// Final chips.
         chips: Vec<i64>,
     },
-}
-
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
 }
 
 /// The outcome of one round of the first-player draw (§2, R7): the first player, or the tied
@@ -360,7 +357,7 @@ impl State {
     fn one_tile(tiles: &[Tile], what: &str) -> Result<Tile, ActionError> {
         match tiles {
             [tile] => Ok(*tile),
-            _ => Err(illegal(
+            _ => Err(ActionError::illegal(
                 "one_tile_expected",
                 format!(
                     "{what} names exactly one tile, not [{}]",
@@ -377,11 +374,11 @@ impl State {
     fn why_not_take(&self, seat: Seat, tile: Tile) -> ActionError {
         let on_table = self.discards.iter().find(|d| d.tile == tile);
         match on_table {
-            None => illegal(
+            None => ActionError::illegal(
                 "not_on_table",
                 format!("{tile} is not a face-up discard on the table"),
             ),
-            Some(d) if d.seat == seat => illegal(
+            Some(d) if d.seat == seat => ActionError::illegal(
                 "own_discard",
                 format!("{tile} is your own discard: you cannot take it back"),
             ),
@@ -389,12 +386,12 @@ impl State {
                 if self.table.options.take_from == TakeFrom::LastDiscard
                     && self.discards.last().map(|d| d.tile) != Some(tile) =>
             {
-                illegal(
+                ActionError::illegal(
                     "dead_discard",
                     format!("{tile} is a dead discard: only the last discard may be taken"),
                 )
             }
-            Some(_) => illegal(
+            Some(_) => ActionError::illegal(
                 "no_pair",
                 format!(
                     "{tile} pairs with {} only, which you do not hold: draw instead",
@@ -476,19 +473,6 @@ impl State {
         all.extend(self.discards.iter().map(|d| d.tile));
         all
     }
-
-    /// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
-    /// public first-player draw.
-    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
-        let shown: Vec<Tile> = self.draws.iter().flatten().map(|(_, t)| *t).collect();
-        (0..self.table.players)
-            .filter(|&s| Some(s) != seat)
-            .flat_map(|s| self.concealed[s].iter())
-            .chain(&self.reserve)
-            .filter(|t| !shown.contains(t))
-            .map(|t| t.to_string())
-            .collect()
-    }
 }
 
 impl GameState for State {
@@ -539,15 +523,6 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.turn {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.turn],
-            });
-        }
         match (self.phase, action) {
             (Phase::Acquire, Action::Take { tiles }) => {
                 let tile = Self::one_tile(tiles, "a take")?;
@@ -556,7 +531,7 @@ impl GameState for State {
                     return Err(self.why_not_take(seat, tile));
                 };
                 let Some(pos) = self.discards.iter().position(|d| *d == discard) else {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "not_on_table",
                         format!("{tile} is not on the table"),
                     ));
@@ -575,7 +550,7 @@ impl GameState for State {
             }
             (Phase::Acquire, Action::Draw {}) => {
                 if self.reserve.is_empty() {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "reserve_empty",
                         "the reserve is empty: you cannot draw",
                     ));
@@ -591,7 +566,7 @@ impl GameState for State {
             (Phase::Discard, Action::Discard { tiles }) => {
                 let tile = Self::one_tile(tiles, "a discard")?;
                 let Some(pos) = self.concealed[seat].iter().position(|t| *t == tile) else {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "tile_not_in_hand",
                         format!("{tile} is not among your concealed tiles"),
                     ));
@@ -606,11 +581,11 @@ impl GameState for State {
                 self.begin_turn(next, events);
                 Ok(())
             }
-            (Phase::Acquire, Action::Discard { .. }) => Err(illegal(
+            (Phase::Acquire, Action::Discard { .. }) => Err(ActionError::illegal(
                 "must_acquire",
                 "first take the last discard (if it pairs with one of your tiles) or draw, then discard",
             )),
-            (Phase::Discard, _) => Err(illegal(
+            (Phase::Discard, _) => Err(ActionError::illegal(
                 "must_discard",
                 "you have acquired a tile this turn: now discard one",
             )),
@@ -619,7 +594,7 @@ impl GameState for State {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        View::of(self, viewer)
+        view::view(self, viewer)
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -736,9 +711,6 @@ impl GameState for State {
     }
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => self.hidden_from(Some(s)),
-            Viewer::Spectator => self.hidden_from(None),
-        }
+        view::hidden_from(self, viewer)
     }
 }

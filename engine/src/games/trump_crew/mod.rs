@@ -16,6 +16,7 @@
 //! - Views show only the current deal's cards; finished deals are summarised without cards.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
@@ -56,6 +57,6 @@ impl GameDef for TrumpCrew {
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        view::heuristic(view, legal)
+        bot::heuristic(view, legal)
     }
 }

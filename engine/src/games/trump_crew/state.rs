@@ -327,7 +327,9 @@ impl State {
         for (i, card) in sequence.iter().take(dealt).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
         }
-        self.indicator = sequence.get(dealt).copied().unwrap_or(Card::JOKER);
+        // A stage deals at most PACK_SIZE - 1 cards (validate and setup bound the stage), so the
+        // indicator always exists.
+        self.indicator = sequence[dealt];
         self.undealt = sequence.iter().skip(dealt + 1).copied().collect();
         self.strength = None;
         self.bids = vec![None; n];
@@ -592,15 +594,6 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.to_play {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.to_play],
-            });
-        }
         match (self.phase, action) {
             (Phase::Declare, Action::Declare { strength }) => {
                 self.strength = Some(*strength);

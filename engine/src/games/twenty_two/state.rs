@@ -353,10 +353,6 @@ pub struct State {
     pub phase: Phase,
 }
 
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 /// Ascending ranks of some cards.
 fn sorted_ranks(cards: &[Card]) -> ([u8; MAX_PLAY], usize) {
     let mut ranks = [0u8; MAX_PLAY];
@@ -692,13 +688,13 @@ impl State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if self.hands[seat].count(card) == 0 {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{card} is not in your hand"),
             ));
         }
         if discarded as usize >= self.stock.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "stock_exhausted",
                 format!(
                     "you have discarded {discarded} card{}, as many as the stock holds: draw now",
@@ -739,10 +735,10 @@ impl State {
         let hand = &self.hands[seat];
         let list = cards.as_slice();
         if list.is_empty() {
-            return Err(illegal("empty_play", "play at least one card"));
+            return Err(ActionError::illegal("empty_play", "play at least one card"));
         }
         if let Some(joker) = list.iter().find(|c| c.is_joker()) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{joker} is not in your hand"),
             ));
@@ -751,7 +747,7 @@ impl State {
             let wanted = list[..=k].iter().filter(|c| *c == card).count();
             let held = hand.count(*card) as usize;
             if wanted > held {
-                return Err(illegal(
+                return Err(ActionError::illegal(
                     "card_not_in_hand",
                     if held == 0 {
                         format!("{card} is not in your hand")
@@ -767,19 +763,19 @@ impl State {
             // A lead.
             if list.len() > 1 {
                 if agurk {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "single_cards_only",
                         "under the Agurk rules every play is a single card",
                     ));
                 }
                 if let Some(other) = list.iter().find(|c| c.rank() != list[0].rank()) {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "not_a_set",
                         format!("a set is cards of one rank: {} and {other} differ", list[0]),
                     ));
                 }
                 if list.len() >= h {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "must_keep_a_card",
                         format!(
                             "you must keep at least one card: lead at most {} of your {h} cards",
@@ -793,7 +789,7 @@ impl State {
         let lead = self.trick().first().map_or(target.cards, |p| p.cards);
         let m = lead.len();
         if list.len() != m {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "wrong_count",
                 format!(
                     "the lead was {m} card{}: play exactly {m}",
@@ -810,7 +806,7 @@ impl State {
             let top = rank_of(target.cards.as_slice()[0].index());
             let led_ace = rank_of(lead.as_slice()[0].index()) == 12;
             return Err(if led_ace {
-                illegal(
+                ActionError::illegal(
                     "must_play_lowest",
                     format!(
                         "an ace was led: play your lowest card (a {})",
@@ -818,7 +814,7 @@ impl State {
                     ),
                 )
             } else if hand.highest_rank().unwrap_or(0) >= top {
-                illegal(
+                ActionError::illegal(
                     "must_head",
                     format!(
                         "you can head the {}: play a card of rank {} or higher",
@@ -827,7 +823,7 @@ impl State {
                     ),
                 )
             } else {
-                illegal(
+                ActionError::illegal(
                     "must_play_lowest",
                     format!(
                         "you cannot head the {}: play your lowest card (a {})",
@@ -856,7 +852,7 @@ impl State {
         if x[..m] == low[..m] {
             return Ok(false);
         }
-        Err(illegal(
+        Err(ActionError::illegal(
             "must_cover_or_play_lowest",
             format!(
                 "{}: you must cover the target {} or play your {} ({})",
@@ -1260,7 +1256,7 @@ impl GameState for State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if self.actor() != Some(seat) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_your_turn",
                 format!("seat {seat} is not to act"),
             ));
@@ -1282,15 +1278,15 @@ impl GameState for State {
                 self.buy_back(seat, false, events);
                 Ok(())
             }
-            (Phase::Exchange { .. }, _) => Err(illegal(
+            (Phase::Exchange { .. }, _) => Err(ActionError::illegal(
                 "wrong_phase",
                 "it is your exchange turn: discard a card or draw",
             )),
-            (Phase::Play { .. }, _) => Err(illegal(
+            (Phase::Play { .. }, _) => Err(ActionError::illegal(
                 "wrong_phase",
                 "it is your turn to play cards to the trick",
             )),
-            (Phase::BuyBack { .. }, _) => Err(illegal(
+            (Phase::BuyBack { .. }, _) => Err(ActionError::illegal(
                 "wrong_phase",
                 "you have reached the elimination total: accept (buy back in) or fold",
             )),
@@ -1299,7 +1295,7 @@ impl GameState for State {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        View::of(self, viewer)
+        view::view(self, viewer)
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -1361,9 +1357,6 @@ fn validate(state: &State) -> Result<(), String> {
     ];
     if lens.iter().any(|l| *l != n) {
         return Err("per-seat lists must have one entry per seat".into());
-    }
-    if state.table.rng.seed != state.table.rng.seed {
-        return Err("the rng seed differs from the game's seed".into());
     }
     // Conservation against the full pack(s).
     let mut counts = [0usize; 52];

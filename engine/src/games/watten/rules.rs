@@ -243,10 +243,6 @@ pub struct Options {
     pub max_deals: u32,
 }
 
-fn card(code: &str) -> Card {
-    Card::parse(code).unwrap_or(Card::JOKER)
-}
-
 /// The Weli, 6 of bells.
 pub fn weli() -> Card {
     Card::new(Rank::Six, Suit::Diamonds)
@@ -265,20 +261,25 @@ impl Options {
 
     /// The criticals, highest first (`CRIT`, §2.1).
     pub fn criticals(&self) -> Vec<Card> {
-        let codes: &[&str] = match self.variant {
-            Variant::Bavarian | Variant::Bohemian => &["KH", "7D", "7C"],
-            Variant::Austrian => &["KH", "6D", "7C"],
+        const KH: Card = Card::new(Rank::King, Suit::Hearts);
+        const JH: Card = Card::new(Rank::Jack, Suit::Hearts);
+        const JD: Card = Card::new(Rank::Jack, Suit::Diamonds);
+        const D6: Card = Card::new(Rank::Six, Suit::Diamonds);
+        const D7: Card = Card::new(Rank::Seven, Suit::Diamonds);
+        const C7: Card = Card::new(Rank::Seven, Suit::Clubs);
+        match self.variant {
+            Variant::Bavarian | Variant::Bohemian => vec![KH, D7, C7],
+            Variant::Austrian => vec![KH, D6, C7],
             Variant::Carinthian => match self.carinthian_top {
-                CarinthianTop::Jh => &["JH", "KH", "7D", "7C"],
-                CarinthianTop::Jd => &["JD", "KH", "7D", "7C"],
+                CarinthianTop::Jh => vec![JH, KH, D7, C7],
+                CarinthianTop::Jd => vec![JD, KH, D7, C7],
             },
             Variant::Kritische => match self.kritische_set {
-                KritischeSet::Three => &["KH", "6D", "7C"],
-                KritischeSet::Four => &["KH", "6D", "7D", "7C"],
+                KritischeSet::Three => vec![KH, D6, C7],
+                KritischeSet::Four => vec![KH, D6, D7, C7],
             },
-            Variant::Tyrolean | Variant::Blind => &[],
-        };
-        codes.iter().map(|c| card(c)).collect()
+            Variant::Tyrolean | Variant::Blind => Vec::new(),
+        }
     }
 
     /// The ranks that may be declared as Schlag (R8).

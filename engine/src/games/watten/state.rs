@@ -288,10 +288,6 @@ pub struct State {
     pub last_deal: Option<DealSummary>,
 }
 
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: CardSet) -> String {
     cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
 }
@@ -749,17 +745,17 @@ impl State {
         let d = &self.deal;
         match (self.phase, action) {
             (_, Action::Play { cards }) if cards.len() != 1 => {
-                illegal("one_card", "play exactly one card: {\"cards\":[\"AS\"]}")
+                ActionError::illegal("one_card", "play exactly one card: {\"cards\":[\"AS\"]}")
             }
             (Phase::Play, Action::Play { cards }) => {
                 let c = cards[0];
                 if d.pending.is_some() {
-                    illegal(
+                    ActionError::illegal(
                         "raise_pending",
                         "a raise is pending: it must be answered before any card is played",
                     )
                 } else if seat != self.seat_to_play() {
-                    illegal(
+                    ActionError::illegal(
                         "not_your_card",
                         format!(
                             "it is seat {}'s turn to play a card, not seat {seat}'s",
@@ -767,12 +763,12 @@ impl State {
                         ),
                     )
                 } else if !d.hands[seat].contains(c) {
-                    illegal(
+                    ActionError::illegal(
                         "card_not_in_hand",
                         format!("{c} is not in your hand ({})", list(d.hands[seat])),
                     )
                 } else if self.table.options.variant == Variant::Bohemian {
-                    illegal(
+                    ActionError::illegal(
                         "must_follow_and_beat",
                         format!(
                             "you must follow suit and beat the trick if you can: you may play {}",
@@ -780,7 +776,7 @@ impl State {
                         ),
                     )
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "must_give_trump",
                         format!(
                             "a trump was led and you hold one: you must play one of {}",
@@ -791,7 +787,7 @@ impl State {
             }
             (Phase::Play, Action::Raise { to }) => {
                 if let Some(p) = d.pending {
-                    illegal(
+                    ActionError::illegal(
                         "raise_pending",
                         format!(
                             "seat {}'s raise to {} is pending; a counter-raise must be to {} and within your cap",
@@ -803,7 +799,7 @@ impl State {
                 } else {
                     let opts = self.raise_options(seat);
                     if opts.is_empty() {
-                        illegal(
+                        ActionError::illegal(
                             "may_not_raise",
                             format!(
                                 "you may not raise now (the stake is {}: your side lacks the raise right, is capped by its score, or the last-trick rule forbids it)",
@@ -811,7 +807,7 @@ impl State {
                             ),
                         )
                     } else {
-                        illegal(
+                        ActionError::illegal(
                             "wrong_raise_value",
                             format!("a raise now must be to {opts:?}, not {to}"),
                         )
@@ -820,34 +816,34 @@ impl State {
             }
             (Phase::Play, Action::Accept {} | Action::Fold {} | Action::Challenge {}) => {
                 if d.pending.is_none() {
-                    illegal("no_raise_pending", "there is no raise to answer")
+                    ActionError::illegal("no_raise_pending", "there is no raise to answer")
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "not_responder",
                         "you may not answer this raise (or challenge it) now",
                     )
                 }
             }
-            (Phase::Play, Action::Signal { code }) => illegal(
+            (Phase::Play, Action::Signal { code }) => ActionError::illegal(
                 "no_signal",
                 format!(
                     "signal `{code}` is not allowed now (signals off, used up, or a raise is pending)"
                 ),
             ),
-            (Phase::Naming, Action::Declare { .. }) => illegal(
+            (Phase::Naming, Action::Declare { .. }) => ActionError::illegal(
                 "bad_declaration",
                 "this declaration is not allowed now: see your legal actions (the Schlag rank, the trump suit, or in Blind Watten a card of your hand)",
             ),
             (Phase::Naming, Action::Accept {} | Action::Decline {}) => {
-                illegal("no_proposal", "there is no proposal to answer")
+                ActionError::illegal("no_proposal", "there is no proposal to answer")
             }
-            (Phase::Naming, Action::Propose { proposal }) => illegal(
+            (Phase::Naming, Action::Propose { proposal }) => ActionError::illegal(
                 "proposal_unavailable",
                 format!("the proposal {proposal:?} is not available now"),
             ),
             (Phase::Exchange, Action::Discard { card }) => {
                 if d.hands[seat].contains(*card) {
-                    illegal(
+                    ActionError::illegal(
                         "exchange_limit",
                         format!(
                             "you may exchange at most {} cards now; draw to end your turn",
@@ -855,13 +851,13 @@ impl State {
                         ),
                     )
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "card_not_in_hand",
                         format!("{card} is not in your hand ({})", list(d.hands[seat])),
                     )
                 }
             }
-            (phase, _) => illegal(
+            (phase, _) => ActionError::illegal(
                 "wrong_phase",
                 format!("this action is not possible in the {phase:?} phase"),
             ),
@@ -1001,8 +997,13 @@ impl State {
                 }
             }
             Action::Challenge {} => {
-                if let Some(p) = self.deal.pending.take() {
-                    let card = self.last_card(p.seat).unwrap_or(Card::JOKER);
+                // Listed only when the raiser's last card is known (legal_actions), so this holds.
+                let challenged = self
+                    .deal
+                    .pending
+                    .and_then(|p| self.last_card(p.seat).map(|card| (p, card)));
+                if let Some((p, card)) = challenged {
+                    self.deal.pending = None;
                     let qualifies = self.last_card_qualifies(p.seat);
                     events.push(Event::Challenge {
                         seat,
@@ -1271,7 +1272,7 @@ impl GameState for State {
                         if self.may_raise_to(seat, p.to + 1) {
                             out.push(Action::Raise { to: p.to + 1 });
                         }
-                        if p.challengeable {
+                        if p.challengeable && self.last_card(p.seat).is_some() {
                             out.push(Action::Challenge {});
                         }
                     }
