@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 #[serde(untagged)]
 #[allow(dead_code)] // reason: schema only; states are handled as `serde_json::Value`
 pub enum WireState {
-    /// Transparent mode: `{"version": 1, "game": "...", "data": {...}}`, re-validated on every request.
+    /// Transparent mode: `{"version": 2, "game": "...", "data": {...}}`, re-validated on every request.
     Transparent(Map<String, Value>),
     /// Sealed mode: `v1.` followed by base64url; authenticated and encrypted.
     Sealed(String),
@@ -37,12 +37,13 @@ pub struct Players {
 pub struct OptionInfo {
     /// The key in the `options` object.
     pub id: String,
-    /// `boolean`, `integer`, `enum` or `enum_or_integer`.
+    /// `boolean`, `integer`, `integer_choice`, `enum`, `enum_or_integer`, `single_key_object` or
+    /// `object`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// Allowed strings (`enum`, `enum_or_integer`).
+    /// Allowed values: strings (`enum`, `enum_or_integer`) or integers (`integer_choice`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<String>>,
+    pub values: Option<Vec<Value>>,
     /// Smallest integer (`integer`, `enum_or_integer`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min: Option<i64>,
@@ -53,6 +54,12 @@ pub struct OptionInfo {
     pub default: Value,
     /// What the option changes.
     pub description: String,
+    /// Restrictions under other options (or the player count): under each `when` (option id, or
+    /// `players`, to the values it holds for), only `values` are allowed (none: the option may not
+    /// be given at all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub constraints: Vec<Value>,
 }
 
 /// Links to the component schemas that describe a game's JSON exactly.
@@ -79,8 +86,17 @@ pub struct GameEntry {
     pub description: String,
     /// Rules summary.
     pub rules_summary: String,
-    /// Player range.
+    /// Player range (with this id's default options).
     pub players: Players,
+    /// Player ranges that follow the options, the first matching `when` deciding (e.g. `watten`
+    /// with `{"variant": ["bohemian"]}` seats 2 to 6).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub players_when: Vec<Value>,
+    /// Ids of the same family for player counts this id does not seat, with their ranges.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub for_other_players: Vec<Value>,
     /// Every option with its default.
     pub options: Vec<OptionInfo>,
     /// Options this id fixes (a request may repeat them, not change them).
@@ -105,6 +121,9 @@ impl GameEntry {
                         .and_then(|v| v.as_str().map(str::to_string))
                         .unwrap_or_default(),
                     values: get("values").and_then(|v| serde_json::from_value(v).ok()),
+                    constraints: get("constraints")
+                        .and_then(|v| serde_json::from_value(v).ok())
+                        .unwrap_or_default(),
                     min: get("min").and_then(|v| v.as_i64()),
                     max: get("max").and_then(|v| v.as_i64()),
                     default: spec.default.clone(),
@@ -123,6 +142,16 @@ impl GameEntry {
                 min: info.players.min,
                 max: info.players.max,
             },
+            players_when: info
+                .players_when
+                .iter()
+                .filter_map(|p| serde_json::to_value(p).ok())
+                .collect(),
+            for_other_players: info
+                .for_other_players
+                .iter()
+                .filter_map(|p| serde_json::to_value(p).ok())
+                .collect(),
             options,
             fixed_options: info.fixed_options.clone(),
             schemas: GameSchemas {

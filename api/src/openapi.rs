@@ -143,6 +143,7 @@ fn options_schema(game: &dyn Game) -> Value {
                 json!({"type": "integer", "minimum": get("min"), "maximum": get("max")})
             }
             Some("enum") => json!({"type": "string", "enum": get("values")}),
+            Some("integer_choice") => json!({"type": "integer", "enum": get("values")}),
             _ => json!({"oneOf": [
                 {"type": "string", "enum": get("values")},
                 {"type": "integer", "minimum": get("min"), "maximum": get("max")},

@@ -18,5 +18,5 @@ pub enum Action {
         cards: Vec<Card>,
     },
     /// Take exactly the cards selected (with none selected: trail).
-    Pass,
+    Pass {},
 }

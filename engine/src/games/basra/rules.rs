@@ -1,5 +1,6 @@
 //! Options of Basra (ids exactly as in the spec's §7 table) and the published presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -148,24 +149,6 @@ word_enum!(
         JOnly = "j_only",
     }
 );
-word_enum!(
-    /// `"random"` for `first_dealer`.
-    RandomWord {
-        /// Drawn with the game's RNG.
-        Random = "random",
-    }
-);
-
-/// `first_dealer`: a seat, or drawn at random.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(usize),
-    /// A uniform draw.
-    Random(RandomWord),
-}
-
 /// `game_end` (R33): `{"target": T}` or `{"ladder": [t1, ...]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]

@@ -23,7 +23,7 @@ pub enum Action {
         contract: Contract,
     },
     /// `{"type":"pass"}`.
-    Pass,
+    Pass {},
     /// `{"type":"play","cards":["TH"]}`: one card (the dummy's when the controller plays for it).
     Play {
         /// Exactly one card.

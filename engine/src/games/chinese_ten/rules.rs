@@ -1,5 +1,6 @@
 //! Options of Chinese Ten (ids exactly as in the spec's §7 table) and the published presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -16,24 +17,6 @@ pub enum Ruleset {
     Thai,
     /// Indonesian Main Merah (2-3 players, larger layout, redeals).
     MainMerah,
-}
-
-/// `"random"`, the only word `first_dealer` accepts besides a seat number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomWord {
-    /// Drawn with the game's RNG.
-    Random,
-}
-
-/// `first_dealer`: a seat, or drawn at random (R17).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(usize),
-    /// A uniform draw.
-    Random(RandomWord),
 }
 
 /// `black_aces` (R2).

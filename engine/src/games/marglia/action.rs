@@ -34,7 +34,7 @@ pub enum Action {
         cards: Vec<Card>,
     },
     /// Pass: keep playing (early stop), no question, or no bid.
-    Pass,
+    Pass {},
     /// `{"type":"declare","what":"stop"}` (Marglia early stop) or
     /// `{"type":"declare","suit":"H"}` (Maniglia: the bidder names trumps).
     Declare {

@@ -1,9 +1,9 @@
 //! Options of Marglia and Maniglia (spec §7 and Part II) and the published presets.
 
 use crate::cards::{Card, Rank, Suit};
-use crate::game::Seat;
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Which game: Marglia (Part I) or the experimental Maniglia (Part II).
@@ -36,41 +36,6 @@ pub enum Communication {
     Off,
     /// One engine-answered public question per player before the first lead.
     Structured,
-}
-
-/// Who deals first: drawn at random (chance event `first_dealer`) or a fixed seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// A uniformly random seat.
-    Random,
-    /// This seat.
-    Seat(Seat),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(seat) => serializer.serialize_u64(*seat as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match serde_json::Value::deserialize(deserializer)? {
-            serde_json::Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            serde_json::Value::Number(n) => match n.as_u64() {
-                Some(seat) => Ok(FirstDealer::Seat(seat as Seat)),
-                None => Err(serde::de::Error::custom(
-                    "first_dealer must be a seat number",
-                )),
-            },
-            other => Err(serde::de::Error::custom(format!(
-                "first_dealer must be \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
 }
 
 /// How long a game lasts (`game_length`).

@@ -1,8 +1,8 @@
 //! Options of Sloppy Seconds (spec §7) and the published presets.
 
-use crate::game::Seat;
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The five-point minimum (spec §5.1, ruling R6).
@@ -23,38 +23,6 @@ pub enum TieRule {
     PlayOn,
     /// Tied leaders share first place.
     Shared,
-}
-
-/// Who deals first: drawn at random (chance event `first_dealer`) or a fixed seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// A uniformly random seat.
-    Random,
-    /// This seat.
-    Seat(Seat),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(seat) => serializer.serialize_u64(*seat as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match serde_json::Value::deserialize(deserializer)? {
-            serde_json::Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            serde_json::Value::Number(n) if n.as_u64().is_some() => {
-                Ok(FirstDealer::Seat(n.as_u64().unwrap_or(0) as Seat))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "first_dealer must be \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
 }
 
 /// The options of one game of Sloppy Seconds (ids exactly as in spec §7; the player count is the

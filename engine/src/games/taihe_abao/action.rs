@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Round 1: become the declarer.
-    Declare,
+    Declare {},
     /// Round 1 or 2: no bid; in play: no combination this turn.
-    Pass,
+    Pass {},
     /// Round 2: call one card (a one-card list).
     Call {
         /// The called card.

@@ -14,7 +14,7 @@ pub enum Action {
         tiles: Vec<Tile>,
     },
     /// Draw the top tile of the reserve.
-    Draw,
+    Draw {},
     /// Discard a tile face up (a one-tile list).
     Discard {
         /// The discarded tile.

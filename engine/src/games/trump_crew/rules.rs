@@ -1,5 +1,6 @@
 //! Options of Trump Crew (spec §7), the option list the API publishes and the presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Value, json};
@@ -48,40 +49,6 @@ impl<'de> Deserialize<'de> for AutoOr {
                 .ok_or_else(|| serde::de::Error::custom(format!("{n} is not a count"))),
             other => Err(serde::de::Error::custom(format!(
                 "expected \"auto\" or a number, not {other}"
-            ))),
-        }
-    }
-}
-
-/// `"random"` or a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// Drawn uniformly at random (RNG event `first_dealer`, R11).
-    Random,
-    /// This seat deals first.
-    Seat(usize),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(s) => serializer.serialize_u64(*s as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            Value::Number(n) => n
-                .as_u64()
-                .and_then(|v| usize::try_from(v).ok())
-                .map(FirstDealer::Seat)
-                .ok_or_else(|| serde::de::Error::custom(format!("{n} is not a seat"))),
-            other => Err(serde::de::Error::custom(format!(
-                "expected \"random\" or a seat number, not {other}"
             ))),
         }
     }

@@ -1,5 +1,6 @@
 //! Options of 22 (spec §7), their declared [`OptionSpec`]s and the presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -12,14 +13,6 @@ pub enum AutoWord {
     Auto,
 }
 
-/// The word `"random"` (for `first_dealer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomWord {
-    /// `"random"`
-    Random,
-}
-
 /// `packs`: `"auto"` (1 for up to 6 players, else ceil(n/4)) or a fixed count 1..3 (R22).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -28,16 +21,6 @@ pub enum Packs {
     Auto(AutoWord),
     /// A fixed number of packs.
     Count(u8),
-}
-
-/// `first_dealer`: `"random"` (one uniform draw, R3) or a seat number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// `"random"`
-    Random(RandomWord),
-    /// A fixed seat.
-    Seat(usize),
 }
 
 /// `end_condition` (§3.5).
@@ -157,7 +140,7 @@ impl Default for Options {
             dealer_when_losers_out: DealerWhenLosersOut::RandomSurvivor,
             simultaneous_elimination: SimultaneousElimination::LowerScore,
             set_trick_winner: SetTrickWinner::HighestCard,
-            first_dealer: FirstDealer::Random(RandomWord::Random),
+            first_dealer: FirstDealer::Random,
         }
     }
 }

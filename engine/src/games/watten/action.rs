@@ -23,9 +23,9 @@ pub enum Action {
         proposal: Proposal,
     },
     /// Accepts a pending proposal or raise.
-    Accept,
+    Accept {},
     /// Declines a pending proposal.
-    Decline,
+    Decline {},
     /// Names the Schlag (`{"schlag":"9"}`), the trump suit (`{"trump":"H"}`), or, in Blind
     /// Watten, designates a card (`{"card":"9H"}`). Exactly one field is given.
     Declare {
@@ -50,16 +50,16 @@ pub enum Action {
         to: u32,
     },
     /// Folds a pending raise.
-    Fold,
+    Fold {},
     /// Challenges a first raise at 2:2 (`last_trick_raise=challenge`).
-    Challenge,
+    Challenge {},
     /// Bohemian exchange: lays one card away face down.
     Discard {
         /// The card.
         card: Card,
     },
     /// Bohemian exchange: ends the turn, drawing as many cards as discarded.
-    Draw,
+    Draw {},
     /// A public signal (`signals=public`).
     Signal {
         /// The signal code.

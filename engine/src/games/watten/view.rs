@@ -4,6 +4,7 @@ use super::action::Proposal;
 use super::rules::Options;
 use super::state::{DealSummary, Phase, State, Trick, blind_knowledge};
 use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::game::GameState;
 use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
@@ -132,7 +133,7 @@ pub fn visible_cards(state: &State, viewer: Viewer) -> CardSet {
 /// Whether a seat may look at its own hand (§6, R7).
 pub fn hand_visible(state: &State, seat: Seat) -> bool {
     state.phase != Phase::Naming
-        || state.players == 2
+        || state.table.players == 2
         || seat == state.eldest()
         || seat == state.deal.dealer
 }
@@ -140,27 +141,27 @@ pub fn hand_visible(state: &State, seat: Seat) -> bool {
 fn partner(state: &State, seat: Seat) -> Option<Seat> {
     state
         .partner_view_in_force()
-        .then_some((seat + 2) % state.players)
+        .then_some((seat + 2) % state.table.players)
 }
 
 /// Builds the view.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let d = &state.deal;
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (knows, seen) = blind_knowledge(state, seat);
-    let sides_count = if state.options.variant == super::rules::Variant::Bohemian {
-        state.players
+    let sides_count = if state.table.options.variant == super::rules::Variant::Bohemian {
+        state.table.players
     } else {
         2
     };
     let designated = [0, 1].map(|i| d.designated[i].filter(|_| seen[i]));
     View {
         seat,
-        players: state.players,
-        options: state.options.clone(),
+        players: state.table.players,
+        options: state.table.options.clone(),
         phase: state.phase,
         deal: state.deal_no,
         dealer: d.dealer,
