@@ -10,11 +10,13 @@
 //! - [`error`]: [`error::ApiError`] and the problem documents.
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
+//! - [`contract`]: each game id's own OpenAPI document, typed with its family's schemas.
 //! - [`cli`]: the `cardroom` command line.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod codec;
+pub mod contract;
 pub mod dto;
 pub mod error;
 pub mod metrics;

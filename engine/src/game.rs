@@ -7,6 +7,7 @@
 
 use crate::error::{ActionError, SetupError};
 use crate::options::{OptionSpec, PlayerRange, Preset};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -146,16 +147,16 @@ pub struct Family {
 /// - `view` is built by whitelisting what the viewer may know.
 pub trait GameDef: Sized + Send + Sync + 'static {
     /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
-    type Options: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Options: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
     /// The full state, hidden cards and RNG included.
     type State: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
     /// The action vocabulary, serialized as `{"type": ...}`.
-    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Action: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
     /// Public events produced by `apply`.
-    type Event: Serialize + Debug;
+    type Event: Serialize + JsonSchema + Debug;
     /// What one seat (or a spectator) may see. Deserializable, so bots built on the engine can read
     /// the view they are sent.
-    type View: Serialize + DeserializeOwned;
+    type View: Serialize + DeserializeOwned + JsonSchema;
 
     /// The family description, options and presets.
     fn family() -> Family;

@@ -1,6 +1,7 @@
 //! Every route of the rules API, registered in one place ([`configure`]) that the server, the
 //! OpenAPI generator and the tests all use.
 
+pub mod contract;
 pub mod games;
 pub mod health;
 
@@ -10,6 +11,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(games::list)
         .service(games::describe)
+        .service(contract::game_openapi)
         .service(games::start)
         .service(games::legal)
         .service(games::apply)

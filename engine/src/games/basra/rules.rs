@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 macro_rules! word_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         pub enum $name {
             $($(#[$vm])* #[serde(rename = $text)] $variant),+
         }
@@ -157,7 +157,7 @@ word_enum!(
 );
 
 /// `first_dealer`: a seat, or drawn at random.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum FirstDealer {
     /// This seat deals first.
@@ -167,7 +167,7 @@ pub enum FirstDealer {
 }
 
 /// `game_end` (R33): `{"target": T}` or `{"ladder": [t1, ...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GameEnd {
     /// First side at or above T wins (highest total).
@@ -177,7 +177,7 @@ pub enum GameEnd {
 }
 
 /// Options of one game of Basra (spec §7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `ruleset`.

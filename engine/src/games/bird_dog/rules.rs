@@ -10,7 +10,7 @@ pub const PACK_SIZE: usize = 24;
 pub const HAND_SIZE: usize = 7;
 
 /// How the team's pairs are counted (§5.2, R6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TeamPairs {
     /// Each teammate's own pairs, added (designer's site).
@@ -20,7 +20,7 @@ pub enum TeamPairs {
 }
 
 /// Who deals after an annulled 2-player hand (R16).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AllPass {
     /// The other player deals.
@@ -30,7 +30,7 @@ pub enum AllPass {
 }
 
 /// What a tie for the highest total at the target does (§5.4, R14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Play whole hands until one player alone leads.
@@ -74,7 +74,7 @@ impl<'de> Deserialize<'de> for FirstDealer {
 }
 
 /// Options for one game of Bird Dog (spec §7). The player count (2 or 3) is the setup's `players`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `target`: total that ends the game (21 for 3 players, 11 for 2 players; R13).
@@ -196,4 +196,16 @@ pub fn presets() -> Vec<Preset> {
         .players(3, 3)
         .fixing(json!({"target": 11})),
     ]
+}
+
+impl schemars::JsonSchema for FirstDealer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FirstDealer".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::FirstDealer").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::word_or_count("random", "`\"random\"` (drawn at random) or the seat that deals first.")
+    }
 }

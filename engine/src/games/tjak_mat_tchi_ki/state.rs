@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub const HAND: usize = 5;
 
 /// The phase of the current turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The seat to act takes a discard or draws.
@@ -26,7 +26,7 @@ pub enum Phase {
 }
 
 /// A face-up discard lying on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Discard {
     /// The tile.
     pub tile: Tile,
@@ -35,7 +35,7 @@ pub struct Discard {
 }
 
 /// How a hand was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WinBy {
     /// The first player's dealt tiles made three pairs.
@@ -47,7 +47,7 @@ pub enum WinBy {
 }
 
 /// The public record of one finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandRecord {
     /// Hand number, from 1.
     pub hand: u32,
@@ -106,7 +106,7 @@ pub struct State {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt.
