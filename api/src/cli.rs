@@ -165,8 +165,7 @@ pub struct PlayoutArgs {
 /// Runs `openapi`.
 pub fn openapi(args: &OpenapiArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.write_games {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for (id, text) in crate::contract::all_documents() {
             let path = dir.join(format!("{id}.json"));
             std::fs::write(&path, text)

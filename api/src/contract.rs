@@ -20,8 +20,15 @@ pub const COMMITTED_DIR: &str = "openapi/games";
 /// The command that regenerates the committed per-game documents.
 pub const REGENERATE: &str = "cargo run -p api -- openapi --write-games openapi/games";
 
-/// The operations of the rules API a game document carries (`/v1/games/{game}/<op>`).
-const OPERATIONS: [&str; 5] = ["new", "legal", "apply", "view", "replay"];
+/// The operations of the rules API a game document carries (`/v1/games/{game}/<op>`), with their
+/// operationIds there (fixed here, so generated clients keep their names: `new_game`, ...).
+const OPERATIONS: [(&str, &str); 5] = [
+    ("new", "new_game"),
+    ("legal", "legal_actions"),
+    ("apply", "apply_action"),
+    ("view", "view_game"),
+    ("replay", "replay_game"),
+];
 
 /// Where a game id's document is served.
 pub fn document_path(id: &str) -> String {
@@ -37,12 +44,16 @@ fn component(name: &str) -> String {
     format!("#/components/schemas/{name}")
 }
 
-/// Replaces the schema of `property` in the component `schema` by a reference, keeping the
+/// Replaces the schema of `property` in the component `schema` by the typed one, keeping the
 /// property's description.
 fn retype(schemas: &mut Map<String, Value>, schema: &str, property: &str, typed: Value) {
-    let Some(Value::Object(slot)) = schemas
-        .get_mut(schema)
-        .and_then(|s| s.get_mut("properties"))
+    let Some(Value::Object(component)) = schemas.get_mut(schema) else {
+        return;
+    };
+    // The service-wide example shows another game's JSON: the operations carry this game's.
+    component.remove("example");
+    let Some(Value::Object(slot)) = component
+        .get_mut("properties")
         .and_then(|p| p.get_mut(property))
     else {
         return;
@@ -92,14 +103,19 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
     // The game's operations at concrete paths, without the `game` path parameter.
     let mut paths = Map::new();
     let all_paths = doc.get("paths").cloned().unwrap_or(Value::Null);
-    let wanted = std::iter::once(("/v1/games/{game}".to_string(), format!("/v1/games/{id}")))
-        .chain(OPERATIONS.iter().map(|op| {
-            (
-                format!("/v1/games/{{game}}/{op}"),
-                format!("/v1/games/{id}/{op}"),
-            )
-        }));
-    for (generic, concrete) in wanted {
+    let wanted = std::iter::once((
+        "/v1/games/{game}".to_string(),
+        format!("/v1/games/{id}"),
+        "describe_game",
+    ))
+    .chain(OPERATIONS.iter().map(|(op, operation_id)| {
+        (
+            format!("/v1/games/{{game}}/{op}"),
+            format!("/v1/games/{id}/{op}"),
+            *operation_id,
+        )
+    }));
+    for (generic, concrete, operation_id) in wanted {
         let Some(Value::Object(mut item)) = all_paths.get(&generic).cloned() else {
             continue;
         };
@@ -108,10 +124,15 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
                 parameters.retain(|p| p.get("name") != Some(&Value::from("game")));
             }
             if let Value::Object(map) = operation {
-                if map.get("parameters").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+                if map
+                    .get("parameters")
+                    .and_then(Value::as_array)
+                    .is_some_and(Vec::is_empty)
+                {
                     map.remove("parameters");
                 }
                 map.insert("tags".into(), json!([id]));
+                map.insert("operationId".into(), Value::from(operation_id));
             }
         }
         paths.insert(concrete, Value::Object(item));
@@ -126,15 +147,30 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
     schemas.extend(family_components(game, sample.as_ref()));
     let reference = |kind: &str| json!({"$ref": component(&format!("{family}.{kind}"))});
     let list_of = |kind: &str| json!({"type": "array", "items": reference(kind)});
-    retype(&mut schemas, "NewGameRequest", "options", reference("NewOptions"));
-    retype(&mut schemas, "ReplayRequest", "options", reference("NewOptions"));
+    retype(
+        &mut schemas,
+        "NewGameRequest",
+        "options",
+        reference("NewOptions"),
+    );
+    retype(
+        &mut schemas,
+        "ReplayRequest",
+        "options",
+        reference("NewOptions"),
+    );
     retype(&mut schemas, "ApplyRequest", "action", reference("Action"));
     retype(&mut schemas, "SeatAction", "action", reference("Action"));
     retype(&mut schemas, "SeatActions", "actions", list_of("Action"));
     retype(&mut schemas, "Step", "events", list_of("Event"));
     retype(&mut schemas, "ViewResponse", "view", reference("View"));
     retype(&mut schemas, "ReplayResponse", "log", list_of("Event"));
-    retype(&mut schemas, "Step", "game", json!({"type": "string", "const": id}));
+    retype(
+        &mut schemas,
+        "Step",
+        "game",
+        json!({"type": "string", "const": id}),
+    );
 
     // Keep exactly the components the operations reach.
     let mut kept = BTreeSet::new();
@@ -160,12 +196,12 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
             "license": doc.pointer("/info/license").cloned().unwrap_or(Value::Null),
             "description": format!(
                 "The rules API of the game `{id}` ({name}) alone, for client generators: every \
-operation is typed with the schemas of the `{family}` family, generated from the engine's own \
-types (`{family}.NewOptions`, `{family}.Action`, `{family}.Event`, `{family}.View`; each action and \
-event type is its own schema, e.g. `{family}.Action.<type>`). Start a game with `new`, then loop: \
-read `to_act` and `legal_actions` from the step, `apply` one action, repeat until `over`. A replay's \
-`log` events also carry `action_index`, the index of the action that produced them. Every error is \
-`application/problem+json` with a stable `code`. The whole service is described in `/openapi.json`.",
+    operation is typed with the schemas of the `{family}` family, generated from the engine's own \
+    types (`{family}.NewOptions`, `{family}.Action`, `{family}.Event`, `{family}.View`; each action and \
+    event type is its own schema, e.g. `{family}.Action.<type>`). Start a game with `new`, then loop: \
+    read `to_act` and `legal_actions` from the step, `apply` one action, repeat until `over`. A replay's \
+    `log` events also carry `action_index`, the index of the action that produced them. Every error is \
+    `application/problem+json` with a stable `code`. The whole service is described in `/openapi.json`.",
                 name = info.name,
             ),
         },
@@ -185,7 +221,12 @@ pub fn all_documents() -> Vec<(String, String)> {
     let base = base_document();
     engine::registry::games()
         .iter()
-        .map(|game| (game.info().id.clone(), to_text(&build(&base, game.as_ref()))))
+        .map(|game| {
+            (
+                game.info().id.clone(),
+                to_text(&build(&base, game.as_ref())),
+            )
+        })
         .collect()
 }
 

@@ -151,7 +151,7 @@ impl GameEntry {
 pub struct NewGameRequest {
     /// Number of players (see the game's `players` range).
     pub players: usize,
-    /// Options to change; the others take the game's defaults (see `<game>.Options`).
+    /// Options to change; the others take the game's defaults (see `<family>.NewOptions`).
     #[serde(default)]
     #[schema(value_type = Object)]
     pub options: Map<String, Value>,
@@ -182,7 +182,7 @@ pub struct LegalRequest {
 pub struct SeatActions {
     /// The seat.
     pub seat: usize,
-    /// Its legal actions in canonical order (empty if it may not act); see `<game>.Action`.
+    /// Its legal actions in canonical order (empty if it may not act); see `<family>.Action`.
     pub actions: Vec<Value>,
 }
 
@@ -195,7 +195,7 @@ pub struct ApplyRequest {
     pub state: Value,
     /// The acting seat.
     pub seat: usize,
-    /// The action, one of the seat's legal actions (see `<game>.Action`).
+    /// The action, one of the seat's legal actions (see `<family>.Action`).
     pub action: Value,
 }
 
@@ -216,7 +216,7 @@ pub struct ViewRequest {
 pub struct ViewResponse {
     /// The seat, or null for the spectator view.
     pub seat: Option<usize>,
-    /// The view (see `<game>.View`); always in the clear.
+    /// The view (see `<family>.View`); always in the clear.
     pub view: Value,
 }
 

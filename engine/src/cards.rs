@@ -686,7 +686,7 @@ impl schemars::JsonSchema for Card {
         schemars::json_schema!({
             "type": "string",
             "description": "A card code: rank (2-9, T, J, Q, K, A; `10` is also accepted for T) then suit \
-(S, H, D, C), like `TH`, `AS`, `7C`; or `JK` for the joker.",
+        (S, H, D, C), like `TH`, `AS`, `7C`; or `JK` for the joker.",
             "pattern": CARD_CODE_PATTERN,
             "examples": ["TH", "AS", "7C", "JK"],
         })

@@ -147,7 +147,14 @@ pub struct Family {
 /// - `view` is built by whitelisting what the viewer may know.
 pub trait GameDef: Sized + Send + Sync + 'static {
     /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
-    type Options: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
+    type Options: Serialize
+        + DeserializeOwned
+        + JsonSchema
+        + Clone
+        + Debug
+        + PartialEq
+        + Send
+        + Sync;
     /// The full state, hidden cards and RNG included.
     type State: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
     /// The action vocabulary, serialized as `{"type": ...}`.

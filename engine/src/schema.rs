@@ -6,8 +6,8 @@
 //! action or event union is its own schema `F.Action.<type>` / `F.Event.<type>` (so generated
 //! clients get readable names such as `WattenActionPlay`), and the piece codes shared by every
 //! family keep their plain names (`Card`, `Rank`, `Suit`, `Tile`). `F.NewOptions` is the
-//! `options` object of a request: the same properties as `F.Options`, all optional, with the
-//! family's defaults.
+//! `options` object of a request: the same properties as `F.Options`, all optional (their
+//! defaults differ between the ids of a family: the catalog entry of each id lists them).
 //!
 //! Schemas describe what the engine writes (serde's serialize side): every field a view or event
 //! always carries is required, so clients need no guessing.
@@ -84,6 +84,7 @@ pub fn family_schemas<G: GameDef>() -> Value {
         defs.insert(new, schema);
     }
 
+    defs.values_mut().for_each(closed_sets_as_enums);
     for role in ["Action", "Event"] {
         split_variants(&mut defs, &format!("{prefix}.{role}"));
     }
@@ -109,6 +110,68 @@ fn rename_refs(value: &mut Value, names: &Map<String, Value>) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|item| rename_refs(item, names)),
+        _ => {}
+    }
+}
+
+/// Rewrites every `oneOf` of string constants (what schemars makes of a unit-variant enum whose
+/// variants are documented) as one string `enum`, the variants' descriptions folded into the
+/// schema's: client generators turn an `enum` into a real enum type.
+fn closed_sets_as_enums(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let words: Option<Vec<(Value, Option<String>)>> =
+                map.get("oneOf")
+                    .and_then(Value::as_array)
+                    .and_then(|variants| {
+                        variants
+                            .iter()
+                            .map(|variant| {
+                                let word = variant.get("const").filter(|c| c.is_string())?;
+                                let extra = variant.as_object()?.keys().any(|k| {
+                                    !matches!(k.as_str(), "const" | "type" | "description")
+                                });
+                                (!extra).then(|| {
+                                    (
+                                        word.clone(),
+                                        variant
+                                            .get("description")
+                                            .and_then(Value::as_str)
+                                            .map(str::to_string),
+                                    )
+                                })
+                            })
+                            .collect()
+                    });
+            if let Some(words) = words {
+                map.remove("oneOf");
+                let described: Vec<String> = words
+                    .iter()
+                    .filter_map(|(word, text)| {
+                        text.as_ref()
+                            .map(|text| format!("`{}`: {text}", word.as_str().unwrap_or_default()))
+                    })
+                    .collect();
+                if !described.is_empty() {
+                    let lead = map
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(|d| format!("{d} "))
+                        .unwrap_or_default();
+                    map.insert(
+                        "description".into(),
+                        Value::from(format!("{lead}{}", described.join(" "))),
+                    );
+                }
+                map.insert("type".into(), Value::from("string"));
+                map.insert(
+                    "enum".into(),
+                    Value::Array(words.into_iter().map(|(word, _)| word).collect()),
+                );
+            }
+            map.values_mut().for_each(closed_sets_as_enums);
+        }
+        Value::Array(items) => items.iter_mut().for_each(closed_sets_as_enums),
         _ => {}
     }
 }
@@ -143,7 +206,8 @@ fn split_variants(defs: &mut Map<String, Value>, name: &str) {
         let reference = json!({"$ref": format!("{DEFS}{component}")});
         let mut schema = std::mem::replace(variant, reference);
         if let Value::Object(map) = &mut schema {
-            map.entry("title").or_insert_with(|| Value::from(component.clone()));
+            map.entry("title")
+                .or_insert_with(|| Value::from(component.clone()));
         }
         moved.push((component, schema));
     }
@@ -152,8 +216,8 @@ fn split_variants(defs: &mut Map<String, Value>, name: &str) {
     }
 }
 
-/// Adds what the family's option declarations know (descriptions, ranges the engine checks,
-/// defaults) to `F.Options`, and derives `F.NewOptions` from it.
+/// Adds what the family's option declarations know (descriptions, ranges the engine checks) to
+/// `F.Options`, and derives `F.NewOptions` from it.
 fn complete_options(
     defs: &mut Map<String, Value>,
     prefix: &str,
@@ -188,12 +252,5 @@ the game id's defaults (see the catalog entry), and a key an id fixes may be rep
         ),
     );
     request.insert("title".into(), Value::from(format!("{prefix}.NewOptions")));
-    if let Some(Value::Object(properties)) = request.get_mut("properties") {
-        for spec in specs {
-            if let Some(Value::Object(property)) = properties.get_mut(&spec.id) {
-                property.insert("default".into(), spec.default.clone());
-            }
-        }
-    }
     defs.insert(format!("{prefix}.NewOptions"), Value::Object(request));
 }

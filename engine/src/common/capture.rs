@@ -280,7 +280,9 @@ impl CaptureChoice {
 }
 
 /// Who made the last capture of a deal (a seat or a side, as the game counts them).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct LastCapture(pub Option<usize>);
 

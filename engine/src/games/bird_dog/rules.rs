@@ -206,6 +206,9 @@ impl schemars::JsonSchema for FirstDealer {
         concat!(module_path!(), "::FirstDealer").into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        crate::schema::word_or_count("random", "`\"random\"` (drawn at random) or the seat that deals first.")
+        crate::schema::word_or_count(
+            "random",
+            "`\"random\"` (drawn at random) or the seat that deals first.",
+        )
     }
 }

@@ -999,6 +999,9 @@ impl schemars::JsonSchema for Pos {
         concat!(module_path!(), "::Pos").into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        crate::schema::word_or_count("dummy", "A seat number, or `\"dummy\"` for the dummy hand of the 2-player game.")
+        crate::schema::word_or_count(
+            "dummy",
+            "A seat number, or `\"dummy\"` for the dummy hand of the 2-player game.",
+        )
     }
 }

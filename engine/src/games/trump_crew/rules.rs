@@ -216,7 +216,10 @@ impl schemars::JsonSchema for FirstDealer {
         concat!(module_path!(), "::FirstDealer").into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        crate::schema::word_or_count("random", "`\"random\"` (drawn at random) or the seat that deals first.")
+        crate::schema::word_or_count(
+            "random",
+            "`\"random\"` (drawn at random) or the seat that deals first.",
+        )
     }
 }
 
@@ -228,6 +231,9 @@ impl schemars::JsonSchema for AutoOr {
         concat!(module_path!(), "::AutoOr").into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        crate::schema::word_or_count("auto", "`\"auto\"` (derived from the player count) or an explicit number.")
+        crate::schema::word_or_count(
+            "auto",
+            "`\"auto\"` (derived from the player count) or an explicit number.",
+        )
     }
 }

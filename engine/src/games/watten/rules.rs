@@ -194,6 +194,7 @@ pub struct Options {
     /// `first_dealer`: seat of the first deal's dealer.
     pub first_dealer: usize,
     /// `target`: 11, 15 or 18.
+    #[schemars(extend("enum" = [11, 15, 18]))]
     pub target: i32,
     /// `cut_criticals`.
     pub cut_criticals: bool,
