@@ -191,7 +191,8 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
     json!({
         "openapi": doc.get("openapi").cloned().unwrap_or(Value::from("3.1.0")),
         "info": {
-            "title": format!("cardroom rules API: {} (`{id}`)", info.name),
+            // Generators name the client after the title: `cardroom-watten-client`.
+            "title": format!("cardroom {id}"),
             "version": doc.pointer("/info/version").cloned().unwrap_or(Value::from("0.1.0")),
             "license": doc.pointer("/info/license").cloned().unwrap_or(Value::Null),
             "description": format!(
