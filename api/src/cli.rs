@@ -22,7 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP server: the rules API, its docs (/docs, /openapi.json), /healthz and /metrics.
     Serve(ServeArgs),
-    /// Print the OpenAPI 3.1 document (or write it to a file, or check a file against it).
+    /// Print the OpenAPI 3.1 document (or write it to a file, or check a file against it); with
+    /// `--write-games`/`--check-games`, the same for every game id's own document.
     Openapi(OpenapiArgs),
     /// Play uniformly random games in process on one thread and print one JSON line of throughput.
     Playouts(PlayoutArgs),

@@ -10,11 +10,13 @@ pub enum Action {
     /// Play one card from hand.
     Play {
         /// The one card.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Add one floor card to the capture being chosen.
     Capture {
         /// The one floor card.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Take exactly the cards selected (with none selected: trail).

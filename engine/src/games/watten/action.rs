@@ -42,6 +42,7 @@ pub enum Action {
     /// Plays exactly one card: `{"type":"play","cards":["AS"]}`.
     Play {
         /// The card, as a one-element list.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Raises the deal's value to `to`.
