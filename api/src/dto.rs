@@ -1,8 +1,10 @@
 //! Wire types of the rules API (request and response bodies), with their OpenAPI schemas.
 //!
 //! Game-specific payloads (options, actions, views, events) are plain JSON here; their exact shape
-//! per game is published as the components `<game>.Options`, `<game>.Action` and `<game>.View`
-//! (see [`crate::openapi`]).
+//! per family is published as the components `<family>.NewOptions`, `<family>.Action`,
+//! `<family>.Event` and `<family>.View` (generated from the engine's types, see
+//! [`engine::schema`]), and each game id's own OpenAPI document
+//! (`/v1/games/<id>/openapi.json`, [`crate::contract`]) types every request and response with them.
 
 use engine::{GameInfo, GameResult};
 use serde::{Deserialize, Serialize};
@@ -62,14 +64,18 @@ pub struct OptionInfo {
     pub constraints: Vec<Value>,
 }
 
-/// Links to the component schemas that describe a game's JSON exactly.
+/// Links to the component schemas that describe a game's JSON exactly (named after the family:
+/// the ids of one family share them).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameSchemas {
-    /// Component schema of the `options` object, e.g. `#/components/schemas/twenty_two.Options`.
+    /// Component schema of the `options` object of a request, e.g.
+    /// `#/components/schemas/twenty_two.NewOptions`.
     pub options: String,
-    /// Component schema of one action.
+    /// Component schema of one action, e.g. `#/components/schemas/twenty_two.Action`.
     pub action: String,
-    /// Component schema of a view.
+    /// Component schema of one event.
+    pub event: String,
+    /// Component schema of a view (a seat's or the spectator's).
     pub view: String,
 }
 
@@ -102,8 +108,11 @@ pub struct GameEntry {
     /// Options this id fixes (a request may repeat them, not change them).
     #[schema(value_type = Object)]
     pub fixed_options: Map<String, Value>,
-    /// Where the exact JSON of this game's options, actions and views is described.
+    /// Where the exact JSON of this game's options, actions, events and views is described.
     pub schemas: GameSchemas,
+    /// This game id's own OpenAPI 3.1 document, e.g. `/v1/games/twenty_two/openapi.json`: every
+    /// operation typed with the game's options, actions, events and views (for client generators).
+    pub openapi: String,
 }
 
 impl GameEntry {
@@ -131,7 +140,7 @@ impl GameEntry {
                 }
             })
             .collect();
-        let component = |kind: &str| format!("#/components/schemas/{}.{kind}", info.id);
+        let component = |kind: &str| format!("#/components/schemas/{}.{kind}", info.family);
         GameEntry {
             id: info.id.clone(),
             family: info.family.clone(),
@@ -155,10 +164,12 @@ impl GameEntry {
             options,
             fixed_options: info.fixed_options.clone(),
             schemas: GameSchemas {
-                options: component("Options"),
+                options: component("NewOptions"),
                 action: component("Action"),
+                event: component("Event"),
                 view: component("View"),
             },
+            openapi: crate::contract::document_path(&info.id),
         }
     }
 }
@@ -170,7 +181,7 @@ impl GameEntry {
 pub struct NewGameRequest {
     /// Number of players (see the game's `players` range).
     pub players: usize,
-    /// Options to change; the others take the game's defaults (see `<game>.Options`).
+    /// Options to change; the others take the game's defaults (see `<family>.NewOptions`).
     #[serde(default)]
     #[schema(value_type = Object)]
     pub options: Map<String, Value>,
@@ -201,7 +212,7 @@ pub struct LegalRequest {
 pub struct SeatActions {
     /// The seat.
     pub seat: usize,
-    /// Its legal actions in canonical order (empty if it may not act); see `<game>.Action`.
+    /// Its legal actions in canonical order (empty if it may not act); see `<family>.Action`.
     pub actions: Vec<Value>,
 }
 
@@ -214,7 +225,7 @@ pub struct ApplyRequest {
     pub state: Box<RawValue>,
     /// The acting seat.
     pub seat: usize,
-    /// The action, one of the seat's legal actions (see `<game>.Action`).
+    /// The action, one of the seat's legal actions (see `<family>.Action`).
     pub action: Value,
 }
 
@@ -235,7 +246,7 @@ pub struct ViewRequest {
 pub struct ViewResponse {
     /// The seat, or null for the spectator view.
     pub seat: Option<usize>,
-    /// The view (see `<game>.View`); always in the clear.
+    /// The view (see `<family>.View`); always in the clear.
     pub view: Value,
 }
 

@@ -111,6 +111,9 @@ pub trait Game: Send + Sync {
     fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError>;
     /// The built-in heuristic bot's choice: an index into `legal`, from a seat's view only.
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String>;
+    /// The JSON Schemas of the family's options, actions, events and views (shared by every id
+    /// of the family): a document `{"$schema", "$defs"}`, see [`crate::schema`].
+    fn schemas(&self) -> Value;
 }
 
 impl std::fmt::Debug for dyn Match {
@@ -432,6 +435,10 @@ impl<G: GameDef> Game for PresetGame<G> {
             return Err("no legal action to choose from".into());
         }
         Ok(G::heuristic(&view, &legal).min(legal.len() - 1))
+    }
+
+    fn schemas(&self) -> Value {
+        crate::schema::family_schemas::<G>()
     }
 }
 

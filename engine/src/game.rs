@@ -8,6 +8,7 @@
 use crate::error::{ActionError, SetupError};
 use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
 use crate::rng::GameRng;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -175,14 +176,14 @@ impl<O> Table<O> {
 /// - `view` is built by whitelisting what the viewer may know.
 pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static {
     /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
-    type Options: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Options: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
     /// The action vocabulary, serialized as `{"type": ...}`; unknown fields are refused.
-    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Action: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
     /// Public events produced by `apply`.
-    type Event: Serialize + Debug;
+    type Event: Serialize + JsonSchema + Debug;
     /// What one seat (or a spectator) may see. Deserializable, so bots built on the engine can read
     /// the view they are sent.
-    type View: Serialize + DeserializeOwned;
+    type View: Serialize + DeserializeOwned + JsonSchema;
 
     /// The shared header: players, options, RNG and seed.
     fn table(&self) -> &Table<Self::Options>;
@@ -243,6 +244,8 @@ pub type OptionsOf<G> = <<G as GameDef>::State as GameState>::Options;
 pub type ActionOf<G> = <<G as GameDef>::State as GameState>::Action;
 /// The view type of a family.
 pub type ViewOf<G> = <<G as GameDef>::State as GameState>::View;
+/// The event type of a family.
+pub type EventOf<G> = <<G as GameDef>::State as GameState>::Event;
 
 /// One game family, typed: its catalog entry, its setup and its built-in bot. Everything about a
 /// game in progress is its [`GameDef::State`]'s [`GameState`]. Implemented once per family in

@@ -49,6 +49,22 @@ impl From<FirstDealer> for FirstDealerWire {
     }
 }
 
+impl schemars::JsonSchema for FirstDealer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FirstDealer".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::FirstDealer").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // The wire form (`FirstDealerWire`).
+        crate::schema::word_or_count(
+            "random",
+            "`\"random\"` (drawn at random) or the seat that deals first.",
+        )
+    }
+}
+
 impl FirstDealer {
     /// Refuses a fixed seat outside a `players`-seat game.
     pub fn check(self, players: usize) -> Result<(), SetupError> {

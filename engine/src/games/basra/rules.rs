@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 macro_rules! word_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         pub enum $name {
             $($(#[$vm])* #[serde(rename = $text)] $variant),+
         }
@@ -150,7 +150,7 @@ word_enum!(
     }
 );
 /// `game_end` (R33): `{"target": T}` or `{"ladder": [t1, ...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GameEnd {
     /// First side at or above T wins (highest total).
@@ -160,7 +160,7 @@ pub enum GameEnd {
 }
 
 /// Options of one game of Basra (spec §7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `ruleset`.

@@ -11,7 +11,7 @@ pub const PACK_SIZE: usize = 24;
 pub const HAND_SIZE: usize = 7;
 
 /// How the team's pairs are counted (§5.2, R6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TeamPairs {
     /// Each teammate's own pairs, added (designer's site).
@@ -21,7 +21,7 @@ pub enum TeamPairs {
 }
 
 /// Who deals after an annulled 2-player hand (R16).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AllPass {
     /// The other player deals.
@@ -31,7 +31,7 @@ pub enum AllPass {
 }
 
 /// What a tie for the highest total at the target does (§5.4, R14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Play whole hands until one player alone leads.
@@ -41,7 +41,7 @@ pub enum TieRule {
 }
 
 /// Options for one game of Bird Dog (spec §7). The player count (2 or 3) is the setup's `players`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `target`: total that ends the game (21 for 3 players, 11 for 2 players; R13).
@@ -164,3 +164,4 @@ pub fn presets() -> Vec<Preset> {
         .fixing(json!({"target": 11})),
     ]
 }
+

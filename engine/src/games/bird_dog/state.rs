@@ -14,7 +14,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Where a hand stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Turn-ups: solo or pass (§3.1).
@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Pos {
 }
 
 /// One card played to a trick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Play {
     /// Who played it (a seat or `"dummy"`).
     pub by: Pos,
@@ -71,7 +71,7 @@ pub struct Play {
 }
 
 /// A completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// Plays in order, the leader first.
     pub plays: Vec<Play>,
@@ -80,7 +80,7 @@ pub struct Trick {
 }
 
 /// A declaration or pass of the current hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// The seat.
     pub seat: Seat,
@@ -92,7 +92,7 @@ pub struct Call {
 
 /// The Bird Dog card's identity (rank and suit, public), kept apart from card codes so that a view
 /// naming it never shows where the card is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CardName {
     /// Rank.
     pub rank: Rank,
@@ -101,7 +101,7 @@ pub struct CardName {
 }
 
 /// How a finished hand went (public facts, no cards).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandSummary {
     /// 1-based hand number.
     pub hand: u32,
@@ -118,7 +118,7 @@ pub struct HandSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new hand is dealt; W1 is turned up.
@@ -1035,5 +1035,20 @@ impl State {
                 .flat_map(|t| t.plays.iter().map(|p| p.card)),
         );
         cards
+    }
+}
+
+impl schemars::JsonSchema for Pos {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Pos".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Pos").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::word_or_count(
+            "dummy",
+            "A seat number, or `\"dummy\"` for the dummy hand of the 2-player game.",
+        )
     }
 }

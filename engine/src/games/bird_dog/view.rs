@@ -6,7 +6,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// The dummy as everyone sees it (2 players).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DummyView {
     /// Its face-up cards (public).
     pub face_up: Vec<Card>,
@@ -17,7 +17,7 @@ pub struct DummyView {
 }
 
 /// The whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// 2 or 3.
     pub players: usize,

@@ -14,7 +14,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// The player to act plays a card from hand.
@@ -31,7 +31,7 @@ pub enum Phase {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal was made (layout face up).

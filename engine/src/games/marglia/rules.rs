@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Which game: Marglia (Part I) or the experimental Maniglia (Part II).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Marglia: 4 players in partnerships, trump turned up from the bottom card.
@@ -17,7 +17,7 @@ pub enum Variant {
 }
 
 /// The per-trick bonus point (R2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TrickBonus {
     /// +1 per trick holding at least one frillo (2-6) (seed).
@@ -29,7 +29,7 @@ pub enum TrickBonus {
 }
 
 /// The structured partner questions (R9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Communication {
     /// No communication phase.
@@ -39,7 +39,7 @@ pub enum Communication {
 }
 
 /// How long a game lasts (`game_length`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GameLength {
     /// A fixed number of deals (thrown-in and stopped deals count).
@@ -50,7 +50,7 @@ pub enum GameLength {
 
 /// The options of a game of Marglia or Maniglia (ids exactly as in the spec). Options that only
 /// one of the two games declares take their defaults in the other.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `variant`: Marglia or Maniglia (fixed by the game id).
@@ -255,3 +255,4 @@ pub fn maniglia_presets() -> Vec<Preset> {
         .fixing(json!({"variant": "maniglia"})),
     ]
 }
+

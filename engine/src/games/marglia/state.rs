@@ -15,7 +15,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// The phase of the current deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// Marglia phase B: the dealer may stop the deal.
@@ -46,7 +46,7 @@ pub enum Phase {
 }
 
 /// A completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// Plays in order, the lead first.
     pub plays: Vec<(Seat, Card)>,
@@ -55,7 +55,7 @@ pub struct Trick {
 }
 
 /// A call of the Maniglia auction (`points: None` = pass).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// Who called.
     pub seat: Seat,
@@ -64,7 +64,7 @@ pub struct Call {
 }
 
 /// The winning bid of a Maniglia deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Contract {
     /// The bidder.
     pub seat: Seat,
@@ -73,7 +73,7 @@ pub struct Contract {
 }
 
 /// The public scoring of the previous deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealReport {
     /// Raw totals (card points + trick bonus) per side; zeros for a stopped or thrown-in deal.
     pub raw: Vec<i64>,

@@ -10,7 +10,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A whitelist view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The five-point minimum (spec §5.1, ruling R6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MinimumRule {
     /// Designer: a hand total below 5 is raised to 5.
@@ -16,7 +16,7 @@ pub enum MinimumRule {
 }
 
 /// What happens when the highest total is tied at the end (ruling R9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Play further whole hands until one player alone leads.
@@ -27,7 +27,7 @@ pub enum TieRule {
 
 /// The options of one game of Sloppy Seconds (ids exactly as in spec §7; the player count is the
 /// game's player count, 3 or 4, not an option).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `target`: the game ends after a hand in which someone reached this total (R8).
@@ -100,3 +100,4 @@ pub fn presets() -> Vec<Preset> {
         .fixing(json!({"target": 364})),
     ]
 }
+

@@ -14,7 +14,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// One completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The plays in order, the lead first.
     pub plays: Vec<(Seat, Card)>,
@@ -23,7 +23,7 @@ pub struct Trick {
 }
 
 /// The public scoring of a finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandReport {
     /// Captured card points per seat and suit (S, H, D, C).
     pub points: Vec<[u32; 4]>,

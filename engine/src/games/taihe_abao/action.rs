@@ -6,7 +6,7 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Round 1: become the declarer.

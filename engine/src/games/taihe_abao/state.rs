@@ -17,7 +17,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// The phase of the current hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Bidding round 1: declare or pass.
@@ -33,7 +33,7 @@ pub enum Phase {
 }
 
 /// A public call: who called which card, and who handed it over face up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// The caller.
     pub seat: Seat,
@@ -44,7 +44,7 @@ pub struct Call {
 }
 
 /// The combination on top of the current round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Top {
     /// Who played it.
     pub seat: Seat,
@@ -55,7 +55,7 @@ pub struct Top {
 }
 
 /// How a hand ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Played out: someone went out first.
@@ -67,7 +67,7 @@ pub enum Outcome {
 }
 
 /// The public record of one finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandRecord {
     /// Hand number, from 1.
     pub hand: u32,
@@ -94,7 +94,7 @@ pub struct HandRecord {
 }
 
 /// The exchange owed after a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pending {
     /// The caller, who must give a card.
     pub caller: Seat,
@@ -152,7 +152,7 @@ pub struct State {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt.

@@ -7,7 +7,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// The combination on top of the round, as seen by everybody.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TopView {
     /// Who played it.
     pub seat: Seat,
@@ -18,7 +18,7 @@ pub struct TopView {
 }
 
 /// A whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const HAND: usize = 5;
 
 /// The phase of the current turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The seat to act takes a discard or draws.
@@ -29,7 +29,7 @@ pub enum Phase {
 }
 
 /// A face-up discard lying on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Discard {
     /// The tile.
     pub tile: Tile,
@@ -38,7 +38,7 @@ pub struct Discard {
 }
 
 /// How a hand was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WinBy {
     /// The first player's dealt tiles made three pairs.
@@ -50,7 +50,7 @@ pub enum WinBy {
 }
 
 /// The public record of one finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandRecord {
     /// Hand number, from 1.
     pub hand: u32,
@@ -105,7 +105,7 @@ pub struct State {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt.

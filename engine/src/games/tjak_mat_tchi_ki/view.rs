@@ -7,7 +7,7 @@ use crate::tiles::Tile;
 use serde::{Deserialize, Serialize};
 
 /// A whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,

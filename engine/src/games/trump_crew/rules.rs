@@ -55,7 +55,7 @@ impl<'de> Deserialize<'de> for AutoOr {
 }
 
 /// Options for one game of Trump Crew (spec §7). The player count is the setup's `players`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `stages`: the final stage S, `auto` = floor(52 / n) (spec §1, R1).
@@ -173,4 +173,20 @@ pub fn presets() -> Vec<Preset> {
         "Trump Crew",
         "Cooperative exact-bid trick taking for 2-17 players: clear stages 1..floor(52/n) by making every bid exactly; the dealer may only say strong, medium or weak.",
     )]
+}
+
+
+impl schemars::JsonSchema for AutoOr {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AutoOr".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::AutoOr").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::word_or_count(
+            "auto",
+            "`\"auto\"` (derived from the player count) or an explicit number.",
+        )
+    }
 }

@@ -13,7 +13,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// Where a deal stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The dealer announces his strength (§3.1).
@@ -27,7 +27,7 @@ pub enum Phase {
 }
 
 /// One card played to a trick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Play {
     /// Who played it.
     pub seat: Seat,
@@ -36,7 +36,7 @@ pub struct Play {
 }
 
 /// A completed trick of the current deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The cards in play order (the leader first).
     pub plays: Vec<Play>,
@@ -47,7 +47,7 @@ pub struct Trick {
 }
 
 /// What happened in one finished deal (public facts only, no cards).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// 1-based number of the deal in the game.
     pub deal: u64,
@@ -68,7 +68,7 @@ pub struct DealSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new deal: its number (1-based), stage, dealer, the turned indicator and the trump.

@@ -151,7 +151,7 @@ impl<'de> Deserialize<'de> for Cards {
 }
 
 /// Everything a seat can do in 22, serialized as `{"type": ...}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Exchange step: lay one card face down (only while fewer are discarded than the stock holds; R28).
@@ -170,4 +170,23 @@ pub enum Action {
     Accept {},
     /// Decline the buy-back: eliminated.
     Fold {},
+}
+
+impl schemars::JsonSchema for Cards {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cards".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Cards").into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "maxItems": MAX_PLAY,
+        })
+    }
 }

@@ -169,7 +169,7 @@ impl<'de> Deserialize<'de> for Hand {
 }
 
 /// One play of the current deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlayRecord {
     /// Who played.
     pub seat: Seat,
@@ -178,7 +178,7 @@ pub struct PlayRecord {
 }
 
 /// A seat and one card (last-trick reveal, losers, exchange records).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatCard {
     /// The seat.
     pub seat: Seat,
@@ -187,7 +187,7 @@ pub struct SeatCard {
 }
 
 /// Where the game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// `seat` exchanges; it has discarded `discarded` cards so far (R28).
@@ -212,7 +212,7 @@ pub enum Phase {
 }
 
 /// Public events of 22.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal began.
@@ -1513,4 +1513,23 @@ fn validate(state: &State) -> Result<(), String> {
         return Err("pending buy-backs outside the buy-back phase".into());
     }
     Ok(())
+}
+
+impl schemars::JsonSchema for Hand {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hand".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Hand").into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "maxItems": 255,
+        })
+    }
 }

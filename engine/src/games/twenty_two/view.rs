@@ -8,7 +8,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A completed trick of the current deal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TrickView {
     /// The plays, in order.
     pub plays: Vec<PlayRecord>,
@@ -17,7 +17,7 @@ pub struct TrickView {
 }
 
 /// The view of a seat or a spectator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (`null` for a spectator).
     pub seat: Option<Seat>,

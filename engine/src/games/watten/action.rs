@@ -4,7 +4,7 @@ use crate::cards::{Card, Rank, Suit};
 use serde::{Deserialize, Serialize};
 
 /// What E may propose to the dealer during naming.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Proposal {
     /// Schöneres: E and the dealer take new hands from the stock (§3.2.1).
@@ -14,7 +14,7 @@ pub enum Proposal {
 }
 
 /// Everything a seat can do in Watten.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type":"propose","proposal":"new_cards"}`.
@@ -42,6 +42,7 @@ pub enum Action {
     /// Plays exactly one card: `{"type":"play","cards":["AS"]}`.
     Play {
         /// The card, as a one-element list.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Raises the deal's value to `to`.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// The regional ruleset (`variant`, spec §7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Bavarian Watten (default): criticals KH > 7D > 7C, target 11.
@@ -81,7 +81,7 @@ const ALL_VARIANTS: [Variant; 7] = [
 ];
 
 /// Who declares in a 3-player game (`three_player_declarer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ThreePlayerDeclarer {
     /// E names rank and suit (seed).
@@ -91,7 +91,7 @@ pub enum ThreePlayerDeclarer {
 }
 
 /// When a raise may be made (`raise_timing`, §3.4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaiseTiming {
     /// Any seat of an eligible side, at any moment of play (several actors).
@@ -101,7 +101,7 @@ pub enum RaiseTiming {
 }
 
 /// The raise cap (`raise_cap`, §3.4.1 item 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaiseCap {
     /// A raise to v needs v ≤ target − own score.
@@ -111,7 +111,7 @@ pub enum RaiseCap {
 }
 
 /// The last-trick raise rule (`last_trick_raise`, §3.4.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LastTrickRaise {
     /// No special rule.
@@ -123,7 +123,7 @@ pub enum LastTrickRaise {
 }
 
 /// The Guate when 6 is the Schlag (`guate_on_six_schlag`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GuateOnSix {
     /// No Guate.
@@ -133,7 +133,7 @@ pub enum GuateOnSix {
 }
 
 /// The Weli's role (`weli_mode`, §4.1 item 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WeliMode {
     /// Always the lowest trump.
@@ -145,7 +145,7 @@ pub enum WeliMode {
 }
 
 /// The Kritische set (`kritische_set`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KritischeSet {
     /// KH > 6D > 7C.
@@ -155,7 +155,7 @@ pub enum KritischeSet {
 }
 
 /// The Carinthian top Unter (`carinthian_top`, R21).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum CarinthianTop {
     /// Jack of hearts.
     #[serde(rename = "JH")]
@@ -166,7 +166,7 @@ pub enum CarinthianTop {
 }
 
 /// Blind designation reveal (`blind_reveal`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BlindReveal {
     /// The dealer sees E's card only after his own designation.
@@ -176,7 +176,7 @@ pub enum BlindReveal {
 }
 
 /// Public signals (`signals`, §3.8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Signals {
     /// No signals (default).
@@ -186,7 +186,7 @@ pub enum Signals {
 }
 
 /// Options of one Watten game (spec §7). Every field is an option id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `variant`.
@@ -194,6 +194,7 @@ pub struct Options {
     /// `first_dealer`: seat of the first deal's dealer.
     pub first_dealer: usize,
     /// `target`: 11, 15 or 18.
+    #[schemars(extend("enum" = [11, 15, 18]))]
     pub target: i32,
     /// `cut_criticals`.
     pub cut_criticals: bool,

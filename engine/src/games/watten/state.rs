@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The phase of the current deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Proposals and declarations (§3.1, §3.2).
@@ -32,7 +32,7 @@ pub enum Phase {
 }
 
 /// One trick: its leader, the cards in play order, the winner once complete.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
@@ -43,7 +43,7 @@ pub struct Trick {
 }
 
 /// A raise awaiting an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PendingRaise {
     /// The raising seat.
     pub seat: Seat,
@@ -54,7 +54,7 @@ pub struct PendingRaise {
 }
 
 /// One deal in progress (or the last one, once the game is over).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deal {
     /// The dealer.
     pub dealer: Seat,
@@ -111,7 +111,7 @@ pub struct Deal {
 }
 
 /// Public summary of a finished deal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// Deal number (0-based).
     pub deal: u32,
@@ -133,7 +133,7 @@ pub struct DealSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new deal.

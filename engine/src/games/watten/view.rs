@@ -9,7 +9,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A pending raise as everyone sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RaiseView {
     /// The raising seat.
     pub seat: Seat,
@@ -18,7 +18,7 @@ pub struct RaiseView {
 }
 
 /// The view of one seat or a spectator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (`None` for a spectator).
     pub seat: Option<Seat>,
@@ -27,6 +27,7 @@ pub struct View {
     /// The options (public). `carinthian_top` is written `carinthian_top_jd` (a bool) here, so
     /// that a view never holds a card code of a hidden card.
     #[serde(with = "view_options")]
+    #[schemars(schema_with = "view_options::schema")]
     pub options: Options,
     /// Phase.
     pub phase: Phase,
@@ -228,5 +229,28 @@ mod view_options {
             );
         }
         serde_json::from_value(value).map_err(serde::de::Error::custom)
+    }
+
+    /// The schema of [`serialize`]'s output: the options' schema with `carinthian_top` replaced.
+    pub fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <Options as schemars::JsonSchema>::json_schema(generator);
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.remove("carinthian_top");
+            properties.insert(
+                "carinthian_top_jd".into(),
+                serde_json::json!({
+                    "type": "boolean",
+                    "description": "True if the Carinthian top card is the jack of diamonds (else the jack of hearts).",
+                }),
+            );
+        }
+        if let Some(Value::Array(required)) = schema.get_mut("required") {
+            for name in required.iter_mut() {
+                if name == "carinthian_top" {
+                    *name = Value::from("carinthian_top_jd");
+                }
+            }
+        }
+        schema
     }
 }
