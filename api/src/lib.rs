@@ -10,11 +10,13 @@
 //! - [`error`]: the service's one error type (re-exported from `arena::problem`) and the panic guard.
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
+//! - [`contract`]: each game id's own OpenAPI document, typed with its family's schemas.
 //! - [`cli`]: the `cardroom` command line.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod codec;
+pub mod contract;
 pub mod dto;
 pub mod error;
 pub mod metrics;

@@ -391,7 +391,10 @@ async fn frames_show_any_seat_only_once_the_match_is_over() {
         .send()
         .await
         .expect("GET");
-    assert_eq!(bad.status().as_u16(), 422);
+    // No such seat: `invalid_seat`, a 400 in the closed code list.
+    assert_eq!(bad.status().as_u16(), 400);
+    let problem: serde_json::Value = bad.json().await.expect("problem+json");
+    assert_eq!(problem["code"], "invalid_seat");
     server.handle.stop(true).await;
 }
 

@@ -101,7 +101,8 @@ pub fn step_response(
 ///
 /// The catalog, a JSON array: for each game id its name, player range, options (type, allowed values, default,
 /// description), a short description and the rules summary. `schemas` points at the component
-/// schemas describing the exact JSON of the game's options, actions and views.
+/// schemas describing the exact JSON of the game's options, actions, events and views, and
+/// `openapi` at the game's own OpenAPI document, typed with them (for client generators).
 #[utoipa::path(
     operation_id = "list_games",
     tag = "rules",
@@ -138,7 +139,7 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, S
 /// Start a game.
 ///
 /// Sets up a game (dealing if the game starts with a deal) and returns the first step. Options not
-/// given take the game's defaults; their exact JSON is the component `<game>.Options`. Without a
+/// given take the game's defaults; their exact JSON is the component `<family>.NewOptions`. Without a
 /// `seed` the server picks one and records it in the state, so the game still replays.
 #[utoipa::path(
     operation_id = "new_game",
@@ -178,7 +179,7 @@ pub async fn start(
 /// List a seat's legal actions.
 ///
 /// Every action the seat may take now, in canonical order (empty if it may not act). The exact
-/// JSON of an action is the component `<game>.Action`.
+/// JSON of an action is the component `<family>.Action`.
 #[utoipa::path(
     operation_id = "legal_actions",
     tag = "rules",
@@ -249,7 +250,7 @@ pub async fn apply(
 ///
 /// What one seat may know (its own hand, public information), or with `seat` omitted what a
 /// spectator may know. Views are always returned in the clear, also in sealed mode. The exact JSON
-/// is the component `<game>.View`.
+/// is the component `<family>.View`.
 #[utoipa::path(
     operation_id = "view_state",
     tag = "rules",

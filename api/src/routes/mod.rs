@@ -2,6 +2,7 @@
 //! ([`crate::startup`]), the OpenAPI generator ([`crate::openapi`]) and the tests all use. Both of
 //! those depend on this module; it depends on neither.
 
+pub mod contract;
 pub mod games;
 pub mod health;
 
@@ -11,6 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(games::list)
         .service(games::describe)
+        .service(contract::game_openapi)
         .service(games::start)
         .service(games::legal)
         .service(games::apply)

@@ -46,10 +46,9 @@ fn ended(record: &MatchRecord) -> bool {
     params(("id" = String, Path, description = "Match id"), FramesQuery),
     responses(
         (status = 200, description = "The frames", body = MatchFrames),
-        (status = 400, description = "Invalid query", body = Problem),
-        (status = 403, description = "`match_running`: a seat's view of a running match", body = Problem),
-        (status = 404, description = "Unknown match", body = Problem),
-        (status = 400, description = "`invalid_seat`: no such seat", body = Problem),
+        (status = 400, description = "An invalid query (`invalid_request`) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`match_running`: a seat's view of a running match", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches/{id}/frames")]
@@ -107,7 +106,7 @@ pub async fn frames(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`", content_type = "text/event-stream", body = String),
-        (status = 404, description = "Unknown match", body = Problem),
+        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches/{id}/events")]
