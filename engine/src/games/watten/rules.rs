@@ -1,7 +1,7 @@
 //! The options of Watten (ids exactly as in spec §7), their declared specs, the presets (one game
 //! id per variant), and the option resolution of R64 (variant defaults, inapplicable options).
 
-use crate::cards::{Card, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::error::SetupError;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
@@ -243,10 +243,6 @@ pub struct Options {
     pub max_deals: u32,
 }
 
-fn card(code: &str) -> Card {
-    Card::parse(code).unwrap_or(Card::JOKER)
-}
-
 /// The Weli, 6 of bells.
 pub fn weli() -> Card {
     Card::new(Rank::Six, Suit::Diamonds)
@@ -265,20 +261,39 @@ impl Options {
 
     /// The criticals, highest first (`CRIT`, §2.1).
     pub fn criticals(&self) -> Vec<Card> {
-        let codes: &[&str] = match self.variant {
-            Variant::Bavarian | Variant::Bohemian => &["KH", "7D", "7C"],
-            Variant::Austrian => &["KH", "6D", "7C"],
+        // Constants, not parsed codes: card roles are recomputed for every legal list.
+        const KH: Card = Card::new(Rank::King, Suit::Hearts);
+        const JH: Card = Card::new(Rank::Jack, Suit::Hearts);
+        const JD: Card = Card::new(Rank::Jack, Suit::Diamonds);
+        const D7: Card = Card::new(Rank::Seven, Suit::Diamonds);
+        const D6: Card = Card::new(Rank::Six, Suit::Diamonds);
+        const C7: Card = Card::new(Rank::Seven, Suit::Clubs);
+        let cards: &[Card] = match self.variant {
+            Variant::Bavarian | Variant::Bohemian => &[KH, D7, C7],
+            Variant::Austrian => &[KH, D6, C7],
             Variant::Carinthian => match self.carinthian_top {
-                CarinthianTop::Jh => &["JH", "KH", "7D", "7C"],
-                CarinthianTop::Jd => &["JD", "KH", "7D", "7C"],
+                CarinthianTop::Jh => &[JH, KH, D7, C7],
+                CarinthianTop::Jd => &[JD, KH, D7, C7],
             },
             Variant::Kritische => match self.kritische_set {
-                KritischeSet::Three => &["KH", "6D", "7C"],
-                KritischeSet::Four => &["KH", "6D", "7D", "7C"],
+                KritischeSet::Three => &[KH, D6, C7],
+                KritischeSet::Four => &[KH, D6, D7, C7],
             },
             Variant::Tyrolean | Variant::Blind => &[],
         };
-        codes.iter().map(|c| card(c)).collect()
+        cards.to_vec()
+    }
+
+    /// The cards of [`Options::pack`] as a set, without building the pack's list.
+    pub fn pack_set(&self) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for rank in Rank::ALL.into_iter().filter(|r| *r >= Rank::Seven) {
+            set = CardSet(set.0 | CardSet::from_cards(Suit::ALL.map(|s| Card::new(rank, s))).0);
+        }
+        if self.variant.has_weli() {
+            set.insert(weli());
+        }
+        set
     }
 
     /// The ranks that may be declared as Schlag (R8).
