@@ -21,9 +21,15 @@ for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
 
-cargo build --release -q -p api --bin cardroom --example echo_server
-BIN=target/release/cardroom
-ECHO=target/release/examples/echo_server
+# BIN / ECHO override the binaries (then nothing is built); BASELINE_BIN adds a fourth server, e.g.
+# an older build of cardroom, measured in the same rounds for a side-by-side comparison.
+TARGET=${CARGO_TARGET_DIR:-target}
+if [ -z "${BIN:-}" ] || [ -z "${ECHO:-}" ]; then
+  cargo build --release -q -p api --bin cardroom --example echo_server
+fi
+BIN=${BIN:-$TARGET/release/cardroom}
+ECHO=${ECHO:-$TARGET/release/examples/echo_server}
+BASELINE_BIN=${BASELINE_BIN:-}
 OUT=bench/results
 mkdir -p "$OUT"
 TMP=$(mktemp -d)
@@ -62,10 +68,27 @@ $ECHO "127.0.0.1:$((PORT + 2))" & PIDS+=($!)
 wait_up "http://127.0.0.1:$PORT/healthz"
 wait_up "http://127.0.0.1:$((PORT + 1))/healthz"
 for _ in $(seq 100); do curl -fs -o /dev/null -d '{}' -H 'content-type: application/json' "http://127.0.0.1:$((PORT + 2))/echo" && break; sleep 0.1; done
+if [ -n "$BASELINE_BIN" ]; then
+  CARDROOM_LOG=warn $BASELINE_BIN serve --port $((PORT + 3)) --no-ladder --database "$TMP/baseline.db" & PIDS+=($!)
+  wait_up "http://127.0.0.1:$((PORT + 3))/healthz"
+fi
 make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
 make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
 for round in $(seq "$ROUNDS"); do
   run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json"
   run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json"
   run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json"
+  if [ -n "$BASELINE_BIN" ]; then
+    run_wrk "baseline.$round" "http://127.0.0.1:$((PORT + 3))/v1/games/$GAME/apply" "$TMP/transparent.json"
+  fi
+done | tee "$TMP/summary"
+
+# Median rps of each server over the rounds, and transparent/baseline as a share of the echo.
+median() { grep "^$1\." "$TMP/summary" | sed 's/.*rps=\([0-9]*\).*/\1/' | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+echo_rps=$(median echo)
+for name in transparent sealed baseline; do
+  rps=$(median "$name")
+  if [ -n "$rps" ] && [ -n "$echo_rps" ]; then
+    awk -v n="$name" -v r="$rps" -v e="$echo_rps" 'BEGIN {printf "%s median %d rps = %.0f%% of echo (%d rps)\n", n, r, 100 * r / e, e}'
+  fi
 done

@@ -22,12 +22,14 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP server: the rules API, its docs (/docs, /openapi.json), /healthz and /metrics.
     Serve(ServeArgs),
-    /// Print the OpenAPI 3.1 document (or write it to a file, or check a file against it).
+    /// Print the OpenAPI 3.1 document (or write it to a file, or check a file against it); with
+    /// `--write-games`/`--check-games`, the same for every game id's own document.
     Openapi(OpenapiArgs),
     /// Play uniformly random games in process on one thread and print one JSON line of throughput.
     Playouts(PlayoutArgs),
-    /// Play one arena match locally against bot URLs or built-in bots (`random`, `heuristic`) and
-    /// print the move log and the result.
+    /// Play one arena match locally against bot URLs (`--bot-secret` or CARDROOM_SIGNING_SECRET for
+    /// a bot that checks signatures) or built-in bots (`random`, `heuristic`), printing every move
+    /// by bot name, the deals and scores as they happen, and the result.
     Play(arena::PlayArgs),
 }
 
@@ -135,6 +137,14 @@ pub struct OpenapiArgs {
     /// Exit with an error if this file differs from the generated document.
     #[arg(long, value_name = "PATH")]
     pub check: Option<PathBuf>,
+    /// Also write every game id's own document to `DIR/<id>.json`
+    /// (`cargo run -p api -- openapi --write-games openapi/games`).
+    #[arg(long, value_name = "DIR", conflicts_with = "check_games")]
+    pub write_games: Option<PathBuf>,
+    /// Exit with an error if `DIR/<id>.json` differs from any game id's generated document, or
+    /// if `DIR` holds a document of an id that does not exist.
+    #[arg(long, value_name = "DIR")]
+    pub check_games: Option<PathBuf>,
 }
 
 /// Flags of `playouts`.
@@ -156,6 +166,31 @@ pub struct PlayoutArgs {
 
 /// Runs `openapi`.
 pub fn openapi(args: &OpenapiArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.write_games {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (id, text) in crate::contract::all_documents() {
+            let path = dir.join(format!("{id}.json"));
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    if let Some(dir) = &args.check_games {
+        let stale = crate::contract::stale_documents(dir);
+        if !stale.is_empty() {
+            bail!(
+                "out of date in {}: {}; regenerate them with `{}`",
+                dir.display(),
+                stale.join(", "),
+                crate::contract::REGENERATE
+            );
+        }
+    }
+    if args.write.is_none()
+        && args.check.is_none()
+        && (args.write_games.is_some() || args.check_games.is_some())
+    {
+        return Ok(());
+    }
     let text = crate::openapi::document_string();
     if let Some(path) = &args.write {
         std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?;

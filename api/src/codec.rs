@@ -8,13 +8,14 @@
 //! inside) nor forge or alter one: any change fails authentication and is answered with
 //! `state_tampered`.
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ErrorCode, ServiceError};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use engine::{Game, Match};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::path::Path;
 
 /// Prefix of sealed tokens (format version 1).
@@ -134,7 +135,7 @@ impl StateCodec {
     }
 
     /// The wire form of a match's state: the envelope, or a sealed token.
-    pub fn encode(&self, game: &dyn Match) -> Result<Value, ApiError> {
+    pub fn encode(&self, game: &dyn Match) -> Result<Value, ServiceError> {
         let envelope = game.save();
         match &self.cipher {
             None => Ok(envelope),
@@ -143,26 +144,35 @@ impl StateCodec {
     }
 
     /// The wire form of a match's state as JSON text (the hot path: no intermediate `Value`).
-    pub fn encode_json(&self, game: &dyn Match) -> Result<String, ApiError> {
+    pub fn encode_json(&self, game: &dyn Match) -> Result<String, ServiceError> {
         let envelope = game.save_json();
         match &self.cipher {
             None => Ok(envelope),
             Some(cipher) => {
                 let token = self.seal_bytes(cipher, envelope.as_bytes())?;
                 serde_json::to_string(&token).map_err(|e| {
-                    ApiError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
+                    ServiceError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
                 })
             }
         }
     }
 
-    fn seal_with(&self, cipher: &XChaCha20Poly1305, envelope: &Value) -> Result<String, ApiError> {
-        let plaintext = serde_json::to_vec(envelope)
-            .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot encode state: {e}")))?;
+    fn seal_with(
+        &self,
+        cipher: &XChaCha20Poly1305,
+        envelope: &Value,
+    ) -> Result<String, ServiceError> {
+        let plaintext = serde_json::to_vec(envelope).map_err(|e| {
+            ServiceError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
+        })?;
         self.seal_bytes(cipher, &plaintext)
     }
 
-    fn seal_bytes(&self, cipher: &XChaCha20Poly1305, plaintext: &[u8]) -> Result<String, ApiError> {
+    fn seal_bytes(
+        &self,
+        cipher: &XChaCha20Poly1305,
+        plaintext: &[u8],
+    ) -> Result<String, ServiceError> {
         let nonce_bytes: [u8; NONCE_LEN] = rand::random();
         let nonce = XNonce::from(nonce_bytes);
         let ciphertext = cipher
@@ -173,7 +183,7 @@ impl StateCodec {
                     aad: SEAL_AAD,
                 },
             )
-            .map_err(|_| ApiError::new(ErrorCode::Internal, "cannot seal state"))?;
+            .map_err(|_| ServiceError::new(ErrorCode::Internal, "cannot seal state"))?;
         let mut token = Vec::with_capacity(NONCE_LEN + ciphertext.len());
         token.extend_from_slice(&nonce_bytes);
         token.extend_from_slice(&ciphertext);
@@ -184,22 +194,22 @@ impl StateCodec {
     }
 
     /// Opens a sealed token to the transparent envelope it carries.
-    pub fn unseal(&self, token: &str) -> Result<Value, ApiError> {
+    pub fn unseal(&self, token: &str) -> Result<Value, ServiceError> {
         let plaintext = self.unseal_bytes(token)?;
         serde_json::from_slice(&plaintext).map_err(|_| self.tampered())
     }
 
-    fn tampered(&self) -> ApiError {
-        ApiError::new(
+    fn tampered(&self) -> ServiceError {
+        ServiceError::new(
             ErrorCode::StateTampered,
             "the sealed state was modified, truncated, or sealed by another server: send the token exactly as it was returned",
         )
     }
 
     /// Opens a sealed token to the JSON text of the envelope it carries.
-    fn unseal_bytes(&self, token: &str) -> Result<Vec<u8>, ApiError> {
+    fn unseal_bytes(&self, token: &str) -> Result<Vec<u8>, ServiceError> {
         let Some(cipher) = &self.cipher else {
-            return Err(ApiError::new(
+            return Err(ServiceError::new(
                 ErrorCode::InvalidState,
                 "this server does not use sealed states: send the state as the JSON object it returned",
             ));
@@ -224,24 +234,53 @@ impl StateCodec {
         Ok(plaintext)
     }
 
+    /// Decodes and validates a wire state for `game` from the raw JSON text of a request's
+    /// `state` (the hot path): a sealed token or a transparent object, deserialized once,
+    /// straight into the game's typed state.
+    pub fn decode_raw(
+        &self,
+        game: &dyn Game,
+        state: &RawValue,
+    ) -> Result<Box<dyn Match>, ServiceError> {
+        let text = state.get();
+        match text.as_bytes().first() {
+            Some(b'"') => {
+                let token: String = serde_json::from_str(text).map_err(|_| self.tampered())?;
+                let plaintext = self.unseal_bytes(&token)?;
+                Ok(game.load_json(&plaintext)?)
+            }
+            Some(b'{') if self.require_sealed => Err(sealed_required()),
+            Some(b'{') => Ok(game.load_json(text.as_bytes())?),
+            _ => Err(not_a_state()),
+        }
+    }
+
     /// Decodes and validates a wire state for `game`: a sealed token or a transparent object.
-    pub fn decode(&self, game: &dyn Game, state: &Value) -> Result<Box<dyn Match>, ApiError> {
+    pub fn decode(&self, game: &dyn Game, state: &Value) -> Result<Box<dyn Match>, ServiceError> {
         match state {
             Value::String(token) => {
                 let plaintext = self.unseal_bytes(token)?;
                 Ok(game.load_json(&plaintext)?)
             }
-            Value::Object(_) if self.require_sealed => Err(ApiError::new(
-                ErrorCode::SealedStateRequired,
-                "this server only accepts sealed states (strings returned by the server), not JSON objects",
-            )),
+            Value::Object(_) if self.require_sealed => Err(sealed_required()),
             Value::Object(_) => Ok(game.load(state)?),
-            _ => Err(ApiError::new(
-                ErrorCode::InvalidState,
-                "`state` must be the JSON object (transparent mode) or the string (sealed mode) returned by the server",
-            )),
+            _ => Err(not_a_state()),
         }
     }
+}
+
+fn sealed_required() -> ServiceError {
+    ServiceError::new(
+        ErrorCode::SealedStateRequired,
+        "this server only accepts sealed states (strings returned by the server), not JSON objects",
+    )
+}
+
+fn not_a_state() -> ServiceError {
+    ServiceError::new(
+        ErrorCode::InvalidState,
+        "`state` must be the JSON object (transparent mode) or the string (sealed mode) returned by the server",
+    )
 }
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
 //! Wire types of the rules API (request and response bodies), with their OpenAPI schemas.
 //!
 //! Game-specific payloads (options, actions, views, events) are plain JSON here; their exact shape
-//! per game is published as the components `<game>.Options`, `<game>.Action` and `<game>.View`
-//! (see [`crate::openapi`]).
+//! per family is published as the components `<family>.NewOptions`, `<family>.Action`,
+//! `<family>.Event` and `<family>.View` (generated from the engine's types, see
+//! [`engine::schema`]), and each game id's own OpenAPI document
+//! (`/v1/games/<id>/openapi.json`, [`crate::contract`]) types every request and response with them.
 
 use engine::{GameInfo, GameResult};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
@@ -15,7 +18,7 @@ use utoipa::ToSchema;
 #[serde(untagged)]
 #[allow(dead_code)] // reason: schema only; states are handled as `serde_json::Value`
 pub enum WireState {
-    /// Transparent mode: `{"version": 1, "game": "...", "data": {...}}`, re-validated on every request.
+    /// Transparent mode: `{"version": 2, "game": "...", "data": {...}}`, re-validated on every request.
     Transparent(Map<String, Value>),
     /// Sealed mode: `v1.` followed by base64url; authenticated and encrypted.
     Sealed(String),
@@ -36,12 +39,13 @@ pub struct Players {
 pub struct OptionInfo {
     /// The key in the `options` object.
     pub id: String,
-    /// `boolean`, `integer`, `enum` or `enum_or_integer`.
+    /// `boolean`, `integer`, `integer_choice`, `enum`, `enum_or_integer`, `single_key_object` or
+    /// `object`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// Allowed strings (`enum`, `enum_or_integer`).
+    /// Allowed values: strings (`enum`, `enum_or_integer`) or integers (`integer_choice`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<String>>,
+    pub values: Option<Vec<Value>>,
     /// Smallest integer (`integer`, `enum_or_integer`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min: Option<i64>,
@@ -52,16 +56,26 @@ pub struct OptionInfo {
     pub default: Value,
     /// What the option changes.
     pub description: String,
+    /// Restrictions under other options (or the player count): under each `when` (option id, or
+    /// `players`, to the values it holds for), only `values` are allowed (none: the option may not
+    /// be given at all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub constraints: Vec<Value>,
 }
 
-/// Links to the component schemas that describe a game's JSON exactly.
+/// Links to the component schemas that describe a game's JSON exactly (named after the family:
+/// the ids of one family share them).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameSchemas {
-    /// Component schema of the `options` object, e.g. `#/components/schemas/twenty_two.Options`.
+    /// Component schema of the `options` object of a request, e.g.
+    /// `#/components/schemas/twenty_two.NewOptions`.
     pub options: String,
-    /// Component schema of one action.
+    /// Component schema of one action, e.g. `#/components/schemas/twenty_two.Action`.
     pub action: String,
-    /// Component schema of a view.
+    /// Component schema of one event.
+    pub event: String,
+    /// Component schema of a view (a seat's or the spectator's).
     pub view: String,
 }
 
@@ -78,15 +92,27 @@ pub struct GameEntry {
     pub description: String,
     /// Rules summary.
     pub rules_summary: String,
-    /// Player range.
+    /// Player range (with this id's default options).
     pub players: Players,
+    /// Player ranges that follow the options, the first matching `when` deciding (e.g. `watten`
+    /// with `{"variant": ["bohemian"]}` seats 2 to 6).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub players_when: Vec<Value>,
+    /// Ids of the same family for player counts this id does not seat, with their ranges.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub for_other_players: Vec<Value>,
     /// Every option with its default.
     pub options: Vec<OptionInfo>,
     /// Options this id fixes (a request may repeat them, not change them).
     #[schema(value_type = Object)]
     pub fixed_options: Map<String, Value>,
-    /// Where the exact JSON of this game's options, actions and views is described.
+    /// Where the exact JSON of this game's options, actions, events and views is described.
     pub schemas: GameSchemas,
+    /// This game id's own OpenAPI 3.1 document, e.g. `/v1/games/twenty_two/openapi.json`: every
+    /// operation typed with the game's options, actions, events and views (for client generators).
+    pub openapi: String,
 }
 
 impl GameEntry {
@@ -104,6 +130,9 @@ impl GameEntry {
                         .and_then(|v| v.as_str().map(str::to_string))
                         .unwrap_or_default(),
                     values: get("values").and_then(|v| serde_json::from_value(v).ok()),
+                    constraints: get("constraints")
+                        .and_then(|v| serde_json::from_value(v).ok())
+                        .unwrap_or_default(),
                     min: get("min").and_then(|v| v.as_i64()),
                     max: get("max").and_then(|v| v.as_i64()),
                     default: spec.default.clone(),
@@ -111,7 +140,7 @@ impl GameEntry {
                 }
             })
             .collect();
-        let component = |kind: &str| format!("#/components/schemas/{}.{kind}", info.id);
+        let component = |kind: &str| format!("#/components/schemas/{}.{kind}", info.family);
         GameEntry {
             id: info.id.clone(),
             family: info.family.clone(),
@@ -122,13 +151,25 @@ impl GameEntry {
                 min: info.players.min,
                 max: info.players.max,
             },
+            players_when: info
+                .players_when
+                .iter()
+                .filter_map(|p| serde_json::to_value(p).ok())
+                .collect(),
+            for_other_players: info
+                .for_other_players
+                .iter()
+                .filter_map(|p| serde_json::to_value(p).ok())
+                .collect(),
             options,
             fixed_options: info.fixed_options.clone(),
             schemas: GameSchemas {
-                options: component("Options"),
+                options: component("NewOptions"),
                 action: component("Action"),
+                event: component("Event"),
                 view: component("View"),
             },
+            openapi: crate::contract::document_path(&info.id),
         }
     }
 }
@@ -140,7 +181,7 @@ impl GameEntry {
 pub struct NewGameRequest {
     /// Number of players (see the game's `players` range).
     pub players: usize,
-    /// Options to change; the others take the game's defaults (see `<game>.Options`).
+    /// Options to change; the others take the game's defaults (see `<family>.NewOptions`).
     #[serde(default)]
     #[schema(value_type = Object)]
     pub options: Map<String, Value>,
@@ -160,7 +201,7 @@ pub struct NewGameRequest {
 pub struct LegalRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The seat (0-based).
     pub seat: usize,
 }
@@ -171,7 +212,7 @@ pub struct LegalRequest {
 pub struct SeatActions {
     /// The seat.
     pub seat: usize,
-    /// Its legal actions in canonical order (empty if it may not act); see `<game>.Action`.
+    /// Its legal actions in canonical order (empty if it may not act); see `<family>.Action`.
     pub actions: Vec<Value>,
 }
 
@@ -181,10 +222,10 @@ pub struct SeatActions {
 pub struct ApplyRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The acting seat.
     pub seat: usize,
-    /// The action, one of the seat's legal actions (see `<game>.Action`).
+    /// The action, one of the seat's legal actions (see `<family>.Action`).
     pub action: Value,
 }
 
@@ -194,7 +235,7 @@ pub struct ApplyRequest {
 pub struct ViewRequest {
     /// The state, exactly as returned by the server.
     #[schema(value_type = WireState)]
-    pub state: Value,
+    pub state: Box<RawValue>,
     /// The seat whose view to return; omitted or null: the spectator view (public information only).
     #[serde(default)]
     pub seat: Option<usize>,
@@ -205,7 +246,7 @@ pub struct ViewRequest {
 pub struct ViewResponse {
     /// The seat, or null for the spectator view.
     pub seat: Option<usize>,
-    /// The view (see `<game>.View`); always in the clear.
+    /// The view (see `<family>.View`); always in the clear.
     pub view: Value,
 }
 

@@ -4,17 +4,19 @@
 //! apply, view and replay, with transparent or sealed states, problem+json errors, a generated
 //! OpenAPI 3.1 document and an offline docs page.
 //!
-//! - [`startup`]: build and bind the server ([`startup::configure_all`] lists every route).
-//! - [`routes`]: the handlers.
+//! - [`startup`]: build and bind the server.
+//! - [`routes`]: the handlers; [`routes::configure_all`] lists every route.
 //! - [`dto`]: wire types.
-//! - [`error`]: [`error::ApiError`] and the problem documents.
+//! - [`error`]: the service's one error type (re-exported from `arena::problem`) and the panic guard.
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
+//! - [`contract`]: each game id's own OpenAPI document, typed with its family's schemas.
 //! - [`cli`]: the `cardroom` command line.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod codec;
+pub mod contract;
 pub mod dto;
 pub mod error;
 pub mod metrics;

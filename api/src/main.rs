@@ -5,6 +5,7 @@ use clap::Parser;
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    arena::client::install_crypto_provider();
     match cli.command {
         Command::Serve(args) => {
             api::telemetry::init(&args.log, args.log_format == LogFormat::Json);

@@ -20,7 +20,9 @@ struct RouteSeries {
 /// Request counters and latency histograms by route.
 pub struct Metrics {
     started: Instant,
-    routes: Mutex<BTreeMap<(String, String), RouteSeries>>,
+    /// Route pattern, then method: looked up by `&str`, so recording a request allocates only the
+    /// first time a route and method are seen.
+    routes: Mutex<BTreeMap<String, BTreeMap<String, RouteSeries>>>,
 }
 
 impl Default for Metrics {
@@ -39,8 +41,18 @@ impl Metrics {
         let Ok(mut routes) = self.routes.lock() else {
             return;
         };
-        let key = (route.to_string(), method.to_string());
-        let series = routes.entry(key).or_default();
+        if !routes.contains_key(route) {
+            routes.insert(route.to_string(), BTreeMap::new());
+        }
+        let Some(methods) = routes.get_mut(route) else {
+            return;
+        };
+        if !methods.contains_key(method) {
+            methods.insert(method.to_string(), RouteSeries::default());
+        }
+        let Some(series) = methods.get_mut(method) else {
+            return;
+        };
         *series.by_status.entry(status).or_default() += 1;
         series.count += 1;
         series.sum_seconds += seconds;
@@ -69,7 +81,12 @@ impl Metrics {
             return out;
         };
         out.push_str("# HELP cardroom_http_requests_total HTTP requests by route, method and status.\n# TYPE cardroom_http_requests_total counter\n");
-        for ((route, method), series) in routes.iter() {
+        let series_list = || {
+            routes.iter().flat_map(|(route, methods)| {
+                methods.iter().map(move |(method, s)| (route, method, s))
+            })
+        };
+        for (route, method, series) in series_list() {
             for (status, n) in &series.by_status {
                 let _ = writeln!(
                     out,
@@ -78,7 +95,7 @@ impl Metrics {
             }
         }
         out.push_str("# HELP cardroom_http_request_duration_seconds Request latency by route and method.\n# TYPE cardroom_http_request_duration_seconds histogram\n");
-        for ((route, method), series) in routes.iter() {
+        for (route, method, series) in series_list() {
             let labels = format!("route=\"{route}\",method=\"{method}\"");
             for (n, bound) in series.buckets.iter().zip(BUCKETS) {
                 let _ = writeln!(

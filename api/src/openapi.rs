@@ -1,7 +1,9 @@
 //! The OpenAPI 3.1 document: generated from the handlers' annotations (utoipa), then completed
-//! from the engine's registry with one set of component schemas per game id (`<id>.Options`,
-//! `<id>.Action`, `<id>.Event`, `<id>.View`) and real request/response examples, all produced by
-//! playing seeded games, so the document is byte-stable.
+//! from the engine's registry with the schemas of every family, generated from the engine's types
+//! (`<family>.NewOptions`, `<family>.Action`, `<family>.Event`, `<family>.View` and their parts,
+//! see [`engine::schema`]), and real request/response examples, all produced by playing seeded
+//! games, so the document is byte-stable. Each game id's own document is built in
+//! [`crate::contract`].
 //!
 //! Regenerate the committed copy with `cargo run -p api -- openapi --write openapi/cardroom.json`.
 
@@ -28,8 +30,8 @@ const EXAMPLE_SEED: u64 = 42;
 state it needs (a transparent JSON object, or a sealed token in sealed mode); the server keeps nothing. \
 Start a game with `new`, then loop: read `to_act` and `legal_actions` from the step, `apply` one action, \
 repeat until `over`. Each game's exact JSON (options, actions, events, views) is in the component \
-schemas `<game>.Options`, `<game>.Action`, `<game>.Event` and `<game>.View`. Every error is \
-`application/problem+json` with a stable `code`.",
+schemas `<family>.NewOptions`, `<family>.Action`, `<family>.Event` and `<family>.View`, generated from \
+the engine's own types. Every error is `application/problem+json` with a stable `code`.",
         license(name = "MIT OR Apache-2.0"),
     ),
     tags(
@@ -41,7 +43,7 @@ schemas `<game>.Options`, `<game>.Action`, `<game>.Event` and `<game>.View`. Eve
 pub struct ApiDoc;
 
 /// A mid-game move: the match before, the seat, the action, the match after and its events.
-struct Move {
+pub(crate) struct Move {
     before: Box<dyn Match>,
     seat: usize,
     action: Value,
@@ -50,7 +52,7 @@ struct Move {
 }
 
 /// A seeded game played to its end, with the moments the examples show.
-struct Sample {
+pub(crate) struct Sample {
     game: &'static dyn Game,
     setup: NewGame,
     start: Box<dyn Match>,
@@ -78,7 +80,7 @@ fn push_kind(list: &mut Vec<Value>, value: &Value) {
     }
 }
 
-fn sample(game: &'static dyn Game) -> Option<Sample> {
+pub(crate) fn sample(game: &'static dyn Game) -> Option<Sample> {
     let info = game.info();
     let players = 2.clamp(info.players.min, info.players.max);
     let setup = NewGame {
@@ -130,109 +132,42 @@ fn sample(game: &'static dyn Game) -> Option<Sample> {
     })
 }
 
-fn options_schema(game: &dyn Game) -> Value {
+/// The generated schemas of a game's family (`#/components/schemas/<family>.*`), with real
+/// examples from `sample` on the roots (`<family>.Action`, `.Event`, `.View`, `.NewOptions`).
+pub(crate) fn family_components(game: &dyn Game, sample: Option<&Sample>) -> Map<String, Value> {
     let info = game.info();
-    let mut properties = Map::new();
-    let mut example = Map::new();
-    for spec in &info.options {
-        let kind = serde_json::to_value(spec).unwrap_or(Value::Null);
-        let get = |k: &str| kind.get(k).cloned().unwrap_or(Value::Null);
-        let mut schema = match kind.get("type").and_then(Value::as_str) {
-            Some("boolean") => json!({"type": "boolean"}),
-            Some("integer") => {
-                json!({"type": "integer", "minimum": get("min"), "maximum": get("max")})
-            }
-            Some("enum") => json!({"type": "string", "enum": get("values")}),
-            _ => json!({"oneOf": [
-                {"type": "string", "enum": get("values")},
-                {"type": "integer", "minimum": get("min"), "maximum": get("max")},
-            ]}),
-        };
-        if let Value::Object(map) = &mut schema {
-            map.insert("description".into(), Value::from(spec.description.clone()));
-            map.insert("default".into(), spec.default.clone());
+    let family = &info.family;
+    let text = game.schemas()["$defs"].to_string().replace(
+        &format!("\"{}", engine::schema::DEFS),
+        "\"#/components/schemas/",
+    );
+    let mut components: Map<String, Value> = serde_json::from_str(&text).unwrap_or_default();
+    let mut examples = |kind: &str, list: Vec<Value>| {
+        if let Some(Value::Object(schema)) = components.get_mut(&format!("{family}.{kind}")) {
+            schema.insert("examples".into(), Value::Array(list));
         }
-        properties.insert(spec.id.clone(), schema);
-        example.insert(spec.id.clone(), spec.default.clone());
-    }
-    json!({
-        "type": "object",
-        "title": format!("{} options", info.name),
-        "description": format!(
-            "The `options` object of `POST /v1/games/{}/new` and `/replay`. Every key is optional; \
-    omitted keys take the defaults shown. Options fixed by this game id: {}.",
-            info.id,
-            Value::Object(info.fixed_options.clone())
-        ),
-        "properties": properties,
-        "additionalProperties": false,
-        "examples": [example],
-    })
-}
-
-fn free_schema(title: String, description: String, examples: Vec<Value>) -> Value {
-    json!({
-        "type": "object",
-        "title": title,
-        "description": description,
-        "additionalProperties": true,
-        "examples": examples,
-    })
-}
-
-fn game_components(game: &'static dyn Game, sample: Option<&Sample>) -> Vec<(String, Value)> {
-    let info = game.info();
-    let id = &info.id;
-    let kinds = |list: &[Value]| {
-        list.iter()
-            .map(|v| format!("`{}`", kind_of(v)))
-            .collect::<Vec<_>>()
-            .join(", ")
     };
-    let mut out = vec![(format!("{id}.Options"), options_schema(game))];
+    let defaults: Map<String, Value> = info
+        .options
+        .iter()
+        .map(|spec| (spec.id.clone(), spec.default.clone()))
+        .collect();
+    examples("NewOptions", vec![Value::Object(defaults)]);
     let Some(sample) = sample else {
-        tracing::warn!(game = %id, "no example game could be played; only its options are documented");
-        return out;
+        tracing::warn!(game = %info.id, "no example game could be played; schemas without examples");
+        return components;
     };
-    out.push((
-        format!("{id}.Action"),
-        free_schema(
-            format!("{} action", info.name),
-            format!(
-                "One action of `{id}`: a JSON object whose `type` is one of {}. Send it back exactly \
-as listed in `legal_actions`. The examples are real legal actions of a seeded game.",
-                kinds(&sample.actions)
-            ),
-            sample.actions.clone(),
-        ),
-    ));
-    out.push((
-        format!("{id}.Event"),
-        free_schema(
-            format!("{} event", info.name),
-            format!(
-                "A public event of `{id}` (in a step's `events` and a replay's `log`); `type` is one of {}.",
-                kinds(&sample.events)
-            ),
-            sample.events.clone(),
-        ),
-    ));
-    let views = vec![
-        sample.start.view(Viewer::Seat(0)),
-        sample.start.view(Viewer::Spectator),
-    ];
-    out.push((
-        format!("{id}.View"),
-        free_schema(
-            format!("{} view", info.name),
-            format!(
-                "What a seat (first example: seat 0 at the start of a seeded game) or a spectator \
-(second example) may see in `{id}`: its own hidden cards and public information only."
-            ),
-            views,
-        ),
-    ));
-    out
+    examples("Options", vec![sample.start.options()]);
+    examples("Action", sample.actions.clone());
+    examples("Event", sample.events.clone());
+    examples(
+        "View",
+        vec![
+            sample.start.view(Viewer::Seat(0)),
+            sample.start.view(Viewer::Spectator),
+        ],
+    );
+    components
 }
 
 fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
@@ -242,7 +177,7 @@ fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
     }
 }
 
-fn add_examples(doc: &mut Value, sample: &Sample) {
+pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
     let codec = StateCodec::transparent();
     let id = &sample.game.info().id;
     let json_body = "post/requestBody/content/application~1json";
@@ -317,7 +252,7 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         if let Some(other) = other {
             let mut wrong = before.clone_match();
             if let Err(error) = wrong.apply(other, action) {
-                let problem_example = crate::error::ApiError::from(error).problem();
+                let problem_example = crate::error::ServiceError::from(error).problem();
                 set_example(
                     doc,
                     &path("apply"),
@@ -374,7 +309,7 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
         doc,
         "/v1/games/{game}",
         &format!("get/responses/404/{problem}"),
-        serde_json::to_value(crate::error::ApiError::unknown_game("chess").problem())
+        serde_json::to_value(crate::error::ServiceError::unknown_game("chess").problem())
             .unwrap_or_default(),
     );
     if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
@@ -384,35 +319,49 @@ fn add_examples(doc: &mut Value, sample: &Sample) {
     }
 }
 
-/// The complete OpenAPI document as JSON (object keys sorted).
-pub fn document() -> Value {
+/// The document the handlers' annotations describe (rules API and arena), before any game's
+/// schemas and examples are added.
+pub(crate) fn base_document() -> Value {
     let (_, mut api) = actix_web::App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(crate::startup::configure_all)
+        .configure(crate::routes::configure_all)
         .split_for_parts();
     arena::document(&mut api);
-    let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
+    serde_json::to_value(&api).unwrap_or(Value::Null)
+}
+
+/// The complete OpenAPI document as JSON (object keys sorted).
+pub fn document() -> Value {
+    let mut doc = base_document();
     let games: Vec<(&'static dyn Game, Option<Sample>)> = engine::registry::games()
         .iter()
         .map(|g| (g.as_ref(), sample(g.as_ref())))
         .collect();
-    let mut listing = Vec::new();
+    let mut families: Vec<&str> = Vec::new();
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         for (game, sample) in &games {
-            for (name, schema) in game_components(*game, sample.as_ref()) {
-                schemas.insert(name, schema);
+            let family = game.info().family.as_str();
+            // The ids of one family share its schemas; the family's base id gives the examples.
+            if families.contains(&family) {
+                continue;
             }
-            listing.push(format!(
-                "`{0}`: `{0}.Options`, `{0}.Action`, `{0}.Event`, `{0}.View`",
-                game.info().id
-            ));
+            families.push(family);
+            schemas.extend(family_components(*game, sample.as_ref()));
         }
     }
     if let (Some(Value::String(description)), false) =
-        (doc.pointer_mut("/info/description"), listing.is_empty())
+        (doc.pointer_mut("/info/description"), families.is_empty())
     {
-        description.push_str(&format!(" Per-game schemas: {}.", listing.join("; ")));
+        description.push_str(&format!(
+            " Each game id has its own document typing every operation with its family's schemas: \
+`/v1/games/<id>/openapi.json` (linked from its catalog entry). Families: {}.",
+            families
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if let Some(first) = games.iter().find_map(|(_, sample)| sample.as_ref()) {
         add_examples(&mut doc, first);

@@ -1,18 +1,19 @@
 //! Builds and binds the HTTP server. The server, the OpenAPI generator and the tests all go
-//! through [`configure_all`] (routes) and [`build`] (server), so what is tested is what runs.
+//! through [`crate::routes::configure_all`] (routes) and [`build`] (server), so what is tested is
+//! what runs. This module uses [`crate::openapi`] (to serve the document); never the reverse.
 
 use crate::codec::StateCodec;
-use crate::error::{json_error, not_found, path_error, query_error};
 use crate::metrics::Metrics;
+use crate::routes::configure_all;
 use actix_web::dev::{Server, Service as _};
 use actix_web::http::header::{HeaderName, HeaderValue, LOCATION};
 use actix_web::{App, HttpResponse, HttpServer, web};
+use arena::problem::{json_config, not_found, path_error, query_error};
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 use utoipa_actix_web::AppExt;
-use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
 /// Header carrying the request id (also on every log line of the request).
@@ -61,10 +62,16 @@ impl Default for ServeConfig {
     }
 }
 
-/// Every documented route of the service. Mount further route groups (the arena) here.
-pub fn configure_all(cfg: &mut ServiceConfig) {
-    crate::routes::configure(cfg);
-    arena::configure(cfg);
+/// The caller's `x-request-id`, kept when it is a plausible id (1 to 128 characters among
+/// letters, digits and `-_.:`) so a proxy's id follows the request into our logs; anything else
+/// is replaced by a fresh id rather than echoed into logs and headers.
+fn incoming_request_id(request: &actix_web::dev::ServiceRequest) -> Option<String> {
+    let value = request.headers().get(REQUEST_ID_HEADER)?.to_str().ok()?;
+    let plausible = (1..=128).contains(&value.len())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'));
+    plausible.then(|| value.to_string())
 }
 
 /// A bound, not yet running server: await or spawn `server`.
@@ -99,13 +106,8 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         let (app, _) = app
             .app_data(codec.clone())
             .app_data(metrics.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(limit)
-                    // Accept JSON whatever the Content-Type (curl -d sends a form type).
-                    .content_type(|_| true)
-                    .error_handler(json_error),
-            )
+            // JSON bodies only (415 otherwise: a cross-origin form cannot post text/plain JSON).
+            .app_data(json_config(limit))
             .app_data(web::PathConfig::default().error_handler(path_error))
             .app_data(web::QueryConfig::default().error_handler(query_error))
             .configure(configure_all)
@@ -120,8 +122,10 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
             // One span per request: its id is on every log line of the request and in the
             // `x-request-id` header; the span costs nothing when INFO is filtered out.
             let started = Instant::now();
-            let id = format!("{:032x}", rand::random::<u128>());
-            let method = req.method().as_str().to_string();
+            let id = incoming_request_id(&req)
+                .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()));
+            // Cloning a standard method copies no string.
+            let method = req.method().clone();
             let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
             let recorder = recorder.clone();
             let fut = {
@@ -134,7 +138,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                 let elapsed = started.elapsed();
                 let route = res.request().match_pattern();
                 let route = route.as_deref().unwrap_or("(unmatched)");
-                recorder.record(&method, route, status, elapsed);
+                recorder.record(method.as_str(), route, status, elapsed);
                 tracing::info!(status, route, latency_us = elapsed.as_micros() as u64, "request finished");
                 if let Ok(value) = HeaderValue::from_str(&id) {
                     res.headers_mut()

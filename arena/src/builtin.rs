@@ -7,9 +7,9 @@
 //! The arena calls its own built-in bots in-process (URL `builtin:<name>`) with the same
 //! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
 
-use crate::problem::{ArenaError, Problem};
+use crate::problem::{ErrorCode, Problem, ServiceError};
 use crate::wire::{BotInfo, MoveRequest, MoveResponse};
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde_json::Value;
 
 /// Names of the built-in bots.
@@ -69,8 +69,11 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     hash ^ (hash >> 29)
 }
 
-fn unknown(name: &str) -> ArenaError {
-    ArenaError::not_found("unknown_bot", format!("there is no built-in bot `{name}`"))
+fn unknown(name: &str) -> ServiceError {
+    ServiceError::new(
+        ErrorCode::UnknownBot,
+        format!("there is no built-in bot `{name}`"),
+    )
 }
 
 /// Describe a built-in bot (bot protocol `GET /`).
@@ -81,11 +84,11 @@ fn unknown(name: &str) -> ArenaError {
     params(("name" = String, Path, description = "`random` or `heuristic`")),
     responses(
         (status = 200, description = "The bot's identity", body = BotInfo),
-        (status = 404, description = "No such built-in bot", body = Problem),
+        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/bots/{name}/")]
-pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, ArenaError> {
+pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, ServiceError> {
     info(&name).map(web::Json).ok_or_else(|| unknown(&name))
 }
 
@@ -99,26 +102,23 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Are
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The chosen action", body = MoveResponse),
-        (status = 404, description = "No such built-in bot", body = Problem),
-        (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem),
+        (status = 400, description = "`bad_request`: the body is not a move request", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/bots/{name}/move")]
 pub async fn bot_move(
     name: web::Path<String>,
     request: web::Json<MoveRequest>,
-) -> Result<web::Json<MoveResponse>, ArenaError> {
+) -> Result<web::Json<MoveResponse>, ServiceError> {
     if info(&name).is_none() {
         return Err(unknown(&name));
     }
-    choose(&name, &request).map(web::Json).map_err(|detail| {
-        ArenaError::new(
-            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_move_request",
-            "Invalid move request",
-            detail,
-        )
-    })
+    choose(&name, &request)
+        .map(web::Json)
+        .map_err(|detail| ServiceError::new(ErrorCode::InvalidMoveRequest, detail))
 }
 
 /// Notify a built-in bot (bot protocol `POST /start` and `POST /end`).
@@ -131,9 +131,18 @@ pub async fn bot_move(
         ("event" = String, Path, description = "`start` or `end`"),
     ),
     request_body = Object,
-    responses((status = 204, description = "Acknowledged"))
+    responses(
+        (status = 204, description = "Acknowledged"),
+        (status = 400, description = "`malformed_json`: the body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+    )
 )]
 #[post("/bots/{name}/{event}")]
-pub async fn bot_notice(_path: web::Path<(String, String)>, _body: web::Bytes) -> HttpResponse {
-    HttpResponse::NoContent().finish()
+pub async fn bot_notice(
+    _path: web::Path<(String, String)>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ServiceError> {
+    let _notice: Value = crate::routes::parse_body(&request, &body)?;
+    Ok(HttpResponse::NoContent().finish())
 }

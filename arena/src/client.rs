@@ -95,9 +95,19 @@ pub struct BotClient {
     policy: Arc<AddressPolicy>,
 }
 
+/// Installs rustls's `ring` crypto provider as the process default, once; later calls (and a
+/// provider installed by someone else first) are fine. reqwest is built with
+/// `rustls-no-provider` (the aws-lc provider is a large C build), so every process that builds a
+/// `reqwest::Client` calls this first: the binary at start, [`BotClient::new`], and the tests.
+pub fn install_crypto_provider() {
+    // An error only means a default provider is already installed.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 impl BotClient {
     /// A client enforcing `policy` on every connection; redirects are never followed.
     pub fn new(policy: AddressPolicy) -> anyhow::Result<Self> {
+        install_crypto_provider();
         let policy = Arc::new(policy);
         let http = reqwest::Client::builder()
             .dns_resolver(CheckedResolver::new(policy.clone()))

@@ -11,6 +11,8 @@
 //! - [`runner`]: the re-entrant match loop; [`ratings`]: pure Weng-Lin functions; [`ladder`]:
 //!   ranked scheduling; [`store`]: persistence (SQLite).
 //! - [`builtin`]: the `random` and `heuristic` bots; [`mod@play`]: `cardroom play`.
+//! - [`problem`]: the one error type of the whole service ([`ServiceError`], the closed
+//!   [`ErrorCode`] list) and its problem+json rendering, used by the rules API too.
 #![warn(missing_docs)]
 
 pub mod bots;
@@ -30,7 +32,7 @@ pub mod wire;
 
 pub use config::{ArenaArgs, ArenaConfig};
 pub use play::{PlayArgs, play};
-pub use problem::{ArenaError, Problem};
+pub use problem::{ErrorCode, Problem, ServiceError};
 pub use service::Arena;
 
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};

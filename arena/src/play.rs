@@ -1,13 +1,19 @@
 //! `cardroom play`: one match, run locally from the command line, against bot URLs or built-in
 //! bots, with a readable move log and the result. Nothing is kept: the arena runs on an
 //! in-memory database.
+//!
+//! A bot checking signatures needs the secret it was started with: `--bot-secret` (or
+//! `CARDROOM_SIGNING_SECRET`, the variable the starter bots read) gives it, and the bot is
+//! registered in this in-memory arena under that secret. The public `POST /v1/bots` keeps making
+//! every secret itself.
 
-use crate::client::FaultKind;
+use crate::client::{FaultKind, Target};
 use crate::config::ArenaConfig;
 use crate::dto::{CreateMatch, RegisterBot};
 use crate::runner::compact;
 use crate::service::Arena;
 use crate::store::MoveRecord;
+use serde_json::Value;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -20,6 +26,16 @@ pub struct PlayArgs {
     /// A bot per seat, in seat order: a URL, or a built-in bot (`random`, `heuristic`).
     #[arg(long = "bot", required = true)]
     pub bots: Vec<String>,
+    /// The signing secret the bot at a URL was started with (its `CARDROOM_SIGNING_SECRET`). Once:
+    /// for every URL bot; or once per URL bot, in the order of the `--bot` flags. Without it each
+    /// bot gets a fresh secret, which only a bot that does not check signatures accepts.
+    #[arg(
+        long = "bot-secret",
+        value_name = "SECRET",
+        env = "CARDROOM_SIGNING_SECRET",
+        hide_env_values = true
+    )]
+    pub bot_secrets: Vec<String>,
     /// Seed of the match (random if absent).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -34,11 +50,76 @@ pub struct PlayArgs {
     pub public: bool,
 }
 
+/// Event types worth a progress line of their own: deals, hands, rounds, scores, eliminations and
+/// the end of the game (every family names its events from this vocabulary).
+const MILESTONES: [&str; 9] = [
+    "deal", "hand", "round", "score", "penalty", "eliminat", "target", "game_", "buy_back",
+];
+
+/// The signing secret of each URL bot, in order (`None`: make a fresh one).
+fn secrets(args: &PlayArgs, url_bots: usize) -> anyhow::Result<Vec<Option<String>>> {
+    if args.bot_secrets.iter().any(String::is_empty) {
+        anyhow::bail!("--bot-secret (or CARDROOM_SIGNING_SECRET) must not be empty");
+    }
+    match args.bot_secrets.as_slice() {
+        [] => Ok(vec![None; url_bots]),
+        [one] => Ok(vec![Some(one.clone()); url_bots]),
+        many if many.len() == url_bots => Ok(many.iter().cloned().map(Some).collect()),
+        many => anyhow::bail!(
+            "{} --bot-secret values for {url_bots} bot URLs: give one for all, or one per URL bot",
+            many.len()
+        ),
+    }
+}
+
+/// A name for the bot that is not taken yet in this match (the bot's own name if it is free).
+fn unique_name(wanted: &str, url: &str, taken: &[String]) -> String {
+    let base: String = wanted
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(56)
+        .collect();
+    let base = if base.trim().is_empty() {
+        url.chars().filter(|c| !c.is_control()).take(56).collect()
+    } else {
+        base
+    };
+    let mut name = base.clone();
+    let mut n = 2;
+    while taken.contains(&name) {
+        name = format!("{base} #{n}");
+        n += 1;
+    }
+    name
+}
+
+/// An event as one readable line: `type key=value ...` (the arena's `action_index` left out).
+fn describe(event: &Value) -> Option<String> {
+    let map = event.as_object()?;
+    let kind = map.get("type")?.as_str()?;
+    if !MILESTONES.iter().any(|m| kind.contains(m)) {
+        return None;
+    }
+    let mut line = kind.to_string();
+    for (key, value) in map {
+        if key != "type" && key != "action_index" {
+            line.push_str(&format!(" {key}={}", compact(value)));
+        }
+    }
+    Some(line)
+}
+
 /// Plays the match and writes the move log and the result to `out`. Returns the result JSON.
 pub async fn play(
     args: &PlayArgs,
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<serde_json::Value> {
+    let url_bots = args
+        .bots
+        .iter()
+        .filter(|spec| !crate::builtin::NAMES.contains(&spec.as_str()))
+        .count();
+    let mut secrets = secrets(args, url_bots)?.into_iter();
     let mut config = ArenaConfig::local("sqlite::memory:");
     if args.public {
         config.policy = crate::bots::safety::AddressPolicy::public();
@@ -47,26 +128,70 @@ pub async fn play(
     let arena = Arena::open(config).await?;
     let builtins = arena.register_builtins().await?;
     let mut bots = Vec::new();
+    // Names taken so far (bot names are unique in an arena); per seat, a short name for the move
+    // log and a long label for the header.
+    let mut names: Vec<String> = crate::builtin::NAMES
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let mut seat_names = Vec::new();
     let mut labels = Vec::new();
     for spec in &args.bots {
         if let Some(i) = crate::builtin::NAMES.iter().position(|n| n == spec) {
             bots.push(builtins[i].clone());
+            seat_names.push(spec.clone());
             labels.push(format!("{spec} (built-in)"));
             continue;
         }
-        let name: String = spec.chars().filter(|c| !c.is_control()).take(64).collect();
+        let given = secrets.next().flatten();
+        let signing_secret = given.clone().unwrap_or_else(crate::bots::new_secret);
+        let target = Target {
+            url: spec.trim_end_matches('/').to_string(),
+            signing_secret: signing_secret.clone(),
+        };
+        let info = arena
+            .client()
+            .probe(&target, arena.config().probe_timeout)
+            .await
+            .map_err(|fault| {
+                // The client words a refusal "the bot answered HTTP 401" (or 403).
+                let refused = fault.kind == FaultKind::BadStatus
+                    && (fault.detail.ends_with(" 401") || fault.detail.ends_with(" 403"));
+                let hint = match (refused, &given) {
+                    (true, Some(_)) => {
+                        ". Is the bot running with the same secret as --bot-secret / CARDROOM_SIGNING_SECRET?"
+                    }
+                    (true, None) => {
+                        ". If the bot checks signatures, pass the secret it was started with: --bot-secret SECRET or CARDROOM_SIGNING_SECRET"
+                    }
+                    _ => "",
+                };
+                anyhow::anyhow!("bot {spec}: GET / failed: {}{hint}", fault.detail)
+            })?;
+        let name = unique_name(&info.name, spec, &names);
         let registered = arena
-            .register_bot(RegisterBot {
-                name,
-                url: spec.clone(),
-                games: vec![args.game.clone()],
-            })
+            .register_bot_with_secret(
+                RegisterBot {
+                    name: name.clone(),
+                    url: spec.clone(),
+                    games: vec![args.game.clone()],
+                },
+                signing_secret,
+            )
             .await
             .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
         labels.push(format!(
-            "{} {} by {} ({spec})",
-            registered.bot.name, registered.bot.version, registered.bot.author
+            "{name} {} by {} ({spec}{})",
+            registered.bot.version,
+            registered.bot.author,
+            if given.is_some() {
+                ", signed with the given secret"
+            } else {
+                ""
+            }
         ));
+        names.push(name.clone());
+        seat_names.push(name);
         bots.push(registered.id);
     }
     let options = match &args.options {
@@ -100,33 +225,45 @@ pub async fn play(
     for (seat, label) in labels.iter().enumerate() {
         writeln!(out, "  seat {seat}: {label}")?;
     }
+    let width = seat_names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0);
     let record_id = record.id.clone();
     let outcome = {
         let out = Mutex::new(&mut *out);
         let print = |m: &MoveRecord| {
-            if let Ok(mut out) = out.lock() {
-                let fault = match &m.fault {
-                    Some(f) if f.kind == FaultKind::Disqualified => {
-                        "  (disqualified: first legal action)".to_string()
-                    }
-                    Some(f) => format!(
-                        "  FAULT {}: {} → first legal action",
-                        serde_json::to_value(f.kind)
-                            .unwrap_or_default()
-                            .as_str()
-                            .unwrap_or(""),
-                        f.detail
-                    ),
-                    None => String::new(),
-                };
-                let _ = writeln!(
-                    out,
-                    "{:>4}  seat {}  {}  {} ms{fault}",
-                    m.index,
-                    m.seat,
-                    compact(&m.action),
-                    m.latency_ms
-                );
+            let Ok(mut out) = out.lock() else {
+                return;
+            };
+            let fault = match &m.fault {
+                Some(f) if f.kind == FaultKind::Disqualified => {
+                    "  (disqualified: first legal action)".to_string()
+                }
+                Some(f) => format!(
+                    "  FAULT {}: {} → first legal action",
+                    serde_json::to_value(f.kind)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or(""),
+                    f.detail
+                ),
+                None => String::new(),
+            };
+            let name = seat_names.get(m.seat).map(String::as_str).unwrap_or("");
+            // A failed write (a closed pipe) must not stop the match: it is ignored here and
+            // the result below reports the error.
+            let _ = writeln!(
+                out,
+                "{:>4}  seat {} {name:<width$}  {}  {} ms{fault}",
+                m.index + 1,
+                m.seat,
+                compact(&m.action),
+                m.latency_ms
+            );
+            for line in m.events.iter().filter_map(describe) {
+                let _ = writeln!(out, "      -- {line}");
             }
         };
         arena.runner().run(&record_id, Some(&print)).await?
@@ -140,8 +277,10 @@ pub async fn play(
             finished.error.unwrap_or_default()
         );
     };
-    writeln!(out, "result:")?;
+    let moves = arena.store().moves(&record_id).await?.len();
+    writeln!(out, "result after {moves} moves:")?;
     let scores = result["scores"].as_array().cloned().unwrap_or_default();
+    let faults = result["faults"].as_array().cloned().unwrap_or_default();
     if let Some(ranking) = result["ranking"].as_array() {
         for (place, group) in ranking.iter().enumerate() {
             for seat in group
@@ -153,10 +292,11 @@ pub async fn play(
                 let seat = seat as usize;
                 writeln!(
                     out,
-                    "  {}. seat {seat} {}  score {}",
+                    "  {}. seat {seat} {}  score {}  faults {}",
                     place + 1,
                     labels.get(seat).map(String::as_str).unwrap_or(""),
-                    scores.get(seat).cloned().unwrap_or_default()
+                    scores.get(seat).cloned().unwrap_or_default(),
+                    faults.get(seat).cloned().unwrap_or_default()
                 )?;
             }
         }

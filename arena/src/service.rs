@@ -1,21 +1,21 @@
 //! The [`Arena`] handle: opens the store, runs the match workers and the ladder, and implements
 //! every operation the HTTP routes and the `play` command need.
 
+use crate::bots::safety::Refusal;
 use crate::bots::{
     self, check_games, check_name, hash_token, new_id, new_secret, probe_problem, token_matches,
 };
-use crate::client::{BUILTIN_SCHEME, BotClient, Target};
+use crate::client::{BUILTIN_SCHEME, BotClient, FaultKind, Target};
 use crate::config::ArenaConfig;
 use crate::dto::{
     BotList, BotView, CreateMatch, Leaderboard, LeaderboardEntry, MatchCreated, MatchList,
     MatchQuery, MatchSummary, MatchView, MoveView, RegisterBot, RegisteredBot, ReplayAction,
     ReplayInput, SeatView, UpdateBot,
 };
-use crate::problem::ArenaError;
+use crate::problem::{ErrorCode, ServiceError};
 use crate::runner::{Outcome, Runner};
 use crate::store::{BotRecord, MatchFilter, MatchRecord, MatchStatus, Store, now_ms};
 use crate::wire::BotInfo;
-use actix_web::http::StatusCode;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -112,8 +112,9 @@ impl Arena {
         let _ = self.inner.queue.send(id.to_string());
     }
 
-    async fn probe(&self, url: &str, secret: &str) -> Result<BotInfo, ArenaError> {
-        self.inner
+    async fn probe(&self, url: &str, secret: &str) -> Result<BotInfo, ServiceError> {
+        let probed = self
+            .inner
             .client
             .probe(
                 &Target {
@@ -122,31 +123,46 @@ impl Arena {
                 },
                 self.inner.config.probe_timeout,
             )
-            .await
-            .map_err(|fault| probe_problem(url, &fault))
+            .await;
+        match probed {
+            Ok(info) => Ok(info),
+            Err(fault) => {
+                // The name may have moved into a refused range since `check_url` (the resolver
+                // refused the connection): that is a refusal, not an unreachable bot.
+                if fault.kind == FaultKind::Transport {
+                    self.check_url(url).await?;
+                }
+                Err(probe_problem(url, &fault))
+            }
+        }
     }
 
-    fn check_url(&self, url: &str) -> Result<String, ArenaError> {
-        self.inner
-            .client
-            .policy()
-            .check_url(url)
-            .map_err(|refusal| {
-                ArenaError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "bot_url_refused",
-                    "Bot URL refused",
-                    refusal.to_string(),
-                )
-            })?;
+    /// The URL, without a trailing slash, if the address policy admits it and every address its
+    /// host resolves to now; otherwise `bot_url_refused` with the reason.
+    async fn check_url(&self, url: &str) -> Result<String, ServiceError> {
+        let policy = self.inner.client.policy();
+        let refused =
+            |refusal: Refusal| ServiceError::new(ErrorCode::BotUrlRefused, refusal.to_string());
+        let parsed = policy.check_url(url).map_err(refused)?;
+        policy.check_resolved(&parsed).await.map_err(refused)?;
         Ok(url.trim_end_matches('/').to_string())
     }
 
     /// Registers a bot after probing it.
-    pub async fn register_bot(&self, request: RegisterBot) -> Result<RegisteredBot, ArenaError> {
+    pub async fn register_bot(&self, request: RegisterBot) -> Result<RegisteredBot, ServiceError> {
+        self.register_bot_with_secret(request, new_secret()).await
+    }
+
+    /// Registers a bot under a signing secret the caller chose: `cardroom play` uses it for a bot
+    /// already running with its secret, in its own in-memory arena. No route reaches it: over HTTP
+    /// the arena always makes the secret, so nobody registers a bot under a guessed or reused one.
+    pub(crate) async fn register_bot_with_secret(
+        &self,
+        request: RegisterBot,
+        signing_secret: String,
+    ) -> Result<RegisteredBot, ServiceError> {
         check_name(&request.name)?;
-        let url = self.check_url(&request.url)?;
-        let signing_secret = new_secret();
+        let url = self.check_url(&request.url).await?;
         let info = self.probe(&url, &signing_secret).await?;
         check_games(&request.games, &info)?;
         let token = new_secret();
@@ -214,16 +230,16 @@ impl Arena {
         Ok(ids)
     }
 
-    async fn owned_bot(&self, id: &str, token: Option<&str>) -> Result<BotRecord, ArenaError> {
+    async fn owned_bot(&self, id: &str, token: Option<&str>) -> Result<BotRecord, ServiceError> {
         let bot = self
             .inner
             .store
             .bot(id)
             .await?
-            .ok_or_else(|| unknown_bot(id))?;
+            .ok_or_else(|| ServiceError::unknown_bot(id))?;
         match token {
             Some(token) if !bot.builtin && token_matches(token, &bot.token_hash) => Ok(bot),
-            _ => Err(ArenaError::unauthorized()),
+            _ => Err(ServiceError::unauthorized()),
         }
     }
 
@@ -233,14 +249,14 @@ impl Arena {
         id: &str,
         token: Option<&str>,
         patch: UpdateBot,
-    ) -> Result<BotView, ArenaError> {
+    ) -> Result<BotView, ServiceError> {
         let mut bot = self.owned_bot(id, token).await?;
         if let Some(name) = patch.name {
             check_name(&name)?;
             bot.name = name;
         }
         if let Some(url) = patch.url {
-            bot.url = self.check_url(&url)?;
+            bot.url = self.check_url(&url).await?;
         }
         let info = self.probe(&bot.url, &bot.signing_secret).await?;
         if let Some(games) = patch.games {
@@ -259,14 +275,14 @@ impl Arena {
     }
 
     /// Deletes a bot (owner only). Its past matches and ratings history stay.
-    pub async fn delete_bot(&self, id: &str, token: Option<&str>) -> Result<(), ArenaError> {
+    pub async fn delete_bot(&self, id: &str, token: Option<&str>) -> Result<(), ServiceError> {
         let bot = self.owned_bot(id, token).await?;
         self.inner.store.delete_bot(&bot.id).await?;
         Ok(())
     }
 
     /// Every bot.
-    pub async fn list_bots(&self) -> Result<BotList, ArenaError> {
+    pub async fn list_bots(&self) -> Result<BotList, ServiceError> {
         let mut out = Vec::new();
         for bot in self.inner.store.bots().await? {
             let ratings = self.inner.store.bot_ratings(&bot.id).await?;
@@ -276,13 +292,13 @@ impl Arena {
     }
 
     /// One bot, with ratings and recent matches.
-    pub async fn bot(&self, id: &str) -> Result<BotView, ArenaError> {
+    pub async fn bot(&self, id: &str) -> Result<BotView, ServiceError> {
         let bot = self
             .inner
             .store
             .bot(id)
             .await?
-            .ok_or_else(|| unknown_bot(id))?;
+            .ok_or_else(|| ServiceError::unknown_bot(id))?;
         let ratings = self.inner.store.bot_ratings(id).await?;
         let mut view = bots::view(&bot, &ratings);
         let recent = self
@@ -299,7 +315,7 @@ impl Arena {
     }
 
     /// Creates a match and queues it.
-    pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ArenaError> {
+    pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ServiceError> {
         let record = self.new_match(request, false, true).await?;
         Ok(MatchCreated {
             id: record.id,
@@ -312,30 +328,26 @@ impl Arena {
         request: CreateMatch,
         ladder: bool,
         enqueue: bool,
-    ) -> Result<MatchRecord, ArenaError> {
-        let game = engine::registry::find(&request.game).ok_or_else(|| {
-            ArenaError::not_found(
-                "unknown_game",
-                format!("there is no game `{}`", request.game),
-            )
-        })?;
+    ) -> Result<MatchRecord, ServiceError> {
+        let game = engine::registry::find(&request.game)
+            .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
         let ranked = request.ranked.unwrap_or(false);
         let options = request.options.unwrap_or_default();
         let deals = request.deals.unwrap_or_default();
         // A ranked match's chance must be secret from everyone, the match's creator included: a
         // known seed or stacked deal would reveal every hand.
         if ranked && (!options.is_empty() || !deals.is_empty() || request.seed.is_some()) {
-            return Err(unprocessable(
-                "ranked_overrides",
+            return Err(ServiceError::new(
+                ErrorCode::RankedOverrides,
                 "ranked matches play the game id's own options with a secret seed: drop `options`, `seed` and `deals`, or set `ranked` to false",
             ));
         }
         if request.bots.is_empty() {
-            return Err(ArenaError::invalid("`bots` must list one bot per seat"));
+            return Err(ServiceError::invalid("`bots` must list one bot per seat"));
         }
         if ranked && dedup(request.bots.clone()).len() != request.bots.len() {
-            return Err(unprocessable(
-                "duplicate_bots",
+            return Err(ServiceError::new(
+                ErrorCode::DuplicateBots,
                 "a ranked match needs a different bot in every seat",
             ));
         }
@@ -345,17 +357,17 @@ impl Arena {
                 .store
                 .bot(bot_id)
                 .await?
-                .ok_or_else(|| unknown_bot(bot_id))?;
+                .ok_or_else(|| ServiceError::unknown_bot(bot_id))?;
             if !bot.games.contains(&request.game) {
-                return Err(unprocessable(
-                    "bot_game_mismatch",
+                return Err(ServiceError::new(
+                    ErrorCode::BotGameMismatch,
                     format!("bot {bot_id} is not registered for `{}`", request.game),
                 ));
             }
         }
         let deadline_ms = request.deadline_ms.unwrap_or(self.inner.config.deadline_ms);
         if !(10..=60_000).contains(&deadline_ms) {
-            return Err(ArenaError::invalid(
+            return Err(ServiceError::invalid(
                 "`deadline_ms` must be between 10 and 60000",
             ));
         }
@@ -377,14 +389,7 @@ impl Arena {
             started_at: None,
             finished_at: None,
         };
-        if let Err(error) = game.start(&crate::runner::new_game(&record)) {
-            return Err(ArenaError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                error.code(),
-                "Invalid setup",
-                error.to_string(),
-            ));
-        }
+        game.start(&crate::runner::new_game(&record))?;
         self.inner.store.insert_match(&record).await?;
         if enqueue {
             self.enqueue(&record.id);
@@ -393,9 +398,9 @@ impl Arena {
     }
 
     /// One match in full.
-    pub async fn get_match(&self, id: &str) -> Result<MatchView, ArenaError> {
+    pub async fn get_match(&self, id: &str) -> Result<MatchView, ServiceError> {
         let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
-            ArenaError::not_found("unknown_match", format!("there is no match `{id}`"))
+            ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
         })?;
         let moves = self.inner.store.moves(id).await?;
         // While a match is live its seed, stacked deals and actions stay secret (they would reveal
@@ -464,7 +469,7 @@ impl Arena {
     }
 
     /// Matches, newest first.
-    pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ArenaError> {
+    pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ServiceError> {
         let filter = MatchFilter {
             game: query.game,
             bot: query.bot,
@@ -478,12 +483,9 @@ impl Arena {
     }
 
     /// The leaderboard of a game.
-    pub async fn leaderboard(&self, game: &str) -> Result<Leaderboard, ArenaError> {
+    pub async fn leaderboard(&self, game: &str) -> Result<Leaderboard, ServiceError> {
         if engine::registry::find(game).is_none() {
-            return Err(ArenaError::not_found(
-                "unknown_game",
-                format!("there is no game `{game}`"),
-            ));
+            return Err(ServiceError::unknown_game(game));
         }
         let rows = self.inner.store.leaderboard(game).await?;
         let mut entries = Vec::new();
@@ -585,19 +587,6 @@ fn dedup(items: Vec<String>) -> Vec<String> {
         .into_iter()
         .filter(|item| seen.insert(item.clone()))
         .collect()
-}
-
-fn unknown_bot(id: &str) -> ArenaError {
-    ArenaError::not_found("unknown_bot", format!("there is no bot `{id}`"))
-}
-
-fn unprocessable(code: &'static str, detail: impl Into<String>) -> ArenaError {
-    ArenaError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        code,
-        "Unprocessable request",
-        detail,
-    )
 }
 
 fn summary(record: &MatchRecord) -> MatchSummary {

@@ -8,7 +8,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use engine::erased::random_playout;
-use engine::game::{GameDef, Setup};
+use engine::game::{GameDef, OptionsOf, Setup};
 use engine::games::basra::Basra;
 use engine::games::bird_dog::BirdDog;
 use engine::games::chinese_ten::ChineseTen;
@@ -84,7 +84,7 @@ const ENTRIES: &[(&str, usize, Bench)] = &[
 ];
 
 /// The typed setup of a preset with its default options.
-fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<G::Options> {
+fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<OptionsOf<G>> {
     let family = G::family();
     let preset = family
         .presets
@@ -92,7 +92,7 @@ fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<G::Options> {
         .find(|p| p.id == id)
         .unwrap_or_else(|| panic!("{id} is not a preset of {}", family.id));
     let mut merged = merge_options(&family.options, preset, &Map::new()).expect("default options");
-    G::resolve_options(players, &Map::new(), &mut merged).expect("default options resolve");
+    G::resolve_options(&Map::new(), &mut merged).expect("default options resolve");
     Setup {
         players,
         options: serde_json::from_value(Value::Object(merged)).expect("typed options"),
@@ -101,7 +101,7 @@ fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<G::Options> {
     }
 }
 
-fn batch<G: GameDef>(setups: &[Setup<G::Options>]) -> u64 {
+fn batch<G: GameDef>(setups: &[Setup<OptionsOf<G>>]) -> u64 {
     setups
         .iter()
         .map(|s| random_playout::<G>(s, s.seed ^ 0x9E37_79B9_7F4A_7C15))
@@ -110,7 +110,7 @@ fn batch<G: GameDef>(setups: &[Setup<G::Options>]) -> u64 {
 
 fn typed<G: GameDef>(c: &mut Criterion, id: &'static str, players: usize) {
     let base = setup_for::<G>(id, players);
-    let setups: Vec<Setup<G::Options>> = (0..GAMES)
+    let setups: Vec<Setup<OptionsOf<G>>> = (0..GAMES)
         .map(|seed| Setup {
             seed,
             ..base.clone()

@@ -554,6 +554,84 @@ impl PackSpec {
     }
 }
 
+// JSON Schemas of the codes, matching exactly what the `Deserialize` impls above accept (`10` is
+// read as a ten, so `10H` is a valid card code although `TH` is what the engine writes).
+impl schemars::JsonSchema for Rank {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rank".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "engine::cards::Rank".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut codes: Vec<String> = Rank::ALL.iter().map(|r| r.code().to_string()).collect();
+        codes.push("10".into());
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A rank code: 2-9, T (ten; `10` is also accepted), J, Q, K, A.",
+            "enum": codes,
+        })
+    }
+}
+
+impl schemars::JsonSchema for Suit {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Suit".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "engine::cards::Suit".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<String> = Suit::ALL.iter().map(|s| s.code().to_string()).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A suit code: S (spades), H (hearts), D (diamonds), C (clubs).",
+            "enum": codes,
+        })
+    }
+}
+
+/// The pattern of a card code, exactly what [`Card::from_str`] accepts.
+pub const CARD_CODE_PATTERN: &str = "^(JK|([2-9TJQKA]|10)[SHDC])$";
+
+impl schemars::JsonSchema for Card {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Card".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "engine::cards::Card".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A card code: rank (2-9, T, J, Q, K, A; `10` is also accepted for T) then suit \
+        (S, H, D, C), like `TH`, `AS`, `7C`; or `JK` for the joker.",
+            "pattern": CARD_CODE_PATTERN,
+            "examples": ["TH", "AS", "7C", "JK"],
+        })
+    }
+}
+
+impl schemars::JsonSchema for CardSet {
+    // A list of distinct card codes: always written in place, like a `Vec<Card>`.
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CardSet".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "engine::cards::CardSet".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "uniqueItems": true,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

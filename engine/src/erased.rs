@@ -6,16 +6,19 @@
 //! validation, replays and random playouts), so games never repeat them.
 
 use crate::error::{ActionError, ReplayError, SetupError, StateError};
-use crate::game::{GameDef, GameResult, Seat, Setup, Viewer};
-use crate::options::{OptionSpec, PlayerRange, Preset, merge_options};
+use crate::game::Viewer;
+use crate::game::{ActionOf, GameDef, GameResult, GameState, OptionsOf, Seat, Setup, ViewOf};
+use crate::options::{
+    OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
+};
 use crate::rng::PlayoutRng;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
-/// Version of the transparent state envelope.
-pub const STATE_VERSION: u64 = 1;
+/// Version of the transparent state envelope (2: every state holds the shared `table` header).
+pub const STATE_VERSION: u64 = 2;
 
 /// The catalog entry of one game id.
 #[derive(Debug, Clone, Serialize)]
@@ -30,12 +33,29 @@ pub struct GameInfo {
     pub description: String,
     /// Rules summary of the family.
     pub rules_summary: String,
-    /// Player range.
+    /// Player range (with the id's default options; see `players_when`).
     pub players: PlayerRange,
+    /// Player ranges that follow the options, first match deciding (e.g. `watten` with
+    /// `{"variant": ["bohemian"]}` seats 2 to 6); `players` applies when none matches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub players_when: Vec<PlayersWhen>,
+    /// Other ids of the same family for player counts this id does not seat (e.g. `basra` names
+    /// `basra_partners` for 4 players).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub for_other_players: Vec<Sibling>,
     /// Every option with its default for this id; fixed ones are listed in `fixed_options` too.
     pub options: Vec<OptionSpec>,
     /// Options this id fixes.
     pub fixed_options: Map<String, Value>,
+}
+
+/// Another game id of the same family and its player range.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sibling {
+    /// The game id.
+    pub id: String,
+    /// Its player range.
+    pub players: PlayerRange,
 }
 
 /// What a client sends to start a game.
@@ -91,6 +111,9 @@ pub trait Game: Send + Sync {
     fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError>;
     /// The built-in heuristic bot's choice: an index into `legal`, from a seat's view only.
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String>;
+    /// The JSON Schemas of the family's options, actions, events and views (shared by every id
+    /// of the family): a document `{"$schema", "$defs"}`, see [`crate::schema`].
+    fn schemas(&self) -> Value;
 }
 
 impl std::fmt::Debug for dyn Match {
@@ -144,7 +167,7 @@ pub struct PresetGame<G: GameDef> {
     /// Typed setups with default options by player count, built on the first random playout:
     /// they differ only in the seed, and building one (the family's catalog, JSON option merging)
     /// costs as much as a short game.
-    playout_setups: Mutex<Vec<Setup<G::Options>>>,
+    playout_setups: Mutex<Vec<Setup<OptionsOf<G>>>>,
     _family: PhantomData<fn() -> G>,
 }
 
@@ -171,13 +194,39 @@ impl<G: GameDef> PresetGame<G> {
                 spec
             })
             .collect();
+        let players = preset.players.unwrap_or(family.players);
+        // Only the ranges this id can reach: none whose condition its fixed options exclude.
+        let players_when = family
+            .players_when
+            .iter()
+            .filter(|rule| {
+                rule.when.iter().all(|(id, allowed)| {
+                    preset.fixed.get(id).is_none_or(|fixed| {
+                        allowed.as_array().is_some_and(|list| list.contains(fixed))
+                    })
+                })
+            })
+            .cloned()
+            .collect();
+        let for_other_players = family
+            .presets
+            .iter()
+            .filter(|other| other.id != preset.id)
+            .map(|other| Sibling {
+                id: other.id.to_string(),
+                players: other.players.unwrap_or(family.players),
+            })
+            .filter(|other| other.players.min < players.min || other.players.max > players.max)
+            .collect();
         let info = GameInfo {
             id: preset.id.to_string(),
             family: family.id.to_string(),
             name: preset.name.to_string(),
             description: preset.description.to_string(),
             rules_summary: family.rules_summary.to_string(),
-            players: preset.players.unwrap_or(family.players),
+            players,
+            players_when,
+            for_other_players,
             options,
             fixed_options: preset.fixed.clone(),
         };
@@ -191,20 +240,33 @@ impl<G: GameDef> PresetGame<G> {
     }
 
     /// The typed setup for a request: player range, merged and typed options.
-    pub fn typed_setup(&self, request: &NewGame) -> Result<Setup<G::Options>, SetupError> {
-        let PlayerRange { min, max } = self.info.players;
-        if !(min..=max).contains(&request.players) {
+    pub fn typed_setup(&self, request: &NewGame) -> Result<Setup<OptionsOf<G>>, SetupError> {
+        let family_specs = G::family().options;
+        let merged = merge_options(&family_specs, &self.preset, &request.options);
+        // The range follows the options when they are valid (a variant may seat more).
+        let range = merged.as_ref().map_or(self.info.players, |merged| {
+            players_for(&self.info.players_when, merged, self.info.players)
+        });
+        let players = request.players;
+        if !(range.min..=range.max).contains(&players) {
             return Err(SetupError::PlayerCount {
                 game: self.info.id.clone(),
-                min,
-                max,
-                got: request.players,
+                min: range.min,
+                max: range.max,
+                got: players,
+                alternatives: self
+                    .info
+                    .for_other_players
+                    .iter()
+                    .filter(|other| (other.players.min..=other.players.max).contains(&players))
+                    .map(|other| other.id.clone())
+                    .collect(),
             });
         }
-        let family_specs = G::family().options;
-        let mut merged = merge_options(&family_specs, &self.preset, &request.options)?;
-        G::resolve_options(request.players, &request.options, &mut merged)?;
-        let options: G::Options = serde_json::from_value(Value::Object(merged))
+        let mut merged = merged?;
+        G::resolve_options(&request.options, &mut merged)?;
+        check_constraints(&family_specs, &request.options, &merged, players)?;
+        let options: OptionsOf<G> = serde_json::from_value(Value::Object(merged))
             .map_err(|e| SetupError::InvalidOptions(format!("invalid options: {e}")))?;
         Ok(Setup {
             players: request.players,
@@ -225,24 +287,31 @@ impl<G: GameDef> PresetGame<G> {
 
     /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
     fn checked(&self, typed: G::State) -> Result<Box<dyn Match>, StateError> {
-        let players = G::players(&typed);
-        let PlayerRange { min, max } = self.info.players;
+        let players = typed.players();
+        let options = self.check_fixed(typed.options())?;
+        let PlayerRange { min, max } =
+            players_for(&self.info.players_when, &options, self.info.players);
         if !(min..=max).contains(&players) {
             return Err(StateError::Inconsistent(format!(
                 "{players} players is outside {min}..={max}"
             )));
         }
-        self.check_fixed(G::options(&typed))?;
-        G::validate(&typed).map_err(StateError::Inconsistent)?;
+        typed.validate().map_err(StateError::Inconsistent)?;
         Ok(Box::new(TypedMatch::<G> {
             id: self.id.clone(),
             state: typed,
         }))
     }
 
-    fn check_fixed(&self, options: &G::Options) -> Result<(), StateError> {
-        let options =
-            serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?;
+    /// Checks the options this id fixes; returns the options as a JSON object.
+    fn check_fixed(&self, options: &OptionsOf<G>) -> Result<Map<String, Value>, StateError> {
+        let Value::Object(options) =
+            serde_json::to_value(options).map_err(|e| StateError::Malformed(e.to_string()))?
+        else {
+            return Err(StateError::Malformed(
+                "the options are not an object".into(),
+            ));
+        };
         for (id, fixed) in &self.preset.fixed {
             if options.get(id) != Some(fixed) {
                 return Err(StateError::Inconsistent(format!(
@@ -251,7 +320,7 @@ impl<G: GameDef> PresetGame<G> {
                 )));
             }
         }
-        Ok(())
+        Ok(options)
     }
 }
 
@@ -295,7 +364,7 @@ impl<G: GameDef> Game for PresetGame<G> {
             .ok_or_else(|| StateError::Malformed("missing `data`".into()))?;
         // Deserialize from the borrowed tree: no copy of the state.
         let typed: G::State =
-            G::State::deserialize(data).map_err(|e| StateError::Malformed(e.to_string()))?;
+            <G::State>::deserialize(data).map_err(|e| StateError::Malformed(e.to_string()))?;
         self.checked(typed)
     }
 
@@ -376,12 +445,12 @@ impl<G: GameDef> Game for PresetGame<G> {
     }
 
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String> {
-        let view: G::View = G::View::deserialize(view)
+        let view: ViewOf<G> = <ViewOf<G>>::deserialize(view)
             .map_err(|e| format!("not a view of {}: {e}", self.info.id))?;
-        let legal: Vec<G::Action> = legal
+        let legal: Vec<ActionOf<G>> = legal
             .iter()
             .map(|a| {
-                G::Action::deserialize(a)
+                <ActionOf<G>>::deserialize(a)
                     .map_err(|e| format!("not an action of {}: {e}", self.info.id))
             })
             .collect::<Result<_, _>>()?;
@@ -390,13 +459,17 @@ impl<G: GameDef> Game for PresetGame<G> {
         }
         Ok(G::heuristic(&view, &legal).min(legal.len() - 1))
     }
+
+    fn schemas(&self) -> Value {
+        crate::schema::family_schemas::<G>()
+    }
 }
 
 use serde::Deserialize;
 
 /// Plays one uniformly random game on typed calls (a random actor, then a random legal action)
 /// and returns the number of actions applied. Used by `cardroom playouts` and the benchmarks.
-pub fn random_playout<G: GameDef>(setup: &Setup<G::Options>, choice_seed: u64) -> u64 {
+pub fn random_playout<G: GameDef>(setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
     let Ok(mut state) = G::setup(setup) else {
         return 0;
     };
@@ -405,21 +478,21 @@ pub fn random_playout<G: GameDef>(setup: &Setup<G::Options>, choice_seed: u64) -
     let mut events = Vec::new();
     let mut applied = 0;
     loop {
-        let actors = G::to_act(&state);
+        let actors = state.to_act();
         let seats = actors.as_slice();
         if seats.is_empty() {
             return applied;
         }
         let seat = seats[rng.below(seats.len())];
         actions.clear();
-        G::legal_actions(&state, seat, &mut actions);
+        state.legal_actions(seat, &mut actions);
         if actions.is_empty() {
             // A listed actor with nothing to do would be a rules bug; stop rather than spin.
             return applied;
         }
         let action = &actions[rng.below(actions.len())];
         events.clear();
-        if G::apply(&mut state, seat, action, &mut events).is_err() {
+        if state.apply(seat, action, &mut events).is_err() {
             return applied;
         }
         applied += 1;
@@ -453,36 +526,36 @@ impl<G: GameDef> Match for TypedMatch<G> {
     }
 
     fn players(&self) -> usize {
-        G::players(&self.state)
+        self.state.players()
     }
 
     fn seed(&self) -> u64 {
-        G::seed(&self.state)
+        self.state.seed()
     }
 
     fn options(&self) -> Value {
-        to_json(G::options(&self.state))
+        to_json(self.state.options())
     }
 
     fn to_act(&self) -> Vec<Seat> {
-        G::to_act(&self.state).to_vec()
+        self.state.to_act().to_vec()
     }
 
     fn is_over(&self) -> bool {
-        G::to_act(&self.state).is_empty()
+        self.state.to_act().is_empty()
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        if !G::to_act(&self.state).contains(seat) {
+        if !self.state.to_act().contains(seat) {
             return Vec::new();
         }
         let mut actions = Vec::new();
-        G::legal_actions(&self.state, seat, &mut actions);
+        self.state.legal_actions(seat, &mut actions);
         actions.iter().map(to_json).collect()
     }
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError> {
-        let actors = G::to_act(&self.state);
+        let actors = self.state.to_act();
         if actors.is_empty() {
             return Err(ActionError::GameOver);
         }
@@ -492,25 +565,25 @@ impl<G: GameDef> Match for TypedMatch<G> {
                 to_act: actors.to_vec(),
             });
         }
-        let action: G::Action = G::Action::deserialize(action).map_err(|e| {
+        let action: ActionOf<G> = <ActionOf<G>>::deserialize(action).map_err(|e| {
             ActionError::illegal(
                 "malformed_action",
                 format!("not an action of {}: {e}", self.id),
             )
         })?;
         let mut events = Vec::new();
-        G::apply(&mut self.state, seat, &action, &mut events)?;
+        self.state.apply(seat, &action, &mut events)?;
         Ok(Applied {
             events: events.iter().map(to_json).collect(),
         })
     }
 
     fn view(&self, viewer: Viewer) -> Value {
-        to_json(&G::view(&self.state, viewer))
+        to_json(&self.state.view(viewer))
     }
 
     fn result(&self) -> Option<GameResult> {
-        G::result(&self.state)
+        self.state.result()
     }
 
     fn save(&self) -> Value {
@@ -541,10 +614,10 @@ impl<G: GameDef> Match for TypedMatch<G> {
     }
 
     fn pieces(&self) -> Vec<String> {
-        G::pieces(&self.state)
+        self.state.pieces()
     }
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
-        G::hidden_from(&self.state, viewer)
+        self.state.hidden_from(viewer)
     }
 }

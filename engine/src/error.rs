@@ -6,7 +6,7 @@ use crate::game::Seat;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The player count is outside the game's range.
-    #[error("{game} is played by {min} to {max} players, not {got}")]
+    #[error("{game} is played by {min} to {max} players, not {got}{}", suggest(.alternatives, *.got))]
     PlayerCount {
         /// Game id.
         game: String,
@@ -16,6 +16,8 @@ pub enum SetupError {
         max: usize,
         /// The count asked for.
         got: usize,
+        /// Game ids of the same family that are played by `got` players.
+        alternatives: Vec<String>,
     },
     /// An option is unknown, of the wrong type, out of range, fixed by the preset, or incompatible.
     #[error("{0}")]
@@ -23,6 +25,14 @@ pub enum SetupError {
     /// A stacked deal names an unknown, duplicate or unavailable card, or is too long.
     #[error("{0}")]
     InvalidDeals(String),
+}
+
+fn suggest(alternatives: &[String], got: usize) -> String {
+    if alternatives.is_empty() {
+        String::new()
+    } else {
+        format!("; for {got} players use {}", alternatives.join(" or "))
+    }
 }
 
 impl SetupError {

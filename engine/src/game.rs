@@ -6,7 +6,9 @@
 //! [`crate::erased::Game`] that [`crate::erased`] builds from any `GameDef`.
 
 use crate::error::{ActionError, SetupError};
-use crate::options::{OptionSpec, PlayerRange, Preset};
+use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
+use crate::rng::GameRng;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -133,93 +135,153 @@ pub struct Family {
     pub options: Vec<OptionSpec>,
     /// The published game ids; the first is the family's default.
     pub presets: Vec<Preset>,
+    /// Player ranges that follow the options (the first whose `when` holds decides; else the
+    /// preset's range): e.g. `watten` with `{"variant": "bohemian"}` seats 2 to 6.
+    pub players_when: Vec<PlayersWhen>,
 }
 
-/// One game family, typed. Implemented once per family in `engine/src/games/<family>/`.
+/// The header every family's state starts with: the seats, the typed options and the seeded RNG
+/// (which holds the seed). `players`, `options` and `seed` are answered from it once, here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table<O> {
+    /// Number of seats.
+    pub players: usize,
+    /// The options the game was set up with.
+    pub options: O,
+    /// The game's chance (its seed included).
+    pub rng: GameRng,
+}
+
+impl<O> Table<O> {
+    /// A table for a setup: its player count, options and a fresh RNG from its seed.
+    pub fn new(setup: &Setup<O>) -> Table<O>
+    where
+        O: Clone,
+    {
+        Table {
+            players: setup.players,
+            options: setup.options.clone(),
+            rng: GameRng::new(setup.seed),
+        }
+    }
+}
+
+/// A game in progress, typed: what every family implements once, on its state.
 ///
 /// Contract:
-/// - `setup` draws all chance from the state's [`crate::rng::GameRng`]; nothing else is random.
 /// - `apply` is only called for a seat in `to_act` of a game not over (the erased layer checks that,
 ///   in the order game over, not your turn, illegal); it validates fully before mutating, so on
 ///   `Err` the state is unchanged; it runs automatic steps (dealing, scoring) before returning.
 /// - `legal_actions` lists every legal action of `seat` in a canonical, deterministic order.
 /// - `view` is built by whitelisting what the viewer may know.
-pub trait GameDef: Sized + Send + Sync + 'static {
+pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static {
     /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
-    type Options: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
-    /// The full state, hidden cards and RNG included.
-    type State: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
-    /// The action vocabulary, serialized as `{"type": ...}`.
-    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Options: Serialize
+        + DeserializeOwned
+        + JsonSchema
+        + Clone
+        + Debug
+        + PartialEq
+        + Send
+        + Sync;
+    /// The action vocabulary, serialized as `{"type": ...}`; unknown fields are refused.
+    type Action: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send + Sync;
     /// Public events produced by `apply`.
-    type Event: Serialize + Debug;
+    type Event: Serialize + JsonSchema + Debug;
     /// What one seat (or a spectator) may see. Deserializable, so bots built on the engine can read
     /// the view they are sent.
-    type View: Serialize + DeserializeOwned;
+    type View: Serialize + DeserializeOwned + JsonSchema;
 
-    /// The family description, options and presets.
-    fn family() -> Family;
-
-    /// Completes the merged options knowing which ids the request gave explicitly (`requested`):
-    /// defaults that depend on another option (a variant's own target...) and options refused
-    /// when given for a variant or player count they do not apply to. Called before the options
-    /// are typed; the default changes nothing.
-    fn resolve_options(
-        players: usize,
-        requested: &serde_json::Map<String, serde_json::Value>,
-        merged: &mut serde_json::Map<String, serde_json::Value>,
-    ) -> Result<(), SetupError> {
-        let _ = (players, requested, merged);
-        Ok(())
-    }
-
-    /// Sets up a game (and deals, if the game starts with a deal). Checks player-dependent options.
-    fn setup(setup: &Setup<Self::Options>) -> Result<Self::State, SetupError>;
+    /// The shared header: players, options, RNG and seed.
+    fn table(&self) -> &Table<Self::Options>;
 
     /// Seats that may act now (empty when the game is over).
-    fn to_act(state: &Self::State) -> Actors;
+    fn to_act(&self) -> Actors;
 
     /// The legal actions of `seat`, in canonical order, appended to `out` (cleared by the caller).
-    fn legal_actions(state: &Self::State, seat: Seat, out: &mut Vec<Self::Action>);
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Self::Action>);
 
     /// Applies a checked seat's action, appending the public events it produced to `events`.
     fn apply(
-        state: &mut Self::State,
+        &mut self,
         seat: Seat,
         action: &Self::Action,
         events: &mut Vec<Self::Event>,
     ) -> Result<(), ActionError>;
 
     /// What `viewer` may know, and nothing else.
-    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+    fn view(&self, viewer: Viewer) -> Self::View;
 
     /// The final result, once the game is over.
-    fn result(state: &Self::State) -> Option<GameResult>;
-
-    /// Number of seats.
-    fn players(state: &Self::State) -> usize;
-
-    /// The options the game was set up with.
-    fn options(state: &Self::State) -> &Self::Options;
-
-    /// The seed of the game.
-    fn seed(state: &Self::State) -> u64;
+    fn result(&self) -> Option<GameResult>;
 
     /// Checks a state that came from outside (a client's transparent state) before any use:
-    /// pieces conserved, seats and counters in range, phase data coherent. Every state reachable
-    /// by play passes; anything that could make another method panic must fail here.
-    fn validate(state: &Self::State) -> Result<(), String>;
+    /// pieces conserved, seats and counters in range, phase data coherent (hand sizes per phase).
+    /// Every state reachable by play passes; anything that could make another method panic, or a
+    /// move lead to a state this refuses, must fail here.
+    fn validate(&self) -> Result<(), String>;
 
     /// Every piece anywhere in the game (hands, stock, tricks, piles, markers), as codes. The
     /// multiset never changes during a game (checked by the conformance tests).
-    fn pieces(state: &Self::State) -> Vec<String>;
-
-    /// A simple heuristic policy for the built-in bot: the index into `legal` of the action to play,
-    /// chosen from the seat's view only (never the full state). It must beat uniform random play
-    /// clearly; the rules tests of each family show by how much.
-    fn heuristic(view: &Self::View, legal: &[Self::Action]) -> usize;
+    fn pieces(&self) -> Vec<String>;
 
     /// Codes of pieces `viewer` must not be able to see, excluding codes of which some copy is
     /// visible to the viewer. The conformance tests check no such code appears in the view.
-    fn hidden_from(state: &Self::State, viewer: Viewer) -> Vec<String>;
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String>;
+
+    /// Number of seats.
+    fn players(&self) -> usize {
+        self.table().players
+    }
+
+    /// The options the game was set up with.
+    fn options(&self) -> &Self::Options {
+        &self.table().options
+    }
+
+    /// The seed of the game.
+    fn seed(&self) -> u64 {
+        self.table().rng.seed
+    }
+}
+
+/// The options type of a family.
+pub type OptionsOf<G> = <<G as GameDef>::State as GameState>::Options;
+/// The action type of a family.
+pub type ActionOf<G> = <<G as GameDef>::State as GameState>::Action;
+/// The view type of a family.
+pub type ViewOf<G> = <<G as GameDef>::State as GameState>::View;
+/// The event type of a family.
+pub type EventOf<G> = <<G as GameDef>::State as GameState>::Event;
+
+/// One game family, typed: its catalog entry, its setup and its built-in bot. Everything about a
+/// game in progress is its [`GameDef::State`]'s [`GameState`]. Implemented once per family in
+/// `engine/src/games/<family>/mod.rs`.
+pub trait GameDef: Sized + Send + Sync + 'static {
+    /// The full state, hidden cards and RNG included.
+    type State: GameState;
+
+    /// The family description, options and presets.
+    fn family() -> Family;
+
+    /// Completes the merged options knowing which ids the request gave explicitly (`requested`):
+    /// defaults that depend on another option (a variant's own target...). Called before the
+    /// options are typed and before each option's declared constraints are checked; the default
+    /// changes nothing.
+    fn resolve_options(
+        requested: &serde_json::Map<String, serde_json::Value>,
+        merged: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), SetupError> {
+        let _ = (requested, merged);
+        Ok(())
+    }
+
+    /// Sets up a game (and deals, if the game starts with a deal). Draws all chance from the
+    /// state's [`crate::rng::GameRng`]; checks player-dependent options.
+    fn setup(setup: &Setup<OptionsOf<Self>>) -> Result<Self::State, SetupError>;
+
+    /// A simple heuristic policy for the built-in bot (the family's `bot.rs`): the index into
+    /// `legal` of the action to play, chosen from the seat's view only (never the full state). It
+    /// must beat uniform random play clearly; the rules tests of each family show by how much.
+    fn heuristic(view: &ViewOf<Self>, legal: &[ActionOf<Self>]) -> usize;
 }

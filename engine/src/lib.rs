@@ -26,6 +26,7 @@ pub mod games;
 pub mod options;
 pub mod registry;
 pub mod rng;
+pub mod schema;
 pub mod tiles;
 
 pub use erased::{Game, GameInfo, Match, NewGame};

@@ -2,8 +2,94 @@
 //! checking and merging of option objects that every game shares.
 
 use crate::error::SetupError;
-use serde::Serialize;
+use crate::game::Seat;
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+/// `first_dealer`, one type for every family that has it: `"random"` (one uniform draw, chance
+/// event `first_dealer`) or a fixed seat number. Wire values: the string `"random"` or an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "FirstDealerWire", into = "FirstDealerWire")]
+pub enum FirstDealer {
+    /// Drawn with the game's RNG.
+    Random,
+    /// This seat deals first.
+    Seat(Seat),
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(untagged)]
+enum FirstDealerWire {
+    Word(RandomWord),
+    Seat(Seat),
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RandomWord {
+    Random,
+}
+
+impl From<FirstDealerWire> for FirstDealer {
+    fn from(wire: FirstDealerWire) -> Self {
+        match wire {
+            FirstDealerWire::Word(RandomWord::Random) => FirstDealer::Random,
+            FirstDealerWire::Seat(seat) => FirstDealer::Seat(seat),
+        }
+    }
+}
+
+impl From<FirstDealer> for FirstDealerWire {
+    fn from(value: FirstDealer) -> Self {
+        match value {
+            FirstDealer::Random => FirstDealerWire::Word(RandomWord::Random),
+            FirstDealer::Seat(seat) => FirstDealerWire::Seat(seat),
+        }
+    }
+}
+
+impl schemars::JsonSchema for FirstDealer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FirstDealer".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::FirstDealer").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // The wire form (`FirstDealerWire`).
+        crate::schema::word_or_count(
+            "random",
+            "`\"random\"` (drawn at random) or the seat that deals first.",
+        )
+    }
+}
+
+impl FirstDealer {
+    /// Refuses a fixed seat outside a `players`-seat game.
+    pub fn check(self, players: usize) -> Result<(), SetupError> {
+        match self {
+            FirstDealer::Seat(seat) if seat >= players => Err(SetupError::InvalidOptions(format!(
+                "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {seat}",
+                players.saturating_sub(1)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// True if the option names a seat of a `players`-seat game (or is random).
+    pub fn fits(self, players: usize) -> bool {
+        self.check(players).is_ok()
+    }
+
+    /// The first dealer: the fixed seat, or one uniform draw from `rng`.
+    pub fn pick(self, rng: &mut GameRng, players: usize) -> Seat {
+        match self {
+            FirstDealer::Seat(seat) => seat,
+            FirstDealer::Random => rng.pick(players),
+        }
+    }
+}
 
 /// The type and allowed values of one option.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -17,6 +103,11 @@ pub enum OptionKind {
         min: i64,
         /// Largest value.
         max: i64,
+    },
+    /// One of a fixed list of integers (e.g. a target of 11, 15 or 18).
+    IntegerChoice {
+        /// The allowed integers.
+        values: Vec<i64>,
     },
     /// One of a fixed list of strings.
     Enum {
@@ -66,6 +157,95 @@ pub struct OptionSpec {
     /// e.g. "no limit"). Set with [`OptionSpec::or_null`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub nullable: bool,
+    /// Restrictions under other options' values (or the player count), machine-readable: under
+    /// each rule's `when`, a requested value must be one of the rule's `values` (none: the option
+    /// may not be given at all). Checked generically when a game is set up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<OptionRule>,
+}
+
+/// A condition on the other options of a request: option id (or `players`, the player count)
+/// to the list of values under which it holds; every entry must hold.
+pub type When = Map<String, Value>;
+
+/// One restriction of an option: under `when`, only `values` are allowed (none: not at all).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OptionRule {
+    /// The condition, e.g. `{"variant": ["bohemian"]}` or `{"players": [3]}`.
+    pub when: When,
+    /// The values allowed under the condition; empty when the option does not apply then.
+    pub values: Vec<Value>,
+}
+
+/// True if `when` holds for these merged options and player count (a key naming neither an
+/// option nor `players` never holds).
+pub fn when_holds(when: &When, merged: &Map<String, Value>, players: usize) -> bool {
+    when.iter().all(|(key, allowed)| {
+        let current = if key == "players" {
+            Some(Value::from(players))
+        } else {
+            merged.get(key).cloned()
+        };
+        let allowed = allowed.as_array().map(Vec::as_slice).unwrap_or_default();
+        current.is_some_and(|v| allowed.contains(&v))
+    })
+}
+
+fn describe_when(when: &When) -> String {
+    when.iter()
+        .map(|(key, values)| format!("{key} in {values}"))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// Checks every requested option against its spec's [`OptionRule`]s, given the merged options.
+pub fn check_constraints(
+    specs: &[OptionSpec],
+    requested: &Map<String, Value>,
+    merged: &Map<String, Value>,
+    players: usize,
+) -> Result<(), SetupError> {
+    for (id, value) in requested {
+        let Some(spec) = specs.iter().find(|s| &s.id == id) else {
+            continue;
+        };
+        for rule in &spec.constraints {
+            if !when_holds(&rule.when, merged, players) || rule.values.contains(value) {
+                continue;
+            }
+            let when = describe_when(&rule.when);
+            return Err(SetupError::InvalidOptions(if rule.values.is_empty() {
+                format!("option `{id}` does not apply when {when}")
+            } else {
+                format!(
+                    "option `{id}` must be one of {} when {when}, not {value}",
+                    Value::from(rule.values.clone())
+                )
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// The player range under some options: the first matching `when` decides, else `default`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayersWhen {
+    /// The condition on the options (see [`When`]).
+    pub when: When,
+    /// The player range then.
+    pub players: PlayerRange,
+}
+
+/// The range that applies to merged options: the first rule whose `when` holds, else `default`.
+pub fn players_for(
+    rules: &[PlayersWhen],
+    merged: &Map<String, Value>,
+    default: PlayerRange,
+) -> PlayerRange {
+    rules
+        .iter()
+        .find(|r| when_holds(&r.when, merged, 0))
+        .map_or(default, |r| r.players)
 }
 
 impl OptionSpec {
@@ -77,6 +257,7 @@ impl OptionSpec {
             default: Value::Bool(default),
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
     }
 
@@ -88,6 +269,7 @@ impl OptionSpec {
             default: Value::from(default),
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
     }
 
@@ -101,6 +283,7 @@ impl OptionSpec {
             default: Value::from(default),
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
     }
 
@@ -123,6 +306,7 @@ impl OptionSpec {
             default,
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
     }
 
@@ -144,6 +328,7 @@ impl OptionSpec {
             default,
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
     }
 
@@ -157,7 +342,37 @@ impl OptionSpec {
             default,
             description: description.into(),
             nullable: false,
+            constraints: Vec::new(),
         }
+    }
+
+    /// An option that is one of a list of integers.
+    pub fn integer_choice(id: &str, values: &[i64], default: i64, description: &str) -> OptionSpec {
+        OptionSpec {
+            id: id.into(),
+            kind: OptionKind::IntegerChoice {
+                values: values.to_vec(),
+            },
+            default: Value::from(default),
+            description: description.into(),
+            nullable: false,
+            constraints: Vec::new(),
+        }
+    }
+
+    /// Adds a restriction: under `when` (a JSON object of option id to allowed values), only
+    /// `values` (a JSON array; empty: the option may not be given).
+    pub fn constrained(mut self, when: Value, values: Value) -> OptionSpec {
+        self.constraints.push(OptionRule {
+            when: when.as_object().cloned().unwrap_or_default(),
+            values: values.as_array().cloned().unwrap_or_default(),
+        });
+        self
+    }
+
+    /// The option may not be given under `when`.
+    pub fn not_when(self, when: Value) -> OptionSpec {
+        self.constrained(when, Value::Array(Vec::new()))
     }
 
     /// Also allows `null` (e.g. "no limit"); the description should say what `null` means.
@@ -197,6 +412,19 @@ impl OptionSpec {
             OptionKind::Boolean => Err(bad("true or false".into())),
             OptionKind::Integer { min, max } if in_range(*min, *max) => Ok(()),
             OptionKind::Integer { min, max } => Err(bad(format!("an integer from {min} to {max}"))),
+            OptionKind::IntegerChoice { values }
+                if value.as_i64().is_some_and(|v| values.contains(&v)) =>
+            {
+                Ok(())
+            }
+            OptionKind::IntegerChoice { values } => Err(bad(format!(
+                "one of {}",
+                values
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
             OptionKind::Enum { values } if in_values(values) => Ok(()),
             OptionKind::Enum { values } => Err(bad(format!("one of {}", quoted(values)))),
             OptionKind::EnumOrInteger { values, min, max }

@@ -387,6 +387,29 @@ pub fn parse_tile_deals(
         .collect()
 }
 
+/// The pattern of a tile code, exactly what [`Tile::from_str`] accepts: `a-b` with pips 0 to 6 and
+/// the lower end first, optionally a copy suffix `#1` to `#9`.
+pub const TILE_CODE_PATTERN: &str =
+    "^(0-[0-6]|1-[1-6]|2-[2-6]|3-[3-6]|4-[4-6]|5-[5-6]|6-6)(#[1-9])?$";
+
+impl schemars::JsonSchema for Tile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Tile".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "engine::tiles::Tile".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A domino tile code: `a-b` with pips 0 to 6 and the lower end first, like `2-5`; \
+        copies of a duplicated tile carry a suffix `#1` to `#9`, like `6-6#1`.",
+            "pattern": TILE_CODE_PATTERN,
+            "examples": ["2-5", "6-6#1"],
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

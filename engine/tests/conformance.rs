@@ -132,13 +132,35 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
                 "{id}: a refused action changed the state"
             );
         }
-        // Every listed action applies.
+        // Every listed action applies, and the state it returns passes validation (issue 11
+        // item 2: a state `apply` returns is one the server must load); the same action with
+        // an unknown field added is refused as malformed (issue 11 item 3).
         if exhaustive {
             for action in &legal {
                 let mut probe = state.clone_match();
                 if let Err(e) = probe.apply(seat, action) {
                     panic!("{id}/{players} seed {seed}: listed action {action} refused: {e}");
                 }
+                if let Err(e) = game.load(&probe.save()) {
+                    panic!("{id}/{players} seed {seed}: the state after {action} is refused: {e}");
+                }
+                let mut stray = action.clone();
+                stray
+                    .as_object_mut()
+                    .unwrap_or_else(|| panic!("{id}: action {action} is not an object"))
+                    .insert("zz_unknown_field".into(), Value::from(1));
+                let mut probe = state.clone_match();
+                let err = probe.apply(seat, &stray).unwrap_err();
+                assert_eq!(
+                    err.reason(),
+                    "malformed_action",
+                    "{id}/{players} seed {seed}: {stray} gave {err:?}"
+                );
+                assert_eq!(
+                    probe.save(),
+                    saved,
+                    "{id}: a malformed action changed the state"
+                );
             }
         }
         for action in &legal {
@@ -293,5 +315,41 @@ fn states_of_another_game_or_forged_are_refused() {
         version["version"] = Value::from(99);
         assert!(game.load(&version).is_err());
         assert!(game.load(&Value::from("x")).is_err());
+    }
+}
+
+/// Issue 11 item 3: actions without fields refused stray fields only when they had fields; now
+/// every action of every game refuses an unknown field as `malformed_action`, state unchanged.
+#[test]
+fn issue11_actions_with_stray_fields_are_malformed() {
+    for (id, players, action) in [
+        (
+            "taihe_abao",
+            4,
+            serde_json::json!({"type": "pass", "cards": ["ZZ"]}),
+        ),
+        (
+            "watten_bohemian",
+            2,
+            serde_json::json!({"type": "draw", "zz_extra": 1}),
+        ),
+    ] {
+        let game = registry::find(id).unwrap();
+        let mut state = game
+            .start(&NewGame {
+                players,
+                seed: 1,
+                ..NewGame::default()
+            })
+            .unwrap();
+        let before = state.save();
+        let seat = state.to_act()[0];
+        let err = state.apply(seat, &action).unwrap_err();
+        assert_eq!(
+            err.reason(),
+            "malformed_action",
+            "{id}: {action} gave {err:?}"
+        );
+        assert_eq!(state.save(), before);
     }
 }

@@ -3,6 +3,7 @@
 
 use engine::cards::{Card, CardSet, PackSpec};
 use engine::common::capture::Layout;
+use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::basra::Basra;
 use engine::games::basra::action::Action;
@@ -81,13 +82,15 @@ fn sets(list: &[&str]) -> Vec<CardSet> {
 
 fn apply(state: &mut State, seat: usize, action: Action) -> Vec<Event> {
     let mut events = Vec::new();
-    Basra::apply(state, seat, &action, &mut events).unwrap_or_else(|e| panic!("{action:?}: {e}"));
+    state
+        .apply(seat, &action, &mut events)
+        .unwrap_or_else(|e| panic!("{action:?}: {e}"));
     events
 }
 
 fn legal(state: &State, seat: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    Basra::legal_actions(state, seat, &mut out);
+    state.legal_actions(seat, &mut out);
     out
 }
 
@@ -495,17 +498,17 @@ fn b17_r3_optional_sums_step_by_step() {
     apply(&mut s, seat, play("9S"));
     assert_eq!(
         legal(&s, seat),
-        vec![cap("AS"), cap("4D"), cap("5C"), cap("8H"), Action::Pass]
+        vec![cap("AS"), cap("4D"), cap("5C"), cap("8H"), Action::Pass {}]
     );
     let mut trail = s.clone();
-    apply(&mut trail, seat, Action::Pass);
+    apply(&mut trail, seat, Action::Pass {});
     assert_eq!(trail.floor.cards(), &cs("AS 4D 5C 8H 9S")[..]);
     apply(&mut s, seat, cap("AS"));
     assert_eq!(legal(&s, seat), vec![cap("4D"), cap("5C"), cap("8H")]);
     apply(&mut s, seat, cap("8H"));
-    assert_eq!(legal(&s, seat), vec![cap("4D"), cap("5C"), Action::Pass]);
+    assert_eq!(legal(&s, seat), vec![cap("4D"), cap("5C"), Action::Pass {}]);
     let mut stop = s.clone();
-    let ev = apply(&mut stop, seat, Action::Pass);
+    let ev = apply(&mut stop, seat, Action::Pass {});
     assert_eq!(captured(&ev), Some((cs("AS 8H"), 0.0)));
     assert_eq!(stop.floor.cards(), &cs("4D 5C")[..]);
     let ev = apply(&mut s, seat, cap("4D"));
@@ -907,7 +910,7 @@ fn r34_pending_choice_when_the_hands_run_out() {
     apply(&mut s, 0, play("5S"));
     assert!(matches!(s.phase, Phase::Choose { .. }));
     assert_eq!(s.stock.len(), stock_before);
-    assert_eq!(Basra::to_act(&s), engine::Actors::One(0));
+    assert_eq!(s.to_act(), engine::Actors::One(0));
     let ev = apply(&mut s, 0, cap("5H"));
     assert!(
         ev.iter()
@@ -923,9 +926,9 @@ fn errors_name_the_cards_and_leave_the_state() {
     let seat = s.turn;
     arrange(&mut s, seat, "5S 9C", "5H 5D KC");
     let before = s.clone();
-    let err = |s: &mut State, a: Action| Basra::apply(s, seat, &a, &mut Vec::new()).unwrap_err();
+    let err = |s: &mut State, a: Action| s.apply(seat, &a, &mut Vec::new()).unwrap_err();
     assert_eq!(err(&mut s, play("AD")).reason(), "card_not_in_hand");
-    assert_eq!(err(&mut s, Action::Pass).reason(), "nothing_to_choose");
+    assert_eq!(err(&mut s, Action::Pass {}).reason(), "nothing_to_choose");
     assert_eq!(
         err(&mut s, Action::Play { cards: cs("5S 9C") }).reason(),
         "play_one_card"
@@ -933,7 +936,7 @@ fn errors_name_the_cards_and_leave_the_state() {
     assert_eq!(s, before);
     apply(&mut s, seat, play("5S"));
     let before = s.clone();
-    let e = err(&mut s, Action::Pass);
+    let e = err(&mut s, Action::Pass {});
     assert_eq!(e.reason(), "capture_incomplete");
     assert_eq!(err(&mut s, cap("KC")).reason(), "not_capturable");
     assert_eq!(err(&mut s, play("9C")).reason(), "finish_capture");
@@ -1039,6 +1042,36 @@ fn r25_no_draw_when_nothing_is_buried() {
     let (r, b, b10) = (data("random"), data("bottom"), data("bottom10"));
     assert_eq!(r["stock"], b["stock"]);
     assert_eq!(b10["stock"], b["stock"]);
-    assert_eq!(r["rng"], b["rng"]);
-    assert_eq!(b10["rng"], b["rng"]);
+    assert_eq!(r["table"]["rng"], b["table"]["rng"]);
+    assert_eq!(b10["table"]["rng"], b["table"]["rng"]);
+}
+
+/// Issue 11 item 6: `basra` with 4 players names the partnership id in its refusal, and the
+/// catalog entry lists it among the ids for other player counts.
+#[test]
+fn issue11_basra_four_players_names_the_partnership_id() {
+    let game = registry::find("basra").unwrap();
+    let err = game
+        .start(&NewGame {
+            players: 4,
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_players");
+    assert!(err.to_string().contains("basra_partners"), "{err}");
+    let entry = serde_json::to_value(game.info()).unwrap();
+    assert!(
+        entry["for_other_players"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"id": "basra_partners", "players": {"min": 4, "max": 4}})),
+        "{entry}"
+    );
+    registry::find("basra_partners")
+        .unwrap()
+        .start(&NewGame {
+            players: 4,
+            ..NewGame::default()
+        })
+        .unwrap();
 }

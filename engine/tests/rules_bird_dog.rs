@@ -2,6 +2,7 @@
 //! B1..B13, and the heuristic bot against random play.
 
 use engine::cards::{Card, CardSet};
+use engine::game::GameState;
 use engine::game::Setup;
 use engine::games::bird_dog::rules::TeamPairs;
 use engine::games::bird_dog::scoring::{pairs, score_hand, solo_points, team_tally};
@@ -10,8 +11,7 @@ use engine::registry;
 use engine::{GameDef, Match, NewGame, Viewer};
 use serde_json::{Value, json};
 
-mod support;
-use support::refused;
+use crate::support::refused;
 
 fn codes(list: &str) -> Vec<String> {
     list.split_whitespace().map(String::from).collect()
@@ -45,7 +45,7 @@ fn stack2(nd: &str, dummy: &str, dl: &str, widow: &str) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 11)
+    crate::support::start(id, players, options, deals, 11)
 }
 
 fn ok(m: &mut Box<dyn Match>, seat: usize, action: Value) -> Vec<Value> {
@@ -406,7 +406,8 @@ fn b10_b12_b13_r15_r17_two_player_order_and_control() {
             );
         }
     }
-    // B13: seat 0 passes W1, seat 1 goes solo: trump D, Bird Dog 9H (in seat 1's hand: in play).
+    // B13: seat 0 passes W1, seat 1 goes solo: trump D, Bird Dog 9H (in seat 1's hand, unseen:
+    // R22 keeps where it lies hidden, so the view only says it has not been seen).
     assert_eq!(m.to_act(), vec![0]);
     ok(&mut m, 0, pass());
     ok(&mut m, 1, solo());
@@ -415,7 +416,7 @@ fn b10_b12_b13_r15_r17_two_player_order_and_control() {
     let v = spectator(m.as_ref());
     assert_eq!(v["trump"], "D");
     assert_eq!(v["bird_dog"], json!({"rank": "9", "suit": "H"}));
-    assert_eq!(v["bird_dog_in_play"], true);
+    assert_eq!(v["bird_dog_seen"], false);
     assert_eq!(v["dummy"]["controller"], 0);
     assert_eq!(v["dummy"]["face_up"], json!(["QC", "KS", "AH"]));
     assert_eq!(v["dummy"]["face_down"], 4);
@@ -692,17 +693,17 @@ fn hero_wins(players: usize, games: u64) -> (f64, f64) {
             deals: vec![],
         };
         let mut state = BirdDog::setup(&setup).unwrap();
-        while let Some(&seat) = BirdDog::to_act(&state).as_slice().first() {
+        while let Some(&seat) = state.to_act().as_slice().first() {
             legal.clear();
-            BirdDog::legal_actions(&state, seat, &mut legal);
+            state.legal_actions(seat, &mut legal);
             let i = if seat == hero {
-                BirdDog::heuristic(&BirdDog::view(&state, Viewer::Seat(seat)), &legal)
+                BirdDog::heuristic(&state.view(Viewer::Seat(seat)), &legal)
             } else {
                 rng.below(legal.len())
             };
-            BirdDog::apply(&mut state, seat, &legal[i], &mut events).unwrap();
+            state.apply(seat, &legal[i], &mut events).unwrap();
         }
-        let r = BirdDog::result(&state).unwrap();
+        let r = state.result().unwrap();
         if r.ranking[0] == [hero] {
             wins += 1.0;
         }
@@ -719,4 +720,53 @@ fn heuristic_beats_random_play() {
     println!("2 players: heuristic wins {w2:.3} (random 0.5), point share {p2:.3}");
     assert!(w3 > 0.45, "3 players: {w3}");
     assert!(w2 > 0.6, "2 players: {w2}");
+}
+
+/// Issue 11 item 1, R22: with the Bird Dog card 9D unturned in the widow, nothing public (the trump
+/// event, any seat's view, the spectator's) differs from the same position with 9D in a hand.
+#[test]
+fn issue11_bird_dog_card_location_not_leaked() {
+    let in_widow = codes("9S TS JS QS KS AS TH JH QH KH AH 9C TC JC QC KC AC TD JD QD KD 9H 9D AD");
+    // The same deal with 9D and 9C swapped: 9D now lies in a hand, 9C in the widow.
+    let mut in_hand = in_widow.clone();
+    in_hand.swap(11, 22);
+    let mut public = Vec::new();
+    for deal in [in_widow, in_hand] {
+        let mut m = crate::support::start("bird_dog", 3, json!({"first_dealer": 0}), vec![deal], 1);
+        assert_eq!(m.to_act(), vec![1]);
+        let events = ok(&mut m, 1, solo());
+        let trump = events
+            .iter()
+            .find(|e| e["type"] == "trump")
+            .cloned()
+            .expect("declaring solo fixes trump");
+        assert_eq!(trump["indicator"], "9H");
+        assert_eq!(trump["bird_dog"], json!({"rank": "9", "suit": "D"}));
+        assert!(trump.get("bird_dog_in_play").is_none(), "{trump}");
+        let mut views = vec![spectator(m.as_ref())];
+        views.extend((0..3).map(|s| m.view(Viewer::Seat(s))));
+        for v in &views {
+            assert!(v.get("bird_dog_in_play").is_none(), "{v}");
+            assert_eq!(v["bird_dog_seen"], false);
+        }
+        public.push((events, views[0].clone()));
+    }
+    assert_eq!(
+        public[0], public[1],
+        "public events and view differ with 9D's place"
+    );
+}
+
+#[test]
+fn r22_bird_dog_seen_once_turned_up_from_the_widow() {
+    // W1 = 9D turned and passed by all, W2 = 9H: trump H, Bird Dog 9D, seen face up (R4, R22).
+    let deal = codes("9S TS JS QS KS AS TH JH QH KH AH 9C TC JC QC KC AC TD JD QD KD 9D 9H AD");
+    let mut m = crate::support::start("bird_dog", 3, json!({"first_dealer": 0}), vec![deal], 1);
+    for seat in [1, 2, 0] {
+        ok(&mut m, seat, pass());
+    }
+    ok(&mut m, 1, solo());
+    let v = spectator(m.as_ref());
+    assert_eq!(v["indicator"], "9H");
+    assert_eq!(v["bird_dog_seen"], true);
 }

@@ -2,6 +2,7 @@
 //! heuristic-vs-random check. See also docs/rules/chinese_ten.md.
 
 use engine::cards::{Card, CardSet, PackSpec};
+use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::chinese_ten::ChineseTen;
 use engine::games::chinese_ten::action::Action;
@@ -13,8 +14,7 @@ use engine::rng::PlayoutRng;
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Map, Value, json};
 
-mod support;
-use support::act;
+use crate::support::act;
 
 fn c(code: &str) -> Card {
     Card::parse(code).unwrap()
@@ -155,7 +155,7 @@ fn arrange(state: &mut State, hands: &[(usize, &str)], layout: &str, piles: &[(u
 
 fn legal(state: &State, seat: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    ChineseTen::legal_actions(state, seat, &mut out);
+    state.legal_actions(seat, &mut out);
     out
 }
 
@@ -199,7 +199,9 @@ fn x2_r5_compulsory_capture_free_card_choice() {
     arrange(&mut state, &[(0, "8S 4C")], "2H QS", &[]);
     assert_eq!(legal(&state, 0), vec![tplay("4C", ""), tplay("8S", "2H")]);
     let before = state.clone();
-    let err = ChineseTen::apply(&mut state, 0, &tplay("8S", ""), &mut Vec::new()).unwrap_err();
+    let err = state
+        .apply(0, &tplay("8S", ""), &mut Vec::new())
+        .unwrap_err();
     assert_eq!(err.reason(), "capture_compulsory");
     assert!(err.to_string().contains("8S"), "{err}");
     assert_eq!(state, before);
@@ -351,7 +353,7 @@ fn x9_taiwan_race_ends_the_game_at_once() {
             (3, "9H 7H 6H 5H 4H QD KD"),
         ],
     );
-    let pts = |s: &State, seat: usize| scoring::pile_points(&s.options, 4, s.piles[seat]);
+    let pts = |s: &State, seat: usize| scoring::pile_points(s.options(), 4, s.piles[seat]);
     assert_eq!(
         [
             pts(&state, 0),
@@ -363,7 +365,7 @@ fn x9_taiwan_race_ends_the_game_at_once() {
     );
     state.turn = 3;
     let mut events = Vec::new();
-    ChineseTen::apply(&mut state, 3, &tplay("TH", "TD"), &mut events).unwrap();
+    state.apply(3, &tplay("TH", "TD"), &mut events).unwrap();
     assert_eq!(state.phase, Phase::Over);
     assert!(events.iter().any(|e| matches!(
         e,
@@ -372,7 +374,7 @@ fn x9_taiwan_race_ends_the_game_at_once() {
             points: 72
         }
     )));
-    let result = ChineseTen::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![3], vec![0], vec![1], vec![2]]);
     assert_eq!(result.scores, vec![58.0, 41.0, 30.0, 72.0]);
 }
@@ -557,12 +559,12 @@ fn r16_taiwan_race_counts_card_points_only() {
     state.turn = 3;
     // 54 card points; taking 5H with 5D adds 10 card points -> 64 >= 60 (the +30 transfer is not
     // what ends it), then transfers are settled.
-    ChineseTen::apply(&mut state, 3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
+    state.apply(3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
     assert_eq!(state.phase, Phase::Over);
     let last = state.last_deal.clone().unwrap();
     assert_eq!(last.card_points[3], 64);
     assert_eq!(last.transfers, vec![-10, -10, -10, 30]);
-    assert_eq!(ChineseTen::result(&state).unwrap().ranking[0], vec![3]);
+    assert_eq!(state.result().unwrap().ranking[0], vec![3]);
 
     // 44 card points + a red-five capture (+10 card points) = 54 < 60: play goes on.
     let mut state = typed(
@@ -572,7 +574,7 @@ fn r16_taiwan_race_counts_card_points_only() {
     );
     arrange(&mut state, &[(3, "5D 2S")], "5H", &[(3, "AH KH 9H 4H")]);
     state.turn = 3;
-    ChineseTen::apply(&mut state, 3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
+    state.apply(3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
     assert_ne!(state.phase, Phase::Over);
 }
 

@@ -2,6 +2,7 @@
 //! See: docs/rules/marglia.md
 
 use engine::cards::{Card, CardSet, Suit};
+use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::marglia::rules::{
     Communication, FirstDealer, GameLength, Options, TrickBonus, Variant,
@@ -12,8 +13,7 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::{act, view};
+use crate::support::{act, view};
 
 fn cards(list: &str) -> CardSet {
     CardSet::from_cards(Card::parse_list(list).unwrap())
@@ -49,7 +49,7 @@ fn marglia_entry(dealer: usize, trump: &str, hands: [&str; 4]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 11)
+    crate::support::start(id, players, options, deals, 11)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, code: &str) -> Vec<Value> {
@@ -180,7 +180,7 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
     assert_eq!(state.cumulative, [0, 35]);
     assert_eq!(state.phase, Phase::EarlyStop);
     let mut legal = Vec::new();
-    Marglia::legal_actions(&state, 3, &mut legal);
+    state.legal_actions(3, &mut legal);
     assert_eq!(
         serde_json::to_value(&legal).unwrap(),
         json!([{"type": "declare", "what": "stop"}, {"type": "pass"}])
@@ -189,7 +189,7 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
     let mut stopped = state.clone();
     let mut events = Vec::new();
     let stop = legal[0].clone();
-    Marglia::apply(&mut stopped, 3, &stop, &mut events).unwrap();
+    stopped.apply(3, &stop, &mut events).unwrap();
     assert_eq!(stopped.cumulative, [0, 35]);
     let report = stopped.last_deal.clone().unwrap();
     assert_eq!((report.scores, report.unplayed), (vec![0, 0], true));
@@ -197,13 +197,9 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
     assert_eq!(stopped.deal_number, 3);
     // Pass: play starts with seat 0 leading.
     let mut passed = state.clone();
-    Marglia::apply(
-        &mut passed,
-        3,
-        &engine::games::marglia::Action::Pass,
-        &mut events,
-    )
-    .unwrap();
+    passed
+        .apply(3, &engine::games::marglia::Action::Pass {}, &mut events)
+        .unwrap();
     assert_eq!(passed.phase, Phase::Play);
     assert_eq!(passed.current(), Some(0));
     // A 5D turn-up: no bonus, 32 < 35, no decision.
@@ -409,10 +405,10 @@ fn r15_equal_scores_are_a_draw() {
     let mut state = marglia_state(Options::default(), vec![]);
     state.phase = Phase::Over;
     state.cumulative = vec![12, 12];
-    let result = Marglia::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![0, 1, 2, 3]]);
     state.cumulative = vec![3, 12];
-    let result = Marglia::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![1, 3], vec![0, 2]]);
     assert_eq!(result.scores, [3.0, 12.0, 3.0, 12.0]);
 }
@@ -584,26 +580,22 @@ fn r12_turned_card_gives_nothing_at_29_or_more() {
     state.turned = Some(card("7D"));
     let mut events = Vec::new();
     let mut legal = Vec::new();
-    Maniglia::legal_actions(&state, 0, &mut legal);
-    Maniglia::apply(&mut state, 0, &legal[0], &mut events).unwrap();
+    state.legal_actions(0, &mut legal);
+    state.apply(0, &legal[0], &mut events).unwrap();
     for seat in [1, 2, 3] {
-        Maniglia::apply(
-            &mut state,
-            seat,
-            &engine::games::marglia::Action::Pass,
-            &mut events,
-        )
-        .unwrap();
+        state
+            .apply(seat, &engine::games::marglia::Action::Pass {}, &mut events)
+            .unwrap();
     }
     let declare = engine::games::marglia::Action::Declare {
         what: None,
         suit: Some(Suit::Spades),
     };
     let mut blocked = state.clone();
-    Maniglia::apply(&mut blocked, 0, &declare, &mut events).unwrap();
+    blocked.apply(0, &declare, &mut events).unwrap();
     assert_eq!(blocked.cumulative, [0, 29]);
     state.cumulative = vec![0, 28];
-    Maniglia::apply(&mut state, 0, &declare, &mut events).unwrap();
+    state.apply(0, &declare, &mut events).unwrap();
     assert_eq!(state.cumulative, [0, 33]);
 }
 
@@ -716,7 +708,7 @@ fn heuristic_wins<G>(
     heuristic_seats: &[usize],
 ) -> (u64, u64)
 where
-    G: GameDef<Options = Options, State = State, Action = engine::games::marglia::Action>,
+    G: GameDef<State = State>,
 {
     let mut wins = 0;
     let mut losses = 0;
@@ -733,16 +725,16 @@ where
         let mut events = Vec::new();
         while let Some(seat) = state.current() {
             legal.clear();
-            G::legal_actions(&state, seat, &mut legal);
+            state.legal_actions(seat, &mut legal);
             let index = if heuristic_seats.contains(&seat) {
-                G::heuristic(&G::view(&state, Viewer::Seat(seat)), &legal)
+                G::heuristic(&state.view(Viewer::Seat(seat)), &legal)
             } else {
                 rng.below(legal.len())
             };
             let action = legal[index].clone();
-            G::apply(&mut state, seat, &action, &mut events).unwrap();
+            state.apply(seat, &action, &mut events).unwrap();
         }
-        let result = G::result(&state).unwrap();
+        let result = state.result().unwrap();
         let first = &result.ranking[0];
         if first.contains(&heuristic_seats[0]) && first.len() < players {
             wins += 1;

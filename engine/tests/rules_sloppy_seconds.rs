@@ -2,6 +2,7 @@
 //! See: docs/rules/sloppy_seconds.md
 
 use engine::cards::{Card, CardSet, PackSpec, Suit};
+use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::sloppy_seconds::rules::{FirstDealer, MinimumRule, Options, TieRule};
 use engine::games::sloppy_seconds::{SloppySeconds, scoring};
@@ -9,8 +10,7 @@ use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::view;
+use crate::support::view;
 
 /// A stacked entry giving each seat exactly these cards (card i goes to seat dealer+1+i, R11).
 fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
@@ -26,7 +26,7 @@ fn entry(dealer: usize, hands: &[&str]) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 7)
+    crate::support::start(id, players, options, deals, 7)
 }
 
 fn play(game: &mut Box<dyn Match>, seat: usize, card: &str) -> Vec<Value> {
@@ -364,7 +364,7 @@ fn s9_r8_game_ends_after_the_hand_and_the_highest_total_wins() {
     let mut state = typed_state(4, Options::default());
     state.totals = after;
     state.over = true;
-    let result = SloppySeconds::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![2], vec![0], vec![1], vec![3]]);
     assert_eq!(result.scores, [302.0, 255.0, 310.0, 240.0]);
     assert_eq!(result.teams, None);
@@ -378,7 +378,7 @@ fn r9_tie_for_first_plays_on_or_shares() {
     let mut state = typed_state(4, Options::default());
     state.totals = tied.to_vec();
     state.over = true;
-    let result = SloppySeconds::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![0, 1], vec![2], vec![3]]);
 }
 
@@ -478,17 +478,17 @@ fn heuristic_wins(players: usize, games: u64) -> u64 {
         let mut events = Vec::new();
         while let Some(seat) = state.current() {
             legal.clear();
-            SloppySeconds::legal_actions(&state, seat, &mut legal);
+            state.legal_actions(seat, &mut legal);
             let index = if seat == hero {
-                SloppySeconds::heuristic(&SloppySeconds::view(&state, Viewer::Seat(seat)), &legal)
+                SloppySeconds::heuristic(&state.view(Viewer::Seat(seat)), &legal)
             } else {
                 rng.below(legal.len())
             };
             assert!(index < legal.len());
             let action = legal[index].clone();
-            SloppySeconds::apply(&mut state, seat, &action, &mut events).unwrap();
+            state.apply(seat, &action, &mut events).unwrap();
         }
-        let result = SloppySeconds::result(&state).unwrap();
+        let result = state.result().unwrap();
         if result.ranking[0].contains(&hero) {
             wins += 1;
         }

@@ -6,8 +6,7 @@ use engine::games::taihe_abao::rules::{Kind, classify, rank_counts};
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::{act, refused, view};
+use crate::support::{act, refused, view};
 
 /// Interleaves equal-length hands into a stacked entry for a deal from seat `base`:
 /// card i goes to seat (base + i) mod n.
@@ -25,7 +24,7 @@ fn entry(hands: &[&str], base: usize) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 7)
+    crate::support::start(id, players, options, deals, 7)
 }
 
 fn turn(m: &dyn Match) -> usize {

@@ -7,8 +7,7 @@ use engine::tiles::Tile;
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::{Value, json};
 
-mod support;
-use support::{act, refused, view};
+use crate::support::{act, refused, view};
 
 /// A stacked entry for first player `f`: five rounds from `f` (hands[s] lists seat s's tiles,
 /// the first player's sixth tile last), then the reserve from the top.
@@ -27,7 +26,7 @@ fn entry(hands: &[&str], f: usize, reserve: &str) -> Vec<String> {
 }
 
 fn start(id: &str, players: usize, options: Value, deals: Vec<Vec<String>>) -> Box<dyn Match> {
-    support::start(id, players, options, deals, 11)
+    crate::support::start(id, players, options, deals, 11)
 }
 
 fn tile(code: &str) -> Tile {
@@ -195,7 +194,7 @@ fn k5_win_on_a_draw_everybody_pays() {
 fn empty_the_reserve(id: &str, m: &dyn Match, seat: usize) -> Box<dyn Match> {
     let mut saved = m.save();
     let reserve: Vec<Value> = saved["data"]["reserve"].as_array().unwrap().clone();
-    let table = saved["data"]["table"].as_array_mut().unwrap();
+    let table = saved["data"]["discards"].as_array_mut().unwrap();
     for (i, t) in reserve.into_iter().enumerate() {
         table.insert(i, json!({"tile": t, "seat": seat}));
     }
@@ -605,7 +604,35 @@ fn forged_states_are_refused() {
     assert_eq!(forge(&|d| d["turn"] = json!(7)), "invalid_state");
     assert_eq!(forge(&|d| d["chips"][0] = json!(i64::MAX)), "invalid_state");
     assert_eq!(
-        forge(&|d| d["options"]["stake"] = json!(0)),
+        forge(&|d| d["table"]["options"]["stake"] = json!(0)),
         "invalid_state"
     );
+}
+
+/// Issue 11 item 2: a client state with hands 4 and 6 while seat 1 is to acquire was accepted, and
+/// the draw led to a 7-tile hand the server then refused. Hand sizes are now checked per phase, so
+/// the edited state is refused at load (every state `apply` returns loads: see conformance).
+#[test]
+fn issue11_tjak_hand_sizes_are_checked_per_phase_at_load() {
+    for id in ["tjak_mat_tchi_ki", "tjak_mat_tchi_ki_any_tile"] {
+        let game = registry::find(id).unwrap();
+        let mut m = game
+            .start(&NewGame {
+                players: 2,
+                seed: 1,
+                ..NewGame::default()
+            })
+            .unwrap();
+        assert_eq!(m.to_act(), vec![0]);
+        act(&mut m, 0, json!({"type": "discard", "tiles": ["1-4"]}));
+        let saved = m.save();
+        game.load(&saved).expect("the state apply returned loads");
+        let mut edited = saved.clone();
+        let data = &mut edited["data"];
+        let moved = data["concealed"][0].as_array_mut().unwrap().remove(0);
+        data["concealed"][1].as_array_mut().unwrap().push(moved);
+        let err = game.load(&edited).unwrap_err();
+        assert_eq!(err.code(), "invalid_state");
+        assert!(err.to_string().contains("tiles"), "{err}");
+    }
 }

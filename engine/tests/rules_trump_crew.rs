@@ -1,13 +1,13 @@
 //! Trump Crew: one test per ruling of `shared/rules/trump_crew.md` where testable, every worked
 //! example T1..T11, and the heuristic bot against random play.
 
+use engine::game::GameState;
 use engine::games::trump_crew::{Action, TrumpCrew, View};
 use engine::registry;
 use engine::{ActionError, GameDef, Match, NewGame, Viewer};
 use serde_json::{Value, json};
 
-mod support;
-use support::{refused, view};
+use crate::support::{refused, view};
 
 fn game() -> &'static dyn engine::Game {
     registry::find("trump_crew").expect("trump_crew is registered")
@@ -688,17 +688,17 @@ fn crew_score(players: usize, games: u64, heuristic: bool) -> f64 {
             deals: vec![],
         };
         let mut state = TrumpCrew::setup(&setup).unwrap();
-        while let Some(&seat) = TrumpCrew::to_act(&state).as_slice().first() {
+        while let Some(&seat) = state.to_act().as_slice().first() {
             legal.clear();
-            TrumpCrew::legal_actions(&state, seat, &mut legal);
+            state.legal_actions(seat, &mut legal);
             let i = if heuristic {
-                TrumpCrew::heuristic(&TrumpCrew::view(&state, Viewer::Seat(seat)), &legal)
+                TrumpCrew::heuristic(&state.view(Viewer::Seat(seat)), &legal)
             } else {
                 chooser.below(legal.len())
             };
-            TrumpCrew::apply(&mut state, seat, &legal[i], &mut events).unwrap();
+            state.apply(seat, &legal[i], &mut events).unwrap();
         }
-        total += TrumpCrew::result(&state).unwrap().scores[0];
+        total += state.result().unwrap().scores[0];
     }
     total / games as f64
 }

@@ -4,6 +4,7 @@
 
 use engine::cards::Card;
 use engine::erased::{NewGame, PresetGame};
+use engine::game::GameState;
 use engine::game::{GameDef, Setup, Viewer};
 use engine::games::twenty_two::TwentyTwo;
 use engine::games::twenty_two::action::{Action, Cards};
@@ -14,8 +15,7 @@ use engine::{ActionError, Match};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-mod support;
-use support::{act, start};
+use crate::support::{act, start};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -156,32 +156,32 @@ fn force_hands(state: &mut State, hands: &[(usize, &str)]) {
     state.winners.clear();
     state.laid_aside = rest;
     state.phase = Phase::Play { seat: state.leader };
-    TwentyTwo::validate(state).unwrap();
+    state.validate().unwrap();
 }
 
 fn tplay(state: &mut State, seat: usize, codes: &str) -> Vec<Event> {
     let mut events = Vec::new();
-    TwentyTwo::apply(
-        state,
-        seat,
-        &Action::Play {
-            cards: Cards::parse(codes),
-        },
-        &mut events,
-    )
-    .unwrap_or_else(|e| panic!("seat {seat} {codes}: {e}"));
+    state
+        .apply(
+            seat,
+            &Action::Play {
+                cards: Cards::parse(codes).unwrap(),
+            },
+            &mut events,
+        )
+        .unwrap_or_else(|e| panic!("seat {seat} {codes}: {e}"));
     events
 }
 
 fn tact(state: &mut State, seat: usize, action: Action) -> Vec<Event> {
     let mut events = Vec::new();
-    TwentyTwo::apply(state, seat, &action, &mut events).unwrap();
+    state.apply(seat, &action, &mut events).unwrap();
     events
 }
 
 fn tlegal(state: &State, seat: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    TwentyTwo::legal_actions(state, seat, &mut out);
+    state.legal_actions(seat, &mut out);
     out
 }
 
@@ -540,7 +540,7 @@ fn e10_r20_everyone_left_eliminated_lower_total_wins() {
         ..Options::default()
     });
     assert_eq!(state.totals, vec![23, 27, 25, 25]);
-    let result = TwentyTwo::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![3], vec![1], vec![0], vec![2]]);
     assert_eq!(result.scores, vec![23.0, 27.0, 25.0, 25.0]);
 }
@@ -551,7 +551,7 @@ fn e10_r20_shared_option_gives_both_rank_one() {
         simultaneous_elimination: engine::games::twenty_two::rules::SimultaneousElimination::Shared,
         ..Options::default()
     });
-    let result = TwentyTwo::result(&state).unwrap();
+    let result = state.result().unwrap();
     assert_eq!(result.ranking, vec![vec![1, 3], vec![0, 2]]);
 }
 
@@ -613,8 +613,8 @@ fn e12_r24_gambling_buy_back_once() {
         total: 31
     }));
     assert_eq!(state.phase, Phase::BuyBack { seat: 2 });
-    assert_eq!(tlegal(&state, 2), vec![Action::Accept, Action::Fold]);
-    let events = tact(&mut state, 2, Action::Accept);
+    assert_eq!(tlegal(&state, 2), vec![Action::Accept {}, Action::Fold {}]);
+    let events = tact(&mut state, 2, Action::Accept {});
     assert!(events.contains(&Event::BuyBack { seat: 2, total: 26 }));
     assert_eq!(state.stakes, vec![1, 1, 2, 1, 1]);
     assert_eq!(state.dealer, 2, "the loser deals the next deal");
@@ -661,7 +661,7 @@ fn e12_r24_r30_three_left_no_buy_back_and_the_game_ends() {
     // Seat 2 loses with 4C: 33, no buy-back with three players in; the game ends (R30).
     assert!(events.contains(&Event::Eliminated { seat: 2, total: 33 }));
     assert_eq!(state.phase, Phase::Over);
-    let result = TwentyTwo::result(&state).unwrap();
+    let result = state.result().unwrap();
     // Pot: the lowest total of the final deal's three players (seat 1, 10) takes 5 stakes.
     assert_eq!(
         result.ranking,
@@ -686,19 +686,19 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
     assert_eq!(
         tlegal(&state, 1),
         vec![Action::Play {
-            cards: Cards::parse("4C")
+            cards: Cards::parse("4C").unwrap()
         }]
     );
     let mut events = Vec::new();
-    let err = TwentyTwo::apply(
-        &mut state,
-        1,
-        &Action::Play {
-            cards: Cards::parse("AH"),
-        },
-        &mut events,
-    )
-    .unwrap_err();
+    let err = state
+        .apply(
+            1,
+            &Action::Play {
+                cards: Cards::parse("AH").unwrap(),
+            },
+            &mut events,
+        )
+        .unwrap_err();
     assert_eq!(err.reason(), "must_play_lowest");
     let mut state = cucumber(3);
     force_hands(
@@ -710,22 +710,22 @@ fn e13_r25_agurk_ace_led_forces_lowest_else_must_head() {
         tlegal(&state, 1),
         vec![
             Action::Play {
-                cards: Cards::parse("9D")
+                cards: Cards::parse("9D").unwrap()
             },
             Action::Play {
-                cards: Cards::parse("AH")
+                cards: Cards::parse("AH").unwrap()
             }
         ]
     );
-    let err = TwentyTwo::apply(
-        &mut state,
-        1,
-        &Action::Play {
-            cards: Cards::parse("4C"),
-        },
-        &mut events,
-    )
-    .unwrap_err();
+    let err = state
+        .apply(
+            1,
+            &Action::Play {
+                cards: Cards::parse("4C").unwrap(),
+            },
+            &mut events,
+        )
+        .unwrap_err();
     assert_eq!(err.reason(), "must_head");
     // Agurk leads are single cards (no sets) and there is no exchange.
     assert_eq!(state.discards.len(), 0);
@@ -1277,14 +1277,14 @@ fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
     let deal = state.deal;
     let mut last = Vec::new();
     for seat in 0..12 {
-        last = tact(&mut state, seat, Action::Draw);
+        last = tact(&mut state, seat, Action::Draw {});
     }
     assert!(
         last.iter().any(|e| matches!(e, Event::LastTrick { .. })),
         "{last:?}"
     );
     assert_eq!(state.deal, deal + 1, "the next deal started automatically");
-    TwentyTwo::validate(&state).unwrap();
+    state.validate().unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1296,19 +1296,19 @@ fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
 /// the end: a result ranking every seat once, and nothing more to do.
 fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
     let mut state = TwentyTwo::setup(setup).expect("setup");
-    let mut pieces = TwentyTwo::pieces(&state);
+    let mut pieces = state.pieces();
     pieces.sort();
     let mut chooser = choice_seed | 1;
     let mut actions = Vec::new();
     let mut events = Vec::new();
     let mut steps = 0;
     loop {
-        let actors = TwentyTwo::to_act(&state);
+        let actors = state.to_act();
         let Some(&seat) = actors.as_slice().first() else {
             break;
         };
         actions.clear();
-        TwentyTwo::legal_actions(&state, seat, &mut actions);
+        state.legal_actions(seat, &mut actions);
         assert!(!actions.is_empty(), "seat {seat} to act without actions");
         chooser ^= chooser << 13;
         chooser ^= chooser >> 7;
@@ -1318,7 +1318,7 @@ fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
             // A card the seat does not hold (another seat's card) is refused, state unchanged.
             let other = (seat + 1) % setup.players;
             let before = serde_json::to_string(&state).unwrap();
-            let hands = serde_json::to_value(TwentyTwo::view(&state, Viewer::Seat(other))).unwrap();
+            let hands = serde_json::to_value(state.view(Viewer::Seat(other))).unwrap();
             if let Some(code) = hands["hand"]
                 .as_array()
                 .and_then(|h| h.first())
@@ -1328,21 +1328,22 @@ fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
                     serde_json::from_value(json!({"type": "play", "cards": [code]})).unwrap();
                 if !actions.contains(&foreign) {
                     let mut scratch = Vec::new();
-                    assert!(TwentyTwo::apply(&mut state, seat, &foreign, &mut scratch).is_err());
+                    assert!(state.apply(seat, &foreign, &mut scratch).is_err());
                     assert_eq!(serde_json::to_string(&state).unwrap(), before);
                 }
             }
         }
         events.clear();
-        TwentyTwo::apply(&mut state, seat, &action, &mut events)
+        state
+            .apply(seat, &action, &mut events)
             .unwrap_or_else(|e| panic!("listed action {action:?} refused: {e}"));
-        let mut now = TwentyTwo::pieces(&state);
+        let mut now = state.pieces();
         now.sort();
         assert_eq!(now, pieces, "cards not conserved after {steps} steps");
         steps += 1;
         assert!(steps < 100_000, "no end");
     }
-    let result = TwentyTwo::result(&state).expect("a result at the end");
+    let result = state.result().expect("a result at the end");
     let mut ranked: Vec<usize> = result.ranking.iter().flatten().copied().collect();
     ranked.sort();
     assert_eq!(ranked, (0..setup.players).collect::<Vec<_>>());
@@ -1395,7 +1396,7 @@ fn typed_setup(id: &str, request: &NewGame) -> Setup<Options> {
     let preset = family.presets.iter().find(|p| p.id == id).unwrap().clone();
     let mut merged =
         engine::options::merge_options(&family.options, &preset, &request.options).unwrap();
-    TwentyTwo::resolve_options(request.players, &request.options, &mut merged).unwrap();
+    TwentyTwo::resolve_options(&request.options, &mut merged).unwrap();
     Setup {
         players: request.players,
         options: serde_json::from_value(Value::Object(merged)).unwrap(),

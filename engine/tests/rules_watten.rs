@@ -8,8 +8,7 @@ use engine::games::watten::scoring::Roles;
 use engine::{ActionError, GameDef, Match, NewGame, Viewer, registry};
 use serde_json::{Map, Value, json};
 
-mod support;
-use support::act;
+use crate::support::act;
 
 fn c(code: &str) -> Card {
     Card::parse(code).unwrap()
@@ -401,7 +400,7 @@ fn b7_barred_side_and_cap() {
     let mut nine = b2_game();
     set_scores(&mut nine, "watten", json!([9, 4, 9, 4]));
     let mut any = nine.save();
-    any["data"]["options"]["raise_timing"] = json!("any_time");
+    any["data"]["table"]["options"]["raise_timing"] = json!("any_time");
     let _ = any;
     act(&mut nine, 1, json!({"type":"play","cards":["9H"]}));
     assert!(nine.legal_actions(2).iter().all(|a| a["type"] != "raise"));
@@ -1181,7 +1180,6 @@ fn r64_inapplicable_options_are_refused_and_variant_defaults_apply() {
         (json!({"three_player_declarer": "eldest_both"}), 4),
         (json!({"signals": "public"}), 2),
         (json!({"target": 12}), 4),
-        (json!({"variant": "blind"}), 3),
     ];
     for (opts, players) in bad {
         let err = game
@@ -1193,6 +1191,15 @@ fn r64_inapplicable_options_are_refused_and_variant_defaults_apply() {
             .unwrap_err();
         assert_eq!(err.code(), "invalid_options", "{opts}");
     }
+    // The player range follows the variant: Blind seats exactly 4.
+    let err = game
+        .start(&NewGame {
+            players: 3,
+            options: obj(json!({"variant": "blind"})),
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_players");
     let o = options("watten", 4, json!({"variant": "tyrolean"}));
     assert_eq!((o.target, o.new_cards), (15, true));
     let o = options("watten", 4, json!({"variant": "blind"}));
@@ -1474,4 +1481,103 @@ fn random_playouts_of_every_ruleset_and_option_set() {
             assert!(game.load(&m.save()).is_ok());
         }
     }
+}
+
+/// Issue 11 item 7: the catalog lists exactly the targets a game accepts (11, 15 or 18) and, machine
+/// readably, that `target` does not apply to Bohemian; 12 is refused naming the allowed values.
+#[test]
+fn issue11_watten_catalog_says_which_targets_are_allowed() {
+    let game = registry::find("watten").unwrap();
+    let entry = serde_json::to_value(game.info()).unwrap();
+    let target = entry["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "target")
+        .cloned()
+        .unwrap();
+    assert_eq!(target["type"], "integer_choice");
+    assert_eq!(target["values"], json!([11, 15, 18]));
+    assert_eq!(
+        target["constraints"],
+        json!([{"when": {"variant": ["bohemian"]}, "values": []}])
+    );
+    for value in [11, 15, 18] {
+        game.start(&NewGame {
+            players: 2,
+            options: obj(json!({ "target": value })),
+            ..NewGame::default()
+        })
+        .unwrap_or_else(|e| panic!("target {value}: {e}"));
+    }
+    let err = game
+        .start(&NewGame {
+            players: 2,
+            options: obj(json!({"target": 12})),
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_options");
+    assert!(err.to_string().contains("one of 11, 15, 18"), "{err}");
+    // Every option's constraints are honoured as the catalog states them: weli_mode under blind.
+    let weli = entry["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "weli_mode")
+        .cloned()
+        .unwrap();
+    assert!(
+        weli["constraints"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"when": {"variant": ["blind"]}, "values": ["bells", "no_suit"]}))
+    );
+    let err = game
+        .start(&NewGame {
+            players: 4,
+            options: obj(json!({"variant": "blind", "weli_mode": "always_trump"})),
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("weli_mode"), "{err}");
+}
+
+/// Issue 11 item 8: `watten` with `{"variant": "bohemian"}` seats 2 to 6 like `watten_bohemian`,
+/// and the catalog says the range follows the variant.
+#[test]
+fn issue11_watten_bohemian_variant_seats_five_and_six() {
+    let game = registry::find("watten").unwrap();
+    for players in [5, 6] {
+        let mut m = game
+            .start(&NewGame {
+                players,
+                options: obj(json!({"variant": "bohemian"})),
+                seed: 3,
+                ..NewGame::default()
+            })
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+        assert_eq!(m.players(), players);
+        // The state a client gets back loads again (its range follows its options too).
+        let loaded = game.load(&m.save()).unwrap();
+        assert_eq!(loaded.save(), m.save());
+        let seat = m.to_act()[0];
+        let first = m.legal_actions(seat)[0].clone();
+        act(&mut m, seat, first);
+    }
+    let err = game
+        .start(&NewGame {
+            players: 5,
+            ..NewGame::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_players");
+    assert!(err.to_string().contains("watten_bohemian"), "{err}");
+    let entry = serde_json::to_value(game.info()).unwrap();
+    assert!(
+        entry["players_when"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"when": {"variant": ["bohemian"]}, "players": {"min": 2, "max": 6}}))
+    );
 }

@@ -26,6 +26,7 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
     let base = format!("http://{}", running.addr);
     let handle = running.server.handle();
     tokio::spawn(running.server);
+    arena::client::install_crypto_provider();
     let http = reqwest::Client::new();
 
     let created: Value = http

@@ -63,6 +63,26 @@ async fn health_metrics_and_request_ids_are_served() {
 }
 
 #[tokio::test]
+async fn an_incoming_request_id_is_kept_and_an_implausible_one_replaced() {
+    let app = spawn_app().await;
+    let send = |id: &'static str| {
+        app.client
+            .get(format!("{}/healthz", app.base))
+            .header("x-request-id", id)
+            .send()
+    };
+    let kept = send("proxy-7f3a.42:1").await.expect("send");
+    assert_eq!(kept.headers()["x-request-id"], "proxy-7f3a.42:1");
+    let replaced = send("a b\tc<script>").await.expect("send");
+    let id = replaced.headers()["x-request-id"]
+        .to_str()
+        .expect("ascii")
+        .to_string();
+    assert_ne!(id, "a b\tc<script>");
+    assert_eq!(id.len(), 32, "{id}");
+}
+
+#[tokio::test]
 async fn the_spec_and_an_offline_docs_page_are_served() {
     let app = spawn_app().await;
     let reply = app.get("/openapi.json").await;

@@ -66,3 +66,37 @@ fn serve_flags_parse_and_require_sealed_needs_a_key() {
         "--players is required"
     );
 }
+
+#[test]
+fn openapi_writes_and_checks_every_game_document() {
+    use api::cli::{OpenapiArgs, openapi};
+    let dir = std::env::temp_dir().join(format!("cardroom-games-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |write: bool| OpenapiArgs {
+        write: None,
+        check: None,
+        write_games: write.then(|| dir.clone()),
+        check_games: (!write).then(|| dir.clone()),
+    };
+    openapi(&args(true)).expect("writes every game document");
+    let written = std::fs::read_dir(&dir).expect("dir").count();
+    assert_eq!(written, engine::registry::games().len());
+    openapi(&args(false)).expect("freshly written documents pass the check");
+
+    let watten = dir.join("watten.json");
+    std::fs::write(&watten, "{}\n").expect("edit");
+    let error = openapi(&args(false))
+        .expect_err("an edited document fails")
+        .to_string();
+    assert!(error.contains("watten.json"), "{error}");
+    openapi(&args(true)).expect("rewrites");
+    std::fs::write(dir.join("chess.json"), "{}\n").expect("stray");
+    let error = openapi(&args(false))
+        .expect_err("a stray document fails")
+        .to_string();
+    assert!(
+        error.contains("chess.json") && !error.contains("watten.json"),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -232,3 +232,82 @@ async fn a_body_over_the_limit_is_413() {
     assert_eq!(reply.status, 413, "{}", reply.body);
     assert_eq!(reply.problem_code(), "payload_too_large");
 }
+
+/// Issue 11 item 4: a JSON body sent as `text/plain` (what a cross-origin form may post without
+/// CORS) was accepted by `new`. Every JSON endpoint of the OpenAPI document, rules API and arena,
+/// answers 415 `unsupported_media_type` to another content type and to none.
+#[tokio::test]
+async fn a_json_body_sent_as_text_plain_is_415_on_every_json_endpoint() {
+    let dir = std::env::temp_dir().join(format!("cardroom-e2e-415-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let arena = arena::Arena::open(arena::ArenaConfig::local(
+        dir.join("arena.db").to_string_lossy().to_string(),
+    ))
+    .await
+    .expect("open the arena");
+    let running = api::startup::build(api::startup::ServeConfig {
+        port: 0,
+        workers: Some(1),
+        handle_signals: false,
+        arena: Some(arena),
+        ..api::startup::ServeConfig::default()
+    })
+    .expect("bind");
+    let base = format!("http://{}", running.addr);
+    let handle = running.server.handle();
+    tokio::spawn(running.server);
+    arena::client::install_crypto_provider();
+    let http = reqwest::Client::new();
+
+    let doc = api::openapi::document();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            let Some(example) = op["requestBody"]["content"].get("application/json") else {
+                continue;
+            };
+            // A body the endpoint would accept as JSON: its documented example when there is one.
+            let body = example
+                .get("example")
+                .cloned()
+                .unwrap_or_else(|| json!({"players": 2}));
+            let url = format!("{base}{path}")
+                .replace("{game}", GAME)
+                .replace("{id}", "b_nope")
+                .replace("{name}", "random")
+                .replace("{event}", "start");
+            let method =
+                reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).expect("method");
+            for content_type in [
+                Some("text/plain"),
+                Some("application/x-www-form-urlencoded"),
+                None,
+            ] {
+                let mut request = http
+                    .request(method.clone(), &url)
+                    .body(serde_json::to_vec(&body).expect("json"));
+                if let Some(content_type) = content_type {
+                    request = request.header("content-type", content_type);
+                }
+                let response = request.send().await.expect("send");
+                let status = response.status().as_u16();
+                let media = response
+                    .headers()
+                    .get("content-type")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_string();
+                let problem: Value = response.json().await.expect("a JSON body");
+                let name = format!("{method} {path} as {content_type:?}");
+                assert_eq!(status, 415, "{name}: {problem}");
+                assert_eq!(media, "application/problem+json", "{name}");
+                assert_eq!(problem["code"], "unsupported_media_type", "{name}");
+                assert_eq!(problem["status"], 415, "{name}");
+            }
+            checked += 1;
+        }
+    }
+    // new, legal, apply, view, replay; register, update, create match; bot move and notice.
+    assert!(checked >= 10, "only {checked} JSON endpoints found");
+    handle.stop(true).await;
+}

@@ -26,6 +26,10 @@ fn every_operation_has_a_summary_a_description_and_examples() {
             assert!(op["description"].is_string(), "{name} has a description");
             if path.starts_with("/v1/games/{game}") {
                 assert!(op["responses"]["404"].is_object(), "{name} documents 404");
+                if path.ends_with("/openapi.json") {
+                    // Its answer is a whole document: the committed openapi/games/<id>.json.
+                    continue;
+                }
                 assert!(
                     op["responses"]["200"]["content"]["application/json"]["example"].is_object(),
                     "{name} has a response example"
@@ -40,11 +44,59 @@ fn every_operation_has_a_summary_a_description_and_examples() {
             }
         }
     }
+    // Every family's generated schemas are components, with real examples on the roots.
     for game in engine::registry::games() {
-        for kind in ["Options", "Action", "Event", "View"] {
-            let name = format!("{}.{kind}", game.info().id);
+        for kind in ["NewOptions", "Options", "Action", "Event", "View"] {
+            let name = format!("{}.{kind}", game.info().family);
             let schema = &doc["components"]["schemas"][&name];
             assert!(schema["examples"].is_array(), "{name} has examples");
+        }
+    }
+}
+
+/// One problem type for the whole service: every 4xx/5xx response of every operation, rules API
+/// and arena alike, is documented as `application/problem+json` with the one `Problem` schema,
+/// and every operation with a JSON body documents the 415 of issue 11 item 4.
+#[test]
+fn every_error_response_is_problem_json_and_every_json_body_documents_415() {
+    let doc = api::openapi::document();
+    let codes = doc["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_array()
+        .expect("ErrorCode is a closed enum");
+    for code in [
+        "unsupported_media_type",
+        "bot_url_refused",
+        "unknown_game",
+        "malformed_json",
+    ] {
+        assert!(codes.iter().any(|c| c == code), "ErrorCode lists {code}");
+    }
+    assert!(
+        doc["components"]["schemas"].get("ArenaProblem").is_none(),
+        "the arena has no problem type of its own"
+    );
+    let paths = doc["paths"].as_object().expect("paths");
+    for (path, item) in paths {
+        for (method, op) in item.as_object().expect("operations") {
+            let name = format!("{method} {path}");
+            for (status, response) in op["responses"].as_object().expect("responses") {
+                if status.starts_with('4') || status.starts_with('5') {
+                    let content = response["content"].as_object().expect("error content");
+                    assert_eq!(
+                        content.keys().collect::<Vec<_>>(),
+                        vec!["application/problem+json"],
+                        "{name} {status}"
+                    );
+                    assert_eq!(
+                        content["application/problem+json"]["schema"]["$ref"],
+                        "#/components/schemas/Problem",
+                        "{name} {status}"
+                    );
+                }
+            }
+            if op["requestBody"]["content"]["application/json"].is_object() {
+                assert!(op["responses"]["415"].is_object(), "{name} documents 415");
+            }
         }
     }
 }

@@ -57,7 +57,7 @@ async fn a_full_game_of_twenty_two_is_played_over_http_and_replays_identically()
     assert_eq!(start["game"], GAME);
     assert_eq!(start["over"], false);
     assert!(start["result"].is_null());
-    assert_eq!(start["state"]["version"], 1);
+    assert_eq!(start["state"]["version"], 2);
 
     let (end, history) = play_to_end(&app, start).await;
     assert_eq!(end["over"], true);

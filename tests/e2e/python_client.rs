@@ -7,7 +7,7 @@ use crate::support::{spawn_app, workspace_root};
 use std::path::Path;
 use std::process::Command;
 
-fn run(command: &mut Command, what: &str) {
+pub(crate) fn run(command: &mut Command, what: &str) {
     let output = command
         .output()
         .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
@@ -20,7 +20,7 @@ fn run(command: &mut Command, what: &str) {
     );
 }
 
-fn ensure_venv(root: &Path) -> std::path::PathBuf {
+pub(crate) fn ensure_venv(root: &Path) -> std::path::PathBuf {
     let venv = root.join("target/py-venv");
     let generator = venv.join("bin/openapi-python-client");
     if generator.exists() {

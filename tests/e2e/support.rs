@@ -65,6 +65,7 @@ pub async fn spawn_with(codec: StateCodec) -> TestApp {
         max_body_bytes: 64 * 1024,
         ..ServeConfig::default()
     };
+    arena::client::install_crypto_provider();
     let running = build(config).expect("the server binds 127.0.0.1:0");
     let handle = running.server.handle();
     tokio::spawn(running.server);

@@ -6,20 +6,20 @@ use crate::dto::{
     ApplyRequest, GameEntry, LegalRequest, NewGameRequest, ReplayRequest, ReplayResponse,
     ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
-use crate::error::{ApiError, ErrorCode, Problem, guard};
+use crate::error::{ErrorCode, Problem, ServiceError, guard};
 use actix_web::{HttpResponse, get, post, web};
 use engine::{Game, Match, NewGame, Viewer};
 use serde_json::Value;
 
 /// The game with this id, or 404 `unknown_game`.
-pub fn find_game(id: &str) -> Result<&'static dyn Game, ApiError> {
-    engine::registry::find(id).ok_or_else(|| ApiError::unknown_game(id))
+pub fn find_game(id: &str) -> Result<&'static dyn Game, ServiceError> {
+    engine::registry::find(id).ok_or_else(|| ServiceError::unknown_game(id))
 }
 
-fn check_seat(game: &dyn Match, seat: usize) -> Result<(), ApiError> {
+fn check_seat(game: &dyn Match, seat: usize) -> Result<(), ServiceError> {
     let players = game.players();
     if seat >= players {
-        return Err(ApiError::new(
+        return Err(ServiceError::new(
             ErrorCode::InvalidSeat,
             format!(
                 "seat {seat} does not exist: this game has {players} seats, numbered 0 to {}",
@@ -35,7 +35,7 @@ pub fn make_step(
     codec: &StateCodec,
     game: &dyn Match,
     events: Vec<Value>,
-) -> Result<Step, ApiError> {
+) -> Result<Step, ServiceError> {
     let to_act = game.to_act();
     let legal_actions = to_act
         .iter()
@@ -61,7 +61,7 @@ pub fn step_response(
     codec: &StateCodec,
     game: &dyn Match,
     events: Vec<Value>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, ServiceError> {
     let state = codec.encode_json(game)?;
     let to_act = game.to_act();
     let legal_actions = to_act
@@ -81,9 +81,9 @@ pub fn step_response(
         legal_actions,
     };
     let mut body = serde_json::to_vec(&step)
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot encode step: {e}")))?;
+        .map_err(|e| ServiceError::new(ErrorCode::Internal, format!("cannot encode step: {e}")))?;
     if body.pop() != Some(b'}') {
-        return Err(ApiError::new(
+        return Err(ServiceError::new(
             ErrorCode::Internal,
             "a step is a JSON object",
         ));
@@ -101,7 +101,8 @@ pub fn step_response(
 ///
 /// The catalog, a JSON array: for each game id its name, player range, options (type, allowed values, default,
 /// description), a short description and the rules summary. `schemas` points at the component
-/// schemas describing the exact JSON of the game's options, actions and views.
+/// schemas describing the exact JSON of the game's options, actions, events and views, and
+/// `openapi` at the game's own OpenAPI document, typed with them (for client generators).
 #[utoipa::path(
     operation_id = "list_games",
     tag = "rules",
@@ -130,7 +131,7 @@ pub async fn list() -> web::Json<Vec<GameEntry>> {
     ),
 )]
 #[get("/v1/games/{game}")]
-pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, ApiError> {
+pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, ServiceError> {
     let game = find_game(&game)?;
     Ok(web::Json(GameEntry::from_info(game.info())))
 }
@@ -138,7 +139,7 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, A
 /// Start a game.
 ///
 /// Sets up a game (dealing if the game starts with a deal) and returns the first step. Options not
-/// given take the game's defaults; their exact JSON is the component `<game>.Options`. Without a
+/// given take the game's defaults; their exact JSON is the component `<family>.NewOptions`. Without a
 /// `seed` the server picks one and records it in the state, so the game still replays.
 #[utoipa::path(
     operation_id = "new_game",
@@ -150,6 +151,7 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, A
         (status = 400, description = "`bad_request`: malformed JSON, wrong types, missing fields", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_players`, `invalid_options` or `invalid_deals`, with the reason in `detail`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -158,7 +160,7 @@ pub async fn start(
     game: web::Path<String>,
     request: web::Json<NewGameRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
     let request = request.into_inner();
     let setup = NewGame {
@@ -177,7 +179,7 @@ pub async fn start(
 /// List a seat's legal actions.
 ///
 /// Every action the seat may take now, in canonical order (empty if it may not act). The exact
-/// JSON of an action is the component `<game>.Action`.
+/// JSON of an action is the component `<family>.Action`.
 #[utoipa::path(
     operation_id = "legal_actions",
     tag = "rules",
@@ -188,6 +190,7 @@ pub async fn start(
         (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
 #[post("/v1/games/{game}/legal")]
@@ -195,10 +198,10 @@ pub async fn legal(
     game: web::Path<String>,
     request: web::Json<LegalRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<web::Json<SeatActions>, ApiError> {
+) -> Result<web::Json<SeatActions>, ServiceError> {
     let game = find_game(&game)?;
     guard(|| {
-        let state = codec.decode(game, &request.state)?;
+        let state = codec.decode_raw(game, &request.state)?;
         check_seat(state.as_ref(), request.seat)?;
         Ok(SeatActions {
             seat: request.seat,
@@ -224,6 +227,7 @@ pub async fn legal(
         (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`illegal_action`, `not_your_turn` or `game_over`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -232,10 +236,10 @@ pub async fn apply(
     game: web::Path<String>,
     request: web::Json<ApplyRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
     guard(|| {
-        let mut state = codec.decode(game, &request.state)?;
+        let mut state = codec.decode_raw(game, &request.state)?;
         check_seat(state.as_ref(), request.seat)?;
         let applied = state.apply(request.seat, &request.action)?;
         step_response(&codec, state.as_ref(), applied.events)
@@ -246,7 +250,7 @@ pub async fn apply(
 ///
 /// What one seat may know (its own hand, public information), or with `seat` omitted what a
 /// spectator may know. Views are always returned in the clear, also in sealed mode. The exact JSON
-/// is the component `<game>.View`.
+/// is the component `<family>.View`.
 #[utoipa::path(
     operation_id = "view_state",
     tag = "rules",
@@ -257,6 +261,7 @@ pub async fn apply(
         (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
 #[post("/v1/games/{game}/view")]
@@ -264,10 +269,10 @@ pub async fn view(
     game: web::Path<String>,
     request: web::Json<ViewRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<web::Json<ViewResponse>, ApiError> {
+) -> Result<web::Json<ViewResponse>, ServiceError> {
     let game = find_game(&game)?;
     guard(|| {
-        let state = codec.decode(game, &request.state)?;
+        let state = codec.decode_raw(game, &request.state)?;
         let viewer = match request.seat {
             Some(seat) => {
                 check_seat(state.as_ref(), seat)?;
@@ -298,6 +303,7 @@ pub async fn view(
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A setup error (`invalid_players`, `invalid_options`, `invalid_deals`), or a refused action (`illegal_action`, `not_your_turn`, `game_over`) with its `index`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -306,7 +312,7 @@ pub async fn replay(
     game: web::Path<String>,
     request: web::Json<ReplayRequest>,
     codec: web::Data<StateCodec>,
-) -> Result<web::Json<ReplayResponse>, ApiError> {
+) -> Result<web::Json<ReplayResponse>, ServiceError> {
     let game = find_game(&game)?;
     let request = request.into_inner();
     let setup = NewGame {

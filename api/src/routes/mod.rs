@@ -1,6 +1,8 @@
-//! Every route of the rules API, registered in one place ([`configure`]) that the server, the
-//! OpenAPI generator and the tests all use.
+//! Every route of the service, registered in one place ([`configure_all`]) that the server
+//! ([`crate::startup`]), the OpenAPI generator ([`crate::openapi`]) and the tests all use. Both of
+//! those depend on this module; it depends on neither.
 
+pub mod contract;
 pub mod games;
 pub mod health;
 
@@ -10,6 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(games::list)
         .service(games::describe)
+        .service(contract::game_openapi)
         .service(games::start)
         .service(games::legal)
         .service(games::apply)
@@ -17,4 +20,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::replay)
         .service(health::healthz)
         .service(health::metrics);
+}
+
+/// Every documented route of the service: the rules API, health, and the arena.
+pub fn configure_all(cfg: &mut ServiceConfig) {
+    configure(cfg);
+    arena::configure(cfg);
 }

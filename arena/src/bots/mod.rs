@@ -4,10 +4,9 @@ pub mod safety;
 
 use crate::client::{Fault, Target, hex};
 use crate::dto::{BotView, GameRating};
-use crate::problem::ArenaError;
+use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{BotRecord, RatingRecord};
 use crate::wire::BotInfo;
-use actix_web::http::StatusCode;
 use sha2::{Digest, Sha256};
 
 /// A fresh random secret: 32 random bytes in hex.
@@ -36,10 +35,10 @@ pub fn token_matches(token: &str, stored: &str) -> bool {
 }
 
 /// Checks a display name.
-pub fn check_name(name: &str) -> Result<(), ArenaError> {
+pub fn check_name(name: &str) -> Result<(), ServiceError> {
     let length = name.chars().count();
     if !(1..=64).contains(&length) || name.chars().any(char::is_control) {
-        return Err(ArenaError::invalid(
+        return Err(ServiceError::invalid(
             "`name` must be 1 to 64 printable characters",
         ));
     }
@@ -47,22 +46,17 @@ pub fn check_name(name: &str) -> Result<(), ArenaError> {
 }
 
 /// Checks a requested game list against the registry and the bot's own list.
-pub fn check_games(games: &[String], info: &BotInfo) -> Result<(), ArenaError> {
+pub fn check_games(games: &[String], info: &BotInfo) -> Result<(), ServiceError> {
     if games.is_empty() {
-        return Err(ArenaError::invalid("`games` must name at least one game"));
+        return Err(ServiceError::invalid("`games` must name at least one game"));
     }
     for game in games {
         if engine::registry::find(game).is_none() {
-            return Err(ArenaError::not_found(
-                "unknown_game",
-                format!("there is no game `{game}`"),
-            ));
+            return Err(ServiceError::unknown_game(game));
         }
         if !info.games.contains(game) {
-            return Err(ArenaError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "bot_game_mismatch",
-                "Bot does not play this game",
+            return Err(ServiceError::new(
+                ErrorCode::BotGameMismatch,
                 format!("the bot's `GET /` does not list `{game}` in its `games`"),
             ));
         }
@@ -71,22 +65,18 @@ pub fn check_games(games: &[String], info: &BotInfo) -> Result<(), ArenaError> {
 }
 
 /// The problem for a bot that failed its probe.
-pub fn probe_problem(url: &str, fault: &Fault) -> ArenaError {
+pub fn probe_problem(url: &str, fault: &Fault) -> ServiceError {
     use crate::client::FaultKind;
     match fault.kind {
-        FaultKind::BadJson => ArenaError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bot_nonconforming",
-            "Bot does not speak the protocol",
+        FaultKind::BadJson => ServiceError::new(
+            ErrorCode::BotNonconforming,
             format!(
                 "GET {url}/ must answer {{\"name\", \"author\", \"version\", \"games\"}}: {}",
                 fault.detail
             ),
         ),
-        _ => ArenaError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bot_unreachable",
-            "Bot unreachable",
+        _ => ServiceError::new(
+            ErrorCode::BotUnreachable,
             format!("GET {url}/ failed: {}", fault.detail),
         ),
     }

@@ -35,6 +35,16 @@ pub enum Refusal {
         /// The kind of range, e.g. `loopback`, `private`, `link-local`.
         kind: &'static str,
     },
+    /// The host name stands for (or resolves to) an address in a denied range.
+    #[error("`{host}` resolves to {addr}, a {kind} address, which bots may not use")]
+    DeniedName {
+        /// The host name as written in the URL.
+        host: String,
+        /// The refused address.
+        addr: IpAddr,
+        /// The kind of range.
+        kind: &'static str,
+    },
 }
 
 impl AddressPolicy {
@@ -85,6 +95,8 @@ impl AddressPolicy {
         let literal = host.trim_start_matches('[').trim_end_matches(']');
         if let Ok(addr) = literal.parse::<IpAddr>() {
             self.check(addr)?;
+        } else if is_localhost_name(host) {
+            self.check_name(host, LOCALHOST)?;
         }
         if parsed.query().is_some() || parsed.fragment().is_some() {
             return Err(Refusal::BadUrl(format!(
@@ -93,6 +105,79 @@ impl AddressPolicy {
         }
         Ok(parsed)
     }
+
+    /// Checks an address a host name resolved to, naming the host in the refusal.
+    fn check_name(&self, host: &str, addr: IpAddr) -> Result<(), Refusal> {
+        self.check(addr).map_err(|refusal| match refusal {
+            Refusal::Denied { addr, kind } => Refusal::DeniedName {
+                host: host.to_string(),
+                addr,
+                kind,
+            },
+            other => other,
+        })
+    }
+
+    /// Resolves a host name and checks every address it resolves to: the check behind both
+    /// [`AddressPolicy::check_resolved`] and [`CheckedResolver`]. `localhost` names stand for the
+    /// loopback address whatever the resolver says (RFC 6761), so `localhost.` cannot slip by.
+    pub async fn resolve(&self, host: &str, port: u16) -> Result<Vec<SocketAddr>, ResolveError> {
+        if is_localhost_name(host) {
+            self.check_name(host, LOCALHOST)?;
+        }
+        let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
+            .await
+            .map_err(|e| ResolveError::Lookup(format!("cannot resolve `{host}`: {e}")))?
+            .collect();
+        if addrs.is_empty() {
+            return Err(ResolveError::Lookup(format!(
+                "`{host}` resolves to no address"
+            )));
+        }
+        for addr in &addrs {
+            self.check_name(host, addr.ip())?;
+        }
+        Ok(addrs)
+    }
+
+    /// Checks a URL already accepted by [`AddressPolicy::check_url`] down to the addresses its
+    /// host name resolves to now, so a refused address is reported as a refusal before any
+    /// connection is tried. A name that does not resolve is not a refusal (the call will fail
+    /// as unreachable); the resolver checks again at connection time.
+    pub async fn check_resolved(&self, url: &reqwest::Url) -> Result<(), Refusal> {
+        // `domain()` is `None` for address literals, which `check_url` has checked.
+        let Some(host) = url.domain() else {
+            return Ok(());
+        };
+        match self
+            .resolve(host, url.port_or_known_default().unwrap_or(80))
+            .await
+        {
+            Err(ResolveError::Refused(refusal)) => Err(refusal),
+            Ok(_) | Err(ResolveError::Lookup(_)) => Ok(()),
+        }
+    }
+}
+
+/// Why a host name could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// The policy refuses an address of the name.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The name does not resolve.
+    #[error("{0}")]
+    Lookup(String),
+}
+
+/// The address `localhost` names stand for.
+const LOCALHOST: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+/// True for `localhost` and `*.localhost`, with or without the final dot, in any case: names
+/// that always mean this machine (RFC 6761 section 6.3).
+pub fn is_localhost_name(host: &str) -> bool {
+    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    host == "localhost" || host.ends_with(".localhost")
 }
 
 /// The kind of denied range `addr` is in, or `None` if it is a public unicast address.
@@ -179,16 +264,7 @@ impl Resolve for CheckedResolver {
         let policy = self.policy.clone();
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            if addrs.is_empty() {
-                return Err(format!("{host} resolves to no address").into());
-            }
-            for addr in &addrs {
-                policy
-                    .check(addr.ip())
-                    .map_err(|e| format!("{host} resolves to {e}"))?;
-            }
+            let addrs = policy.resolve(&host, 0).await?;
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
     }
@@ -202,7 +278,7 @@ mod tests {
         policy
             .check(addr.parse().expect("test address"))
             .map_err(|e| match e {
-                Refusal::Denied { kind, .. } => kind,
+                Refusal::Denied { kind, .. } | Refusal::DeniedName { kind, .. } => kind,
                 Refusal::BadUrl(_) => "bad url",
             })
     }
@@ -270,6 +346,39 @@ mod tests {
         };
         assert_eq!(check(&policy, "10.9.9.9"), Ok(()));
         assert_eq!(check(&policy, "192.168.0.1"), Err("private"));
+    }
+
+    /// Issue 11 item 5: `localhost` names are loopback whatever the resolver says, so the public
+    /// policy refuses them by name, with the reason.
+    #[test]
+    fn localhost_names_with_or_without_the_final_dot_are_refused_as_loopback() {
+        let public = AddressPolicy::public();
+        for url in [
+            "http://localhost/",
+            "http://localhost./",
+            "http://LOCALHOST:8080/",
+            "http://bots.localhost./",
+        ] {
+            let refusal = public.check_url(url).expect_err(url);
+            assert!(
+                matches!(
+                    refusal,
+                    Refusal::DeniedName {
+                        kind: "loopback",
+                        ..
+                    }
+                ),
+                "{url}: {refusal}"
+            );
+            assert!(refusal.to_string().contains("loopback"), "{url}");
+        }
+        assert!(
+            AddressPolicy::local()
+                .check_url("http://localhost./")
+                .is_ok()
+        );
+        assert!(!is_localhost_name("localhost.example.com"));
+        assert!(!is_localhost_name("notlocalhost"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::{bearer, parse_body};
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
-use crate::problem::{ArenaError, Problem};
+use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 
@@ -15,17 +15,19 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
     request_body = RegisterBot,
     responses(
         (status = 201, description = "Registered", body = RegisteredBot),
-        (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
-        (status = 404, description = "Unknown game id", body = Problem),
-        (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem),
+        (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/bots")]
 pub async fn register(
     arena: web::Data<Arena>,
+    request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, ArenaError> {
-    let request: RegisterBot = parse_body(&body)?;
+) -> Result<HttpResponse, ServiceError> {
+    let request: RegisterBot = parse_body(&request, &body)?;
     let registered = arena.register_bot(request).await?;
     Ok(HttpResponse::Created().json(registered))
 }
@@ -35,7 +37,7 @@ pub async fn register(
 /// Every registered bot with its ratings per game (owner secrets and URLs are never shown).
 #[utoipa::path(tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
 #[get("/v1/bots")]
-pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ArenaError> {
+pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ServiceError> {
     Ok(web::Json(arena.list_bots().await?))
 }
 
@@ -47,14 +49,14 @@ pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ArenaEr
     params(("id" = String, Path, description = "Bot id")),
     responses(
         (status = 200, description = "The bot", body = BotView),
-        (status = 404, description = "Unknown bot", body = Problem),
+        (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/bots/{id}")]
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
-) -> Result<web::Json<BotView>, ArenaError> {
+) -> Result<web::Json<BotView>, ServiceError> {
     Ok(web::Json(arena.bot(&id).await?))
 }
 
@@ -69,10 +71,11 @@ pub async fn show(
     security(("owner_token" = [])),
     responses(
         (status = 200, description = "The updated bot", body = BotView),
-        (status = 400, description = "Malformed JSON or an invalid name", body = Problem),
-        (status = 401, description = "Missing or wrong owner token", body = Problem),
-        (status = 404, description = "Unknown bot or game", body = Problem),
-        (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem),
+        (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/v1/bots/{id}")]
@@ -81,8 +84,8 @@ pub async fn update(
     id: web::Path<String>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<web::Json<BotView>, ArenaError> {
-    let patch: UpdateBot = parse_body(&body)?;
+) -> Result<web::Json<BotView>, ServiceError> {
+    let patch: UpdateBot = parse_body(&request, &body)?;
     Ok(web::Json(
         arena.update_bot(&id, bearer(&request), patch).await?,
     ))
@@ -97,8 +100,8 @@ pub async fn update(
     security(("owner_token" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "Missing or wrong owner token", body = Problem),
-        (status = 404, description = "Unknown bot", body = Problem),
+        (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/v1/bots/{id}")]
@@ -106,7 +109,7 @@ pub async fn remove(
     arena: web::Data<Arena>,
     id: web::Path<String>,
     request: HttpRequest,
-) -> Result<HttpResponse, ArenaError> {
+) -> Result<HttpResponse, ServiceError> {
     arena.delete_bot(&id, bearer(&request)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

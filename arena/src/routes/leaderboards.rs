@@ -1,7 +1,7 @@
 //! `/v1/leaderboards/{game}`.
 
 use crate::dto::Leaderboard;
-use crate::problem::{ArenaError, Problem};
+use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{get, web};
 
@@ -14,13 +14,13 @@ use actix_web::{get, web};
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
     responses(
         (status = 200, description = "The leaderboard", body = Leaderboard),
-        (status = 404, description = "Unknown game id", body = Problem),
+        (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/leaderboards/{game}")]
 pub async fn show(
     arena: web::Data<Arena>,
     game: web::Path<String>,
-) -> Result<web::Json<Leaderboard>, ArenaError> {
+) -> Result<web::Json<Leaderboard>, ServiceError> {
     Ok(web::Json(arena.leaderboard(&game).await?))
 }

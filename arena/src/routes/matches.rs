@@ -2,9 +2,9 @@
 
 use super::parse_body;
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
-use crate::problem::{ArenaError, Problem};
+use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 /// Play a match between bots.
 ///
@@ -15,14 +15,19 @@ use actix_web::{HttpResponse, get, post, web};
     request_body = CreateMatch,
     responses(
         (status = 202, description = "Queued", body = MatchCreated),
-        (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem),
-        (status = 404, description = "Unknown game or bot", body = Problem),
-        (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem),
+        (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/matches")]
-pub async fn create(arena: web::Data<Arena>, body: web::Bytes) -> Result<HttpResponse, ArenaError> {
-    let request: CreateMatch = parse_body(&body)?;
+pub async fn create(
+    arena: web::Data<Arena>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ServiceError> {
+    let request: CreateMatch = parse_body(&request, &body)?;
     let created = arena.create_match(request).await?;
     Ok(HttpResponse::Accepted().json(created))
 }
@@ -35,16 +40,16 @@ pub async fn create(arena: web::Data<Arena>, body: web::Bytes) -> Result<HttpRes
     params(MatchQuery),
     responses(
         (status = 200, description = "Matches", body = MatchList),
-        (status = 400, description = "Invalid query", body = Problem),
+        (status = 400, description = "Invalid query", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches")]
 pub async fn list(
     arena: web::Data<Arena>,
-    request: actix_web::HttpRequest,
-) -> Result<web::Json<MatchList>, ArenaError> {
+    request: HttpRequest,
+) -> Result<web::Json<MatchList>, ServiceError> {
     let query = web::Query::<MatchQuery>::from_query(request.query_string())
-        .map_err(|e| ArenaError::invalid(format!("invalid query: {e}")))?;
+        .map_err(|e| ServiceError::invalid(format!("invalid query: {e}")))?;
     Ok(web::Json(arena.list_matches(query.into_inner()).await?))
 }
 
@@ -57,13 +62,13 @@ pub async fn list(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The match", body = MatchView),
-        (status = 404, description = "Unknown match", body = Problem),
+        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches/{id}")]
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
-) -> Result<web::Json<MatchView>, ArenaError> {
+) -> Result<web::Json<MatchView>, ServiceError> {
     Ok(web::Json(arena.get_match(&id).await?))
 }

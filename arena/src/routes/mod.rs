@@ -6,17 +6,22 @@ pub mod bots;
 pub mod leaderboards;
 pub mod matches;
 
-use crate::problem::ArenaError;
+use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};
 use actix_web::HttpRequest;
 use serde::de::DeserializeOwned;
 
-/// Parses a JSON body into `T`, or a 400 `malformed_json` problem.
-pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ArenaError> {
+/// Parses a JSON body into `T`: 415 `unsupported_media_type` unless the request declares a JSON
+/// content type, 400 `malformed_json` if the body is not a valid `T`.
+pub fn parse_body<T: DeserializeOwned>(
+    request: &HttpRequest,
+    body: &[u8],
+) -> Result<T, ServiceError> {
+    if !is_json(request) {
+        return Err(unsupported_media_type(request));
+    }
     serde_json::from_slice(body).map_err(|e| {
-        ArenaError::new(
-            actix_web::http::StatusCode::BAD_REQUEST,
-            "malformed_json",
-            "Malformed JSON",
+        ServiceError::new(
+            ErrorCode::MalformedJson,
             format!("the request body is not valid for this endpoint: {e}"),
         )
     })

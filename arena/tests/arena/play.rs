@@ -2,6 +2,7 @@
 
 use crate::support::{Behavior, spawn_bot, two_player_game};
 use arena::PlayArgs;
+use std::sync::atomic::Ordering;
 
 #[tokio::test]
 async fn play_prints_a_move_log_and_the_result() {
@@ -12,6 +13,7 @@ async fn play_prints_a_move_log_and_the_result() {
     let args = PlayArgs {
         game: game.clone(),
         bots: vec![bot.url.clone(), "heuristic".into()],
+        bot_secrets: Vec::new(),
         seed: Some(9),
         options: None,
         deadline_ms: 500,
@@ -22,8 +24,13 @@ async fn play_prints_a_move_log_and_the_result() {
     let text = String::from_utf8(out).expect("utf8");
     assert!(text.starts_with(&format!("{game} · seed 9")), "{text}");
     assert!(text.contains("seat 1: heuristic (built-in)"), "{text}");
+    assert!(text.contains("seat 0: fake 0.0.1 by tests"), "{text}");
+    assert!(
+        text.contains("   1  seat "),
+        "moves are counted from 1: {text}"
+    );
+    assert!(text.contains("result after "), "{text}");
     assert!(text.contains("FAULT illegal_action"), "{text}");
-    assert!(text.contains("result:"), "{text}");
     assert_eq!(result["disqualified"], serde_json::json!([0]));
     // The same seed plays the same match.
     let mut again = Vec::new();
@@ -51,6 +58,7 @@ async fn play_refuses_an_unknown_game() {
     let args = PlayArgs {
         game: "no_such_game".into(),
         bots: vec!["random".into(), "random".into()],
+        bot_secrets: Vec::new(),
         seed: Some(1),
         options: None,
         deadline_ms: 500,
@@ -61,4 +69,77 @@ async fn play_refuses_an_unknown_game() {
         .await
         .expect_err("unknown game");
     assert!(error.to_string().contains("no_such_game"));
+}
+
+#[tokio::test]
+async fn play_signs_with_the_secret_the_bot_was_started_with() {
+    let bot = spawn_bot(Behavior::Good).await;
+    *bot.seen.secret.lock().expect("lock") = "started-with-this".into();
+    let args = PlayArgs {
+        game: "twenty_two".into(),
+        bots: vec![bot.url.clone(), "random".into()],
+        bot_secrets: vec!["started-with-this".into()],
+        seed: Some(4),
+        options: None,
+        deadline_ms: 2000,
+        public: false,
+    };
+    let mut out = Vec::new();
+    let result = arena::play(&args, &mut out).await.expect("play");
+    let text = String::from_utf8(out).expect("utf8");
+    assert!(
+        bot.seen.requests.load(Ordering::SeqCst) > 1,
+        "the bot was asked: {text}"
+    );
+    assert_eq!(bot.seen.bad_signatures.load(Ordering::SeqCst), 0, "{text}");
+    assert_eq!(result["faults"], serde_json::json!([0, 0]), "{text}");
+    assert!(text.contains("signed with the given secret"), "{text}");
+}
+
+#[tokio::test]
+async fn play_without_the_secret_signs_with_one_the_bot_cannot_know() {
+    let bot = spawn_bot(Behavior::Good).await;
+    *bot.seen.secret.lock().expect("lock") = "started-with-this".into();
+    let args = PlayArgs {
+        game: "twenty_two".into(),
+        bots: vec![bot.url.clone(), "random".into()],
+        bot_secrets: Vec::new(),
+        seed: Some(4),
+        options: None,
+        deadline_ms: 2000,
+        public: false,
+    };
+    arena::play(&args, &mut Vec::new()).await.expect("play");
+    assert!(bot.seen.bad_signatures.load(Ordering::SeqCst) > 0);
+}
+
+#[tokio::test]
+async fn play_takes_one_secret_for_all_bot_urls_or_one_per_url() {
+    let mut args = PlayArgs {
+        game: "twenty_two".into(),
+        bots: vec![
+            "http://127.0.0.1:9".into(),
+            "heuristic".into(),
+            "http://127.0.0.1:9".into(),
+        ],
+        bot_secrets: vec!["a".into(), "b".into(), "c".into()],
+        seed: Some(1),
+        options: None,
+        deadline_ms: 500,
+        public: false,
+    };
+    let error = arena::play(&args, &mut Vec::new())
+        .await
+        .expect_err("three secrets for two URLs");
+    assert!(
+        error
+            .to_string()
+            .contains("3 --bot-secret values for 2 bot URLs"),
+        "{error}"
+    );
+    args.bot_secrets = vec![String::new()];
+    let error = arena::play(&args, &mut Vec::new())
+        .await
+        .expect_err("an empty secret");
+    assert!(error.to_string().contains("must not be empty"), "{error}");
 }

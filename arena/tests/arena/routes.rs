@@ -16,6 +16,7 @@ async fn send(_client: &reqwest::Client, request: reqwest::RequestBuilder) -> (u
 async fn bots_matches_and_leaderboards_over_http() {
     let arena = spawn_arena("routes").await;
     let base = spawn_app(&arena).await;
+    arena::client::install_crypto_provider();
     let http = reqwest::Client::new();
     let good = spawn_bot(Behavior::Good).await;
     let failing = spawn_bot(Behavior::Error500).await;
@@ -28,7 +29,9 @@ async fn bots_matches_and_leaderboards_over_http() {
     // Malformed JSON and unknown things are problem+json.
     let (status, body) = send(
         &http,
-        http.post(format!("{base}/v1/bots")).body("{not json"),
+        http.post(format!("{base}/v1/bots"))
+            .header("content-type", "application/json")
+            .body("{not json"),
     )
     .await;
     assert_eq!(

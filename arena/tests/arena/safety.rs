@@ -25,7 +25,11 @@ async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
         })
         .await
         .expect_err(url);
-    (error.status.as_u16(), error.code.to_string(), error.detail)
+    (
+        error.status().as_u16(),
+        error.code.to_string(),
+        error.detail,
+    )
 }
 
 #[tokio::test]
@@ -64,14 +68,35 @@ async fn every_refused_address_kind_is_refused_at_registration() {
     }
 }
 
+/// Issue 11 item 5: under `--public`, `http://localhost/` and `http://localhost./` were answered
+/// `bot_unreachable`; a URL the address policy refuses is always `bot_url_refused`, with the reason.
 #[tokio::test]
-async fn a_name_resolving_to_loopback_is_refused_by_the_resolver() {
+async fn public_localhost_urls_are_bot_url_refused_with_the_reason_not_bot_unreachable() {
     let arena = public_arena().await;
     let bot = spawn_bot(Behavior::Good).await;
     let port = bot.url.rsplit(':').next().expect("port");
-    let (status, code, detail) = refusal(&arena, &format!("http://localhost:{port}/")).await;
-    assert_eq!((status, code.as_str()), (422, "bot_unreachable"));
-    assert!(detail.contains("loopback"), "{detail}");
+    for url in [
+        "http://localhost/".to_string(),
+        "http://localhost./".to_string(),
+        "http://LocalHost./bot".to_string(),
+        "http://api.localhost/".to_string(),
+        // A live bot behind the name: refused before any connection, not probed.
+        format!("http://localhost:{port}/"),
+        format!("http://localhost.:{port}/"),
+    ] {
+        let (status, code, detail) = refusal(&arena, &url).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "bot_url_refused"),
+            "{url}: {detail}"
+        );
+        assert!(detail.contains("loopback"), "{url}: {detail}");
+    }
+    assert_eq!(
+        bot.seen.requests.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "a refused URL must not be contacted"
+    );
 }
 
 #[tokio::test]

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// The face-up cards of a fishing game, in the order they arrived on the table.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Layout(Vec<Card>);
 
@@ -249,7 +249,7 @@ pub fn is_sweep(before: CardSet, captured: CardSet) -> bool {
 /// some option reachable ([`CaptureChoice::addable`]) or stop if the selection itself is an
 /// option ([`CaptureChoice::can_stop`]). As soon as exactly one option contains the selection,
 /// it is the capture ([`CaptureChoice::resolved`]). The outcomes reachable are exactly `options`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CaptureChoice {
     /// The legal capture sets (the empty set stands for "capture nothing").
     pub options: Vec<CardSet>,
@@ -313,7 +313,9 @@ impl CaptureChoice {
 }
 
 /// Who made the last capture of a deal (a seat or a side, as the game counts them).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct LastCapture(pub Option<usize>);
 

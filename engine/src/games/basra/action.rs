@@ -4,19 +4,21 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play one card from hand.
     Play {
         /// The one card.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Add one floor card to the capture being chosen.
     Capture {
         /// The one floor card.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Take exactly the cards selected (with none selected: trail).
-    Pass,
+    Pass {},
 }

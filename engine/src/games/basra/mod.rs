@@ -21,30 +21,26 @@
 //!   is still in the stock.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::cards::Card;
 use crate::deal::parse_card_deals;
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use action::Action;
 use rules::Options;
-use state::{Event, Phase, State};
+use state::State;
 use view::View;
 
 /// The Basra family.
 pub struct Basra;
 
 impl GameDef for Basra {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -55,6 +51,7 @@ impl GameDef for Basra {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -70,118 +67,7 @@ impl GameDef for Basra {
         Ok(State::new(setup.options.clone(), n, setup.seed, stacked))
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        Some(GameResult {
-            ranking: state.ranking(),
-            scores: state.seat_scores(),
-            teams: (state.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
-            details: serde_json::json!({
-                "winner_side": state.winner,
-                "side_totals": state.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
-                "games_won": state.games_won,
-                "last_deal": state.last_deal,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_cards().iter().map(Card::to_string).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        let floor = crate::common::capture::Layout::of(view.floor.clone());
-        let worth = |c: Card| scoring::card_points(&view.options, c);
-        let value = |a: &Action| -> i64 {
-            match a {
-                Action::Play { cards } => {
-                    let Some(&card) = cards.first() else {
-                        return i64::MIN;
-                    };
-                    let sets = scoring::capture_sets(&view.options, &floor, card);
-                    sets.iter()
-                        .map(|set| {
-                            if set.is_empty() {
-                                // A trail gives the card away: keep jacks, the 7D and scoring cards.
-                                let keep = if card.rank() == Some(crate::cards::Rank::Jack)
-                                    || scoring::is_special_seven(&view.options, card)
-                                {
-                                    40
-                                } else {
-                                    0
-                                };
-                                -4 * worth(card)
-                                    - keep
-                                    - i64::from(scoring::value(card).unwrap_or(0))
-                            } else {
-                                let bonus = scoring::bonus(&view.options, card, &view.floor, *set);
-                                let pts: i64 = set.iter().map(worth).sum::<i64>() + worth(card);
-                                10 * (set.len() as i64 + 1) + 4 * pts + 4 * bonus
-                            }
-                        })
-                        .max()
-                        .unwrap_or(0)
-                }
-                Action::Capture { cards } => cards.iter().map(|c| 1 + worth(*c)).sum(),
-                Action::Pass => 0,
-            }
-        };
-        let mut best = 0;
-        let mut best_value = i64::MIN;
-        for (i, a) in legal.iter().enumerate() {
-            let v = value(a);
-            if v > best_value {
-                best = i;
-                best_value = v;
-            }
-        }
-        best
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
+        bot::heuristic(view, legal)
     }
 }

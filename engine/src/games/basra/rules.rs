@@ -1,5 +1,6 @@
 //! Options of Basra (ids exactly as in the spec's §7 table) and the published presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -7,7 +8,7 @@ use serde_json::{Value, json};
 macro_rules! word_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         pub enum $name {
             $($(#[$vm])* #[serde(rename = $text)] $variant),+
         }
@@ -148,26 +149,8 @@ word_enum!(
         JOnly = "j_only",
     }
 );
-word_enum!(
-    /// `"random"` for `first_dealer`.
-    RandomWord {
-        /// Drawn with the game's RNG.
-        Random = "random",
-    }
-);
-
-/// `first_dealer`: a seat, or drawn at random.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(usize),
-    /// A uniform draw.
-    Random(RandomWord),
-}
-
 /// `game_end` (R33): `{"target": T}` or `{"ladder": [t1, ...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GameEnd {
     /// First side at or above T wins (highest total).
@@ -177,7 +160,7 @@ pub enum GameEnd {
 }
 
 /// Options of one game of Basra (spec §7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `ruleset`.

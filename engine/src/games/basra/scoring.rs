@@ -236,7 +236,7 @@ pub fn bonus(options: &Options, card: Card, before: &[Card], captured: CardSet) 
 }
 
 /// The scoring of one deal, in points (half-points divided by 2), per side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealScore {
     /// Cards in each side's pile.
     pub cards: Vec<usize>,

@@ -4,16 +4,18 @@
 use super::action::Action;
 use super::rules::{BuryMode, FirstDealer, GameEnd, Majority, Options, Rubber, TieRule};
 use super::scoring::{self, DealScore};
+use super::view::{self, View};
 use crate::cards::{Card, CardSet};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// The player to act plays a card.
@@ -30,7 +32,7 @@ pub enum Phase {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal was made.
@@ -114,12 +116,8 @@ pub enum Event {
 /// The full state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats (2 or 4).
-    pub players: usize,
-    /// The RNG.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked entries (parsed).
     pub stacked: Vec<Vec<Card>>,
     /// Deals started (deal d uses entry d-1).
@@ -164,10 +162,6 @@ pub struct State {
     pub winner: Option<usize>,
 }
 
-fn illegal(reason: &'static str, message: String) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: impl IntoIterator<Item = Card>) -> String {
     let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
     if v.is_empty() {
@@ -187,12 +181,14 @@ impl State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
-            FirstDealer::Random(_) => rng.pick(players),
+            FirstDealer::Random => rng.pick(players),
         };
         let mut state = State {
-            options,
-            players,
-            rng,
+            table: Table {
+                players,
+                options,
+                rng,
+            },
             stacked,
             deal: 0,
             dealer,
@@ -226,12 +222,12 @@ impl State {
 
     /// Deals: hands, floor, burying (spec §2).
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
-        let k = self.options.hand_size;
-        let pack = scoring::pack(&self.options).cards();
+        let n = self.table.players;
+        let k = self.table.options.hand_size;
+        let pack = scoring::pack(&self.table.options).cards();
         let entry = self.stacked.get(self.deal).cloned();
         self.deal += 1;
-        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.rng);
+        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
         self.hands = vec![CardSet::EMPTY; n];
         for (i, card) in deck.iter().take(k * n).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
@@ -241,7 +237,7 @@ impl State {
         self.peek = deck.last().copied();
         let buried_here = |c: &Card| {
             c.rank() == Some(crate::cards::Rank::Jack)
-                || scoring::is_special_seven(&self.options, *c)
+                || scoring::is_special_seven(&self.table.options, *c)
         };
         let mut aside: Vec<Card> = Vec::new();
         while floor.iter().any(buried_here) {
@@ -251,10 +247,10 @@ impl State {
                 floor.push(self.stock.remove(0));
             }
         }
-        match self.options.bury_mode {
+        match self.table.options.bury_mode {
             BuryMode::Random => {
                 for card in &aside {
-                    let g = self.rng.pick(self.stock.len() + 1);
+                    let g = self.table.rng.pick(self.stock.len() + 1);
                     self.stock.insert(g.min(self.stock.len()), *card);
                 }
             }
@@ -264,7 +260,7 @@ impl State {
                     let b = self.stock.len().min(10);
                     let mut packet = self.stock.split_off(self.stock.len() - b);
                     packet.extend(aside.iter().copied());
-                    self.rng.shuffle(&mut packet);
+                    self.table.rng.shuffle(&mut packet);
                     self.stock.extend(packet);
                 }
             }
@@ -286,122 +282,6 @@ impl State {
         });
     }
 
-    /// Legal actions of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat != self.turn {
-            return;
-        }
-        match &self.phase {
-            Phase::Play => {
-                if let Some(hand) = self.hands.get(seat) {
-                    out.extend(hand.iter().map(|c| Action::Play { cards: vec![c] }));
-                }
-            }
-            Phase::Choose { choice, .. } => {
-                for card in choice.addable(self.floor.cards()) {
-                    out.push(Action::Capture { cards: vec![card] });
-                }
-                if choice.can_stop() {
-                    out.push(Action::Pass);
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
-    /// Applies an action of the seat to act (validated before any change).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if seat != self.turn || self.phase == Phase::Over {
-            return Err(illegal(
-                "not_your_step",
-                format!("seat {seat} may not act now"),
-            ));
-        }
-        match (&self.phase, action) {
-            (Phase::Play, Action::Play { cards }) => {
-                let [card] = cards[..] else {
-                    return Err(illegal(
-                        "play_one_card",
-                        format!("play exactly one card, not {}", list(cards.iter().copied())),
-                    ));
-                };
-                if !self.hands.get(seat).is_some_and(|h| h.contains(card)) {
-                    return Err(illegal(
-                        "card_not_in_hand",
-                        format!("{card} is not in your hand"),
-                    ));
-                }
-                let options = scoring::capture_sets(&self.options, &self.floor, card);
-                self.hands[seat].remove(card);
-                events.push(Event::Play {
-                    seat,
-                    cards: vec![card],
-                });
-                let choice = CaptureChoice::new(options);
-                match choice.resolved() {
-                    Some(set) => self.resolve(seat, card, set, events),
-                    None => self.phase = Phase::Choose { card, choice },
-                }
-                Ok(())
-            }
-            (Phase::Choose { card, choice }, Action::Capture { cards }) => {
-                let (card, mut choice) = (*card, choice.clone());
-                let ok = match cards[..] {
-                    [one] => choice.select(one),
-                    _ => false,
-                };
-                if !ok {
-                    return Err(illegal(
-                        "not_capturable",
-                        format!(
-                            "{card} cannot take {} together with {}; add one of: {}",
-                            list(cards.iter().copied()),
-                            list(choice.selection.iter()),
-                            list(choice.addable(self.floor.cards()))
-                        ),
-                    ));
-                }
-                if let [one] = cards[..] {
-                    events.push(Event::Select { seat, card: one });
-                }
-                match choice.resolved() {
-                    Some(set) => self.resolve(seat, card, set, events),
-                    None => self.phase = Phase::Choose { card, choice },
-                }
-                Ok(())
-            }
-            (Phase::Choose { card, choice }, Action::Pass) => {
-                if !choice.can_stop() {
-                    return Err(illegal(
-                        "capture_incomplete",
-                        format!(
-                            "{card} cannot take just {}: add one of {}",
-                            list(choice.selection.iter()),
-                            list(choice.addable(self.floor.cards()))
-                        ),
-                    ));
-                }
-                let (card, set) = (*card, choice.selection);
-                self.resolve(seat, card, set, events);
-                Ok(())
-            }
-            (Phase::Choose { card, .. }, Action::Play { .. }) => Err(illegal(
-                "finish_capture",
-                format!("first finish choosing what {card} captures"),
-            )),
-            (Phase::Play, _) => Err(illegal(
-                "nothing_to_choose",
-                "no capture is being chosen; play a card from your hand".into(),
-            )),
-            (Phase::Over, _) => Err(illegal("game_over", "the game is over".into())),
-        }
-    }
-
     fn hands_empty(&self) -> bool {
         self.hands.iter().all(|h| h.is_empty())
     }
@@ -416,8 +296,8 @@ impl State {
             let before: Vec<Card> = self.floor.cards().to_vec();
             let taken = self.floor.take(capture);
             let last_card = self.hands_empty() && self.stock.is_empty();
-            let mut bonus = scoring::bonus(&self.options, card, &before, taken);
-            if last_card && !self.options.basra_on_last_card {
+            let mut bonus = scoring::bonus(&self.table.options, card, &before, taken);
+            if last_card && !self.table.options.basra_on_last_card {
                 bonus = 0;
             }
             let mut gain = taken;
@@ -436,10 +316,10 @@ impl State {
                 bonus: half(bonus),
             });
         }
-        self.turn = (seat + 1) % self.players;
+        self.turn = (seat + 1) % self.table.players;
         if self.hands_empty() {
-            let n = self.players;
-            let m = self.options.hand_size.min(self.stock.len() / n);
+            let n = self.table.players;
+            let m = self.table.options.hand_size.min(self.stock.len() / n);
             if m > 0 {
                 for i in 0..m * n {
                     let card = self.stock.remove(0);
@@ -475,7 +355,7 @@ impl State {
         }
         self.score_deal(events);
         if !self.check_game_end(events) {
-            self.dealer = (self.dealer + 1) % self.players;
+            self.dealer = (self.dealer + 1) % self.table.players;
             self.start_deal(events);
         }
     }
@@ -489,7 +369,7 @@ impl State {
             std::cmp::Ordering::Less => Some(1),
             std::cmp::Ordering::Equal => None,
         };
-        match (self.options.majority, leader) {
+        match (self.table.options.majority, leader) {
             (Majority::Carry30, Some(s)) => {
                 majority[s] = 60 * (1 + i64::from(self.carry));
                 self.carry = 0;
@@ -501,7 +381,7 @@ impl State {
         let card_points: Vec<i64> = self
             .piles
             .iter()
-            .map(|p| scoring::pile_points(&self.options, *p))
+            .map(|p| scoring::pile_points(&self.table.options, *p))
             .collect();
         let total: Vec<i64> = (0..2)
             .map(|s| majority[s] + card_points[s] + self.bonus[s])
@@ -527,11 +407,11 @@ impl State {
 
     /// The game end in force for the current game (rubbers may change the target, R24).
     pub fn effective_end(&self) -> GameEnd {
-        match self.options.rubber {
-            Rubber::None => self.options.game_end.clone(),
+        match self.table.options.rubber {
+            Rubber::None => self.table.options.game_end.clone(),
             Rubber::Seed => GameEnd::Target(150),
             Rubber::Parlett if self.games_won == [2, 2] => GameEnd::Target(150),
-            Rubber::Parlett => self.options.game_end.clone(),
+            Rubber::Parlett => self.table.options.game_end.clone(),
         }
     }
 
@@ -549,7 +429,7 @@ impl State {
                 if a < t && b < t {
                     return None;
                 }
-                match (higher, self.options.tie_rule) {
+                match (higher, self.table.options.tie_rule) {
                     (Some(s), _) => Some(Some(s)),
                     (None, TieRule::Draw) => Some(None),
                     (None, TieRule::SuddenDeath) => None,
@@ -576,7 +456,7 @@ impl State {
             winner,
             totals: self.totals.iter().map(|x| half(*x)).collect(),
         });
-        if self.options.rubber != Rubber::None {
+        if self.table.options.rubber != Rubber::None {
             if let Some(w) = winner {
                 self.games_won[w] += 1;
             }
@@ -601,7 +481,7 @@ impl State {
     /// Ranking of seats, best first; partners share a group (§5).
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
         let key = |s: Seat| -> i64 {
-            if self.options.rubber != Rubber::None {
+            if self.table.options.rubber != Rubber::None {
                 match self.winner {
                     Some(w) if w == Self::side(s) => 0,
                     Some(_) => 1,
@@ -611,15 +491,15 @@ impl State {
                 -self.totals.get(Self::side(s)).copied().unwrap_or(0)
             }
         };
-        crate::game::GameResult::ranking_by_key(0..self.players, key)
+        crate::game::GameResult::ranking_by_key(0..self.table.players, key)
     }
 
     /// Per-seat scores: the side's total in points (rubber: games won), R31.
     pub fn seat_scores(&self) -> Vec<f64> {
-        (0..self.players)
+        (0..self.table.players)
             .map(|s| {
                 let side = Self::side(s);
-                if self.options.rubber != Rubber::None {
+                if self.table.options.rubber != Rubber::None {
                     f64::from(self.games_won.get(side).copied().unwrap_or(0))
                 } else {
                     half(self.totals.get(side).copied().unwrap_or(0))
@@ -645,14 +525,202 @@ impl State {
         }
         out
     }
+}
+
+/// Option checks that depend on the player count or on option contents (R32, R33).
+pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
+    if options.open_cut && n != 2 {
+        return Err(
+            "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
+        );
+    }
+    if !(4..=6).contains(&options.hand_size) {
+        return Err(format!(
+            "option `hand_size` must be 4, 5 or 6, not {}",
+            options.hand_size
+        ));
+    }
+    if let FirstDealer::Seat(s) = options.first_dealer
+        && s >= n
+    {
+        return Err(format!(
+            "option `first_dealer` must be a seat from 0 to {}, not {s}",
+            n - 1
+        ));
+    }
+    match &options.game_end {
+        GameEnd::Target(t) if *t < 1 => Err(format!(
+            "option `game_end`: the target must be at least 1, not {t}"
+        )),
+        GameEnd::Ladder(steps) if steps.is_empty() => {
+            Err("option `game_end`: the ladder must list at least one target".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat != self.turn {
+            return;
+        }
+        match &self.phase {
+            Phase::Play => {
+                if let Some(hand) = self.hands.get(seat) {
+                    out.extend(hand.iter().map(|c| Action::Play { cards: vec![c] }));
+                }
+            }
+            Phase::Choose { choice, .. } => {
+                for card in choice.addable(self.floor.cards()) {
+                    out.push(Action::Capture { cards: vec![card] });
+                }
+                if choice.can_stop() {
+                    out.push(Action::Pass {});
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated before any change).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if seat != self.turn || self.phase == Phase::Over {
+            return Err(ActionError::illegal(
+                "not_your_step",
+                format!("seat {seat} may not act now"),
+            ));
+        }
+        match (&self.phase, action) {
+            (Phase::Play, Action::Play { cards }) => {
+                let [card] = cards[..] else {
+                    return Err(ActionError::illegal(
+                        "play_one_card",
+                        format!("play exactly one card, not {}", list(cards.iter().copied())),
+                    ));
+                };
+                if !self.hands.get(seat).is_some_and(|h| h.contains(card)) {
+                    return Err(ActionError::illegal(
+                        "card_not_in_hand",
+                        format!("{card} is not in your hand"),
+                    ));
+                }
+                let options = scoring::capture_sets(&self.table.options, &self.floor, card);
+                self.hands[seat].remove(card);
+                events.push(Event::Play {
+                    seat,
+                    cards: vec![card],
+                });
+                let choice = CaptureChoice::new(options);
+                match choice.resolved() {
+                    Some(set) => self.resolve(seat, card, set, events),
+                    None => self.phase = Phase::Choose { card, choice },
+                }
+                Ok(())
+            }
+            (Phase::Choose { card, choice }, Action::Capture { cards }) => {
+                let (card, mut choice) = (*card, choice.clone());
+                let ok = match cards[..] {
+                    [one] => choice.select(one),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(ActionError::illegal(
+                        "not_capturable",
+                        format!(
+                            "{card} cannot take {} together with {}; add one of: {}",
+                            list(cards.iter().copied()),
+                            list(choice.selection.iter()),
+                            list(choice.addable(self.floor.cards()))
+                        ),
+                    ));
+                }
+                if let [one] = cards[..] {
+                    events.push(Event::Select { seat, card: one });
+                }
+                match choice.resolved() {
+                    Some(set) => self.resolve(seat, card, set, events),
+                    None => self.phase = Phase::Choose { card, choice },
+                }
+                Ok(())
+            }
+            (Phase::Choose { card, choice }, Action::Pass {}) => {
+                if !choice.can_stop() {
+                    return Err(ActionError::illegal(
+                        "capture_incomplete",
+                        format!(
+                            "{card} cannot take just {}: add one of {}",
+                            list(choice.selection.iter()),
+                            list(choice.addable(self.floor.cards()))
+                        ),
+                    ));
+                }
+                let (card, set) = (*card, choice.selection);
+                self.resolve(seat, card, set, events);
+                Ok(())
+            }
+            (Phase::Choose { card, .. }, Action::Play { .. }) => Err(ActionError::illegal(
+                "finish_capture",
+                format!("first finish choosing what {card} captures"),
+            )),
+            (Phase::Play, _) => Err(ActionError::illegal(
+                "nothing_to_choose",
+                "no capture is being chosen; play a card from your hand",
+            )),
+            (Phase::Over, _) => Err(ActionError::illegal("game_over", "the game is over")),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        Some(GameResult {
+            ranking: self.ranking(),
+            scores: self.seat_scores(),
+            teams: (self.table.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
+            details: serde_json::json!({
+                "winner_side": self.winner,
+                "side_totals": self.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
+                "games_won": self.games_won,
+                "last_deal": self.last_deal,
+            }),
+        })
+    }
 
     /// Checks a state from outside.
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if n != 2 && n != 4 {
             return Err(format!("Basra is for 2 or 4 players, not {n}"));
         }
-        check_options(&self.options, n)?;
+        check_options(&self.table.options, n)?;
         if self.hands.len() != n {
             return Err("one hand per seat".into());
         }
@@ -677,7 +745,7 @@ impl State {
         if self.deal == 0 {
             return Err("no deal made".into());
         }
-        let pack = scoring::pack(&self.options);
+        let pack = scoring::pack(&self.table.options);
         let all = self.all_cards();
         let mut seen = CardSet::EMPTY;
         for c in &all {
@@ -715,36 +783,12 @@ impl State {
         }
         Ok(())
     }
-}
 
-/// Option checks that depend on the player count or on option contents (R32, R33).
-pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
-    if options.open_cut && n != 2 {
-        return Err(
-            "option `open_cut` is a two-player variant; it cannot be true with 4 players".into(),
-        );
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(Card::to_string).collect()
     }
-    if !(4..=6).contains(&options.hand_size) {
-        return Err(format!(
-            "option `hand_size` must be 4, 5 or 6, not {}",
-            options.hand_size
-        ));
-    }
-    if let FirstDealer::Seat(s) = options.first_dealer
-        && s >= n
-    {
-        return Err(format!(
-            "option `first_dealer` must be a seat from 0 to {}, not {s}",
-            n - 1
-        ));
-    }
-    match &options.game_end {
-        GameEnd::Target(t) if *t < 1 => Err(format!(
-            "option `game_end`: the target must be at least 1, not {t}"
-        )),
-        GameEnd::Ladder(steps) if steps.is_empty() => {
-            Err("option `game_end`: the ladder must list at least one target".into())
-        }
-        _ => Ok(()),
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

@@ -8,7 +8,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A viewer's whitelist of the state.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -58,7 +58,7 @@ pub struct View {
 
 fn sees_peek(state: &State, seat: Option<Seat>) -> bool {
     match seat {
-        Some(s) => s == state.dealer || (state.options.open_cut && state.players == 2),
+        Some(s) => s == state.dealer || (state.table.options.open_cut && state.table.players == 2),
         None => false,
     }
 }
@@ -66,7 +66,7 @@ fn sees_peek(state: &State, seat: Option<Seat>) -> bool {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (pending, selection) = match &state.phase {
@@ -75,8 +75,8 @@ pub fn view(state: &State, viewer: Viewer) -> View {
     };
     View {
         seat,
-        players: state.players,
-        options: state.options.clone(),
+        players: state.table.players,
+        options: state.table.options.clone(),
         hand: seat
             .and_then(|s| state.hands.get(s))
             .map(|h| h.iter().collect()),

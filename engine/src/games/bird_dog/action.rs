@@ -4,7 +4,7 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// What a declaration claims.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Contract {
     /// Accept the turned-up card as trump and play alone against the others (§3.1).
@@ -14,7 +14,7 @@ pub enum Contract {
 }
 
 /// Everything a seat can do in Bird Dog.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type":"declare","contract":"solo"}` in the trump phase, `"nil"` in the nil phase.
@@ -23,7 +23,7 @@ pub enum Action {
         contract: Contract,
     },
     /// `{"type":"pass"}`.
-    Pass,
+    Pass {},
     /// `{"type":"play","cards":["TH"]}`: one card (the dummy's when the controller plays for it).
     Play {
         /// Exactly one card.

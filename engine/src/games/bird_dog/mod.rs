@@ -18,13 +18,14 @@
 //! - A failed nil ends the hand at once (R12); `max_hands` (default 50) bounds a game (R21).
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::{Action, Contract};
 pub use rules::Options;
@@ -35,11 +36,7 @@ pub use view::View;
 pub struct BirdDog;
 
 impl GameDef for BirdDog {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -50,6 +47,7 @@ impl GameDef for BirdDog {
             players: PlayerRange { min: 2, max: 3 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -57,72 +55,7 @@ impl GameDef for BirdDog {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        state.to_act()
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let totals = &state.totals;
-        let ranking = GameResult::ranking_by_key(0..state.players, |s| {
-            std::cmp::Reverse(totals.get(s).copied().unwrap_or(0))
-        });
-        Some(GameResult {
-            ranking,
-            scores: totals.iter().map(|t| f64::from(*t)).collect(),
-            teams: None,
-            details: serde_json::json!({
-                "totals": totals,
-                "hands": state.hands_played,
-                "target": state.options.target,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.pieces().iter().map(|c| c.to_string()).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        view::heuristic(view, legal)
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
+        bot::heuristic(view, legal)
     }
 }

@@ -1,8 +1,9 @@
 //! Options of Bird Dog (spec §7), the option list the API publishes and the presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 /// Cards in the pack: 9 T J Q K A of four suits.
 pub const PACK_SIZE: usize = 24;
@@ -10,7 +11,7 @@ pub const PACK_SIZE: usize = 24;
 pub const HAND_SIZE: usize = 7;
 
 /// How the team's pairs are counted (§5.2, R6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TeamPairs {
     /// Each teammate's own pairs, added (designer's site).
@@ -20,7 +21,7 @@ pub enum TeamPairs {
 }
 
 /// Who deals after an annulled 2-player hand (R16).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AllPass {
     /// The other player deals.
@@ -30,7 +31,7 @@ pub enum AllPass {
 }
 
 /// What a tie for the highest total at the target does (§5.4, R14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Play whole hands until one player alone leads.
@@ -39,42 +40,8 @@ pub enum TieRule {
     Shared,
 }
 
-/// `"random"` or a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// Uniformly random (RNG event `first_dealer`, R19).
-    Random,
-    /// This seat deals first.
-    Seat(usize),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(s) => serializer.serialize_u64(*s as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            Value::Number(n) => n
-                .as_u64()
-                .and_then(|v| usize::try_from(v).ok())
-                .map(FirstDealer::Seat)
-                .ok_or_else(|| serde::de::Error::custom(format!("{n} is not a seat"))),
-            other => Err(serde::de::Error::custom(format!(
-                "expected \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
-}
-
 /// Options for one game of Bird Dog (spec §7). The player count (2 or 3) is the setup's `players`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `target`: total that ends the game (21 for 3 players, 11 for 2 players; R13).

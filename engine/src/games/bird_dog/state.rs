@@ -3,16 +3,18 @@
 use super::action::{Action, Contract};
 use super::rules::{AllPass, FirstDealer, HAND_SIZE, Options, PACK_SIZE, TieRule};
 use super::scoring;
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Seat, Setup};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Where a hand stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Turn-ups: solo or pass (§3.1).
@@ -60,7 +62,7 @@ impl<'de> Deserialize<'de> for Pos {
 }
 
 /// One card played to a trick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Play {
     /// Who played it (a seat or `"dummy"`).
     pub by: Pos,
@@ -69,7 +71,7 @@ pub struct Play {
 }
 
 /// A completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// Plays in order, the leader first.
     pub plays: Vec<Play>,
@@ -78,7 +80,7 @@ pub struct Trick {
 }
 
 /// A declaration or pass of the current hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// The seat.
     pub seat: Seat,
@@ -90,7 +92,7 @@ pub struct Call {
 
 /// The Bird Dog card's identity (rank and suit, public), kept apart from card codes so that a view
 /// naming it never shows where the card is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CardName {
     /// Rank.
     pub rank: Rank,
@@ -99,7 +101,7 @@ pub struct CardName {
 }
 
 /// How a finished hand went (public facts, no cards).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandSummary {
     /// 1-based hand number.
     pub hand: u32,
@@ -116,7 +118,7 @@ pub struct HandSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new hand is dealt; W1 is turned up.
@@ -155,8 +157,6 @@ pub enum Event {
         indicator: Card,
         /// The Bird Dog card.
         bird_dog: CardName,
-        /// False when the Bird Dog card lies in the widow.
-        bird_dog_in_play: bool,
         /// The solo player (None: free-for-all).
         solo: Option<Seat>,
     },
@@ -196,12 +196,8 @@ pub enum Event {
 /// The full state, hidden cards and RNG included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// The options.
-    pub options: Options,
-    /// 2 or 3.
-    pub players: usize,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals (entry d for hand d, 0-based, annulled hands included).
     pub stacked: Vec<Vec<Card>>,
     /// The phase.
@@ -294,6 +290,7 @@ impl State {
                 min: 2,
                 max: 3,
                 got: players,
+                alternatives: Vec::new(),
             });
         }
         let options = setup.options.clone();
@@ -305,9 +302,11 @@ impl State {
             FirstDealer::Seat(s) => s,
         };
         let mut state = State {
-            options,
-            players,
-            rng,
+            table: Table {
+                players,
+                options,
+                rng,
+            },
             stacked,
             phase: Phase::Trump,
             dealer,
@@ -336,7 +335,7 @@ impl State {
 
     /// True for the 2-player game with the dummy.
     pub fn two_player(&self) -> bool {
-        self.players == 2
+        self.table.players == 2
     }
 
     /// The trump suit, once fixed.
@@ -349,9 +348,18 @@ impl State {
         self.indicator.and_then(bird_dog_of)
     }
 
-    /// The Bird Dog card if it is in play (not in the widow).
-    pub fn bird_dog_in_play(&self) -> Option<Card> {
-        self.bird_dog().filter(|c| !self.widow.contains(c))
+    /// True once everyone has seen the Bird Dog card: turned up from the widow or played. Only
+    /// this is public; whether an unseen Bird Dog card lies in a hand or in the never-turned
+    /// widow is not (R22), so nothing else about its place may reach a view, event or bot.
+    pub fn bird_dog_seen(&self) -> bool {
+        self.bird_dog().is_some_and(|bird_dog| {
+            self.widow_seen().contains(&bird_dog)
+                || self.trick.iter().any(|p| p.card == bird_dog)
+                || self
+                    .tricks
+                    .iter()
+                    .any(|t| t.plays.iter().any(|p| p.card == bird_dog))
+        })
     }
 
     /// Widow cards seen face up (public).
@@ -376,14 +384,14 @@ impl State {
 
     /// The non-dealer of the 2-player game (the dealer's left in either game).
     fn left_of_dealer(&self) -> Seat {
-        (self.dealer + 1) % self.players
+        (self.dealer + 1) % self.table.players
     }
 
     /// The position after `pos` in play order (3 players: clockwise; 2 players: ND → dummy → DL).
     pub fn after(&self, pos: Pos) -> Pos {
         if !self.two_player() {
             return match pos {
-                Pos::Seat(s) => Pos::Seat((s + 1) % self.players),
+                Pos::Seat(s) => Pos::Seat((s + 1) % self.table.players),
                 Pos::Dummy => Pos::Seat(0),
             };
         }
@@ -403,9 +411,9 @@ impl State {
             .stacked
             .get(self.hands_played as usize)
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&cards, entry, &mut self.rng);
+        let sequence = deal_sequence(&cards, entry, &mut self.table.rng);
         let dealt = 3 * HAND_SIZE;
-        self.hands = vec![CardSet::EMPTY; self.players];
+        self.hands = vec![CardSet::EMPTY; self.table.players];
         self.dummy_down.clear();
         self.dummy_up = CardSet::EMPTY;
         let nd = self.left_of_dealer();
@@ -439,16 +447,9 @@ impl State {
         events.push(Event::Deal {
             hand: self.hands_played + 1,
             dealer: self.dealer,
-            candidate: self.widow.first().copied().unwrap_or(Card::JOKER),
+            // The widow always holds 3 cards after a deal (validate refuses any other count).
+            candidate: self.widow[0],
         });
-    }
-
-    /// Who acts now.
-    pub fn to_act(&self) -> Actors {
-        match self.phase {
-            Phase::Over => Actors::None,
-            _ => Actors::One(self.to_play),
-        }
     }
 
     /// The cards the position to play may play now.
@@ -463,146 +464,9 @@ impl State {
         }
     }
 
-    /// Legal actions of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.phase == Phase::Over || seat != self.to_play {
-            return;
-        }
-        match self.phase {
-            Phase::Trump => {
-                out.push(Action::Declare {
-                    contract: Contract::Solo,
-                });
-                out.push(Action::Pass);
-            }
-            Phase::Nil => {
-                out.push(Action::Declare {
-                    contract: Contract::Nil,
-                });
-                out.push(Action::Pass);
-            }
-            Phase::Play => out.extend(self.playable().iter().map(Action::play)),
-            Phase::Over => {}
-        }
-    }
-
-    /// Applies an action of `seat` (validated completely before any change).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.to_play {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.to_play],
-            });
-        }
-        match (self.phase, action) {
-            (
-                Phase::Trump,
-                Action::Declare {
-                    contract: Contract::Solo,
-                },
-            ) => {
-                self.calls.push(Call {
-                    seat,
-                    round: self.round + 1,
-                    contract: Some(Contract::Solo),
-                });
-                events.push(Event::Declare {
-                    seat,
-                    contract: Contract::Solo,
-                });
-                self.solo = Some(seat);
-                self.fix_trump(events);
-                Ok(())
-            }
-            (Phase::Trump, Action::Pass) => {
-                self.calls.push(Call {
-                    seat,
-                    round: self.round + 1,
-                    contract: None,
-                });
-                events.push(Event::Pass { seat });
-                self.passes += 1;
-                if self.passes < self.players {
-                    self.to_play = (seat + 1) % self.players;
-                } else if self.round < 2 {
-                    // R4: turn the card down, turn the next one up, the dealer's left speaks first.
-                    self.round += 1;
-                    self.passes = 0;
-                    self.to_play = self.left_of_dealer();
-                    events.push(Event::TurnUp {
-                        round: self.round + 1,
-                        candidate: self.widow.get(self.round).copied().unwrap_or(Card::JOKER),
-                    });
-                } else if self.two_player() {
-                    // R16: the 2-player hand is annulled and redealt.
-                    self.annul(events);
-                } else {
-                    // §3.1 step 4: W3 fixes trump anyway; free-for-all.
-                    self.fix_trump(events);
-                }
-                Ok(())
-            }
-            (
-                Phase::Nil,
-                Action::Declare {
-                    contract: Contract::Nil,
-                },
-            ) => {
-                self.calls.push(Call {
-                    seat,
-                    round: 0,
-                    contract: Some(Contract::Nil),
-                });
-                events.push(Event::Declare {
-                    seat,
-                    contract: Contract::Nil,
-                });
-                self.nil = Some(seat); // R11: the first nil ends the phase.
-                self.start_play();
-                Ok(())
-            }
-            (Phase::Nil, Action::Pass) => {
-                self.calls.push(Call {
-                    seat,
-                    round: 0,
-                    contract: None,
-                });
-                events.push(Event::Pass { seat });
-                self.passes += 1;
-                if self.passes < self.players {
-                    self.to_play = (seat + 1) % self.players;
-                } else {
-                    self.start_play();
-                }
-                Ok(())
-            }
-            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
-            (Phase::Trump, _) => Err(ActionError::illegal(
-                "solo_or_pass",
-                "A card is turned up: declare solo ({\"type\":\"declare\",\"contract\":\"solo\"}) or pass ({\"type\":\"pass\"}).",
-            )),
-            (Phase::Nil, _) => Err(ActionError::illegal(
-                "nil_or_pass",
-                "Trump is fixed: declare nil ({\"type\":\"declare\",\"contract\":\"nil\"}) or pass ({\"type\":\"pass\"}).",
-            )),
-            (Phase::Play, _) => Err(ActionError::illegal(
-                "must_play",
-                "Declarations are over: play a card ({\"type\":\"play\",\"cards\":[...]}).",
-            )),
-            (Phase::Over, _) => Err(ActionError::GameOver),
-        }
-    }
-
     fn fix_trump(&mut self, events: &mut Vec<Event>) {
-        let indicator = self.widow.get(self.round).copied().unwrap_or(Card::JOKER);
+        // round <= 2 and a 3-card widow: validate refuses anything else.
+        let indicator = self.widow[self.round];
         self.indicator = Some(indicator);
         let bird_dog = bird_dog_of(indicator).unwrap_or(indicator);
         events.push(Event::Trump {
@@ -612,7 +476,6 @@ impl State {
                 rank: bird_dog.rank().unwrap_or(Rank::Nine),
                 suit: bird_dog.suit().unwrap_or(Suit::Spades),
             },
-            bird_dog_in_play: !self.widow.contains(&bird_dog),
             solo: self.solo,
         });
         self.phase = Phase::Nil;
@@ -708,7 +571,7 @@ impl State {
             .first()
             .and_then(|p| p.card.suit())
             .unwrap_or(Suit::Spades);
-        let (trump, bird_dog) = (self.trump(), self.bird_dog_in_play());
+        let (trump, bird_dog) = (self.trump(), self.bird_dog());
         let pairs: Vec<(Seat, Card)> = self.trick.iter().map(|p| (0, p.card)).collect();
         let index = winner_by_strength(&pairs, |_, c| strength(c, led, trump, bird_dog));
         let winner = self.trick.get(index).map_or(self.next, |p| p.by);
@@ -736,7 +599,7 @@ impl State {
 
     /// Cards won per seat (the dummy's for its controller).
     pub fn won_cards(&self) -> Vec<CardSet> {
-        let mut won = vec![CardSet::EMPTY; self.players];
+        let mut won = vec![CardSet::EMPTY; self.table.players];
         for trick in &self.tricks {
             let seat = self.actor(trick.winner);
             if let Some(set) = won.get_mut(seat) {
@@ -750,7 +613,7 @@ impl State {
 
     /// Tricks won per position: one entry per seat, then the dummy's.
     pub fn tricks_won(&self) -> (Vec<u32>, u32) {
-        let mut per_seat = vec![0; self.players];
+        let mut per_seat = vec![0; self.table.players];
         let mut dummy = 0;
         for trick in &self.tricks {
             match trick.winner {
@@ -774,7 +637,7 @@ impl State {
             &tricks,
             self.solo,
             self.nil,
-            self.options.team_pairs,
+            self.table.options.team_pairs,
         );
         for (total, s) in self.totals.iter_mut().zip(&summary.scores) {
             *total += s;
@@ -789,8 +652,8 @@ impl State {
             kind: "annulled".into(),
             solo: None,
             nil: None,
-            pairs: vec![0; self.players],
-            scores: vec![0; self.players],
+            pairs: vec![0; self.table.players],
+            scores: vec![0; self.table.players],
         };
         self.finish_hand(summary, events);
     }
@@ -810,9 +673,9 @@ impl State {
             });
             return;
         }
-        let same = annulled && self.options.two_player_all_pass == AllPass::RedealSameDealer;
+        let same = annulled && self.table.options.two_player_all_pass == AllPass::RedealSameDealer;
         if !same {
-            self.dealer = (self.dealer + 1) % self.players;
+            self.dealer = (self.dealer + 1) % self.table.players;
         }
         self.deal(events);
     }
@@ -820,39 +683,197 @@ impl State {
     /// §5.4, R14, R21.
     fn game_ends(&self) -> bool {
         let best = self.totals.iter().copied().max().unwrap_or(0);
-        if best >= self.options.target {
+        if best >= self.table.options.target {
             let leaders = self.totals.iter().filter(|t| **t == best).count();
-            if leaders == 1 || self.options.tie_rule == TieRule::Shared {
+            if leaders == 1 || self.table.options.tie_rule == TieRule::Shared {
                 return true;
             }
         }
-        self.options
+        self.table
+            .options
             .max_hands
             .is_some_and(|max| self.hands_played >= max)
     }
+}
 
-    /// Every card in the game.
-    pub fn pieces(&self) -> Vec<Card> {
-        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
-        cards.extend(self.dummy_down.iter().copied());
-        cards.extend(self.dummy_up.iter());
-        cards.extend(self.widow.iter().copied());
-        cards.extend(self.trick.iter().map(|p| p.card));
-        cards.extend(
-            self.tricks
-                .iter()
-                .flat_map(|t| t.plays.iter().map(|p| p.card)),
-        );
-        cards
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    /// Who acts now.
+    fn to_act(&self) -> Actors {
+        match self.phase {
+            Phase::Over => Actors::None,
+            _ => Actors::One(self.to_play),
+        }
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.phase == Phase::Over || seat != self.to_play {
+            return;
+        }
+        match self.phase {
+            Phase::Trump => {
+                out.push(Action::Declare {
+                    contract: Contract::Solo,
+                });
+                out.push(Action::Pass {});
+            }
+            Phase::Nil => {
+                out.push(Action::Declare {
+                    contract: Contract::Nil,
+                });
+                out.push(Action::Pass {});
+            }
+            Phase::Play => out.extend(self.playable().iter().map(Action::play)),
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of `seat` (validated completely before any change).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (
+                Phase::Trump,
+                Action::Declare {
+                    contract: Contract::Solo,
+                },
+            ) => {
+                self.calls.push(Call {
+                    seat,
+                    round: self.round + 1,
+                    contract: Some(Contract::Solo),
+                });
+                events.push(Event::Declare {
+                    seat,
+                    contract: Contract::Solo,
+                });
+                self.solo = Some(seat);
+                self.fix_trump(events);
+                Ok(())
+            }
+            (Phase::Trump, Action::Pass {}) => {
+                self.calls.push(Call {
+                    seat,
+                    round: self.round + 1,
+                    contract: None,
+                });
+                events.push(Event::Pass { seat });
+                self.passes += 1;
+                if self.passes < self.table.players {
+                    self.to_play = (seat + 1) % self.table.players;
+                } else if self.round < 2 {
+                    // R4: turn the card down, turn the next one up, the dealer's left speaks first.
+                    self.round += 1;
+                    self.passes = 0;
+                    self.to_play = self.left_of_dealer();
+                    events.push(Event::TurnUp {
+                        round: self.round + 1,
+                        candidate: self.widow[self.round],
+                    });
+                } else if self.two_player() {
+                    // R16: the 2-player hand is annulled and redealt.
+                    self.annul(events);
+                } else {
+                    // §3.1 step 4: W3 fixes trump anyway; free-for-all.
+                    self.fix_trump(events);
+                }
+                Ok(())
+            }
+            (
+                Phase::Nil,
+                Action::Declare {
+                    contract: Contract::Nil,
+                },
+            ) => {
+                self.calls.push(Call {
+                    seat,
+                    round: 0,
+                    contract: Some(Contract::Nil),
+                });
+                events.push(Event::Declare {
+                    seat,
+                    contract: Contract::Nil,
+                });
+                self.nil = Some(seat); // R11: the first nil ends the phase.
+                self.start_play();
+                Ok(())
+            }
+            (Phase::Nil, Action::Pass {}) => {
+                self.calls.push(Call {
+                    seat,
+                    round: 0,
+                    contract: None,
+                });
+                events.push(Event::Pass { seat });
+                self.passes += 1;
+                if self.passes < self.table.players {
+                    self.to_play = (seat + 1) % self.table.players;
+                } else {
+                    self.start_play();
+                }
+                Ok(())
+            }
+            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
+            (Phase::Trump, _) => Err(ActionError::illegal(
+                "solo_or_pass",
+                "A card is turned up: declare solo ({\"type\":\"declare\",\"contract\":\"solo\"}) or pass ({\"type\":\"pass\"}).",
+            )),
+            (Phase::Nil, _) => Err(ActionError::illegal(
+                "nil_or_pass",
+                "Trump is fixed: declare nil ({\"type\":\"declare\",\"contract\":\"nil\"}) or pass ({\"type\":\"pass\"}).",
+            )),
+            (Phase::Play, _) => Err(ActionError::illegal(
+                "must_play",
+                "Declarations are over: play a card ({\"type\":\"play\",\"cards\":[...]}).",
+            )),
+            (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let totals = &self.totals;
+        let ranking = GameResult::ranking_by_key(0..self.table.players, |s| {
+            std::cmp::Reverse(totals.get(s).copied().unwrap_or(0))
+        });
+        Some(GameResult {
+            ranking,
+            scores: totals.iter().map(|t| f64::from(*t)).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "totals": totals,
+                "hands": self.hands_played,
+                "target": self.table.options.target,
+            }),
+        })
     }
 
     /// Checks a state from outside (see `GameDef::validate`).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(2..=3).contains(&n) {
             return Err(format!("{n} players: Bird Dog is for 2 or 3"));
         }
-        self.options.check(n)?;
+        self.table.options.check(n)?;
         if self.hands.len() != n || self.totals.len() != n {
             return Err("hands and totals need one entry per seat".into());
         }
@@ -861,7 +882,7 @@ impl State {
         }
         let pack = pack();
         let mut seen = CardSet::EMPTY;
-        let pieces = self.pieces();
+        let pieces = self.cards();
         for card in &pieces {
             if pack.count_of(*card) == 0 {
                 return Err(format!("{card} is not a Bird Dog card"));
@@ -988,5 +1009,46 @@ impl State {
             return Err("the game should be over".into());
         }
         Ok(())
+    }
+
+    /// Every card in the game.
+    fn pieces(&self) -> Vec<String> {
+        self.cards().iter().map(Card::to_string).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
+    }
+}
+
+impl State {
+    /// Every card in the game, wherever it lies.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
+        cards.extend(self.dummy_down.iter().copied());
+        cards.extend(self.dummy_up.iter());
+        cards.extend(self.widow.iter().copied());
+        cards.extend(self.trick.iter().map(|p| p.card));
+        cards.extend(
+            self.tricks
+                .iter()
+                .flat_map(|t| t.plays.iter().map(|p| p.card)),
+        );
+        cards
+    }
+}
+
+impl schemars::JsonSchema for Pos {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Pos".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Pos").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::word_or_count(
+            "dummy",
+            "A seat number, or `\"dummy\"` for the dummy hand of the 2-player game.",
+        )
     }
 }

@@ -1,15 +1,12 @@
 //! What one seat (or a spectator) sees (spec §6), and the built-in heuristic bot that reads it.
 
-use super::action::{Action, Contract};
-use super::state::{
-    Call, CardName, HandSummary, Phase, Play, Pos, State, Trick, bird_dog_of, strength,
-};
-use crate::cards::{Card, CardSet, Rank, Suit};
+use super::state::{Call, CardName, HandSummary, Phase, Play, Pos, State, Trick};
+use crate::cards::{Card, CardSet, Suit};
 use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// The dummy as everyone sees it (2 players).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DummyView {
     /// Its face-up cards (public).
     pub face_up: Vec<Card>,
@@ -20,7 +17,7 @@ pub struct DummyView {
 }
 
 /// The whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// 2 or 3.
     pub players: usize,
@@ -64,8 +61,9 @@ pub struct View {
     pub indicator: Option<Card>,
     /// The Bird Dog card's identity, once trump is fixed.
     pub bird_dog: Option<CardName>,
-    /// False when the Bird Dog card lies in the widow.
-    pub bird_dog_in_play: bool,
+    /// True once the Bird Dog card has been seen turned up from the widow or played (R22: where
+    /// an unseen Bird Dog card lies, hand or never-turned widow, is hidden from everyone).
+    pub bird_dog_seen: bool,
     /// The trick in progress.
     pub trick: Vec<Play>,
     /// Completed tricks of this hand.
@@ -83,13 +81,13 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (tricks_won, dummy_tricks) = state.tricks_won();
     let bird_dog = state.bird_dog();
     View {
-        players: state.players,
+        players: state.table.players,
         seat,
         hand: seat.map(|s| {
             state
@@ -108,7 +106,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         dummy_to_play: state.phase == Phase::Play && state.next == Pos::Dummy,
         dealer: state.dealer,
         hand_number: state.hands_played + u32::from(state.phase != Phase::Over),
-        target: state.options.target,
+        target: state.table.options.target,
         totals: state.totals.clone(),
         candidate: state.candidate(),
         round: state.round + 1,
@@ -124,7 +122,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 suit: c.suit()?,
             })
         }),
-        bird_dog_in_play: state.bird_dog_in_play().is_some(),
+        bird_dog_seen: state.bird_dog_seen(),
         trick: state.trick.clone(),
         tricks: state.tricks.clone(),
         won_cards: state
@@ -150,148 +148,4 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         }
     }
     hidden.iter().map(|c| c.to_string()).collect()
-}
-
-fn index_of(legal: &[Action], wanted: &Action) -> usize {
-    legal.iter().position(|a| a == wanted).unwrap_or(0)
-}
-
-fn card_of(action: &Action) -> Option<Card> {
-    match action {
-        Action::Play { cards } => cards.first().copied(),
-        _ => None,
-    }
-}
-
-fn rank_value(card: Card) -> u8 {
-    card.rank().map_or(0, Rank::value)
-}
-
-/// How good a hand is with `trump` and its Bird Dog card (a rough trick count).
-fn hand_strength(hand: &[Card], trump: Suit, bird_dog: Option<Card>) -> f64 {
-    hand.iter()
-        .map(|&c| {
-            if Some(c) == bird_dog {
-                1.5
-            } else if c.suit() == Some(trump) {
-                0.7 + f64::from(rank_value(c).saturating_sub(9)) * 0.1
-            } else if c.rank() == Some(Rank::Ace) {
-                0.6
-            } else {
-                0.0
-            }
-        })
-        .sum()
-}
-
-/// The heuristic: go solo with a strong hand for the turned suit, nil with a hopeless one, then
-/// win tricks cheaply (or duck everything when nil).
-pub fn heuristic(view: &View, legal: &[Action]) -> usize {
-    let Some(me) = view.seat else { return 0 };
-    let hand = view.hand.clone().unwrap_or_default();
-    match legal.first() {
-        Some(Action::Declare {
-            contract: Contract::Solo,
-        }) => {
-            let Some(candidate) = view.candidate else {
-                return 1;
-            };
-            let trump = candidate.suit().unwrap_or(Suit::Spades);
-            let bird_dog = bird_dog_of(candidate).filter(|c| !view.widow_seen.contains(c));
-            let strong = hand_strength(&hand, trump, bird_dog);
-            let bar = if view.players == 2 { 3.2 } else { 3.6 };
-            let wanted = if strong >= bar {
-                Action::Declare {
-                    contract: Contract::Solo,
-                }
-            } else {
-                Action::Pass
-            };
-            index_of(legal, &wanted)
-        }
-        Some(Action::Declare {
-            contract: Contract::Nil,
-        }) => {
-            let trump = view.trump.unwrap_or(Suit::Spades);
-            let bird_dog = view.bird_dog.map(|b| Card::new(b.rank, b.suit));
-            let hopeless = view.solo != Some(me)
-                && hand.iter().all(|&c| {
-                    Some(c) != bird_dog && c.suit() != Some(trump) && rank_value(c) <= 11
-                });
-            index_of(legal, if hopeless { &legal[0] } else { &Action::Pass })
-        }
-        Some(Action::Pass) => 0,
-        Some(Action::Play { .. }) => play(view, me, legal),
-        None => 0,
-    }
-}
-
-fn play(view: &View, me: Seat, legal: &[Action]) -> usize {
-    let trump = view.trump;
-    let bird_dog = if view.bird_dog_in_play {
-        view.bird_dog.map(|b| Card::new(b.rank, b.suit))
-    } else {
-        None
-    };
-    let ducking = view.nil == Some(me) && !view.dummy_to_play;
-    let cards: Vec<(usize, Card)> = legal
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| card_of(a).map(|c| (i, c)))
-        .collect();
-    let is_trump = |c: Card| trump.is_some() && c.suit() == trump;
-    let Some(first) = view.trick.first() else {
-        // Leading.
-        let pick = if ducking {
-            cards
-                .iter()
-                .filter(|(_, c)| Some(*c) != bird_dog && !is_trump(*c))
-                .min_by_key(|(_, c)| rank_value(*c))
-                .or(cards.iter().min_by_key(|(_, c)| rank_value(*c)))
-        } else {
-            cards
-                .iter()
-                .find(|(_, c)| Some(*c) == bird_dog)
-                .or(cards
-                    .iter()
-                    .filter(|(_, c)| rank_value(*c) == 14)
-                    .max_by_key(|(_, c)| is_trump(*c)))
-                .or(cards
-                    .iter()
-                    .filter(|(_, c)| !is_trump(*c))
-                    .min_by_key(|(_, c)| rank_value(*c)))
-                .or(cards.first())
-        };
-        return pick.map_or(0, |(i, _)| *i);
-    };
-    let led = first.card.suit().unwrap_or(Suit::Spades);
-    let best = view
-        .trick
-        .iter()
-        .filter_map(|p| strength(p.card, led, trump, bird_dog))
-        .max();
-    let power = |c: Card| strength(c, led, trump, bird_dog);
-    let beats = |c: Card| power(c).is_some() && power(c) > best;
-    let last = view.trick.len() == 2;
-    if ducking {
-        let pick = cards
-            .iter()
-            .filter(|(_, c)| !beats(*c))
-            .max_by_key(|(_, c)| (power(*c), rank_value(*c)))
-            .or(cards.iter().min_by_key(|(_, c)| power(*c)));
-        return pick.map_or(0, |(i, _)| *i);
-    }
-    // Win cheaply when last or when the win is sure (Bird Dog, ace of trump); else throw low.
-    let winners = cards.iter().filter(|(_, c)| beats(*c));
-    let pick = if last {
-        winners.min_by_key(|(_, c)| power(*c))
-    } else {
-        winners
-            .filter(|(_, c)| Some(*c) == bird_dog || (is_trump(*c) && rank_value(*c) == 14))
-            .min_by_key(|(_, c)| power(*c))
-    };
-    let pick = pick.or(cards
-        .iter()
-        .min_by_key(|(_, c)| (is_trump(*c) || Some(*c) == bird_dog, rank_value(*c))));
-    pick.map_or(0, |(i, _)| *i)
 }

@@ -4,7 +4,7 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Hand step: play one card and name exactly the layout cards it takes (`[]` to trail).

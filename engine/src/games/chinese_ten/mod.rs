@@ -18,30 +18,27 @@
 //!   to the cutter only while that card is still in the stock.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::cards::{Card, PackSpec};
+use crate::cards::PackSpec;
 use crate::deal::parse_card_deals;
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use action::Action;
 use rules::{FirstDealer, Options};
-use state::{Event, Phase, State};
+use state::State;
 use view::View;
 
 /// The Chinese Ten family.
 pub struct ChineseTen;
 
 impl GameDef for ChineseTen {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -52,6 +49,7 @@ impl GameDef for ChineseTen {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -71,96 +69,7 @@ impl GameDef for ChineseTen {
         Ok(State::new(options, n, setup.seed, stacked))
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        Some(GameResult {
-            ranking: state.ranking(),
-            scores: state.totals.iter().map(|t| *t as f64).collect(),
-            teams: None,
-            details: serde_json::json!({
-                "last_deal": state.last_deal,
-                "target_reached_by": state.race_winner,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_cards().iter().map(Card::to_string).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        let points = |c: &Card| scoring::card_points(&view.options, view.players, *c);
-        let value = |a: &Action| -> i64 {
-            match a {
-                Action::Play { cards, capture } => {
-                    let own: i64 = cards.iter().map(points).sum();
-                    if capture.is_empty() {
-                        // Trailing gives the card away: trail the least valuable, and prefer
-                        // cards that leave no easy pair for the next player.
-                        -2 * own - 1
-                    } else {
-                        own + capture.iter().map(points).sum::<i64>() + 1
-                    }
-                }
-                Action::Capture { cards } => cards.iter().map(points).sum(),
-            }
-        };
-        let mut best = 0;
-        let mut best_value = i64::MIN;
-        for (i, a) in legal.iter().enumerate() {
-            let v = value(a);
-            if v > best_value {
-                best = i;
-                best_value = v;
-            }
-        }
-        best
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
+        bot::heuristic(view, legal)
     }
 }

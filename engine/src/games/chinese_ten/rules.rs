@@ -1,11 +1,12 @@
 //! Options of Chinese Ten (ids exactly as in the spec's §7 table) and the published presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The rule set (spec §5, §7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Ruleset {
     /// Chinese Ten as the seed describes it first (2-4 players).
@@ -18,26 +19,8 @@ pub enum Ruleset {
     MainMerah,
 }
 
-/// `"random"`, the only word `first_dealer` accepts besides a seat number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomWord {
-    /// Drawn with the game's RNG.
-    Random,
-}
-
-/// `first_dealer`: a seat, or drawn at random (R17).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// This seat deals first.
-    Seat(usize),
-    /// A uniform draw.
-    Random(RandomWord),
-}
-
 /// `black_aces` (R2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BlackAces {
     /// AS 30 from 3 players, AC 40 only with 4.
@@ -47,7 +30,7 @@ pub enum BlackAces {
 }
 
 /// `thai_low_cards` (R4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ThaiLowCards {
     /// Black 2-8 score face value (pagat).
@@ -57,7 +40,7 @@ pub enum ThaiLowCards {
 }
 
 /// `taiwan_end` (R3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TaiwanEnd {
     /// The game ends the moment someone's card points reach the target.
@@ -67,7 +50,7 @@ pub enum TaiwanEnd {
 }
 
 /// `"one_per_player"`, the default number of deals (n, each player deals once; R14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DealsWord {
     /// As many deals as players.
@@ -75,7 +58,7 @@ pub enum DealsWord {
 }
 
 /// `deals`: number of deals in a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Deals {
     /// Exactly this many.
@@ -85,7 +68,7 @@ pub enum Deals {
 }
 
 /// Options of one game of Chinese Ten (spec §7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `ruleset`: base, taiwan, thai, main_merah.

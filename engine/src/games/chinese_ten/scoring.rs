@@ -130,7 +130,7 @@ pub fn par(options: &Options, players: usize) -> Option<i64> {
 }
 
 /// The scoring of one deal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealScore {
     /// Card points per seat.
     pub card_points: Vec<i64>,

@@ -3,16 +3,18 @@
 use super::action::Action;
 use super::rules::{FirstDealer, Options, Ruleset, TaiwanEnd};
 use super::scoring::{self, DealScore};
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// The player to act plays a card from hand.
@@ -29,7 +31,7 @@ pub enum Phase {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal was made (layout face up).
@@ -113,12 +115,8 @@ pub enum Event {
 /// The full state (hidden cards and RNG included).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The game's RNG.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deal entries (parsed).
     pub stacked: Vec<Vec<Card>>,
     /// Entries consumed (every deal, redeals included, consumes one).
@@ -155,10 +153,6 @@ pub struct State {
     pub race_winner: Option<Seat>,
 }
 
-fn illegal(reason: &'static str, message: String) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: impl IntoIterator<Item = Card>) -> String {
     let v: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
     if v.is_empty() {
@@ -179,12 +173,14 @@ impl State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
-            FirstDealer::Random(_) => rng.pick(players),
+            FirstDealer::Random => rng.pick(players),
         };
         let mut state = State {
-            options,
-            players,
-            rng,
+            table: Table {
+                players,
+                options,
+                rng,
+            },
             stacked,
             entries_used: 0,
             deal: 0,
@@ -209,14 +205,14 @@ impl State {
 
     /// Sets up the next deal (redealing Main Merah layouts as needed), and emits its events.
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
-        let (h, l) = scoring::sizes(self.options.ruleset, n);
+        let n = self.table.players;
+        let (h, l) = scoring::sizes(self.table.options.ruleset, n);
         self.deal += 1;
         let pack = PackSpec::standard().cards();
         loop {
             let entry = self.stacked.get(self.entries_used).cloned();
             self.entries_used += 1;
-            let deck = deal_sequence(&pack, entry.as_deref(), &mut self.rng);
+            let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
             self.hands = vec![CardSet::EMPTY; n];
             for (i, card) in deck.iter().take(n * h).enumerate() {
                 self.hands[(self.dealer + 1 + i) % n].insert(*card);
@@ -226,13 +222,13 @@ impl State {
             self.piles = vec![CardSet::EMPTY; n];
             self.red_fives = vec![0; n];
             self.trio = None;
-            self.peek = if self.options.cutter_peek {
+            self.peek = if self.table.options.cutter_peek {
                 deck.last().map(|c| ((self.dealer + n - 1) % n, *c))
             } else {
                 None
             };
             self.layout = Layout::of(layout.clone());
-            if self.options.ruleset == Ruleset::MainMerah
+            if self.table.options.ruleset == Ruleset::MainMerah
                 && let Some(reason) = main_merah_redeal(&layout)
             {
                 events.push(Event::Redeal {
@@ -246,7 +242,7 @@ impl State {
                 dealer: self.dealer,
                 layout,
             });
-            if self.options.ruleset != Ruleset::MainMerah {
+            if self.table.options.ruleset != Ruleset::MainMerah {
                 self.initial_specials(events);
             }
             break;
@@ -303,60 +299,6 @@ impl State {
             .collect()
     }
 
-    /// Legal actions of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat != self.turn {
-            return;
-        }
-        match &self.phase {
-            Phase::Play => {
-                let Some(hand) = self.hands.get(seat) else {
-                    return;
-                };
-                for card in hand.iter() {
-                    let options = self.capture_options(card);
-                    if options.is_empty() {
-                        out.push(Action::Play {
-                            cards: vec![card],
-                            capture: vec![],
-                        });
-                    }
-                    for set in options {
-                        out.push(Action::Play {
-                            cards: vec![card],
-                            capture: self.in_layout_order(set),
-                        });
-                    }
-                }
-            }
-            Phase::StockChoice { choice, .. } => {
-                for card in choice.addable(self.layout.cards()) {
-                    out.push(Action::Capture { cards: vec![card] });
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
-    /// Applies an action of the seat to act (validated before any change).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if seat != self.turn || self.phase == Phase::Over {
-            return Err(illegal(
-                "not_your_step",
-                format!("seat {seat} may not act now"),
-            ));
-        }
-        match action {
-            Action::Play { cards, capture } => self.play(seat, cards, capture, events),
-            Action::Capture { cards } => self.choose(seat, cards, events),
-        }
-    }
-
     fn play(
         &mut self,
         seat: Seat,
@@ -365,13 +307,13 @@ impl State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if let Phase::StockChoice { card, .. } = &self.phase {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "choose_stock_capture",
                 format!("first choose which layout card the flipped {card} captures"),
             ));
         }
         let [card] = cards else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "play_one_card",
                 format!("play exactly one card, not {}", list(cards.iter().copied())),
             ));
@@ -379,14 +321,14 @@ impl State {
         let card = *card;
         let hand = self.hands.get(seat).copied().unwrap_or_default();
         if !hand.contains(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{card} is not in your hand"),
             ));
         }
         let wanted = CardSet::from_cards(capture.iter().copied());
         if wanted.len() != capture.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "invalid_capture",
                 format!(
                     "the capture {} names a card twice",
@@ -397,7 +339,7 @@ impl State {
         let options = self.capture_options(card);
         if options.is_empty() {
             if !wanted.is_empty() {
-                return Err(illegal(
+                return Err(ActionError::illegal(
                     "invalid_capture",
                     format!(
                         "{card} captures nothing on this layout ({}); send \"capture\": []",
@@ -410,7 +352,7 @@ impl State {
                 .iter()
                 .map(|o| list(self.in_layout_order(*o)))
                 .collect();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "capture_compulsory",
                 format!(
                     "{card} can capture ({}), so it must: a card that can capture does capture",
@@ -422,7 +364,7 @@ impl State {
                 .iter()
                 .map(|o| list(self.in_layout_order(*o)))
                 .collect();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "invalid_capture",
                 format!(
                     "{card} cannot capture {}; it captures {}",
@@ -457,9 +399,9 @@ impl State {
             choice,
         } = &self.phase
         else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "nothing_to_choose",
-                "there is no flipped card waiting for a choice; play a card from your hand".into(),
+                "there is no flipped card waiting for a choice; play a card from your hand",
             ));
         };
         let flipped = *flipped;
@@ -469,7 +411,7 @@ impl State {
             _ => false,
         };
         let Some(set) = choice.resolved().filter(|_| ok) else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_a_target",
                 format!(
                     "the flipped {flipped} captures exactly one of {}, not {}",
@@ -513,15 +455,18 @@ impl State {
         let mut gain = taken;
         gain.insert(card);
         self.piles[seat] = CardSet(self.piles[seat].0 | gain.0);
-        if self.options.red_five_bonus
+        if self.table.options.red_five_bonus
             && let Some(i) = RED_FIVES.iter().position(|c| *c == card)
             && taken.contains(RED_FIVES[1 - i])
         {
             self.red_fives[seat] += 1;
         }
-        if self.options.ruleset == Ruleset::Taiwan && self.options.taiwan_end == TaiwanEnd::Race {
-            let points = scoring::pile_points(&self.options, self.players, self.piles[seat]);
-            if points >= self.options.taiwan_target {
+        if self.table.options.ruleset == Ruleset::Taiwan
+            && self.table.options.taiwan_end == TaiwanEnd::Race
+        {
+            let points =
+                scoring::pile_points(&self.table.options, self.table.players, self.piles[seat]);
+            if points >= self.table.options.taiwan_target {
                 self.race_winner = Some(seat);
                 events.push(Event::TargetReached { seat, points });
                 self.score_deal(events);
@@ -568,10 +513,10 @@ impl State {
 
     fn end_turn(&mut self, events: &mut Vec<Event>) {
         self.turns_left = self.turns_left.saturating_sub(1);
-        self.turn = (self.turn + 1) % self.players;
+        self.turn = (self.turn + 1) % self.table.players;
         if self.turns_left == 0 {
             self.score_deal(events);
-            if self.deal >= self.options.deal_count(self.players) {
+            if self.deal >= self.table.options.deal_count(self.table.players) {
                 self.finish(events);
             } else {
                 self.dealer = self.next_dealer();
@@ -581,8 +526,8 @@ impl State {
     }
 
     fn next_dealer(&self) -> Seat {
-        let n = self.players;
-        if self.options.ruleset != Ruleset::MainMerah {
+        let n = self.table.players;
+        if self.table.options.ruleset != Ruleset::MainMerah {
             return (self.dealer + 1) % n;
         }
         let points = self
@@ -601,11 +546,11 @@ impl State {
     }
 
     fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let card_points: Vec<i64> = self
             .piles
             .iter()
-            .map(|p| scoring::pile_points(&self.options, n, *p))
+            .map(|p| scoring::pile_points(&self.table.options, n, *p))
             .collect();
         let mut transfers = vec![0i64; n];
         for (s, k) in self.red_fives.iter().enumerate() {
@@ -623,8 +568,8 @@ impl State {
             .zip(&transfers)
             .map(|(a, b)| a + b)
             .collect();
-        let won_deal =
-            scoring::par(&self.options, n).map(|par| points.iter().map(|p| *p >= par).collect());
+        let won_deal = scoring::par(&self.table.options, n)
+            .map(|par| points.iter().map(|p| *p >= par).collect());
         for (t, p) in self.totals.iter_mut().zip(&points) {
             *t += p;
         }
@@ -654,7 +599,7 @@ impl State {
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
         let totals = &self.totals;
         let winner = self.race_winner;
-        crate::game::GameResult::ranking_by_key(0..self.players, |s| {
+        crate::game::GameResult::ranking_by_key(0..self.table.players, |s| {
             (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
         })
     }
@@ -675,14 +620,145 @@ impl State {
         }
         out
     }
+}
+
+/// Player count allowed by a rule set (spec §7 `players`) and the Taiwan deal count.
+pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> {
+    match options.ruleset {
+        Ruleset::Taiwan if n != 4 => Err(format!("the Taiwan rules are for 4 players, not {n}")),
+        Ruleset::MainMerah if !(2..=3).contains(&n) => {
+            Err(format!("Main Merah is for 2 or 3 players, not {n}"))
+        }
+        Ruleset::Taiwan if options.deal_count(n) != 1 => {
+            Err("the Taiwan game is one deal: `deals` must be 1".into())
+        }
+        _ if options.deal_count(n) == 0 => Err("`deals` must be at least 1".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
+pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
+    let set = CardSet::from_cards(layout.iter().copied());
+    for rank in Rank::ALL {
+        if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
+            return Some(format!("three or more {rank}s in the layout"));
+        }
+    }
+    for low in 1u32..=4 {
+        let count = layout
+            .iter()
+            .filter(|c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low))
+            .count();
+        if count >= 5 {
+            return Some(format!(
+                "{count} cards of the {}/{} class in the layout: a card would be stranded",
+                low,
+                10 - low
+            ));
+        }
+    }
+    None
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat != self.turn {
+            return;
+        }
+        match &self.phase {
+            Phase::Play => {
+                let Some(hand) = self.hands.get(seat) else {
+                    return;
+                };
+                for card in hand.iter() {
+                    let options = self.capture_options(card);
+                    if options.is_empty() {
+                        out.push(Action::Play {
+                            cards: vec![card],
+                            capture: vec![],
+                        });
+                    }
+                    for set in options {
+                        out.push(Action::Play {
+                            cards: vec![card],
+                            capture: self.in_layout_order(set),
+                        });
+                    }
+                }
+            }
+            Phase::StockChoice { choice, .. } => {
+                for card in choice.addable(self.layout.cards()) {
+                    out.push(Action::Capture { cards: vec![card] });
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated before any change).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if seat != self.turn || self.phase == Phase::Over {
+            return Err(ActionError::illegal(
+                "not_your_step",
+                format!("seat {seat} may not act now"),
+            ));
+        }
+        match action {
+            Action::Play { cards, capture } => self.play(seat, cards, capture, events),
+            Action::Capture { cards } => self.choose(seat, cards, events),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        Some(GameResult {
+            ranking: self.ranking(),
+            scores: self.totals.iter().map(|t| *t as f64).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "last_deal": self.last_deal,
+                "target_reached_by": self.race_winner,
+            }),
+        })
+    }
 
     /// Checks a state from outside (see `GameDef::validate`).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(2..=4).contains(&n) {
             return Err(format!("{n} players is not 2 to 4"));
         }
-        check_ruleset_players(&self.options, n)?;
+        check_ruleset_players(&self.table.options, n)?;
         for (name, len) in [
             ("hands", self.hands.len()),
             ("piles", self.piles.len()),
@@ -712,7 +788,7 @@ impl State {
         if all.len() != 52 {
             return Err(format!("{} cards instead of 52", all.len()));
         }
-        let (h, _) = scoring::sizes(self.options.ruleset, n);
+        let (h, _) = scoring::sizes(self.table.options.ruleset, n);
         let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
         match &self.phase {
             Phase::Over => {}
@@ -754,43 +830,12 @@ impl State {
         }
         Ok(())
     }
-}
 
-/// Player count allowed by a rule set (spec §7 `players`) and the Taiwan deal count.
-pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> {
-    match options.ruleset {
-        Ruleset::Taiwan if n != 4 => Err(format!("the Taiwan rules are for 4 players, not {n}")),
-        Ruleset::MainMerah if !(2..=3).contains(&n) => {
-            Err(format!("Main Merah is for 2 or 3 players, not {n}"))
-        }
-        Ruleset::Taiwan if options.deal_count(n) != 1 => {
-            Err("the Taiwan game is one deal: `deals` must be 1".into())
-        }
-        _ if options.deal_count(n) == 0 => Err("`deals` must be at least 1".into()),
-        _ => Ok(()),
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(Card::to_string).collect()
     }
-}
 
-/// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
-pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
-    let set = CardSet::from_cards(layout.iter().copied());
-    for rank in Rank::ALL {
-        if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
-            return Some(format!("three or more {rank}s in the layout"));
-        }
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
-    for low in 1u32..=4 {
-        let count = layout
-            .iter()
-            .filter(|c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low))
-            .count();
-        if count >= 5 {
-            return Some(format!(
-                "{count} cards of the {}/{} class in the layout: a card would be stranded",
-                low,
-                10 - low
-            ));
-        }
-    }
-    None
 }

@@ -8,7 +8,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A viewer's whitelist of the state.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -59,7 +59,7 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (flipped, targets) = match &state.phase {
@@ -72,8 +72,8 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         .map(|(_, card)| card);
     View {
         seat,
-        players: state.players,
-        options: state.options.clone(),
+        players: state.table.players,
+        options: state.table.options.clone(),
         hand: seat
             .and_then(|s| state.hands.get(s))
             .map(|h| h.iter().collect()),
@@ -86,12 +86,12 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         card_points: state
             .piles
             .iter()
-            .map(|p| scoring::pile_points(&state.options, state.players, *p))
+            .map(|p| scoring::pile_points(&state.table.options, state.table.players, *p))
             .collect(),
         red_five_captures: state.red_fives.clone(),
         totals: state.totals.clone(),
         deal: state.deal,
-        deals: state.options.deal_count(state.players),
+        deals: state.table.options.deal_count(state.table.players),
         dealer: state.dealer,
         turn: (state.phase != Phase::Over).then_some(state.turn),
         turns_left: state.turns_left,

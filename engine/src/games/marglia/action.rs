@@ -5,7 +5,7 @@ use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
 /// What a `declare` action declares in Marglia's early-stop decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Declaration {
     /// End the deal unplayed (phase B).
@@ -13,7 +13,7 @@ pub enum Declaration {
 }
 
 /// The structured partner questions (phase B2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Question {
     /// How many cards of `suit` do you hold?
@@ -25,7 +25,7 @@ pub enum Question {
 }
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play a card: `{"type":"play","cards":["7S"]}`.
@@ -34,7 +34,7 @@ pub enum Action {
         cards: Vec<Card>,
     },
     /// Pass: keep playing (early stop), no question, or no bid.
-    Pass,
+    Pass {},
     /// `{"type":"declare","what":"stop"}` (Marglia early stop) or
     /// `{"type":"declare","suit":"H"}` (Maniglia: the bidder names trumps).
     Declare {
@@ -64,7 +64,7 @@ pub enum Action {
 }
 
 /// A public answer of the communication phase.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Answer {
     /// Who asked.
     pub seat: Seat,
@@ -83,7 +83,7 @@ pub struct Answer {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal was dealt (numbers start at 1).

@@ -21,6 +21,7 @@
 //! - Tricks use `common::trick::winner_by_strength` with Marglia's own rank order.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
@@ -31,11 +32,9 @@ pub use rules::Options;
 pub use state::State;
 pub use view::View;
 
-use crate::cards::{Card, Suit};
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, GameResult, Seat, Setup};
 use crate::options::PlayerRange;
-use action::Declaration;
 use state::Phase;
 
 /// The Marglia family (id `marglia`).
@@ -52,9 +51,9 @@ fn result(state: &State) -> Option<GameResult> {
     if state.phase != Phase::Over {
         return None;
     }
-    let n = state.players;
+    let n = state.table.players;
     let side_score = |seat: Seat| state.cumulative.get(state.side(seat)).copied().unwrap_or(0);
-    let partnership = state::partnership(&state.options, n);
+    let partnership = state::partnership(&state.table.options, n);
     Some(GameResult {
         ranking: GameResult::ranking_by_key(0..n, |s| std::cmp::Reverse(side_score(s))),
         scores: (0..n).map(|s| side_score(s) as f64).collect(),
@@ -66,137 +65,10 @@ fn result(state: &State) -> Option<GameResult> {
     })
 }
 
-/// The built-in policy: win tricks cheaply, feed points to a winning partner, dump low cards;
-/// stop a deal when ahead; bid on card points; name the longest suit.
-fn heuristic(view: &View, legal: &[Action]) -> usize {
-    let Some(me) = view.seat else { return 0 };
-    let n = view.players;
-    let partner = |a: Seat, b: Seat| -> bool {
-        if a == b {
-            return false;
-        }
-        if view.teams.is_some() {
-            return a % 2 == b % 2;
-        }
-        view.contract.is_some_and(|c| a != c.seat && b != c.seat)
-    };
-    let side = |s: Seat| if view.teams.is_some() { s % 2 } else { s };
-    let index_of = |wanted: &Action| legal.iter().position(|a| a == wanted).unwrap_or(0);
-    match &view.phase {
-        Phase::EarlyStop => {
-            let mine = view.cumulative.get(side(me)).copied().unwrap_or(0);
-            let best_other = (0..view.cumulative.len())
-                .filter(|s| *s != side(me))
-                .filter_map(|s| view.cumulative.get(s).copied())
-                .max()
-                .unwrap_or(0);
-            if mine >= best_other {
-                index_of(&Action::Declare {
-                    what: Some(Declaration::Stop),
-                    suit: None,
-                })
-            } else {
-                index_of(&Action::Pass)
-            }
-        }
-        Phase::Bidding { .. } => {
-            let points: i64 = view.hand.iter().map(scoring::points).sum();
-            let estimate = if view.teams.is_some() {
-                2 * points + 12
-            } else {
-                points * 3 / 2 + 8
-            };
-            legal
-                .iter()
-                .position(|a| matches!(a, Action::Bid { points } if *points <= estimate))
-                .unwrap_or_else(|| index_of(&Action::Pass))
-        }
-        Phase::Declare { .. } => {
-            let value = |suit: Suit| {
-                let cards = view.hand.of_suit(suit);
-                cards.len() as i64 * 10 + cards.iter().map(scoring::points).sum::<i64>()
-            };
-            let best = Suit::ALL
-                .iter()
-                .copied()
-                .max_by_key(|s| (value(*s), std::cmp::Reverse(s.index())))
-                .unwrap_or(Suit::Spades);
-            index_of(&Action::Declare {
-                what: None,
-                suit: Some(best),
-            })
-        }
-        Phase::Communication { .. } => index_of(&Action::Pass),
-        Phase::Play | Phase::Over => {
-            let cards: Vec<(usize, Card)> = legal
-                .iter()
-                .enumerate()
-                .filter_map(|(i, a)| match a {
-                    Action::Play { cards } => cards.first().map(|c| (i, *c)),
-                    _ => None,
-                })
-                .collect();
-            if cards.is_empty() {
-                return 0;
-            }
-            let trump = view.trump;
-            let is_trump = |c: Card| c.suit().is_some() && c.suit() == trump;
-            let cheap = |c: Card| (is_trump(c), scoring::points(c), scoring::strength(c));
-            let lowest = || {
-                cards
-                    .iter()
-                    .min_by_key(|(_, c)| cheap(*c))
-                    .map_or(0, |(i, _)| *i)
-            };
-            if view.trick.is_empty() {
-                return lowest();
-            }
-            let winner_now = State::winning_index(&view.trick, trump)
-                .and_then(|i| view.trick.get(i))
-                .map(|(s, _)| *s);
-            if winner_now.is_some_and(|w| partner(me, w)) {
-                // Feed points to the partner with a non-trump if possible.
-                return cards
-                    .iter()
-                    .max_by_key(|(_, c)| {
-                        (!is_trump(*c), scoring::points(*c), scoring::strength(*c))
-                    })
-                    .map_or(0, |(i, _)| *i);
-            }
-            let winning: Vec<&(usize, Card)> = cards
-                .iter()
-                .filter(|(_, c)| {
-                    let mut trick = view.trick.clone();
-                    trick.push((me, *c));
-                    State::winning_index(&trick, trump) == Some(trick.len() - 1)
-                })
-                .collect();
-            let trick_points: i64 = view.trick.iter().map(|(_, c)| scoring::points(*c)).sum();
-            let last = view.trick.len() + 1 == n;
-            match winning
-                .iter()
-                .min_by_key(|(_, c)| (is_trump(*c), scoring::strength(*c)))
-            {
-                // Win cheaply, but do not spend a counting trump on an empty trick early.
-                Some((i, c))
-                    if !is_trump(*c) || scoring::points(*c) < 3 || trick_points > 0 || last =>
-                {
-                    *i
-                }
-                _ => lowest(),
-            }
-        }
-    }
-}
-
 macro_rules! marglia_game {
     ($ty:ident, $id:literal, $name:literal, $description:literal, $summary:expr, $min:literal, $max:literal, $specs:path, $presets:path) => {
         impl GameDef for $ty {
-            type Options = Options;
             type State = State;
-            type Action = Action;
-            type Event = Event;
-            type View = View;
 
             fn family() -> Family {
                 Family {
@@ -210,6 +82,7 @@ macro_rules! marglia_game {
                     },
                     options: $specs(),
                     presets: $presets(),
+                    players_when: Vec::new(),
                 }
             }
 
@@ -217,57 +90,8 @@ macro_rules! marglia_game {
                 State::new(setup, &mut Vec::new())
             }
 
-            fn to_act(state: &State) -> Actors {
-                state.current().map_or(Actors::None, Actors::One)
-            }
-
-            fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-                state.legal_actions(seat, out);
-            }
-
-            fn apply(
-                state: &mut State,
-                seat: Seat,
-                action: &Action,
-                events: &mut Vec<Event>,
-            ) -> Result<(), ActionError> {
-                state.apply(seat, action, events)
-            }
-
-            fn view(state: &State, viewer: Viewer) -> View {
-                view::view(state, viewer)
-            }
-
-            fn result(state: &State) -> Option<GameResult> {
-                result(state)
-            }
-
-            fn players(state: &State) -> usize {
-                state.players
-            }
-
-            fn options(state: &State) -> &Options {
-                &state.options
-            }
-
-            fn seed(state: &State) -> u64 {
-                state.seed
-            }
-
-            fn validate(state: &State) -> Result<(), String> {
-                state.validate()
-            }
-
-            fn pieces(state: &State) -> Vec<String> {
-                state.all_cards().iter().map(|c| c.code()).collect()
-            }
-
             fn heuristic(view: &View, legal: &[Action]) -> usize {
-                heuristic(view, legal)
-            }
-
-            fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-                view::hidden_from(state, viewer)
+                bot::heuristic(view, legal)
             }
         }
     };

@@ -1,13 +1,13 @@
 //! Options of Marglia and Maniglia (spec §7 and Part II) and the published presets.
 
 use crate::cards::{Card, Rank, Suit};
-use crate::game::Seat;
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Which game: Marglia (Part I) or the experimental Maniglia (Part II).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Marglia: 4 players in partnerships, trump turned up from the bottom card.
@@ -17,7 +17,7 @@ pub enum Variant {
 }
 
 /// The per-trick bonus point (R2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TrickBonus {
     /// +1 per trick holding at least one frillo (2-6) (seed).
@@ -29,7 +29,7 @@ pub enum TrickBonus {
 }
 
 /// The structured partner questions (R9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Communication {
     /// No communication phase.
@@ -38,43 +38,8 @@ pub enum Communication {
     Structured,
 }
 
-/// Who deals first: drawn at random (chance event `first_dealer`) or a fixed seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// A uniformly random seat.
-    Random,
-    /// This seat.
-    Seat(Seat),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(seat) => serializer.serialize_u64(*seat as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match serde_json::Value::deserialize(deserializer)? {
-            serde_json::Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            serde_json::Value::Number(n) => match n.as_u64() {
-                Some(seat) => Ok(FirstDealer::Seat(seat as Seat)),
-                None => Err(serde::de::Error::custom(
-                    "first_dealer must be a seat number",
-                )),
-            },
-            other => Err(serde::de::Error::custom(format!(
-                "first_dealer must be \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
-}
-
 /// How long a game lasts (`game_length`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GameLength {
     /// A fixed number of deals (thrown-in and stopped deals count).
@@ -85,7 +50,7 @@ pub enum GameLength {
 
 /// The options of a game of Marglia or Maniglia (ids exactly as in the spec). Options that only
 /// one of the two games declares take their defaults in the other.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `variant`: Marglia or Maniglia (fixed by the game id).

@@ -4,16 +4,18 @@
 use super::action::{Action, Answer, Declaration, Event, Question};
 use super::rules::{Communication, FirstDealer, GameLength, Options, Variant};
 use super::scoring::{self, RANKS};
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::winner_by_strength;
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// The phase of the current deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// Marglia phase B: the dealer may stop the deal.
@@ -44,7 +46,7 @@ pub enum Phase {
 }
 
 /// A completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// Plays in order, the lead first.
     pub plays: Vec<(Seat, Card)>,
@@ -53,7 +55,7 @@ pub struct Trick {
 }
 
 /// A call of the Maniglia auction (`points: None` = pass).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// Who called.
     pub seat: Seat,
@@ -62,7 +64,7 @@ pub struct Call {
 }
 
 /// The winning bid of a Maniglia deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Contract {
     /// The bidder.
     pub seat: Seat,
@@ -71,7 +73,7 @@ pub struct Contract {
 }
 
 /// The public scoring of the previous deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealReport {
     /// Raw totals (card points + trick bonus) per side; zeros for a stopped or thrown-in deal.
     pub raw: Vec<i64>,
@@ -84,14 +86,8 @@ pub struct DealReport {
 /// The full state.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
-    /// Number of players.
-    pub players: usize,
-    /// The options.
-    pub options: Options,
-    /// The seed.
-    pub seed: u64,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals.
     pub deals: Vec<Vec<Card>>,
     /// Deals dealt so far (the current deal's number, 1-based).
@@ -158,6 +154,7 @@ impl State {
                 min,
                 max,
                 got: n,
+                alternatives: Vec::new(),
             });
         }
         check_options(options, n).map_err(SetupError::InvalidOptions)?;
@@ -176,10 +173,11 @@ impl State {
         };
         let sides = if partnership(options, n) { 2 } else { n };
         let mut state = State {
-            players: n,
-            options: options.clone(),
-            seed: setup.seed,
-            rng,
+            table: Table {
+                players: n,
+                options: options.clone(),
+                rng,
+            },
             deals,
             deal_number: 0,
             dealer,
@@ -202,7 +200,7 @@ impl State {
 
     /// The side of a seat for scores: its team in partnerships, else itself.
     pub fn side(&self, seat: Seat) -> usize {
-        if partnership(&self.options, self.players) {
+        if partnership(&self.table.options, self.table.players) {
             seat % 2
         } else {
             seat
@@ -214,7 +212,7 @@ impl State {
         if a == b {
             return false;
         }
-        if partnership(&self.options, self.players) {
+        if partnership(&self.table.options, self.table.players) {
             return a % 2 == b % 2;
         }
         self.contract.is_some_and(|c| a != c.seat && b != c.seat)
@@ -222,9 +220,9 @@ impl State {
 
     /// Deals the next deal with the current dealer (turn-up, bonus, early-stop check or auction).
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let entry = self.deals.get(self.deal_number).map(Vec::as_slice);
-        let sequence = deal_sequence(&pack(&self.options, n), entry, &mut self.rng);
+        let sequence = deal_sequence(&pack(&self.table.options, n), entry, &mut self.table.rng);
         self.deal_number += 1;
         self.hands = vec![CardSet::EMPTY; n];
         self.turned = None;
@@ -239,7 +237,7 @@ impl State {
             deal: self.deal_number,
             dealer: self.dealer,
         });
-        match self.options.variant {
+        match self.table.options.variant {
             Variant::Marglia => {
                 // §2, R16: entry[0] is the bottom card; deck[j] = entry[1 + j] goes out in
                 // blocks of five from dealer+1, the dealer's second block having four.
@@ -256,12 +254,13 @@ impl State {
                     card: trump_card,
                     trump: self.trump,
                 });
-                if self.options.turnup_bonus {
+                if self.table.options.turnup_bonus {
                     self.credit_turnup(events);
                 }
                 // R4: the dealer may stop when his team's cumulative reaches early_stop_at.
                 let side = self.side(self.dealer);
                 let eligible = self
+                    .table
                     .options
                     .early_stop_at
                     .is_some_and(|at| self.cumulative.get(side).is_some_and(|c| *c >= at));
@@ -303,7 +302,7 @@ impl State {
     }
 
     fn begin_communication_or_play(&mut self) {
-        self.phase = if self.options.communication == Communication::Structured {
+        self.phase = if self.table.options.communication == Communication::Structured {
             Phase::Communication { asked: 0 }
         } else {
             Phase::Play
@@ -312,7 +311,7 @@ impl State {
 
     /// The seat to act, if any.
     pub fn current(&self) -> Option<Seat> {
-        let n = self.players;
+        let n = self.table.players;
         match &self.phase {
             Phase::EarlyStop => Some(self.dealer),
             Phase::Bidding { turn, .. } => Some(*turn),
@@ -349,206 +348,14 @@ impl State {
             hand,
             &self.trick,
             self.trump,
-            self.options.must_overtrump,
+            self.table.options.must_overtrump,
             |winner| self.partners(seat, winner),
         )
     }
 
-    /// Legal actions in canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.current() != Some(seat) {
-            return;
-        }
-        match &self.phase {
-            Phase::EarlyStop => {
-                out.push(Action::Declare {
-                    what: Some(Declaration::Stop),
-                    suit: None,
-                });
-                out.push(Action::Pass);
-            }
-            Phase::Bidding { high, .. } => {
-                let lowest = self.lowest_bid(*high);
-                out.extend((lowest..=70).map(|points| Action::Bid { points }));
-                out.push(Action::Pass);
-            }
-            Phase::Declare { .. } => {
-                out.extend(Suit::ALL.iter().map(|s| Action::Declare {
-                    what: None,
-                    suit: Some(*s),
-                }));
-            }
-            Phase::Communication { .. } => {
-                for suit in Suit::ALL {
-                    out.push(Action::Ask {
-                        question: Question::SuitCount,
-                        suit: Some(suit),
-                        rank: None,
-                    });
-                }
-                for rank in RANKS {
-                    out.push(Action::Ask {
-                        question: Question::RankCount,
-                        suit: None,
-                        rank: Some(rank),
-                    });
-                }
-                out.push(Action::Ask {
-                    question: Question::HandPoints,
-                    suit: None,
-                    rank: None,
-                });
-                out.push(Action::Pass);
-            }
-            Phase::Play => out.extend(
-                self.playable(seat)
-                    .iter()
-                    .map(|card| Action::Play { cards: vec![card] }),
-            ),
-            Phase::Over => {}
-        }
-    }
-
     fn lowest_bid(&self, high: Option<(Seat, i64)>) -> i64 {
-        let min = self.options.maniglia_min_bid;
+        let min = self.table.options.maniglia_min_bid;
         high.map_or(min, |(_, h)| min.max(h.saturating_add(1)))
-    }
-
-    /// Applies an action, validated completely before any change.
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        let phase = self.phase.clone();
-        match (&phase, action) {
-            (Phase::EarlyStop, Action::Declare { what, suit }) => {
-                if *what != Some(Declaration::Stop) || suit.is_some() {
-                    return Err(ActionError::illegal(
-                        "stop_or_pass",
-                        "the dealer may only stop the deal ({\"type\":\"declare\",\"what\":\"stop\"}) or pass",
-                    ));
-                }
-                events.push(Event::Stop { seat });
-                self.finish_unplayed(events);
-                Ok(())
-            }
-            (Phase::EarlyStop, Action::Pass) => {
-                events.push(Event::Pass { seat });
-                self.begin_communication_or_play();
-                Ok(())
-            }
-            (Phase::Bidding { high, passed, .. }, Action::Bid { points }) => {
-                let lowest = self.lowest_bid(*high);
-                if *points < lowest || *points > 70 {
-                    return Err(ActionError::illegal(
-                        "bid_out_of_range",
-                        format!("a bid of {points} is not allowed: bid from {lowest} to 70"),
-                    ));
-                }
-                let mut passed = passed.clone();
-                let high = Some((seat, *points));
-                self.auction.push(Call {
-                    seat,
-                    points: Some(*points),
-                });
-                events.push(Event::Bid {
-                    seat,
-                    points: *points,
-                });
-                passed[seat] = false;
-                self.advance_auction(seat, high, passed, events);
-                Ok(())
-            }
-            (Phase::Bidding { high, passed, .. }, Action::Pass) => {
-                let mut passed = passed.clone();
-                passed[seat] = true;
-                self.auction.push(Call { seat, points: None });
-                events.push(Event::Pass { seat });
-                self.advance_auction(seat, *high, passed, events);
-                Ok(())
-            }
-            (Phase::Declare { bidder }, Action::Declare { what, suit }) => {
-                let (None, Some(suit)) = (what, suit) else {
-                    return Err(ActionError::illegal(
-                        "name_a_suit",
-                        "the bidder names trumps: {\"type\":\"declare\",\"suit\":\"H\"}",
-                    ));
-                };
-                let points = self.contract.map_or(0, |c| c.points);
-                self.trump = Some(*suit);
-                events.push(Event::Trump {
-                    seat: *bidder,
-                    suit: *suit,
-                    points,
-                });
-                // R12, R17: the turned-card bonus once there is a bidder, unless blocked.
-                let side = self.side(self.dealer);
-                let before = self.cumulative.get(side).copied().unwrap_or(0);
-                let blocked = self.options.turnup_block_at.is_some_and(|at| before >= at);
-                if self.options.turnup_bonus && !blocked {
-                    self.credit_turnup(events);
-                }
-                self.begin_communication_or_play();
-                Ok(())
-            }
-            (
-                Phase::Communication { asked },
-                Action::Ask {
-                    question,
-                    suit,
-                    rank,
-                },
-            ) => {
-                let fits = match question {
-                    Question::SuitCount => suit.is_some() && rank.is_none(),
-                    Question::RankCount => {
-                        suit.is_none() && rank.is_some_and(|r| RANKS.contains(&r))
-                    }
-                    Question::HandPoints => suit.is_none() && rank.is_none(),
-                };
-                if !fits {
-                    return Err(ActionError::illegal(
-                        "malformed_question",
-                        "ask suit_count with a suit, rank_count with a rank of the pack, or hand_points alone",
-                    ));
-                }
-                let partner = (seat + 2) % self.players;
-                let hand = self.hands.get(partner).copied().unwrap_or_default();
-                let answer = match question {
-                    Question::SuitCount => suit.map_or(0, |s| hand.of_suit(s).len()) as u32,
-                    Question::RankCount => rank.map_or(0, |r| hand.of_rank(r).len()) as u32,
-                    Question::HandPoints => hand.iter().map(scoring::points).sum::<i64>() as u32,
-                };
-                let answer = Answer {
-                    seat,
-                    partner,
-                    question: *question,
-                    suit: *suit,
-                    rank: *rank,
-                    answer,
-                };
-                self.answers.push(answer.clone());
-                events.push(Event::Answer(answer));
-                self.advance_communication(*asked);
-                Ok(())
-            }
-            (Phase::Communication { asked }, Action::Pass) => {
-                events.push(Event::Pass { seat });
-                self.advance_communication(*asked);
-                Ok(())
-            }
-            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
-            _ => Err(ActionError::illegal(
-                "not_now",
-                format!(
-                    "{} is not possible now: {}",
-                    describe(action),
-                    self.expecting()
-                ),
-            )),
-        }
     }
 
     fn expecting(&self) -> &'static str {
@@ -571,7 +378,7 @@ impl State {
         passed: Vec<bool>,
         events: &mut Vec<Event>,
     ) {
-        let n = self.players;
+        let n = self.table.players;
         let active = passed.iter().filter(|p| !**p).count();
         match high {
             Some((bidder, points)) if active == 1 => {
@@ -596,7 +403,7 @@ impl State {
     }
 
     fn advance_communication(&mut self, asked: usize) {
-        if asked + 1 >= self.players {
+        if asked + 1 >= self.table.players {
             self.phase = Phase::Play;
         } else {
             self.phase = Phase::Communication { asked: asked + 1 };
@@ -638,7 +445,7 @@ impl State {
                 )
             } else if playable.iter().all(|c| c.suit() == self.trump)
                 && self.trick.iter().any(|(_, c)| c.suit() == self.trump)
-                && self.options.must_overtrump
+                && self.table.options.must_overtrump
             {
                 (
                     "must_overtrump",
@@ -664,7 +471,7 @@ impl State {
             seat,
             cards: vec![card],
         });
-        if self.trick.len() == self.players {
+        if self.trick.len() == self.table.players {
             let index = Self::winning_index(&self.trick, self.trump).unwrap_or(0);
             let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
             self.tricks.push(Trick {
@@ -686,7 +493,7 @@ impl State {
         for trick in &self.tricks {
             let value = scoring::trick_value(
                 trick.plays.iter().map(|(_, c)| *c),
-                self.options.trick_bonus,
+                self.table.options.trick_bonus,
             );
             if let Some(r) = raw.get_mut(self.side(trick.winner)) {
                 *r += value;
@@ -697,8 +504,8 @@ impl State {
 
     fn score_deal(&mut self, events: &mut Vec<Event>) {
         let raw = self.raw_totals();
-        let threshold = self.options.deal_threshold;
-        let scores: Vec<i64> = match (self.options.variant, self.contract) {
+        let threshold = self.table.options.deal_threshold;
+        let scores: Vec<i64> = match (self.table.options.variant, self.contract) {
             (Variant::Maniglia, Some(contract)) => {
                 // Part II (proposed): only the bidder's side scores, made or failed.
                 let bidder_side = self.side(contract.seat);
@@ -749,7 +556,7 @@ impl State {
     }
 
     fn end_of_deal(&mut self, events: &mut Vec<Event>) {
-        let over = match self.options.length(self.players) {
+        let over = match self.table.options.length(self.table.players) {
             GameLength::Deals(deals) => self.deal_number >= deals as usize,
             GameLength::Target(target) => self.cumulative.iter().any(|c| *c >= target),
         };
@@ -759,7 +566,7 @@ impl State {
                 cumulative: self.cumulative.clone(),
             });
         } else {
-            self.dealer = (self.dealer + 1) % self.players;
+            self.dealer = (self.dealer + 1) % self.table.players;
             self.start_deal(events);
         }
     }
@@ -774,142 +581,6 @@ impl State {
                 .flat_map(|t| t.plays.iter().map(|(_, c)| *c)),
         );
         cards
-    }
-
-    /// Checks a state from outside (see `GameDef::validate`).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
-        let (min, max) = match self.options.variant {
-            Variant::Marglia => (4, 4),
-            Variant::Maniglia => (3, 5),
-        };
-        if !(min..=max).contains(&n) {
-            return Err(format!("{n} players is outside {min}..={max}"));
-        }
-        check_options(&self.options, n)?;
-        let sides = if partnership(&self.options, n) { 2 } else { n };
-        if self.hands.len() != n || self.cumulative.len() != sides {
-            return Err("hands need one entry per seat and scores one per side".into());
-        }
-        if self.dealer >= n || self.leader >= n {
-            return Err("dealer or leader out of range".into());
-        }
-        let mut seen = CardSet::EMPTY;
-        for card in self.all_cards() {
-            if !seen.insert(card) {
-                return Err(format!("{card} appears twice"));
-            }
-        }
-        if seen != CardSet::from_cards(pack(&self.options, n)) {
-            return Err("the cards are not exactly the pack".into());
-        }
-        let per_hand = pack(&self.options, n).len() / n;
-        if self.tricks.len() > per_hand || self.trick.len() >= n {
-            return Err("too many tricks or plays".into());
-        }
-        for trick in &self.tricks {
-            if trick.plays.len() != n || trick.winner >= n {
-                return Err("a completed trick needs one play per seat and a winner".into());
-            }
-        }
-        for (i, (seat, _)) in self.trick.iter().enumerate() {
-            if *seat != (self.leader + i) % n {
-                return Err("the trick's plays are not in order from the leader".into());
-            }
-        }
-        let played_out = self.hands.iter().all(|h| h.is_empty());
-        let untouched = self.tricks.is_empty()
-            && self.trick.is_empty()
-            && self.hands.iter().all(|h| h.len() == per_hand);
-        if self.turned.is_none() {
-            return Err("every deal has a turned card".into());
-        }
-        if let Some(contract) = self.contract
-            && (contract.seat >= n || !(0..=70).contains(&contract.points))
-        {
-            return Err("contract out of range".into());
-        }
-        if self.auction.iter().any(|c| c.seat >= n) || self.answers.iter().any(|a| a.seat >= n) {
-            return Err("a call or answer names a seat out of range".into());
-        }
-        if let Some(report) = &self.last_deal
-            && (report.raw.len() != sides || report.scores.len() != sides)
-        {
-            return Err("the last deal report needs one entry per side".into());
-        }
-        match &self.phase {
-            Phase::EarlyStop
-            | Phase::Communication { .. }
-            | Phase::Bidding { .. }
-            | Phase::Declare { .. }
-                if !untouched =>
-            {
-                Err("before play every hand must be full".into())
-            }
-            Phase::EarlyStop
-                if self.options.variant != Variant::Marglia || self.trump.is_none() =>
-            {
-                Err("early stop is a Marglia phase after the turn-up".into())
-            }
-            Phase::Communication { asked } if *asked >= n || self.trump.is_none() => {
-                Err("communication index out of range".into())
-            }
-            Phase::Communication { .. } if !partnership(&self.options, n) => {
-                Err("communication needs partnerships".into())
-            }
-            Phase::Bidding { turn, high, passed } => {
-                let bad_high = high.is_some_and(|(s, p)| s >= n || !(0..=70).contains(&p));
-                let active = passed.iter().filter(|p| !**p).count();
-                if self.options.variant != Variant::Maniglia
-                    || *turn >= n
-                    || passed.len() != n
-                    || bad_high
-                    || passed.get(*turn) != Some(&false)
-                    || active == 0
-                    || self.trump.is_some()
-                {
-                    Err("auction data out of range".into())
-                } else {
-                    Ok(())
-                }
-            }
-            Phase::Declare { bidder } => {
-                if self.options.variant != Variant::Maniglia
-                    || *bidder >= n
-                    || self.contract.map(|c| c.seat) != Some(*bidder)
-                {
-                    Err("declare phase needs the bidder's contract".into())
-                } else {
-                    Ok(())
-                }
-            }
-            Phase::Play => {
-                if self.trump.is_none() {
-                    return Err("play needs a trump suit".into());
-                }
-                if self.options.variant == Variant::Maniglia && self.contract.is_none() {
-                    return Err("Maniglia play needs a contract".into());
-                }
-                for (seat, hand) in self.hands.iter().enumerate() {
-                    let played = usize::from(self.trick.iter().any(|(s, _)| *s == seat));
-                    if hand.len() + self.tricks.len() + played != per_hand {
-                        return Err(format!("seat {seat} holds {} cards", hand.len()));
-                    }
-                }
-                if played_out {
-                    return Err("a played-out deal must have been scored".into());
-                }
-                Ok(())
-            }
-            Phase::Over => {
-                if played_out || untouched {
-                    Ok(())
-                } else {
-                    Err("a finished game ends with a played-out or unplayed deal".into())
-                }
-            }
-            _ => Ok(()),
-        }
     }
 }
 
@@ -965,7 +636,7 @@ fn list(cards: CardSet) -> String {
 fn describe(action: &Action) -> &'static str {
     match action {
         Action::Play { .. } => "playing a card",
-        Action::Pass => "passing",
+        Action::Pass {} => "passing",
         Action::Declare { .. } => "declaring",
         Action::Bid { .. } => "bidding",
         Action::Ask { .. } => "asking a question",
@@ -993,5 +664,372 @@ pub fn check_options(options: &Options, players: usize) -> Result<(), String> {
     match options.length(players) {
         GameLength::Deals(0) => Err("option `game_length` needs at least 1 deal".into()),
         _ => Ok(()),
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        self.current().map_or(Actors::None, Actors::One)
+    }
+
+    /// Legal actions in canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.current() != Some(seat) {
+            return;
+        }
+        match &self.phase {
+            Phase::EarlyStop => {
+                out.push(Action::Declare {
+                    what: Some(Declaration::Stop),
+                    suit: None,
+                });
+                out.push(Action::Pass {});
+            }
+            Phase::Bidding { high, .. } => {
+                let lowest = self.lowest_bid(*high);
+                out.extend((lowest..=70).map(|points| Action::Bid { points }));
+                out.push(Action::Pass {});
+            }
+            Phase::Declare { .. } => {
+                out.extend(Suit::ALL.iter().map(|s| Action::Declare {
+                    what: None,
+                    suit: Some(*s),
+                }));
+            }
+            Phase::Communication { .. } => {
+                for suit in Suit::ALL {
+                    out.push(Action::Ask {
+                        question: Question::SuitCount,
+                        suit: Some(suit),
+                        rank: None,
+                    });
+                }
+                for rank in RANKS {
+                    out.push(Action::Ask {
+                        question: Question::RankCount,
+                        suit: None,
+                        rank: Some(rank),
+                    });
+                }
+                out.push(Action::Ask {
+                    question: Question::HandPoints,
+                    suit: None,
+                    rank: None,
+                });
+                out.push(Action::Pass {});
+            }
+            Phase::Play => out.extend(
+                self.playable(seat)
+                    .iter()
+                    .map(|card| Action::Play { cards: vec![card] }),
+            ),
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action, validated completely before any change.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let phase = self.phase.clone();
+        match (&phase, action) {
+            (Phase::EarlyStop, Action::Declare { what, suit }) => {
+                if *what != Some(Declaration::Stop) || suit.is_some() {
+                    return Err(ActionError::illegal(
+                        "stop_or_pass",
+                        "the dealer may only stop the deal ({\"type\":\"declare\",\"what\":\"stop\"}) or pass",
+                    ));
+                }
+                events.push(Event::Stop { seat });
+                self.finish_unplayed(events);
+                Ok(())
+            }
+            (Phase::EarlyStop, Action::Pass {}) => {
+                events.push(Event::Pass { seat });
+                self.begin_communication_or_play();
+                Ok(())
+            }
+            (Phase::Bidding { high, passed, .. }, Action::Bid { points }) => {
+                let lowest = self.lowest_bid(*high);
+                if *points < lowest || *points > 70 {
+                    return Err(ActionError::illegal(
+                        "bid_out_of_range",
+                        format!("a bid of {points} is not allowed: bid from {lowest} to 70"),
+                    ));
+                }
+                let mut passed = passed.clone();
+                let high = Some((seat, *points));
+                self.auction.push(Call {
+                    seat,
+                    points: Some(*points),
+                });
+                events.push(Event::Bid {
+                    seat,
+                    points: *points,
+                });
+                passed[seat] = false;
+                self.advance_auction(seat, high, passed, events);
+                Ok(())
+            }
+            (Phase::Bidding { high, passed, .. }, Action::Pass {}) => {
+                let mut passed = passed.clone();
+                passed[seat] = true;
+                self.auction.push(Call { seat, points: None });
+                events.push(Event::Pass { seat });
+                self.advance_auction(seat, *high, passed, events);
+                Ok(())
+            }
+            (Phase::Declare { bidder }, Action::Declare { what, suit }) => {
+                let (None, Some(suit)) = (what, suit) else {
+                    return Err(ActionError::illegal(
+                        "name_a_suit",
+                        "the bidder names trumps: {\"type\":\"declare\",\"suit\":\"H\"}",
+                    ));
+                };
+                let points = self.contract.map_or(0, |c| c.points);
+                self.trump = Some(*suit);
+                events.push(Event::Trump {
+                    seat: *bidder,
+                    suit: *suit,
+                    points,
+                });
+                // R12, R17: the turned-card bonus once there is a bidder, unless blocked.
+                let side = self.side(self.dealer);
+                let before = self.cumulative.get(side).copied().unwrap_or(0);
+                let blocked = self
+                    .table
+                    .options
+                    .turnup_block_at
+                    .is_some_and(|at| before >= at);
+                if self.table.options.turnup_bonus && !blocked {
+                    self.credit_turnup(events);
+                }
+                self.begin_communication_or_play();
+                Ok(())
+            }
+            (
+                Phase::Communication { asked },
+                Action::Ask {
+                    question,
+                    suit,
+                    rank,
+                },
+            ) => {
+                let fits = match question {
+                    Question::SuitCount => suit.is_some() && rank.is_none(),
+                    Question::RankCount => {
+                        suit.is_none() && rank.is_some_and(|r| RANKS.contains(&r))
+                    }
+                    Question::HandPoints => suit.is_none() && rank.is_none(),
+                };
+                if !fits {
+                    return Err(ActionError::illegal(
+                        "malformed_question",
+                        "ask suit_count with a suit, rank_count with a rank of the pack, or hand_points alone",
+                    ));
+                }
+                let partner = (seat + 2) % self.table.players;
+                let hand = self.hands.get(partner).copied().unwrap_or_default();
+                let answer = match question {
+                    Question::SuitCount => suit.map_or(0, |s| hand.of_suit(s).len()) as u32,
+                    Question::RankCount => rank.map_or(0, |r| hand.of_rank(r).len()) as u32,
+                    Question::HandPoints => hand.iter().map(scoring::points).sum::<i64>() as u32,
+                };
+                let answer = Answer {
+                    seat,
+                    partner,
+                    question: *question,
+                    suit: *suit,
+                    rank: *rank,
+                    answer,
+                };
+                self.answers.push(answer.clone());
+                events.push(Event::Answer(answer));
+                self.advance_communication(*asked);
+                Ok(())
+            }
+            (Phase::Communication { asked }, Action::Pass {}) => {
+                events.push(Event::Pass { seat });
+                self.advance_communication(*asked);
+                Ok(())
+            }
+            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
+            _ => Err(ActionError::illegal(
+                "not_now",
+                format!(
+                    "{} is not possible now: {}",
+                    describe(action),
+                    self.expecting()
+                ),
+            )),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        super::result(self)
+    }
+
+    /// Checks a state from outside (see `GameDef::validate`).
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
+        let (min, max) = match self.table.options.variant {
+            Variant::Marglia => (4, 4),
+            Variant::Maniglia => (3, 5),
+        };
+        if !(min..=max).contains(&n) {
+            return Err(format!("{n} players is outside {min}..={max}"));
+        }
+        check_options(&self.table.options, n)?;
+        let sides = if partnership(&self.table.options, n) {
+            2
+        } else {
+            n
+        };
+        if self.hands.len() != n || self.cumulative.len() != sides {
+            return Err("hands need one entry per seat and scores one per side".into());
+        }
+        if self.dealer >= n || self.leader >= n {
+            return Err("dealer or leader out of range".into());
+        }
+        let mut seen = CardSet::EMPTY;
+        for card in self.all_cards() {
+            if !seen.insert(card) {
+                return Err(format!("{card} appears twice"));
+            }
+        }
+        if seen != CardSet::from_cards(pack(&self.table.options, n)) {
+            return Err("the cards are not exactly the pack".into());
+        }
+        let per_hand = pack(&self.table.options, n).len() / n;
+        if self.tricks.len() > per_hand || self.trick.len() >= n {
+            return Err("too many tricks or plays".into());
+        }
+        for trick in &self.tricks {
+            if trick.plays.len() != n || trick.winner >= n {
+                return Err("a completed trick needs one play per seat and a winner".into());
+            }
+        }
+        for (i, (seat, _)) in self.trick.iter().enumerate() {
+            if *seat != (self.leader + i) % n {
+                return Err("the trick's plays are not in order from the leader".into());
+            }
+        }
+        let played_out = self.hands.iter().all(|h| h.is_empty());
+        let untouched = self.tricks.is_empty()
+            && self.trick.is_empty()
+            && self.hands.iter().all(|h| h.len() == per_hand);
+        if self.turned.is_none() {
+            return Err("every deal has a turned card".into());
+        }
+        if let Some(contract) = self.contract
+            && (contract.seat >= n || !(0..=70).contains(&contract.points))
+        {
+            return Err("contract out of range".into());
+        }
+        if self.auction.iter().any(|c| c.seat >= n) || self.answers.iter().any(|a| a.seat >= n) {
+            return Err("a call or answer names a seat out of range".into());
+        }
+        if let Some(report) = &self.last_deal
+            && (report.raw.len() != sides || report.scores.len() != sides)
+        {
+            return Err("the last deal report needs one entry per side".into());
+        }
+        match &self.phase {
+            Phase::EarlyStop
+            | Phase::Communication { .. }
+            | Phase::Bidding { .. }
+            | Phase::Declare { .. }
+                if !untouched =>
+            {
+                Err("before play every hand must be full".into())
+            }
+            Phase::EarlyStop
+                if self.table.options.variant != Variant::Marglia || self.trump.is_none() =>
+            {
+                Err("early stop is a Marglia phase after the turn-up".into())
+            }
+            Phase::Communication { asked } if *asked >= n || self.trump.is_none() => {
+                Err("communication index out of range".into())
+            }
+            Phase::Communication { .. } if !partnership(&self.table.options, n) => {
+                Err("communication needs partnerships".into())
+            }
+            Phase::Bidding { turn, high, passed } => {
+                let bad_high = high.is_some_and(|(s, p)| s >= n || !(0..=70).contains(&p));
+                let active = passed.iter().filter(|p| !**p).count();
+                if self.table.options.variant != Variant::Maniglia
+                    || *turn >= n
+                    || passed.len() != n
+                    || bad_high
+                    || passed.get(*turn) != Some(&false)
+                    || active == 0
+                    || self.trump.is_some()
+                {
+                    Err("auction data out of range".into())
+                } else {
+                    Ok(())
+                }
+            }
+            Phase::Declare { bidder } => {
+                if self.table.options.variant != Variant::Maniglia
+                    || *bidder >= n
+                    || self.contract.map(|c| c.seat) != Some(*bidder)
+                {
+                    Err("declare phase needs the bidder's contract".into())
+                } else {
+                    Ok(())
+                }
+            }
+            Phase::Play => {
+                if self.trump.is_none() {
+                    return Err("play needs a trump suit".into());
+                }
+                if self.table.options.variant == Variant::Maniglia && self.contract.is_none() {
+                    return Err("Maniglia play needs a contract".into());
+                }
+                for (seat, hand) in self.hands.iter().enumerate() {
+                    let played = usize::from(self.trick.iter().any(|(s, _)| *s == seat));
+                    if hand.len() + self.tricks.len() + played != per_hand {
+                        return Err(format!("seat {seat} holds {} cards", hand.len()));
+                    }
+                }
+                if played_out {
+                    return Err("a played-out deal must have been scored".into());
+                }
+                Ok(())
+            }
+            Phase::Over => {
+                if played_out || untouched {
+                    Ok(())
+                } else {
+                    Err("a finished game ends with a played-out or unplayed deal".into())
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(|c| c.code()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

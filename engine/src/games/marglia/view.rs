@@ -10,7 +10,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A whitelist view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -63,22 +63,22 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
-    let n = state.players;
+    let n = state.table.players;
     View {
         seat,
         players: n,
-        variant: state.options.variant,
-        teams: partnership(&state.options, n).then(|| vec![vec![0, 2], vec![1, 3]]),
+        variant: state.table.options.variant,
+        teams: partnership(&state.table.options, n).then(|| vec![vec![0, 2], vec![1, 3]]),
         hand: seat
             .and_then(|s| state.hands.get(s).copied())
             .unwrap_or_default(),
         hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
-        removed: removed_card(&state.options, n),
+        removed: removed_card(&state.table.options, n),
         deal_number: state.deal_number,
-        length: state.options.length(n),
+        length: state.table.options.length(n),
         dealer: state.dealer,
         phase: state.phase.clone(),
         to_act: state.current(),

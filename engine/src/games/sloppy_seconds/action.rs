@@ -4,7 +4,7 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do: play one card to the trick (spec §3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play a card (always a one-element list).
@@ -15,7 +15,7 @@ pub enum Action {
 }
 
 /// Public events of a game of Sloppy Seconds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt (deal numbers start at 1).

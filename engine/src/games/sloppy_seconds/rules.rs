@@ -1,12 +1,12 @@
 //! Options of Sloppy Seconds (spec §7) and the published presets.
 
-use crate::game::Seat;
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The five-point minimum (spec §5.1, ruling R6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MinimumRule {
     /// Designer: a hand total below 5 is raised to 5.
@@ -16,7 +16,7 @@ pub enum MinimumRule {
 }
 
 /// What happens when the highest total is tied at the end (ruling R9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Play further whole hands until one player alone leads.
@@ -25,41 +25,9 @@ pub enum TieRule {
     Shared,
 }
 
-/// Who deals first: drawn at random (chance event `first_dealer`) or a fixed seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// A uniformly random seat.
-    Random,
-    /// This seat.
-    Seat(Seat),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(seat) => serializer.serialize_u64(*seat as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match serde_json::Value::deserialize(deserializer)? {
-            serde_json::Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            serde_json::Value::Number(n) if n.as_u64().is_some() => {
-                Ok(FirstDealer::Seat(n.as_u64().unwrap_or(0) as Seat))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "first_dealer must be \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
-}
-
 /// The options of one game of Sloppy Seconds (ids exactly as in spec §7; the player count is the
 /// game's player count, 3 or 4, not an option).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `target`: the game ends after a hand in which someone reached this total (R8).

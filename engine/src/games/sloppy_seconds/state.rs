@@ -3,16 +3,18 @@
 use super::action::{Action, Event};
 use super::rules::{FirstDealer, Options};
 use super::scoring;
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// One completed trick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The plays in order, the lead first.
     pub plays: Vec<(Seat, Card)>,
@@ -21,7 +23,7 @@ pub struct Trick {
 }
 
 /// The public scoring of a finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandReport {
     /// Captured card points per seat and suit (S, H, D, C).
     pub points: Vec<[u32; 4]>,
@@ -32,14 +34,8 @@ pub struct HandReport {
 /// The full state, hidden hands and RNG included.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
-    /// Number of players (3 or 4).
-    pub players: usize,
-    /// The options.
-    pub options: Options,
-    /// The seed.
-    pub seed: u64,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals (entry d for hand d).
     pub deals: Vec<Vec<Card>>,
     /// Hands dealt so far (the current hand's number, 1-based).
@@ -90,6 +86,7 @@ impl State {
                 min: 3,
                 max: 4,
                 got: n,
+                alternatives: Vec::new(),
             });
         }
         let deals = parse_card_deals(&setup.deals, &PackSpec::standard())?;
@@ -112,10 +109,11 @@ impl State {
             }
         };
         let mut state = State {
-            players: n,
-            options: setup.options.clone(),
-            seed: setup.seed,
-            rng,
+            table: Table {
+                players: n,
+                options: setup.options.clone(),
+                rng,
+            },
             deals,
             hand_number: 0,
             dealer,
@@ -135,9 +133,9 @@ impl State {
 
     /// Deals a hand with the current dealer (spec §2, R11): card i goes to seat dealer+1+i.
     fn deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let entry = self.deals.get(self.hand_number).map(Vec::as_slice);
-        let sequence = deal_sequence(&pack(n), entry, &mut self.rng);
+        let sequence = deal_sequence(&pack(n), entry, &mut self.table.rng);
         self.hands = vec![CardSet::EMPTY; n];
         for (i, card) in sequence.into_iter().enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(card);
@@ -156,7 +154,7 @@ impl State {
 
     /// The seat to play, if the game is not over.
     pub fn current(&self) -> Option<Seat> {
-        (!self.over).then(|| (self.leader + self.trick.len()) % self.players)
+        (!self.over).then(|| (self.leader + self.trick.len()) % self.table.players)
     }
 
     /// The suit led in the trick in progress.
@@ -176,8 +174,92 @@ impl State {
         }
     }
 
+    fn finish_trick(&mut self, events: &mut Vec<Event>) {
+        let led = self.led().unwrap_or(Suit::Spades);
+        let trump = self.trump;
+        let index = winner_by_strength(&self.trick, |_, c| plain_strength(c, led, trump));
+        let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
+        self.tricks.push(Trick {
+            plays: std::mem::take(&mut self.trick),
+            winner,
+        });
+        events.push(Event::TrickWon { seat: winner });
+        self.leader = winner;
+        if self.hands.iter().all(|h| h.is_empty()) {
+            self.finish_hand(events);
+        }
+    }
+
+    /// Card points captured per seat and suit this hand.
+    pub fn captured_points(&self) -> Vec<[u32; 4]> {
+        let mut won = vec![CardSet::EMPTY; self.table.players];
+        for trick in &self.tricks {
+            if let Some(set) = won.get_mut(trick.winner) {
+                for (_, card) in &trick.plays {
+                    set.insert(*card);
+                }
+            }
+        }
+        won.into_iter().map(scoring::suit_points).collect()
+    }
+
+    fn finish_hand(&mut self, events: &mut Vec<Event>) {
+        let points = self.captured_points();
+        let scores = scoring::hand_scores(&points, self.table.options.minimum_rule);
+        for (total, add) in self.totals.iter_mut().zip(&scores) {
+            *total = total.saturating_add(i64::from(*add));
+        }
+        events.push(Event::HandScored {
+            scores: scores.clone(),
+            totals: self.totals.clone(),
+        });
+        self.last_hand = Some(HandReport { points, scores });
+        // R8: checked only at the end of a hand; R9: a tie for first plays on by default.
+        let over = scoring::game_over(
+            &self.totals,
+            self.table.options.target,
+            self.table.options.tie_rule,
+        );
+        if over {
+            self.over = true;
+            events.push(Event::GameOver {
+                totals: self.totals.clone(),
+            });
+        } else {
+            self.dealer = (self.dealer + 1) % self.table.players;
+            self.deal(events);
+        }
+    }
+
+    /// Every card in the game (hands, trick, completed tricks).
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
+        cards.extend(self.trick.iter().map(|(_, c)| *c));
+        cards.extend(
+            self.tricks
+                .iter()
+                .flat_map(|t| t.plays.iter().map(|(_, c)| *c)),
+        );
+        cards
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        self.current().map_or(Actors::None, Actors::One)
+    }
+
     /// Legal actions in card order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         out.extend(
             self.playable(seat)
                 .iter()
@@ -186,7 +268,7 @@ impl State {
     }
 
     /// Applies a play: validated completely first.
-    pub fn apply(
+    fn apply(
         &mut self,
         seat: Seat,
         action: &Action,
@@ -241,80 +323,34 @@ impl State {
             }
         }
         self.trick.push((seat, card));
-        if self.trick.len() == self.players {
+        if self.trick.len() == self.table.players {
             self.finish_trick(events);
         }
         Ok(())
     }
 
-    fn finish_trick(&mut self, events: &mut Vec<Event>) {
-        let led = self.led().unwrap_or(Suit::Spades);
-        let trump = self.trump;
-        let index = winner_by_strength(&self.trick, |_, c| plain_strength(c, led, trump));
-        let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
-        self.tricks.push(Trick {
-            plays: std::mem::take(&mut self.trick),
-            winner,
-        });
-        events.push(Event::TrickWon { seat: winner });
-        self.leader = winner;
-        if self.hands.iter().all(|h| h.is_empty()) {
-            self.finish_hand(events);
-        }
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
     }
 
-    /// Card points captured per seat and suit this hand.
-    pub fn captured_points(&self) -> Vec<[u32; 4]> {
-        let mut won = vec![CardSet::EMPTY; self.players];
-        for trick in &self.tricks {
-            if let Some(set) = won.get_mut(trick.winner) {
-                for (_, card) in &trick.plays {
-                    set.insert(*card);
-                }
-            }
+    fn result(&self) -> Option<GameResult> {
+        if !self.over {
+            return None;
         }
-        won.into_iter().map(scoring::suit_points).collect()
-    }
-
-    fn finish_hand(&mut self, events: &mut Vec<Event>) {
-        let points = self.captured_points();
-        let scores = scoring::hand_scores(&points, self.options.minimum_rule);
-        for (total, add) in self.totals.iter_mut().zip(&scores) {
-            *total = total.saturating_add(i64::from(*add));
-        }
-        events.push(Event::HandScored {
-            scores: scores.clone(),
-            totals: self.totals.clone(),
-        });
-        self.last_hand = Some(HandReport { points, scores });
-        // R8: checked only at the end of a hand; R9: a tie for first plays on by default.
-        let over = scoring::game_over(&self.totals, self.options.target, self.options.tie_rule);
-        if over {
-            self.over = true;
-            events.push(Event::GameOver {
-                totals: self.totals.clone(),
-            });
-        } else {
-            self.dealer = (self.dealer + 1) % self.players;
-            self.deal(events);
-        }
-    }
-
-    /// Every card in the game (hands, trick, completed tricks).
-    pub fn all_cards(&self) -> Vec<Card> {
-        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
-        cards.extend(self.trick.iter().map(|(_, c)| *c));
-        cards.extend(
-            self.tricks
-                .iter()
-                .flat_map(|t| t.plays.iter().map(|(_, c)| *c)),
-        );
-        cards
+        let totals = &self.totals;
+        Some(GameResult {
+            ranking: GameResult::ranking_by_key(0..self.table.players, |s| {
+                std::cmp::Reverse(totals.get(s).copied().unwrap_or(0))
+            }),
+            scores: totals.iter().map(|t| *t as f64).collect(),
+            teams: None,
+            details: serde_json::json!({ "hands": self.hand_number }),
+        })
     }
 
     /// Checks a state from outside (see `GameDef::validate`).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(3..=4).contains(&n) {
             return Err(format!("{n} players (3 or 4 expected)"));
         }
@@ -324,7 +360,7 @@ impl State {
         if self.dealer >= n || self.leader >= n {
             return Err("dealer or leader out of range".into());
         }
-        if let FirstDealer::Seat(s) = self.options.first_dealer
+        if let FirstDealer::Seat(s) = self.table.options.first_dealer
             && s >= n
         {
             return Err("first_dealer out of range".into());
@@ -375,5 +411,13 @@ impl State {
             return Err("last hand report needs one entry per seat".into());
         }
         Ok(())
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(|c| c.code()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

@@ -8,7 +8,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A whitelist view of the game.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -49,17 +49,17 @@ pub struct View {
 /// Builds the view of `viewer`.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     View {
         seat,
-        players: state.players,
+        players: state.table.players,
         hand: seat
             .and_then(|s| state.hands.get(s).copied())
             .unwrap_or_default(),
         hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
-        removed: if state.players == 3 {
+        removed: if state.table.players == 3 {
             vec![super::state::two_of_clubs()]
         } else {
             Vec::new()
@@ -73,7 +73,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         trump: state.trump,
         points: state.captured_points(),
         totals: state.totals.clone(),
-        target: state.options.target,
+        target: state.table.options.target,
         last_hand: state.last_hand.clone(),
         over: state.over,
     }

@@ -6,13 +6,13 @@ use crate::cards::Card;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Round 1: become the declarer.
-    Declare,
+    Declare {},
     /// Round 1 or 2: no bid; in play: no combination this turn.
-    Pass,
+    Pass {},
     /// Round 2: call one card (a one-card list).
     Call {
         /// The called card.

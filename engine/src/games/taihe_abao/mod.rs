@@ -20,28 +20,24 @@
 //!   `teams` is set only for a one-hand game with a declarer (the sides change every hand).
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::cards::{Card, CardSet};
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::Action;
-use rules::{Kind, Options, classify, rank_counts, rank_index};
-use state::{Event, Phase, State};
+use rules::Options;
+use state::State;
 use view::View;
 
 /// The Taihe A Bao family.
 pub struct TaiheAbao;
 
 impl GameDef for TaiheAbao {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -52,6 +48,7 @@ impl GameDef for TaiheAbao {
             players: PlayerRange { min: 3, max: 5 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -59,191 +56,7 @@ impl GameDef for TaiheAbao {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        View::of(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let scores = &state.scores;
-        let ranking = GameResult::ranking_by_key(0..state.players, |s| -scores[s]);
-        let teams = match state.history.as_slice() {
-            [only] => only.declarer.map(|d| {
-                vec![
-                    vec![d],
-                    (0..state.players).filter(|&s| s != d).collect::<Vec<_>>(),
-                ]
-            }),
-            _ => None,
-        };
-        Some(GameResult {
-            ranking,
-            scores: scores.iter().map(|&s| s as f64).collect(),
-            teams,
-            details: serde_json::json!({
-                "stakes": scores,
-                "hands": state.history,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state
-            .hands
-            .iter()
-            .chain(std::iter::once(&state.pile))
-            .flat_map(|h| h.iter())
-            .map(|c| c.to_string())
-            .collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        heuristic(view, legal).unwrap_or(0)
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => state.hidden_from(Some(s)),
-            Viewer::Spectator => state.hidden_from(None),
-        }
-    }
-}
-
-/// Hand strength for bidding: bombs, Aces, Kings.
-fn strength(hand: &[Card]) -> f64 {
-    let counts = rank_counts(CardSet::from_cards(hand.iter().copied()));
-    let bombs = counts.iter().filter(|&&c| c >= 3).count() as f64;
-    3.0 * bombs + f64::from(counts[9]) + 0.5 * f64::from(counts[8])
-}
-
-fn position(legal: &[Action], wanted: &Action) -> Option<usize> {
-    legal.iter().position(|a| a == wanted)
-}
-
-/// Simple policy: bid on strong hands, call towards a bomb, give a lone low card, lead the lowest
-/// rank in its longest combination, follow as cheaply as possible, never beat a partner, bomb only
-/// against a player close to going out.
-fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
-    let me = view.seat?;
-    let hand = view.hand.as_ref()?;
-    let counts = rank_counts(CardSet::from_cards(hand.iter().copied()));
-    let count_of = |card: &Card| rank_index(*card).map_or(0, |r| counts[r]);
-    let rank_of = |card: &Card| rank_index(*card).unwrap_or(0);
-    match view.phase {
-        Phase::Bid1 => {
-            let wanted = if strength(hand) >= 4.0 {
-                Action::Declare
-            } else {
-                Action::Pass
-            };
-            position(legal, &wanted)
-        }
-        Phase::Bid2 => {
-            if strength(hand) >= 3.0 || !legal.contains(&Action::Pass) {
-                legal
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, a)| match a {
-                        Action::Call { cards } => cards.first().map(|c| (i, c)),
-                        _ => None,
-                    })
-                    .max_by_key(|(_, c)| (count_of(c), rank_of(c)))
-                    .map(|(i, _)| i)
-            } else {
-                position(legal, &Action::Pass)
-            }
-        }
-        Phase::Exchange => legal
-            .iter()
-            .enumerate()
-            .filter_map(|(i, a)| match a {
-                Action::Exchange { cards } => cards.first().map(|c| (i, c)),
-                _ => None,
-            })
-            .min_by_key(|(_, c)| (count_of(c), rank_of(c)))
-            .map(|(i, _)| i),
-        Phase::Play => {
-            let plays: Vec<(usize, &Vec<Card>, Kind, usize, usize)> = legal
-                .iter()
-                .enumerate()
-                .filter_map(|(i, a)| match a {
-                    Action::Play { cards } => {
-                        let c = rank_counts(CardSet::from_cards(cards.iter().copied()));
-                        let combo = classify(&c, None)?;
-                        let low = (0..10).find(|&r| c[r] > 0)?;
-                        Some((i, cards, combo.kind, combo.top, low))
-                    }
-                    _ => None,
-                })
-                .collect();
-            if let Some(out) = plays.iter().find(|p| p.1.len() == hand.len()) {
-                return Some(out.0);
-            }
-            let bomb = |k: Kind| matches!(k, Kind::Triple | Kind::Quad);
-            let pass = position(legal, &Action::Pass);
-            let Some(top) = &view.top else {
-                // Leading: the lowest rank, in its longest non-bomb combination.
-                return plays
-                    .iter()
-                    .filter(|p| !bomb(p.2))
-                    .min_by_key(|p| (p.4, std::cmp::Reverse(p.1.len())))
-                    .or_else(|| plays.iter().min_by_key(|p| p.3))
-                    .map(|p| p.0);
-            };
-            let partner_on_top = view.declarer.is_some_and(|d| d != me && top.seat != d);
-            if partner_on_top {
-                return pass;
-            }
-            if let Some(cheap) = plays.iter().filter(|p| !bomb(p.2)).min_by_key(|p| p.3) {
-                return Some(cheap.0);
-            }
-            let danger = view.hand_sizes.get(top.seat).copied().unwrap_or(0) <= 4;
-            if (danger || view.declarer == Some(me))
-                && let Some(b) = plays.iter().min_by_key(|p| (p.1.len(), p.3))
-            {
-                return Some(b.0);
-            }
-            pass
-        }
-        Phase::Over => None,
+        bot::heuristic(view, legal).unwrap_or(0)
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// How stakes are sized (spec §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StakeScheme {
     /// First-round declarer: players + 1; second round: the number of callers.
@@ -17,7 +17,7 @@ pub enum StakeScheme {
 
 /// Options of one game of Taihe A Bao. The player count (3, 4 or 5; spec option `players`) is the
 /// game's seat count, not an entry of this struct.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `no_aces`: play without Aces (36 cards; 5 players also without KS).
@@ -171,7 +171,19 @@ pub fn top_triple_rank(players: usize, options: &Options) -> Option<usize> {
 }
 
 /// The kinds of combination (spec §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// One card.
@@ -190,7 +202,7 @@ pub enum Kind {
 
 /// A classified combination: kind, number of cards, top rank index (the R8 top triple is a quad
 /// with top 10, above every real quad).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Combo {
     /// The kind.
     pub kind: Kind,

@@ -6,15 +6,18 @@ use super::rules::{
     Combo, Options, RANKS, StakeScheme, beats, canonical, classify, deck, for_each_play,
     rank_counts, rank_index, top_triple_rank,
 };
+use super::view;
+use super::view::View;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// The phase of the current hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Bidding round 1: declare or pass.
@@ -30,7 +33,7 @@ pub enum Phase {
 }
 
 /// A public call: who called which card, and who handed it over face up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Call {
     /// The caller.
     pub seat: Seat,
@@ -41,7 +44,7 @@ pub struct Call {
 }
 
 /// The combination on top of the current round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Top {
     /// Who played it.
     pub seat: Seat,
@@ -52,7 +55,7 @@ pub struct Top {
 }
 
 /// How a hand ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Played out: someone went out first.
@@ -64,7 +67,7 @@ pub enum Outcome {
 }
 
 /// The public record of one finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandRecord {
     /// Hand number, from 1.
     pub hand: u32,
@@ -91,7 +94,7 @@ pub struct HandRecord {
 }
 
 /// The exchange owed after a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pending {
     /// The caller, who must give a card.
     pub caller: Seat,
@@ -104,12 +107,8 @@ pub struct Pending {
 /// The full state of a game.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals.
     pub deals: Vec<Vec<Card>>,
     /// Deals consumed so far (the next entry's index).
@@ -153,7 +152,7 @@ pub struct State {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt.
@@ -222,10 +221,6 @@ pub enum Event {
     },
 }
 
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 fn list(cards: &[Card]) -> String {
     cards
         .iter()
@@ -262,9 +257,11 @@ impl State {
             }
         }
         let mut state = State {
-            options: setup.options.clone(),
-            players: n,
-            rng: GameRng::new(setup.seed),
+            table: Table {
+                players: n,
+                options: setup.options.clone(),
+                rng: GameRng::new(setup.seed),
+            },
             deals,
             deals_used: 0,
             hands_done: 0,
@@ -293,22 +290,22 @@ impl State {
 
     /// The deck of this game.
     pub fn deck(&self) -> Vec<Card> {
-        deck(self.players, &self.options)
+        deck(self.table.players, &self.table.options)
     }
 
     fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.players
+        (seat + 1) % self.table.players
     }
 
     /// Deals a hand (§2, R16) and opens round 1.
     fn start_hand(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let deck = self.deck();
         let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&deck, entry, &mut self.rng);
+        let sequence = deal_sequence(&deck, entry, &mut self.table.rng);
         // First bidder known before the deal: later hands (not under four_hearts_always_starts).
-        let known = match (self.options.four_hearts_always_starts, self.last) {
+        let known = match (self.table.options.four_hearts_always_starts, self.last) {
             (false, Some((declarer, won))) => Some(if won { declarer } else { (declarer + 1) % n }),
             _ => None,
         };
@@ -341,14 +338,14 @@ impl State {
     }
 
     fn first_round_stake(&self) -> i64 {
-        match self.options.stake_scheme {
-            StakeScheme::Seed => self.players as i64 + 1,
+        match self.table.options.stake_scheme {
+            StakeScheme::Seed => self.table.players as i64 + 1,
             StakeScheme::Flat => 2,
         }
     }
 
     fn second_round_stake(&self, callers: usize) -> i64 {
-        match self.options.stake_scheme {
+        match self.table.options.stake_scheme {
             StakeScheme::Seed => callers as i64,
             StakeScheme::Flat => 1,
         }
@@ -364,7 +361,7 @@ impl State {
             .filter(|c| {
                 !own.contains(*c)
                     && !barred(*c)
-                    && (self.options.allow_recall || !self.calls.iter().any(|k| k.card == *c))
+                    && (self.table.options.allow_recall || !self.calls.iter().any(|k| k.card == *c))
             })
             .collect()
     }
@@ -378,7 +375,7 @@ impl State {
             return Vec::new();
         };
         let allowed: Vec<Card> = hand.iter().filter(|c| !barred(*c)).collect();
-        if self.options.return_called_card_allowed {
+        if self.table.options.return_called_card_allowed {
             return allowed;
         }
         let others: Vec<Card> = allowed
@@ -395,7 +392,7 @@ impl State {
         let Some(&hand) = self.hands.get(seat) else {
             return Vec::new();
         };
-        let top_triple = top_triple_rank(self.players, &self.options);
+        let top_triple = top_triple_rank(self.table.players, &self.table.options);
         let mut plays = Vec::new();
         for_each_play(hand, |counts| {
             let Some(combo) = classify(counts, top_triple) else {
@@ -412,134 +409,16 @@ impl State {
     }
 
     fn must_call(&self, seat: Seat) -> bool {
-        self.options.first_bidder_must_call
+        self.table.options.first_bidder_must_call
             && seat == self.first_bidder
             && self.bid_turns == 0
             && !self.legal_calls(seat).is_empty()
     }
 
-    /// Legal actions of `seat` in canonical order: `pass` first, then the others.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.phase == Phase::Over || seat != self.turn {
-            return;
-        }
-        match self.phase {
-            Phase::Bid1 => {
-                out.push(Action::Pass);
-                out.push(Action::Declare);
-            }
-            Phase::Bid2 => {
-                if !self.must_call(seat) {
-                    out.push(Action::Pass);
-                }
-                out.extend(
-                    self.legal_calls(seat)
-                        .into_iter()
-                        .map(|c| Action::Call { cards: vec![c] }),
-                );
-            }
-            Phase::Exchange => out.extend(
-                self.legal_gifts()
-                    .into_iter()
-                    .map(|c| Action::Exchange { cards: vec![c] }),
-            ),
-            Phase::Play => {
-                if self.top.is_some() {
-                    out.push(Action::Pass);
-                }
-                out.extend(self.legal_plays(seat).into_iter().map(|set| Action::Play {
-                    cards: canonical_order(set),
-                }));
-            }
-            Phase::Over => {}
-        }
-    }
-
-    /// Applies an action of the seat to act (validated first; state unchanged on error).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.turn {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.turn],
-            });
-        }
-        match (self.phase, action) {
-            (Phase::Bid1, Action::Declare) => {
-                self.declarer = Some(seat);
-                self.first_round = true;
-                self.stake = self.first_round_stake();
-                events.push(Event::Declare { seat });
-                self.start_play(events);
-                Ok(())
-            }
-            (Phase::Bid1, Action::Pass) => {
-                events.push(Event::Pass { seat });
-                self.bid_turns += 1;
-                if self.bid_turns == self.players {
-                    self.phase = Phase::Bid2;
-                    self.bid_turns = 0;
-                    self.turn = self.first_bidder;
-                } else {
-                    self.turn = self.next(seat);
-                }
-                Ok(())
-            }
-            (Phase::Bid2, Action::Pass) => {
-                if self.must_call(seat) {
-                    return Err(illegal(
-                        "first_bidder_must_call",
-                        "the first bidder may not pass in the second round: call a card",
-                    ));
-                }
-                events.push(Event::Pass { seat });
-                self.advance_round2(events);
-                Ok(())
-            }
-            (Phase::Bid2, Action::Call { cards }) => self.call(seat, cards, events),
-            (Phase::Exchange, Action::Exchange { cards }) => self.exchange(seat, cards, events),
-            (Phase::Play, Action::Pass) => {
-                let Some(top) = self.top else {
-                    return Err(illegal(
-                        "must_lead",
-                        "you lead this round: play a combination, passing is not allowed",
-                    ));
-                };
-                events.push(Event::Pass { seat });
-                self.passes += 1;
-                if self.passes + 1 >= self.players {
-                    self.top = None;
-                    self.passes = 0;
-                    self.turn = top.seat;
-                    events.push(Event::RoundWon { seat: top.seat });
-                } else {
-                    self.turn = self.next(seat);
-                }
-                Ok(())
-            }
-            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
-            (phase, action) => Err(illegal(
-                "wrong_phase",
-                format!(
-                    "{} is not possible now ({})",
-                    action_name(action),
-                    phase_text(phase)
-                ),
-            )),
-        }
-    }
-
     fn one_card(cards: &[Card], what: &str) -> Result<Card, ActionError> {
         match cards {
             [card] => Ok(*card),
-            _ => Err(illegal(
+            _ => Err(ActionError::illegal(
                 "one_card_expected",
                 format!("{what} names exactly one card, not [{}]", list(cards)),
             )),
@@ -554,26 +433,27 @@ impl State {
     ) -> Result<(), ActionError> {
         let card = Self::one_card(cards, "a call")?;
         if barred(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "call_ace_or_four",
                 format!("{card}: Aces and 4s may not be called"),
             ));
         }
         if self.hands.get(seat).is_some_and(|h| h.contains(card)) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "call_own_card",
                 format!("you hold {card} yourself: call a card another player holds"),
             ));
         }
-        if !self.options.allow_recall && self.calls.iter().any(|k| k.card == card) {
-            return Err(illegal(
+        if !self.table.options.allow_recall && self.calls.iter().any(|k| k.card == card) {
+            return Err(ActionError::illegal(
                 "already_called",
                 format!("{card} has already been called in this hand"),
             ));
         }
-        let Some(holder) = (0..self.players).find(|&s| s != seat && self.hands[s].contains(card))
+        let Some(holder) =
+            (0..self.table.players).find(|&s| s != seat && self.hands[s].contains(card))
         else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_game",
                 format!("{card} is not a card of this game"),
             ));
@@ -607,22 +487,25 @@ impl State {
     ) -> Result<(), ActionError> {
         let card = Self::one_card(cards, "an exchange")?;
         let Some(p) = self.pending else {
-            return Err(illegal("wrong_phase", "there is no exchange to make"));
+            return Err(ActionError::illegal(
+                "wrong_phase",
+                "there is no exchange to make",
+            ));
         };
         if !self.hands[seat].contains(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("you do not hold {card}"),
             ));
         }
         if barred(card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "give_ace_or_four",
                 format!("{card}: Aces and 4s may not be given in the exchange"),
             ));
         }
         if !self.legal_gifts().contains(&card) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "return_called_card",
                 format!("{card} is the card you just called: give another card"),
             ));
@@ -638,7 +521,7 @@ impl State {
 
     fn advance_round2(&mut self, events: &mut Vec<Event>) {
         self.bid_turns += 1;
-        if self.bid_turns < self.players {
+        if self.bid_turns < self.table.players {
             self.turn = self.next(self.turn);
             return;
         }
@@ -656,7 +539,7 @@ impl State {
                 doubled: false,
                 first_out: None,
                 declarer_won: None,
-                payoffs: vec![0; self.players],
+                payoffs: vec![0; self.table.players],
             };
             self.finish_hand(record, events);
             return;
@@ -664,7 +547,7 @@ impl State {
         self.declarer = Some(declarer);
         self.first_round = false;
         self.stake = self.second_round_stake(callers.len());
-        if self.options.single_call_wins && callers.len() == 1 {
+        if self.table.options.single_call_wins && callers.len() == 1 {
             let payoffs = self.payoffs(declarer, true, self.stake);
             let record = HandRecord {
                 hand: self.hands_done + 1,
@@ -710,10 +593,13 @@ impl State {
         let hand = self.hands[seat];
         let set = CardSet::from_cards(cards.iter().copied());
         if cards.is_empty() {
-            return Err(illegal("empty_play", "a play needs at least one card"));
+            return Err(ActionError::illegal(
+                "empty_play",
+                "a play needs at least one card",
+            ));
         }
         if set.len() != cards.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "duplicate_card",
                 format!("[{}] names a card twice", list(cards)),
             ));
@@ -724,21 +610,21 @@ impl State {
             .filter(|c| !hand.contains(*c))
             .collect();
         if !missing.is_empty() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("you do not hold {}", list(&missing)),
             ));
         }
         if let Some(card) = cards.iter().find(|c| rank_index(**c).is_none()) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_game",
                 format!("{card} is not a card of this game"),
             ));
         }
         let counts = rank_counts(set);
-        let top_triple = top_triple_rank(self.players, &self.options);
+        let top_triple = top_triple_rank(self.table.players, &self.table.options);
         let Some(combo) = classify(&counts, top_triple) else {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_a_combination",
                 format!(
                     "[{}] is not a combination: play a single, a pair, a run of 3+ adjacent ranks (7 and 9 are not adjacent, no Aces), a double run, a triple or a quad",
@@ -749,7 +635,7 @@ impl State {
         if let Some(top) = self.top
             && !beats(combo, top.combo)
         {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "does_not_beat",
                 format!(
                     "[{}] does not beat [{}]: play the same kind and size with a higher top card, or a bomb (a triple beats a non-bomb or a lower triple, a quad beats anything but a higher quad)",
@@ -762,7 +648,7 @@ impl State {
             let wanted = canonical(hand, &counts)
                 .map(canonical_order)
                 .unwrap_or_default();
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "not_canonical",
                 format!(
                     "suits never matter in play; this combination is played as [{}] (per rank the suits S, H, D, C first, R13)",
@@ -793,9 +679,9 @@ impl State {
 
     /// Stakes per seat for a decided hand (§5).
     fn payoffs(&self, declarer: Seat, won: bool, stake: i64) -> Vec<i64> {
-        let n = self.players as i64;
+        let n = self.table.players as i64;
         let sign = if won { 1 } else { -1 };
-        (0..self.players)
+        (0..self.table.players)
             .map(|s| {
                 if s == declarer {
                     sign * stake * (n - 1)
@@ -812,11 +698,11 @@ impl State {
         };
         let won = first_out == declarer;
         // R7: spring (no opponent card) or anti-spring (declarer played only the opening lead).
-        let opponents_played: u32 = (0..self.players)
+        let opponents_played: u32 = (0..self.table.players)
             .filter(|&s| s != declarer)
             .map(|s| self.played[s])
             .sum();
-        let doubled = self.options.spring_double
+        let doubled = self.table.options.spring_double
             && if won {
                 opponents_played == 0
             } else {
@@ -847,7 +733,7 @@ impl State {
         self.hands_done += 1;
         self.history.push(record.clone());
         events.push(Event::HandEnd { record });
-        if self.hands_done >= self.options.hands {
+        if self.hands_done >= self.table.options.hands {
             self.phase = Phase::Over;
             self.top = None;
             self.pending = None;
@@ -857,102 +743,6 @@ impl State {
         } else {
             self.start_hand(events);
         }
-    }
-
-    /// Checks a state from outside (see [`crate::game::GameDef::validate`]).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
-        if !(3..=5).contains(&n) {
-            return Err(format!("{n} players is outside 3..=5"));
-        }
-        if self.hands.len() != n || self.played.len() != n || self.scores.len() != n {
-            return Err("hands, played and scores need one entry per seat".into());
-        }
-        if self.turn >= n || self.first_bidder >= n {
-            return Err("turn or first bidder out of range".into());
-        }
-        if !(1..=1000).contains(&self.options.hands) {
-            return Err("hands must be from 1 to 1000".into());
-        }
-        // Bounds that keep every later addition and multiplication far from overflowing.
-        if !(0..=n as i64 + 1).contains(&self.stake)
-            || self.scores.iter().any(|s| s.abs() > 1_000_000_000)
-            || self.played.iter().any(|&p| p > 100)
-            || self.deals_used > 1_000_000
-            || self.rng.events > u64::MAX / 2
-        {
-            return Err("a stake, score or counter is out of range".into());
-        }
-        let deck = CardSet::from_cards(self.deck());
-        let mut seen = self.pile;
-        let mut total = self.pile.len();
-        for hand in &self.hands {
-            total += hand.len();
-            seen = CardSet(seen.0 | hand.0);
-        }
-        if seen != deck || total != deck.len() {
-            return Err("the cards in hands and on the table are not exactly the pack".into());
-        }
-        if self.declarer.is_some_and(|d| d >= n)
-            || self.last.is_some_and(|(d, _)| d >= n)
-            || self
-                .calls
-                .iter()
-                .any(|c| c.seat >= n || c.from >= n || !deck.contains(c.card))
-        {
-            return Err("a seat or card in the bidding record is out of range".into());
-        }
-        if self.bid_turns > n || self.passes >= n {
-            return Err("bidding or pass counter out of range".into());
-        }
-        let over = self.hands_done >= self.options.hands;
-        if over != (self.phase == Phase::Over) {
-            return Err("the phase does not agree with the number of hands played".into());
-        }
-        match self.phase {
-            Phase::Exchange => {
-                let Some(p) = self.pending else {
-                    return Err("exchange phase without a pending exchange".into());
-                };
-                if p.caller != self.turn || p.holder >= n || p.holder == p.caller {
-                    return Err("pending exchange seats are incoherent".into());
-                }
-            }
-            Phase::Play => {
-                if self.declarer.is_none() {
-                    return Err("play phase without a declarer".into());
-                }
-                if self.hands.iter().any(|h| h.is_empty()) {
-                    return Err("a player without cards in the play phase".into());
-                }
-                if let Some(top) = self.top {
-                    let counts = rank_counts(top.cards);
-                    if top.seat >= n
-                        || top.cards.is_empty()
-                        || top.cards.0 & !self.pile.0 != 0
-                        || classify(&counts, top_triple_rank(n, &self.options)) != Some(top.combo)
-                    {
-                        return Err("the top combination is incoherent".into());
-                    }
-                }
-            }
-            _ => {}
-        }
-        if self.phase != Phase::Exchange && self.pending.is_some() {
-            return Err("a pending exchange outside the exchange phase".into());
-        }
-        Ok(())
-    }
-
-    /// The cards hidden from a viewer: other hands, except the publicly called cards.
-    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
-        let called = CardSet::from_cards(self.calls.iter().map(|c| c.card));
-        (0..self.players)
-            .filter(|&s| Some(s) != seat)
-            .flat_map(|s| self.hands[s].iter())
-            .filter(|c| !called.contains(*c))
-            .map(|c| c.to_string())
-            .collect()
     }
 }
 
@@ -981,8 +771,8 @@ fn pack_of(deck: &[Card]) -> crate::cards::PackSpec {
 
 fn action_name(action: &Action) -> &'static str {
     match action {
-        Action::Declare => "declare",
-        Action::Pass => "pass",
+        Action::Declare {} => "declare",
+        Action::Pass {} => "pass",
         Action::Call { .. } => "call",
         Action::Exchange { .. } => "exchange",
         Action::Play { .. } => "play",
@@ -996,5 +786,264 @@ fn phase_text(phase: Phase) -> &'static str {
         Phase::Exchange => "give the holder one card face down",
         Phase::Play => "play a combination or pass",
         Phase::Over => "the game is over",
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
+    /// Legal actions of `seat` in canonical order: `pass` first, then the others.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.phase == Phase::Over || seat != self.turn {
+            return;
+        }
+        match self.phase {
+            Phase::Bid1 => {
+                out.push(Action::Pass {});
+                out.push(Action::Declare {});
+            }
+            Phase::Bid2 => {
+                if !self.must_call(seat) {
+                    out.push(Action::Pass {});
+                }
+                out.extend(
+                    self.legal_calls(seat)
+                        .into_iter()
+                        .map(|c| Action::Call { cards: vec![c] }),
+                );
+            }
+            Phase::Exchange => out.extend(
+                self.legal_gifts()
+                    .into_iter()
+                    .map(|c| Action::Exchange { cards: vec![c] }),
+            ),
+            Phase::Play => {
+                if self.top.is_some() {
+                    out.push(Action::Pass {});
+                }
+                out.extend(self.legal_plays(seat).into_iter().map(|set| Action::Play {
+                    cards: canonical_order(set),
+                }));
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated first; state unchanged on error).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Bid1, Action::Declare {}) => {
+                self.declarer = Some(seat);
+                self.first_round = true;
+                self.stake = self.first_round_stake();
+                events.push(Event::Declare { seat });
+                self.start_play(events);
+                Ok(())
+            }
+            (Phase::Bid1, Action::Pass {}) => {
+                events.push(Event::Pass { seat });
+                self.bid_turns += 1;
+                if self.bid_turns == self.table.players {
+                    self.phase = Phase::Bid2;
+                    self.bid_turns = 0;
+                    self.turn = self.first_bidder;
+                } else {
+                    self.turn = self.next(seat);
+                }
+                Ok(())
+            }
+            (Phase::Bid2, Action::Pass {}) => {
+                if self.must_call(seat) {
+                    return Err(ActionError::illegal(
+                        "first_bidder_must_call",
+                        "the first bidder may not pass in the second round: call a card",
+                    ));
+                }
+                events.push(Event::Pass { seat });
+                self.advance_round2(events);
+                Ok(())
+            }
+            (Phase::Bid2, Action::Call { cards }) => self.call(seat, cards, events),
+            (Phase::Exchange, Action::Exchange { cards }) => self.exchange(seat, cards, events),
+            (Phase::Play, Action::Pass {}) => {
+                let Some(top) = self.top else {
+                    return Err(ActionError::illegal(
+                        "must_lead",
+                        "you lead this round: play a combination, passing is not allowed",
+                    ));
+                };
+                events.push(Event::Pass { seat });
+                self.passes += 1;
+                if self.passes + 1 >= self.table.players {
+                    self.top = None;
+                    self.passes = 0;
+                    self.turn = top.seat;
+                    events.push(Event::RoundWon { seat: top.seat });
+                } else {
+                    self.turn = self.next(seat);
+                }
+                Ok(())
+            }
+            (Phase::Play, Action::Play { cards }) => self.play(seat, cards, events),
+            (phase, action) => Err(ActionError::illegal(
+                "wrong_phase",
+                format!(
+                    "{} is not possible now ({})",
+                    action_name(action),
+                    phase_text(phase)
+                ),
+            )),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let scores = &self.scores;
+        let ranking = GameResult::ranking_by_key(0..self.table.players, |s| -scores[s]);
+        let teams = match self.history.as_slice() {
+            [only] => only.declarer.map(|d| {
+                vec![
+                    vec![d],
+                    (0..self.table.players)
+                        .filter(|&s| s != d)
+                        .collect::<Vec<_>>(),
+                ]
+            }),
+            _ => None,
+        };
+        Some(GameResult {
+            ranking,
+            scores: scores.iter().map(|&s| s as f64).collect(),
+            teams,
+            details: serde_json::json!({
+                "stakes": scores,
+                "hands": self.history,
+            }),
+        })
+    }
+
+    /// Checks a state from outside (see [`crate::game::GameDef::validate`]).
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
+        if !(3..=5).contains(&n) {
+            return Err(format!("{n} players is outside 3..=5"));
+        }
+        if self.hands.len() != n || self.played.len() != n || self.scores.len() != n {
+            return Err("hands, played and scores need one entry per seat".into());
+        }
+        if self.turn >= n || self.first_bidder >= n {
+            return Err("turn or first bidder out of range".into());
+        }
+        if !(1..=1000).contains(&self.table.options.hands) {
+            return Err("hands must be from 1 to 1000".into());
+        }
+        // Bounds that keep every later addition and multiplication far from overflowing.
+        if !(0..=n as i64 + 1).contains(&self.stake)
+            || self.scores.iter().any(|s| s.abs() > 1_000_000_000)
+            || self.played.iter().any(|&p| p > 100)
+            || self.deals_used > 1_000_000
+            || self.table.rng.events > u64::MAX / 2
+        {
+            return Err("a stake, score or counter is out of range".into());
+        }
+        let deck = CardSet::from_cards(self.deck());
+        let mut seen = self.pile;
+        let mut total = self.pile.len();
+        for hand in &self.hands {
+            total += hand.len();
+            seen = CardSet(seen.0 | hand.0);
+        }
+        if seen != deck || total != deck.len() {
+            return Err("the cards in hands and on the table are not exactly the pack".into());
+        }
+        if self.declarer.is_some_and(|d| d >= n)
+            || self.last.is_some_and(|(d, _)| d >= n)
+            || self
+                .calls
+                .iter()
+                .any(|c| c.seat >= n || c.from >= n || !deck.contains(c.card))
+        {
+            return Err("a seat or card in the bidding record is out of range".into());
+        }
+        if self.bid_turns > n || self.passes >= n {
+            return Err("bidding or pass counter out of range".into());
+        }
+        let over = self.hands_done >= self.table.options.hands;
+        if over != (self.phase == Phase::Over) {
+            return Err("the phase does not agree with the number of hands played".into());
+        }
+        match self.phase {
+            Phase::Exchange => {
+                let Some(p) = self.pending else {
+                    return Err("exchange phase without a pending exchange".into());
+                };
+                if p.caller != self.turn || p.holder >= n || p.holder == p.caller {
+                    return Err("pending exchange seats are incoherent".into());
+                }
+            }
+            Phase::Play => {
+                if self.declarer.is_none() {
+                    return Err("play phase without a declarer".into());
+                }
+                if self.hands.iter().any(|h| h.is_empty()) {
+                    return Err("a player without cards in the play phase".into());
+                }
+                if let Some(top) = self.top {
+                    let counts = rank_counts(top.cards);
+                    if top.seat >= n
+                        || top.cards.is_empty()
+                        || top.cards.0 & !self.pile.0 != 0
+                        || classify(&counts, top_triple_rank(n, &self.table.options))
+                            != Some(top.combo)
+                    {
+                        return Err("the top combination is incoherent".into());
+                    }
+                }
+            }
+            _ => {}
+        }
+        if self.phase != Phase::Exchange && self.pending.is_some() {
+            return Err("a pending exchange outside the exchange phase".into());
+        }
+        Ok(())
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        self.hands
+            .iter()
+            .chain(std::iter::once(&self.pile))
+            .flat_map(|h| h.iter())
+            .map(|c| c.to_string())
+            .collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

@@ -2,12 +2,12 @@
 
 use super::rules::Combo;
 use super::state::{Call, HandRecord, Phase, State, canonical_order};
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// The combination on top of the round, as seen by everybody.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TopView {
     /// Who played it.
     pub seat: Seat,
@@ -18,7 +18,7 @@ pub struct TopView {
 }
 
 /// A whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -62,41 +62,54 @@ pub struct View {
     pub history: Vec<HandRecord>,
 }
 
-impl View {
-    /// Builds the view of `viewer`.
-    pub fn of(state: &State, viewer: Viewer) -> View {
-        let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
-            _ => None,
-        };
-        let over = state.phase == Phase::Over;
-        View {
-            seat,
-            players: state.players,
-            hand: seat
-                .and_then(|s| state.hands.get(s))
-                .map(|h| canonical_order(*h)),
-            hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
-            phase: state.phase,
-            turn: (!over).then_some(state.turn),
-            hand_number: state.hands_done + u32::from(!over),
-            hands: state.options.hands,
-            first_bidder: state.first_bidder,
-            calls: state.calls.clone(),
-            exchange: state.pending.map(|p| (p.caller, p.holder)),
-            declarer: state.declarer,
-            first_round: state.first_round,
-            stake: state.stake,
-            top: state.top.map(|t| TopView {
-                seat: t.seat,
-                cards: canonical_order(t.cards),
-                combo: t.combo,
-            }),
-            passes: state.passes,
-            played_cards: canonical_order(state.pile),
-            plays_per_seat: state.played.clone(),
-            scores: state.scores.clone(),
-            history: state.history.clone(),
-        }
+/// Builds the view of `viewer`.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let seat = match viewer {
+        Viewer::Seat(s) if s < state.table.players => Some(s),
+        _ => None,
+    };
+    let over = state.phase == Phase::Over;
+    View {
+        seat,
+        players: state.table.players,
+        hand: seat
+            .and_then(|s| state.hands.get(s))
+            .map(|h| canonical_order(*h)),
+        hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
+        phase: state.phase,
+        turn: (!over).then_some(state.turn),
+        hand_number: state.hands_done + u32::from(!over),
+        hands: state.table.options.hands,
+        first_bidder: state.first_bidder,
+        calls: state.calls.clone(),
+        exchange: state.pending.map(|p| (p.caller, p.holder)),
+        declarer: state.declarer,
+        first_round: state.first_round,
+        stake: state.stake,
+        top: state.top.map(|t| TopView {
+            seat: t.seat,
+            cards: canonical_order(t.cards),
+            combo: t.combo,
+        }),
+        passes: state.passes,
+        played_cards: canonical_order(state.pile),
+        plays_per_seat: state.played.clone(),
+        scores: state.scores.clone(),
+        history: state.history.clone(),
     }
+}
+
+/// The cards hidden from a viewer: other hands, except the publicly called cards.
+pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+    let seat = match viewer {
+        Viewer::Seat(s) => Some(s),
+        Viewer::Spectator => None,
+    };
+    let called = CardSet::from_cards(state.calls.iter().map(|c| c.card));
+    (0..state.table.players)
+        .filter(|&s| Some(s) != seat)
+        .flat_map(|s| state.hands[s].iter())
+        .filter(|c| !called.contains(*c))
+        .map(|c| c.to_string())
+        .collect()
 }

@@ -5,7 +5,7 @@ use crate::tiles::Tile;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Take a face-up discard that pairs with a tile in hand (a one-tile list).
@@ -14,7 +14,7 @@ pub enum Action {
         tiles: Vec<Tile>,
     },
     /// Draw the top tile of the reserve.
-    Draw,
+    Draw {},
     /// Discard a tile face up (a one-tile list).
     Discard {
         /// The discarded tile.

@@ -19,28 +19,24 @@
 //! - A hand ends without a winner when the player to act can neither take nor draw (R6).
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-use crate::tiles::Tile;
 pub use action::Action;
-use rules::{Options, partner};
-use state::{Event, Phase, State};
+use rules::Options;
+use state::State;
 use view::View;
 
 /// The Tjak-mat-tchi-ki family.
 pub struct TjakMatTchiKi;
 
 impl GameDef for TjakMatTchiKi {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -51,6 +47,7 @@ impl GameDef for TjakMatTchiKi {
             players: PlayerRange { min: 2, max: 4 },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -58,99 +55,7 @@ impl GameDef for TjakMatTchiKi {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        if state.phase == Phase::Over {
-            Actors::None
-        } else {
-            Actors::One(state.turn)
-        }
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        View::of(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let chips = &state.chips;
-        Some(GameResult {
-            ranking: GameResult::ranking_by_key(0..state.players, |s| -chips[s]),
-            scores: chips.iter().map(|&c| c as f64).collect(),
-            teams: None,
-            details: serde_json::json!({
-                "chips": chips,
-                "hands": state.history,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.all_tiles().iter().map(|t| t.to_string()).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        heuristic(view, legal).unwrap_or(0)
+        bot::heuristic(view, legal).unwrap_or(0)
     }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        match viewer {
-            Viewer::Seat(s) => state.hidden_from(Some(s)),
-            Viewer::Spectator => state.hidden_from(None),
-        }
-    }
-}
-
-/// Simple policy: always take a pairing discard; discard first a tile whose partner is already
-/// visible on the table (it can never pair, and nobody can use it), else the first tile.
-fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
-    if let Some(i) = legal.iter().position(|a| matches!(a, Action::Take { .. })) {
-        return Some(i);
-    }
-    if let Some(i) = legal.iter().position(|a| *a == Action::Draw) {
-        return Some(i);
-    }
-    let visible: Vec<Tile> = view
-        .laid
-        .iter()
-        .flatten()
-        .flatten()
-        .copied()
-        .chain(view.table.iter().map(|d| d.tile))
-        .collect();
-    let dead = |t: &Tile| partner(*t).is_some_and(|p| visible.contains(&p));
-    legal
-        .iter()
-        .position(|a| matches!(a, Action::Discard { tiles } if tiles.first().is_some_and(dead)))
-        .or(Some(0))
 }

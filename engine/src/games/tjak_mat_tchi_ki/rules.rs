@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Which face-up discards may be taken (R4, R13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TakeFrom {
     /// Only the last discard, by the next player (pagat/Culin).
@@ -16,7 +16,7 @@ pub enum TakeFrom {
 }
 
 /// Who starts the hand after a hand without a winner (R8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NoWinnerNext {
     /// The same first player again.
@@ -26,7 +26,7 @@ pub enum NoWinnerNext {
 }
 
 /// The word `"draw"` of the `first_player` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum DrawWord {
     /// Decide the first player by drawing tiles.
     #[serde(rename = "draw")]
@@ -34,7 +34,7 @@ pub enum DrawWord {
 }
 
 /// `first_player`: `"draw"` or a fixed seat (R11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum FirstPlayer {
     /// Draw tiles (§2).
@@ -45,7 +45,7 @@ pub enum FirstPlayer {
 
 /// Options of one game. The player count (2, 3 or 4; spec option `players`) is the game's seat
 /// count, not an entry of this struct.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `stake`: chips per loser (c).

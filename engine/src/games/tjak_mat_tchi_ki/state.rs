@@ -3,8 +3,11 @@
 
 use super::action::Action;
 use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom, is_koan_a, partner, tile_set};
+use super::view;
+use super::view::View;
 use crate::deal::deal_sequence;
 use crate::error::{ActionError, SetupError};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use crate::tiles::{Tile, parse_tile_deals};
@@ -14,7 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const HAND: usize = 5;
 
 /// The phase of the current turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The seat to act takes a discard or draws.
@@ -26,7 +29,7 @@ pub enum Phase {
 }
 
 /// A face-up discard lying on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Discard {
     /// The tile.
     pub tile: Tile,
@@ -35,7 +38,7 @@ pub struct Discard {
 }
 
 /// How a hand was won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WinBy {
     /// The first player's dealt tiles made three pairs.
@@ -47,7 +50,7 @@ pub enum WinBy {
 }
 
 /// The public record of one finished hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandRecord {
     /// Hand number, from 1.
     pub hand: u32,
@@ -69,12 +72,8 @@ pub type DrawRound = Vec<(Seat, Tile)>;
 /// The full state of a game.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals.
     pub deals: Vec<Vec<Tile>>,
     /// Deals consumed (the next entry's index).
@@ -90,7 +89,7 @@ pub struct State {
     /// The face-down reserve, the top (next drawn) first.
     pub reserve: Vec<Tile>,
     /// Face-up discards on the table, oldest first (taken ones removed).
-    pub table: Vec<Discard>,
+    pub discards: Vec<Discard>,
     /// Seats that have had their first turn (dealt pairs laid).
     pub started: Vec<bool>,
     /// Phase.
@@ -106,7 +105,7 @@ pub struct State {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt.
@@ -156,10 +155,6 @@ pub enum Event {
     },
 }
 
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
-}
-
 /// The outcome of one round of the first-player draw (§2, R7): the first player, or the tied
 /// seats who draw again.
 pub fn decide_draw(round: &[(Seat, Tile)]) -> Result<Seat, Vec<Seat>> {
@@ -197,9 +192,11 @@ impl State {
         }
         let deals = parse_tile_deals(&setup.deals, &tile_set())?;
         let mut state = State {
-            options: setup.options.clone(),
-            players: n,
-            rng: GameRng::new(setup.seed),
+            table: Table {
+                players: n,
+                options: setup.options.clone(),
+                rng: GameRng::new(setup.seed),
+            },
             deals,
             deals_used: 0,
             hands_done: 0,
@@ -207,7 +204,7 @@ impl State {
             concealed: vec![Vec::new(); n],
             laid: vec![Vec::new(); n],
             reserve: Vec::new(),
-            table: Vec::new(),
+            discards: Vec::new(),
             started: vec![false; n],
             phase: Phase::Acquire,
             turn: 0,
@@ -227,11 +224,11 @@ impl State {
     /// The first-player draw (§2, R7, R11): shuffled tiles handed out in seat order, redraws among
     /// the tied from a fresh shuffle.
     fn draw_first_player(&mut self) -> Seat {
-        let mut drawing: Vec<Seat> = (0..self.players).collect();
+        let mut drawing: Vec<Seat> = (0..self.table.players).collect();
         // Each round leaves fewer tied seats with probability > 0; the cap only bounds the loop.
         for _ in 0..1000 {
             let mut tiles = tile_set().tiles();
-            self.rng.shuffle(&mut tiles);
+            self.table.rng.shuffle(&mut tiles);
             let round: DrawRound = drawing.iter().copied().zip(tiles).collect();
             let outcome = decide_draw(&round);
             self.draws.push(round);
@@ -244,19 +241,19 @@ impl State {
     }
 
     fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.players
+        (seat + 1) % self.table.players
     }
 
     /// Deals a hand (R12) and plays the first player's automatic start.
     fn start_hand(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let f = self.first_player;
         let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.rng);
+        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.table.rng);
         self.concealed = vec![Vec::new(); n];
         self.laid = vec![Vec::new(); n];
-        self.table.clear();
+        self.discards.clear();
         self.started = vec![false; n];
         for (i, &tile) in sequence.iter().take(HAND * n).enumerate() {
             self.concealed[(f + i) % n].push(tile);
@@ -316,11 +313,11 @@ impl State {
     fn takeable_iter(&self, seat: Seat) -> impl Iterator<Item = Discard> + '_ {
         let hand = self.concealed.get(seat).map_or(&[][..], |h| h.as_slice());
         let pairs = move |d: &Discard| partner(d.tile).is_some_and(|p| hand.contains(&p));
-        let from = match self.options.take_from {
-            TakeFrom::LastDiscard => self.table.len().saturating_sub(1),
+        let from = match self.table.options.take_from {
+            TakeFrom::LastDiscard => self.discards.len().saturating_sub(1),
             TakeFrom::AnyTableTile => 0,
         };
-        self.table[from..]
+        self.discards[from..]
             .iter()
             .filter(move |d| d.seat != seat && pairs(d))
             .copied()
@@ -340,9 +337,9 @@ impl State {
                 winner: None,
                 by: None,
                 responsible: None,
-                payoffs: vec![0; self.players],
+                payoffs: vec![0; self.table.players],
             };
-            self.first_player = match self.options.no_winner_next {
+            self.first_player = match self.table.options.no_winner_next {
                 NoWinnerNext::Same => self.first_player,
                 NoWinnerNext::NextSeat => self.next(self.first_player),
             };
@@ -353,33 +350,10 @@ impl State {
         }
     }
 
-    /// Legal actions of `seat`: takes in table order, then `draw`; or one discard per tile.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.phase == Phase::Over || seat != self.turn {
-            return;
-        }
-        match self.phase {
-            Phase::Acquire => {
-                out.extend(self.takeable_iter(seat).map(|d| Action::Take {
-                    tiles: vec![d.tile],
-                }));
-                if !self.reserve.is_empty() {
-                    out.push(Action::Draw);
-                }
-            }
-            Phase::Discard => {
-                if let Some(hand) = self.concealed.get(seat) {
-                    out.extend(hand.iter().map(|t| Action::Discard { tiles: vec![*t] }));
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
     fn one_tile(tiles: &[Tile], what: &str) -> Result<Tile, ActionError> {
         match tiles {
             [tile] => Ok(*tile),
-            _ => Err(illegal(
+            _ => Err(ActionError::illegal(
                 "one_tile_expected",
                 format!(
                     "{what} names exactly one tile, not [{}]",
@@ -393,112 +367,27 @@ impl State {
         }
     }
 
-    /// Applies an action of the seat to act (validated first; state unchanged on error).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.turn {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.turn],
-            });
-        }
-        match (self.phase, action) {
-            (Phase::Acquire, Action::Take { tiles }) => {
-                let tile = Self::one_tile(tiles, "a take")?;
-                let Some(discard) = self.takeable_iter(seat).find(|d| d.tile == tile) else {
-                    return Err(self.why_not_take(seat, tile));
-                };
-                let Some(pos) = self.table.iter().position(|d| *d == discard) else {
-                    return Err(illegal(
-                        "not_on_table",
-                        format!("{tile} is not on the table"),
-                    ));
-                };
-                self.table.remove(pos);
-                self.concealed[seat].push(tile);
-                self.concealed[seat].sort();
-                events.push(Event::Take {
-                    seat,
-                    tiles: vec![tile],
-                    from: discard.seat,
-                });
-                self.lay_pairs(seat, events);
-                self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
-                Ok(())
-            }
-            (Phase::Acquire, Action::Draw) => {
-                if self.reserve.is_empty() {
-                    return Err(illegal(
-                        "reserve_empty",
-                        "the reserve is empty: you cannot draw",
-                    ));
-                }
-                let tile = self.reserve.remove(0);
-                self.concealed[seat].push(tile);
-                self.concealed[seat].sort();
-                events.push(Event::Draw { seat });
-                self.lay_pairs(seat, events);
-                self.after_acquire(seat, WinBy::Draw, None, events);
-                Ok(())
-            }
-            (Phase::Discard, Action::Discard { tiles }) => {
-                let tile = Self::one_tile(tiles, "a discard")?;
-                let Some(pos) = self.concealed[seat].iter().position(|t| *t == tile) else {
-                    return Err(illegal(
-                        "tile_not_in_hand",
-                        format!("{tile} is not among your concealed tiles"),
-                    ));
-                };
-                self.concealed[seat].remove(pos);
-                self.table.push(Discard { tile, seat });
-                events.push(Event::Discard {
-                    seat,
-                    tiles: vec![tile],
-                });
-                let next = self.next(seat);
-                self.begin_turn(next, events);
-                Ok(())
-            }
-            (Phase::Acquire, Action::Discard { .. }) => Err(illegal(
-                "must_acquire",
-                "first take the last discard (if it pairs with one of your tiles) or draw, then discard",
-            )),
-            (Phase::Discard, _) => Err(illegal(
-                "must_discard",
-                "you have acquired a tile this turn: now discard one",
-            )),
-            (Phase::Over, _) => Err(ActionError::GameOver),
-        }
-    }
-
     fn why_not_take(&self, seat: Seat, tile: Tile) -> ActionError {
-        let on_table = self.table.iter().find(|d| d.tile == tile);
+        let on_table = self.discards.iter().find(|d| d.tile == tile);
         match on_table {
-            None => illegal(
+            None => ActionError::illegal(
                 "not_on_table",
                 format!("{tile} is not a face-up discard on the table"),
             ),
-            Some(d) if d.seat == seat => illegal(
+            Some(d) if d.seat == seat => ActionError::illegal(
                 "own_discard",
                 format!("{tile} is your own discard: you cannot take it back"),
             ),
             Some(_)
-                if self.options.take_from == TakeFrom::LastDiscard
-                    && self.table.last().map(|d| d.tile) != Some(tile) =>
+                if self.table.options.take_from == TakeFrom::LastDiscard
+                    && self.discards.last().map(|d| d.tile) != Some(tile) =>
             {
-                illegal(
+                ActionError::illegal(
                     "dead_discard",
                     format!("{tile} is a dead discard: only the last discard may be taken"),
                 )
             }
-            Some(_) => illegal(
+            Some(_) => ActionError::illegal(
                 "no_pair",
                 format!(
                     "{tile} pairs with {} only, which you do not hold: draw instead",
@@ -524,9 +413,9 @@ impl State {
 
     /// Settles a win (§5).
     fn win(&mut self, seat: Seat, by: WinBy, responsible: Option<Seat>, events: &mut Vec<Event>) {
-        let n = self.players as i64;
-        let c = self.options.stake;
-        let mut payoffs = vec![0; self.players];
+        let n = self.table.players as i64;
+        let c = self.table.options.stake;
+        let mut payoffs = vec![0; self.table.players];
         match (by, responsible) {
             (WinBy::Take, Some(r)) => {
                 payoffs[r] -= c * (n - 1);
@@ -559,7 +448,7 @@ impl State {
         self.hands_done += 1;
         self.history.push(record.clone());
         events.push(Event::HandEnd { record });
-        if self.hands_done >= self.options.hands {
+        if self.hands_done >= self.table.options.hands {
             self.phase = Phase::Over;
             events.push(Event::GameOver {
                 chips: self.chips.clone(),
@@ -572,18 +461,156 @@ impl State {
     /// Every tile in the game.
     pub fn all_tiles(&self) -> Vec<Tile> {
         let mut all: Vec<Tile> = Vec::with_capacity(32);
-        for seat in 0..self.players {
+        for seat in 0..self.table.players {
             all.extend(self.concealed.get(seat).into_iter().flatten());
             all.extend(self.laid.get(seat).into_iter().flatten().flatten());
         }
         all.extend(&self.reserve);
-        all.extend(self.table.iter().map(|d| d.tile));
+        all.extend(self.discards.iter().map(|d| d.tile));
         all
+    }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        if self.phase == Phase::Over {
+            Actors::None
+        } else {
+            Actors::One(self.turn)
+        }
+    }
+
+    /// Legal actions of `seat`: takes in table order, then `draw`; or one discard per tile.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.phase == Phase::Over || seat != self.turn {
+            return;
+        }
+        match self.phase {
+            Phase::Acquire => {
+                out.extend(self.takeable_iter(seat).map(|d| Action::Take {
+                    tiles: vec![d.tile],
+                }));
+                if !self.reserve.is_empty() {
+                    out.push(Action::Draw {});
+                }
+            }
+            Phase::Discard => {
+                if let Some(hand) = self.concealed.get(seat) {
+                    out.extend(hand.iter().map(|t| Action::Discard { tiles: vec![*t] }));
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of the seat to act (validated first; state unchanged on error).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Acquire, Action::Take { tiles }) => {
+                let tile = Self::one_tile(tiles, "a take")?;
+                let Some(discard) = self.takeable_iter(seat).find(|d| d.tile == tile) else {
+                    return Err(self.why_not_take(seat, tile));
+                };
+                let Some(pos) = self.discards.iter().position(|d| *d == discard) else {
+                    return Err(ActionError::illegal(
+                        "not_on_table",
+                        format!("{tile} is not on the table"),
+                    ));
+                };
+                self.discards.remove(pos);
+                self.concealed[seat].push(tile);
+                self.concealed[seat].sort();
+                events.push(Event::Take {
+                    seat,
+                    tiles: vec![tile],
+                    from: discard.seat,
+                });
+                self.lay_pairs(seat, events);
+                self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
+                Ok(())
+            }
+            (Phase::Acquire, Action::Draw {}) => {
+                if self.reserve.is_empty() {
+                    return Err(ActionError::illegal(
+                        "reserve_empty",
+                        "the reserve is empty: you cannot draw",
+                    ));
+                }
+                let tile = self.reserve.remove(0);
+                self.concealed[seat].push(tile);
+                self.concealed[seat].sort();
+                events.push(Event::Draw { seat });
+                self.lay_pairs(seat, events);
+                self.after_acquire(seat, WinBy::Draw, None, events);
+                Ok(())
+            }
+            (Phase::Discard, Action::Discard { tiles }) => {
+                let tile = Self::one_tile(tiles, "a discard")?;
+                let Some(pos) = self.concealed[seat].iter().position(|t| *t == tile) else {
+                    return Err(ActionError::illegal(
+                        "tile_not_in_hand",
+                        format!("{tile} is not among your concealed tiles"),
+                    ));
+                };
+                self.concealed[seat].remove(pos);
+                self.discards.push(Discard { tile, seat });
+                events.push(Event::Discard {
+                    seat,
+                    tiles: vec![tile],
+                });
+                let next = self.next(seat);
+                self.begin_turn(next, events);
+                Ok(())
+            }
+            (Phase::Acquire, Action::Discard { .. }) => Err(ActionError::illegal(
+                "must_acquire",
+                "first take the last discard (if it pairs with one of your tiles) or draw, then discard",
+            )),
+            (Phase::Discard, _) => Err(ActionError::illegal(
+                "must_discard",
+                "you have acquired a tile this turn: now discard one",
+            )),
+            (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let chips = &self.chips;
+        Some(GameResult {
+            ranking: GameResult::ranking_by_key(0..self.table.players, |s| -chips[s]),
+            scores: chips.iter().map(|&c| c as f64).collect(),
+            teams: None,
+            details: serde_json::json!({
+                "chips": chips,
+                "hands": self.history,
+            }),
+        })
     }
 
     /// Checks a state from outside.
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(2..=4).contains(&n) {
             return Err(format!("{n} players is outside 2..=4"));
         }
@@ -597,20 +624,20 @@ impl State {
         if self.turn >= n || self.first_player >= n {
             return Err("turn or first player out of range".into());
         }
-        if !(1..=1000).contains(&self.options.hands)
-            || !(1..=1_000_000).contains(&self.options.stake)
-            || self.options.start_chips.abs() > 1_000_000_000
+        if !(1..=1000).contains(&self.table.options.hands)
+            || !(1..=1_000_000).contains(&self.table.options.stake)
+            || self.table.options.start_chips.abs() > 1_000_000_000
         {
             return Err("hands, stake or start_chips out of range".into());
         }
         // Bounds that keep every later addition and multiplication far from overflowing.
         if self.chips.iter().any(|c| c.abs() > 1_000_000_000_000)
             || self.deals_used > 1_000_000
-            || self.rng.events > u64::MAX / 2
+            || self.table.rng.events > u64::MAX / 2
         {
             return Err("chips or a counter out of range".into());
         }
-        if let FirstPlayer::Seat(s) = self.options.first_player
+        if let FirstPlayer::Seat(s) = self.table.options.first_player
             && s >= n
         {
             return Err("option first_player is not a seat".into());
@@ -622,7 +649,7 @@ impl State {
         if all != set {
             return Err("the tiles are not exactly the 32-tile set".into());
         }
-        if self.table.iter().any(|d| d.seat >= n) {
+        if self.discards.iter().any(|d| d.seat >= n) {
             return Err("a discard's seat is out of range".into());
         }
         for laid in &self.laid {
@@ -630,32 +657,55 @@ impl State {
                 return Err("a laid pair is not a pair".into());
             }
         }
-        for seat in 0..n {
-            let total = self.concealed[seat].len() + 2 * self.laid[seat].len();
-            if total > HAND + 1 {
-                return Err(format!("seat {seat} holds more than 6 tiles"));
-            }
-        }
-        let over = self.hands_done >= self.options.hands;
+        let over = self.hands_done >= self.table.options.hands;
         if over != (self.phase == Phase::Over) {
             return Err("the phase does not agree with the number of hands played".into());
+        }
+        // Hand sizes per phase (R12): every seat holds HAND tiles (concealed plus laid pairs)
+        // between turns; the seat to discard holds one more; a finished game leaves the last
+        // winner with HAND + 1. Anything else would let a move reach an impossible hand.
+        let last_winner = self.history.last().and_then(|h| h.winner);
+        for seat in 0..n {
+            let total = self.concealed[seat].len() + 2 * self.laid[seat].len();
+            let want = match self.phase {
+                Phase::Discard if seat == self.turn => HAND + 1,
+                Phase::Acquire | Phase::Discard => HAND,
+                Phase::Over if Some(seat) == last_winner => total.clamp(HAND, HAND + 1),
+                Phase::Over => HAND,
+            };
+            if total != want {
+                return Err(format!(
+                    "seat {seat} holds {total} tiles in the {:?} phase, not {want}",
+                    self.phase
+                ));
+            }
+            if !self.started[seat] && !self.laid[seat].is_empty() {
+                return Err(format!("seat {seat} laid pairs before its first turn"));
+            }
+            if self.phase != Phase::Over && self.laid[seat].len() >= 3 {
+                return Err(format!("seat {seat} has three pairs but the hand goes on"));
+            }
+        }
+        if self.phase != Phase::Over && !self.started[self.turn] {
+            return Err("the seat to act has not had its first turn".into());
         }
         if self.phase == Phase::Discard && self.concealed[self.turn].is_empty() {
             return Err("the seat to discard has no concealed tile".into());
         }
+        if self.phase == Phase::Acquire
+            && self.reserve.is_empty()
+            && self.takeable(self.turn).is_empty()
+        {
+            return Err("the seat to act can neither take nor draw (R6 ends such a hand)".into());
+        }
         Ok(())
     }
 
-    /// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
-    /// public first-player draw.
-    pub fn hidden_from(&self, seat: Option<Seat>) -> Vec<String> {
-        let shown: Vec<Tile> = self.draws.iter().flatten().map(|(_, t)| *t).collect();
-        (0..self.players)
-            .filter(|&s| Some(s) != seat)
-            .flat_map(|s| self.concealed[s].iter())
-            .chain(&self.reserve)
-            .filter(|t| !shown.contains(t))
-            .map(|t| t.to_string())
-            .collect()
+    fn pieces(&self) -> Vec<String> {
+        self.all_tiles().iter().map(|t| t.to_string()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
     }
 }

@@ -7,7 +7,7 @@ use crate::tiles::Tile;
 use serde::{Deserialize, Serialize};
 
 /// A whitelisted view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (none for a spectator).
     pub seat: Option<Seat>,
@@ -45,36 +45,51 @@ pub struct View {
     pub history: Vec<HandRecord>,
 }
 
-impl View {
-    /// Builds the view of `viewer`.
-    pub fn of(state: &State, viewer: Viewer) -> View {
-        let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
-            _ => None,
-        };
-        let over = state.phase == Phase::Over;
-        View {
-            seat,
-            players: state.players,
-            hand: seat.and_then(|s| state.concealed.get(s)).cloned(),
-            concealed_sizes: state.concealed.iter().map(Vec::len).collect(),
-            laid: state.laid.clone(),
-            table: state.table.clone(),
-            last_discard: if state.phase == Phase::Acquire {
-                state.table.last().copied()
-            } else {
-                None
-            },
-            take_from: state.options.take_from,
-            reserve_size: state.reserve.len(),
-            phase: state.phase,
-            turn: (!over).then_some(state.turn),
-            first_player: state.first_player,
-            hand_number: state.hands_done + u32::from(!over),
-            hands: state.options.hands,
-            chips: state.chips.clone(),
-            first_player_draw: state.draws.clone(),
-            history: state.history.clone(),
-        }
+/// Builds the view of `viewer`.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let seat = match viewer {
+        Viewer::Seat(s) if s < state.table.players => Some(s),
+        _ => None,
+    };
+    let over = state.phase == Phase::Over;
+    View {
+        seat,
+        players: state.table.players,
+        hand: seat.and_then(|s| state.concealed.get(s)).cloned(),
+        concealed_sizes: state.concealed.iter().map(Vec::len).collect(),
+        laid: state.laid.clone(),
+        table: state.discards.clone(),
+        last_discard: if state.phase == Phase::Acquire {
+            state.discards.last().copied()
+        } else {
+            None
+        },
+        take_from: state.table.options.take_from,
+        reserve_size: state.reserve.len(),
+        phase: state.phase,
+        turn: (!over).then_some(state.turn),
+        first_player: state.first_player,
+        hand_number: state.hands_done + u32::from(!over),
+        hands: state.table.options.hands,
+        chips: state.chips.clone(),
+        first_player_draw: state.draws.clone(),
+        history: state.history.clone(),
     }
+}
+
+/// Tiles hidden from a viewer: other concealed hands and the reserve, except codes shown in the
+/// public first-player draw.
+pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
+    let seat = match viewer {
+        Viewer::Seat(s) => Some(s),
+        Viewer::Spectator => None,
+    };
+    let shown: Vec<Tile> = state.draws.iter().flatten().map(|(_, t)| *t).collect();
+    (0..state.table.players)
+        .filter(|&s| Some(s) != seat)
+        .flat_map(|s| state.concealed[s].iter())
+        .chain(&state.reserve)
+        .filter(|t| !shown.contains(t))
+        .map(|t| t.to_string())
+        .collect()
 }

@@ -4,7 +4,7 @@ use crate::cards::{Card, Suit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// The dealer's strength announcement (強い / 中位 / 弱い, §3.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Strength {
     /// 強い
@@ -21,7 +21,7 @@ impl Strength {
 }
 
 /// Everything a seat can do in Trump Crew.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// The dealer rates his hand: `{"type":"declare","strength":"weak"}` (§3.1, R3).

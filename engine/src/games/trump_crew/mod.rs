@@ -16,13 +16,14 @@
 //! - Views show only the current deal's cards; finished deals are summarised without cards.
 
 pub mod action;
+pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod view;
 
-use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Family, GameDef, GameResult, Seat, Setup, Viewer};
+use crate::error::SetupError;
+use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::{Action, Strength};
 pub use rules::Options;
@@ -33,11 +34,7 @@ pub use view::View;
 pub struct TrumpCrew;
 
 impl GameDef for TrumpCrew {
-    type Options = Options;
     type State = State;
-    type Action = Action;
-    type Event = Event;
-    type View = View;
 
     fn family() -> Family {
         Family {
@@ -51,6 +48,7 @@ impl GameDef for TrumpCrew {
             },
             options: rules::option_specs(),
             presets: rules::presets(),
+            players_when: Vec::new(),
         }
     }
 
@@ -58,77 +56,7 @@ impl GameDef for TrumpCrew {
         State::new(setup)
     }
 
-    fn to_act(state: &State) -> Actors {
-        state.to_act()
-    }
-
-    fn legal_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
-        state.legal_actions(seat, out);
-    }
-
-    fn apply(
-        state: &mut State,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        state.apply(seat, action, events)
-    }
-
-    fn view(state: &State, viewer: Viewer) -> View {
-        view::view(state, viewer)
-    }
-
-    fn result(state: &State) -> Option<GameResult> {
-        if state.phase != Phase::Over {
-            return None;
-        }
-        let seats: Vec<Seat> = (0..state.players).collect();
-        let score = state.score();
-        Some(GameResult {
-            ranking: vec![seats.clone()],
-            scores: vec![score; state.players],
-            teams: Some(vec![seats]),
-            details: serde_json::json!({
-                "cooperative": true,
-                "cleared": state.cleared,
-                "deals": state.deals_played,
-                "failures": state.deals_played - u64::from(state.stages_cleared),
-                "stages_cleared": state.stages_cleared,
-                "stage_reached": state.stage,
-                "final_stage": state.final_stage,
-                "start_stage": state.options.start_stage,
-                "max_deals": state.deal_limit,
-                "score": score,
-            }),
-        })
-    }
-
-    fn players(state: &State) -> usize {
-        state.players
-    }
-
-    fn options(state: &State) -> &Options {
-        &state.options
-    }
-
-    fn seed(state: &State) -> u64 {
-        state.rng.seed
-    }
-
-    fn validate(state: &State) -> Result<(), String> {
-        state.validate()
-    }
-
-    fn pieces(state: &State) -> Vec<String> {
-        state.pieces().iter().map(|c| c.to_string()).collect()
-    }
-
     fn heuristic(view: &View, legal: &[Action]) -> usize {
-        view::heuristic(view, legal)
-    }
-
-    fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
-        view::hidden_from(state, viewer)
+        bot::heuristic(view, legal)
     }
 }

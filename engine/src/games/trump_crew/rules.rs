@@ -1,5 +1,6 @@
 //! Options of Trump Crew (spec §7), the option list the API publishes and the presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Value, json};
@@ -53,42 +54,8 @@ impl<'de> Deserialize<'de> for AutoOr {
     }
 }
 
-/// `"random"` or a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstDealer {
-    /// Drawn uniformly at random (RNG event `first_dealer`, R11).
-    Random,
-    /// This seat deals first.
-    Seat(usize),
-}
-
-impl Serialize for FirstDealer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FirstDealer::Random => serializer.serialize_str("random"),
-            FirstDealer::Seat(s) => serializer.serialize_u64(*s as u64),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FirstDealer {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::String(s) if s == "random" => Ok(FirstDealer::Random),
-            Value::Number(n) => n
-                .as_u64()
-                .and_then(|v| usize::try_from(v).ok())
-                .map(FirstDealer::Seat)
-                .ok_or_else(|| serde::de::Error::custom(format!("{n} is not a seat"))),
-            other => Err(serde::de::Error::custom(format!(
-                "expected \"random\" or a seat number, not {other}"
-            ))),
-        }
-    }
-}
-
 /// Options for one game of Trump Crew (spec §7). The player count is the setup's `players`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// `stages`: the final stage S, `auto` = floor(52 / n) (spec §1, R1).
@@ -206,4 +173,19 @@ pub fn presets() -> Vec<Preset> {
         "Trump Crew",
         "Cooperative exact-bid trick taking for 2-17 players: clear stages 1..floor(52/n) by making every bid exactly; the dealer may only say strong, medium or weak.",
     )]
+}
+
+impl schemars::JsonSchema for AutoOr {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AutoOr".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::AutoOr").into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::word_or_count(
+            "auto",
+            "`\"auto\"` (derived from the player count) or an explicit number.",
+        )
+    }
 }

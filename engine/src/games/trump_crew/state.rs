@@ -2,16 +2,18 @@
 
 use super::action::{Action, Strength};
 use super::rules::{MAX_PLAYERS, MIN_PLAYERS, Options, PACK_SIZE};
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, Seat, Setup};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
 /// Where a deal stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The dealer announces his strength (§3.1).
@@ -25,7 +27,7 @@ pub enum Phase {
 }
 
 /// One card played to a trick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Play {
     /// Who played it.
     pub seat: Seat,
@@ -34,7 +36,7 @@ pub struct Play {
 }
 
 /// A completed trick of the current deal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The cards in play order (the leader first).
     pub plays: Vec<Play>,
@@ -45,7 +47,7 @@ pub struct Trick {
 }
 
 /// What happened in one finished deal (public facts only, no cards).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// 1-based number of the deal in the game.
     pub deal: u64,
@@ -66,7 +68,7 @@ pub struct DealSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new deal: its number (1-based), stage, dealer, the turned indicator and the trump.
@@ -138,12 +140,8 @@ pub enum Event {
 /// The full state, hidden cards and RNG included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// The options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The game's chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals still to be used (entry d is deal d, 0-based).
     pub stacked: Vec<Vec<Card>>,
     /// The final stage S.
@@ -261,6 +259,7 @@ impl State {
                 min: MIN_PLAYERS,
                 max: MAX_PLAYERS,
                 got: players,
+                alternatives: Vec::new(),
             });
         }
         let options = setup.options.clone();
@@ -275,9 +274,11 @@ impl State {
         let mut state = State {
             stage: options.start_stage,
             deal_limit: options.deal_limit(final_stage as usize),
-            options,
-            players,
-            rng,
+            table: Table {
+                players,
+                options,
+                rng,
+            },
             stacked,
             final_stage,
             phase: Phase::Declare,
@@ -314,19 +315,21 @@ impl State {
 
     /// Deals stage `self.stage` with `self.dealer` (§2, R12, R16).
     fn deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.players;
+        let n = self.table.players;
         let cards = pack().cards();
         let entry = usize::try_from(self.deals_played)
             .ok()
             .and_then(|d| self.stacked.get(d))
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&cards, entry, &mut self.rng);
+        let sequence = deal_sequence(&cards, entry, &mut self.table.rng);
         let dealt = n * self.stage as usize;
         self.hands = vec![CardSet::EMPTY; n];
         for (i, card) in sequence.iter().take(dealt).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
         }
-        self.indicator = sequence.get(dealt).copied().unwrap_or(Card::JOKER);
+        // A stage deals at most PACK_SIZE - 1 cards (validate and setup bound the stage), so the
+        // indicator always exists.
+        self.indicator = sequence[dealt];
         self.undealt = sequence.iter().skip(dealt + 1).copied().collect();
         self.strength = None;
         self.bids = vec![None; n];
@@ -345,92 +348,6 @@ impl State {
         });
     }
 
-    /// Who acts now.
-    pub fn to_act(&self) -> Actors {
-        match self.phase {
-            Phase::Over => Actors::None,
-            _ => Actors::One(self.to_play),
-        }
-    }
-
-    /// Legal actions of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.phase == Phase::Over || seat != self.to_play {
-            return;
-        }
-        match self.phase {
-            Phase::Declare => out.extend(
-                Strength::ALL
-                    .iter()
-                    .map(|&strength| Action::Declare { strength }),
-            ),
-            Phase::Bid => out.extend((0..=self.chips_left()).map(|tricks| Action::Bid { tricks })),
-            Phase::Play => {
-                let Some(&hand) = self.hands.get(seat) else {
-                    return;
-                };
-                if self.trick.is_empty() {
-                    out.extend(hand.iter().filter(|c| !c.is_joker()).map(Action::play));
-                    if hand.contains(Card::JOKER) {
-                        out.push(Action::joker_lead(None));
-                        out.extend(Suit::ALL.iter().map(|&s| Action::joker_lead(Some(s))));
-                    }
-                } else {
-                    out.extend(playable(hand, self.led).iter().map(Action::play));
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
-    /// Applies an action of `seat` (validated completely before any change).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::GameOver);
-        }
-        if seat != self.to_play {
-            return Err(ActionError::NotYourTurn {
-                seat,
-                to_act: vec![self.to_play],
-            });
-        }
-        match (self.phase, action) {
-            (Phase::Declare, Action::Declare { strength }) => {
-                self.strength = Some(*strength);
-                events.push(Event::Declare {
-                    seat,
-                    strength: *strength,
-                });
-                self.phase = Phase::Bid;
-                self.to_play = (self.dealer + 1) % self.players;
-                Ok(())
-            }
-            (Phase::Bid, Action::Bid { tricks }) => self.bid(seat, *tricks, events),
-            (Phase::Play, Action::Play { cards, suit }) => self.play(seat, cards, *suit, events),
-            (Phase::Declare, _) => Err(ActionError::illegal(
-                "must_declare",
-                "The dealer must first announce his hand as strong, medium or weak ({\"type\":\"declare\",\"strength\":\"weak\"}).",
-            )),
-            (Phase::Bid, _) => Err(ActionError::illegal(
-                "must_bid",
-                format!(
-                    "It is time to bid: take 0 to {} of the chips left ({{\"type\":\"bid\",\"tricks\":n}}).",
-                    self.chips_left()
-                ),
-            )),
-            (Phase::Play, _) => Err(ActionError::illegal(
-                "must_play",
-                "Bidding is over: play a card ({\"type\":\"play\",\"cards\":[...]}).",
-            )),
-            (Phase::Over, _) => Err(ActionError::GameOver),
-        }
-    }
-
     fn bid(&mut self, seat: Seat, tricks: u32, events: &mut Vec<Event>) -> Result<(), ActionError> {
         let left = self.chips_left();
         if tricks > left {
@@ -442,7 +359,7 @@ impl State {
                 ),
             ));
         }
-        let n = self.players;
+        let n = self.table.players;
         self.bids[seat] = Some(tricks);
         events.push(Event::Bid {
             seat,
@@ -538,7 +455,7 @@ impl State {
                 None
             },
         });
-        let n = self.players;
+        let n = self.table.players;
         if self.trick.len() < n {
             self.to_play = (seat + 1) % n;
             return Ok(());
@@ -599,7 +516,7 @@ impl State {
         if cleared {
             self.stage += 1;
         }
-        self.dealer = (self.dealer + 1) % self.players;
+        self.dealer = (self.dealer + 1) % self.table.players;
         self.deal(events);
     }
 
@@ -617,39 +534,142 @@ impl State {
         super::scoring::score(
             self.stages_cleared,
             self.final_stage,
-            self.options.start_stage,
+            self.table.options.start_stage,
         )
     }
+}
 
-    /// Every card in the game.
-    pub fn pieces(&self) -> Vec<Card> {
-        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
-        cards.extend(self.trick.iter().map(|p| p.card));
-        cards.extend(
-            self.tricks
-                .iter()
-                .flat_map(|t| t.plays.iter().map(|p| p.card)),
-        );
-        cards.push(self.indicator);
-        cards.extend(self.undealt.iter());
-        cards
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    /// Who acts now.
+    fn to_act(&self) -> Actors {
+        match self.phase {
+            Phase::Over => Actors::None,
+            _ => Actors::One(self.to_play),
+        }
+    }
+
+    /// Legal actions of `seat`, canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.phase == Phase::Over || seat != self.to_play {
+            return;
+        }
+        match self.phase {
+            Phase::Declare => out.extend(
+                Strength::ALL
+                    .iter()
+                    .map(|&strength| Action::Declare { strength }),
+            ),
+            Phase::Bid => out.extend((0..=self.chips_left()).map(|tricks| Action::Bid { tricks })),
+            Phase::Play => {
+                let Some(&hand) = self.hands.get(seat) else {
+                    return;
+                };
+                if self.trick.is_empty() {
+                    out.extend(hand.iter().filter(|c| !c.is_joker()).map(Action::play));
+                    if hand.contains(Card::JOKER) {
+                        out.push(Action::joker_lead(None));
+                        out.extend(Suit::ALL.iter().map(|&s| Action::joker_lead(Some(s))));
+                    }
+                } else {
+                    out.extend(playable(hand, self.led).iter().map(Action::play));
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of `seat` (validated completely before any change).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Declare, Action::Declare { strength }) => {
+                self.strength = Some(*strength);
+                events.push(Event::Declare {
+                    seat,
+                    strength: *strength,
+                });
+                self.phase = Phase::Bid;
+                self.to_play = (self.dealer + 1) % self.table.players;
+                Ok(())
+            }
+            (Phase::Bid, Action::Bid { tricks }) => self.bid(seat, *tricks, events),
+            (Phase::Play, Action::Play { cards, suit }) => self.play(seat, cards, *suit, events),
+            (Phase::Declare, _) => Err(ActionError::illegal(
+                "must_declare",
+                "The dealer must first announce his hand as strong, medium or weak ({\"type\":\"declare\",\"strength\":\"weak\"}).",
+            )),
+            (Phase::Bid, _) => Err(ActionError::illegal(
+                "must_bid",
+                format!(
+                    "It is time to bid: take 0 to {} of the chips left ({{\"type\":\"bid\",\"tricks\":n}}).",
+                    self.chips_left()
+                ),
+            )),
+            (Phase::Play, _) => Err(ActionError::illegal(
+                "must_play",
+                "Bidding is over: play a card ({\"type\":\"play\",\"cards\":[...]}).",
+            )),
+            (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let seats: Vec<Seat> = (0..self.table.players).collect();
+        let score = self.score();
+        Some(GameResult {
+            ranking: vec![seats.clone()],
+            scores: vec![score; self.table.players],
+            teams: Some(vec![seats]),
+            details: serde_json::json!({
+                "cooperative": true,
+                "cleared": self.cleared,
+                "deals": self.deals_played,
+                "failures": self.deals_played - u64::from(self.stages_cleared),
+                "stages_cleared": self.stages_cleared,
+                "stage_reached": self.stage,
+                "final_stage": self.final_stage,
+                "start_stage": self.table.options.start_stage,
+                "max_deals": self.deal_limit,
+                "score": score,
+            }),
+        })
     }
 
     /// Checks a state from outside (see `GameDef::validate`).
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.players;
+    fn validate(&self) -> Result<(), String> {
+        let n = self.table.players;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
             return Err(format!("{n} players is outside 2..=17"));
         }
-        self.options.check(n)?;
-        let final_stage = self.options.final_stage(n);
+        self.table.options.check(n)?;
+        let final_stage = self.table.options.final_stage(n);
         if self.final_stage as usize != final_stage {
             return Err(format!(
                 "final_stage {} does not match the options ({final_stage})",
                 self.final_stage
             ));
         }
-        if self.deal_limit != self.options.deal_limit(final_stage) {
+        if self.deal_limit != self.table.options.deal_limit(final_stage) {
             return Err("deal_limit does not match the option max_deals".into());
         }
         if self.hands.len() != n || self.bids.len() != n || self.won.len() != n {
@@ -658,12 +678,12 @@ impl State {
         if self.dealer >= n || self.to_play >= n {
             return Err("dealer or seat to play out of range".into());
         }
-        if !(self.options.start_stage..=self.final_stage).contains(&self.stage) {
+        if !(self.table.options.start_stage..=self.final_stage).contains(&self.stage) {
             return Err(format!("stage {} out of range", self.stage));
         }
         // Conservation: every card of the pack exactly once.
         let mut seen = CardSet::EMPTY;
-        let pieces = self.pieces();
+        let pieces = self.cards();
         for card in &pieces {
             if !seen.insert(*card) {
                 return Err(format!("{card} appears twice"));
@@ -796,5 +816,30 @@ impl State {
             return Err("cleared before the game is over".into());
         }
         Ok(())
+    }
+
+    /// Every card in the game.
+    fn pieces(&self) -> Vec<String> {
+        self.cards().iter().map(Card::to_string).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
+    }
+}
+
+impl State {
+    /// Every card in the game, wherever it lies.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut cards: Vec<Card> = self.hands.iter().flat_map(|h| h.iter()).collect();
+        cards.extend(self.trick.iter().map(|p| p.card));
+        cards.extend(
+            self.tricks
+                .iter()
+                .flat_map(|t| t.plays.iter().map(|p| p.card)),
+        );
+        cards.push(self.indicator);
+        cards.extend(self.undealt.iter());
+        cards
     }
 }

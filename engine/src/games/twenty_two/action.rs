@@ -1,8 +1,19 @@
 //! The action vocabulary of 22 (spec §3): `discard`, `draw`, `play`, `accept`, `fold`.
 
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardParseError, Rank, Suit};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+
+/// Why [`Cards::parse`] refused a list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardsError {
+    /// A code is not a card.
+    #[error(transparent)]
+    Card(#[from] CardParseError),
+    /// More cards than one play can hold.
+    #[error("a play holds at most {MAX_PLAY} cards, not {0}")]
+    TooMany(usize),
+}
 
 /// Most cards one play can hold: a set is at most four cards per pack, and at most 3 packs (R22).
 pub const MAX_PLAY: usize = 12;
@@ -74,14 +85,18 @@ impl Cards {
         self.len == 0
     }
 
-    /// Builds a list from card codes (panics on bad codes or more than 12: for tests and docs).
-    pub fn parse(codes: &str) -> Cards {
+    /// Builds a list from space-separated card codes; refuses a bad code or more than
+    /// [`MAX_PLAY`] cards.
+    pub fn parse(codes: &str) -> Result<Cards, CardsError> {
+        let list = Card::parse_list(codes)?;
+        if list.len() > MAX_PLAY {
+            return Err(CardsError::TooMany(list.len()));
+        }
         let mut cards = Cards::new();
-        for card in Card::parse_list(codes).expect("card codes") {
-            assert!(cards.len() < MAX_PLAY, "at most {MAX_PLAY} cards");
+        for card in list {
             cards.push(card);
         }
-        cards
+        Ok(cards)
     }
 
     /// The same cards in ascending index order (rank, then suit).
@@ -136,7 +151,7 @@ impl<'de> Deserialize<'de> for Cards {
 }
 
 /// Everything a seat can do in 22, serialized as `{"type": ...}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Exchange step: lay one card face down (only while fewer are discarded than the stock holds; R28).
@@ -145,14 +160,33 @@ pub enum Action {
         card: Card,
     },
     /// Ends the seat's exchange: draw as many cards as discarded (R7, R28).
-    Draw,
+    Draw {},
     /// Lead or follow with these cards (any order; R27).
     Play {
         /// The cards.
         cards: Cards,
     },
     /// Buy back in (gambling, R24).
-    Accept,
+    Accept {},
     /// Decline the buy-back: eliminated.
-    Fold,
+    Fold {},
+}
+
+impl schemars::JsonSchema for Cards {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cards".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Cards").into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "maxItems": MAX_PLAY,
+        })
+    }
 }

@@ -1,27 +1,20 @@
 //! Options of 22 (spec §7), their declared [`OptionSpec`]s and the presets.
 
+pub use crate::options::FirstDealer;
 use crate::options::{OptionSpec, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// The word `"auto"` (for `packs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AutoWord {
     /// `"auto"`
     Auto,
 }
 
-/// The word `"random"` (for `first_dealer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RandomWord {
-    /// `"random"`
-    Random,
-}
-
 /// `packs`: `"auto"` (1 for up to 6 players, else ceil(n/4)) or a fixed count 1..3 (R22).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Packs {
     /// `"auto"`
@@ -30,18 +23,8 @@ pub enum Packs {
     Count(u8),
 }
 
-/// `first_dealer`: `"random"` (one uniform draw, R3) or a seat number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FirstDealer {
-    /// `"random"`
-    Random(RandomWord),
-    /// A fixed seat.
-    Seat(usize),
-}
-
 /// `end_condition` (§3.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndCondition {
     /// Play until at most one player is left (pagat, seed 003).
@@ -53,7 +36,7 @@ pub enum EndCondition {
 }
 
 /// `penalty_scale` (§5.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PenaltyScale {
     /// A 11, K/Q/J 10, pips face value.
@@ -63,7 +46,7 @@ pub enum PenaltyScale {
 }
 
 /// `deal_size` (§2.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DealSize {
     /// 7, then the value of the previous deal's losing card.
@@ -74,7 +57,7 @@ pub enum DealSize {
 }
 
 /// `play_style` (§3.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayStyle {
     /// 22: exchange, sets, cover or throw lowest.
@@ -84,7 +67,7 @@ pub enum PlayStyle {
 }
 
 /// `dealer_when_losers_out` (§3.7, R21).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DealerWhenLosersOut {
     /// Uniform draw among the players still in.
@@ -94,7 +77,7 @@ pub enum DealerWhenLosersOut {
 }
 
 /// `simultaneous_elimination` (§5.2, R20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SimultaneousElimination {
     /// Lower total ranks better; equal totals share.
@@ -104,7 +87,7 @@ pub enum SimultaneousElimination {
 }
 
 /// `set_trick_winner` (§4.2, R14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SetTrickWinner {
     /// The last player to play the highest card in the trick.
@@ -114,7 +97,7 @@ pub enum SetTrickWinner {
 }
 
 /// Options of one game of 22; ids exactly as in the spec's options table (§7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `packs`: number of 52-card packs, or auto.
@@ -157,7 +140,7 @@ impl Default for Options {
             dealer_when_losers_out: DealerWhenLosersOut::RandomSurvivor,
             simultaneous_elimination: SimultaneousElimination::LowerScore,
             set_trick_winner: SetTrickWinner::HighestCard,
-            first_dealer: FirstDealer::Random(RandomWord::Random),
+            first_dealer: FirstDealer::Random,
         }
     }
 }

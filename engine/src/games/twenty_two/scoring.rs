@@ -12,7 +12,7 @@ pub fn result(state: &State) -> Option<GameResult> {
         return None;
     }
     let final_deal = state.deal;
-    let shared = state.options.simultaneous_elimination == SimultaneousElimination::Shared;
+    let shared = state.table.options.simultaneous_elimination == SimultaneousElimination::Shared;
     let total = |s: Seat| state.totals.get(s).copied().unwrap_or(0);
     let out_in = |s: Seat| state.eliminated_in.get(s).copied().flatten();
     // Earlier eliminations rank lower; within one deal by lower total unless `shared` (R20).
@@ -25,8 +25,8 @@ pub fn result(state: &State) -> Option<GameResult> {
             ),
         }
     };
-    let seats = 0..state.players;
-    let ranking = match state.options.end_condition {
+    let seats = 0..state.table.players;
+    let ranking = match state.table.options.end_condition {
         EndCondition::LastSurvivor => GameResult::ranking_by_key(seats, by_elimination),
         // Survivors by lower total, then the eliminated by lower total (§5.2).
         EndCondition::FirstElimination => {
@@ -38,12 +38,12 @@ pub fn result(state: &State) -> Option<GameResult> {
             _ => (0, (total(s), 0)),
         }),
     };
-    let scores = (0..state.players).map(|s| total(s) as f64).collect();
-    let details = if state.options.has_stakes() {
+    let scores = (0..state.table.players).map(|s| total(s) as f64).collect();
+    let details = if state.table.options.has_stakes() {
         let pot: u32 = state.stakes.iter().sum();
         let winners: Vec<Seat> = ranking.first().cloned().unwrap_or_default();
         let share = pot as f64 / winners.len().max(1) as f64;
-        let payoffs: Vec<f64> = (0..state.players)
+        let payoffs: Vec<f64> = (0..state.table.players)
             .map(|s| {
                 let won = if winners.contains(&s) { share } else { 0.0 };
                 won - state.stakes.get(s).copied().unwrap_or(0) as f64

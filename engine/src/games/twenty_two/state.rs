@@ -5,11 +5,12 @@ use super::action::{Action, CARDS, Cards, MAX_PLAY, rank_of};
 use super::rules::{
     DealSize, DealerWhenLosersOut, EndCondition, Options, PlayStyle, SetTrickWinner,
 };
+use super::view::{self, View};
 use crate::cards::Card;
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::rng::GameRng;
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Rank codes by rank index, for messages.
@@ -168,7 +169,7 @@ impl<'de> Deserialize<'de> for Hand {
 }
 
 /// One play of the current deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlayRecord {
     /// Who played.
     pub seat: Seat,
@@ -177,7 +178,7 @@ pub struct PlayRecord {
 }
 
 /// A seat and one card (last-trick reveal, losers, exchange records).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatCard {
     /// The seat.
     pub seat: Seat,
@@ -186,7 +187,7 @@ pub struct SeatCard {
 }
 
 /// Where the game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// `seat` exchanges; it has discarded `discarded` cards so far (R28).
@@ -211,7 +212,7 @@ pub enum Phase {
 }
 
 /// Public events of 22.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A deal began.
@@ -294,16 +295,10 @@ pub enum Event {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct State {
-    /// The options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Number of 52-card packs.
     pub packs: usize,
-    /// The seed.
-    pub seed: u64,
-    /// The chance source.
-    pub rng: GameRng,
     /// Stacked deals (entry d = deal d+1).
     pub stacked: Vec<Vec<Card>>,
     /// Current deal number, 1-based.
@@ -356,10 +351,6 @@ pub struct State {
     pub fatal: Vec<Seat>,
     /// The phase.
     pub phase: Phase,
-}
-
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
 }
 
 /// Ascending ranks of some cards.
@@ -446,7 +437,7 @@ impl State {
 
     /// The first seat after `seat` still in the game (itself if nobody else is).
     pub fn next_in(&self, seat: Seat) -> Seat {
-        let n = self.players;
+        let n = self.table.players;
         let mut s = seat;
         for _ in 0..n {
             s += 1;
@@ -462,7 +453,7 @@ impl State {
 
     /// The last seat before `seat` still in the game.
     pub fn prev_in(&self, seat: Seat) -> Seat {
-        let n = self.players;
+        let n = self.table.players;
         (1..=n)
             .map(|d| (seat + n - d % n) % n)
             .find(|s| self.in_game(*s))
@@ -471,13 +462,13 @@ impl State {
 
     /// The seats in the game in dealing order, leader first (§2.4).
     pub fn order(&self) -> Vec<Seat> {
-        let mut order = Vec::with_capacity(self.players);
+        let mut order = Vec::with_capacity(self.table.players);
         let mut seat = self.leader;
-        for _ in 0..self.players {
+        for _ in 0..self.table.players {
             if self.in_game(seat) {
                 order.push(seat);
             }
-            seat = (seat + 1) % self.players.max(1);
+            seat = (seat + 1) % self.table.players.max(1);
         }
         order
     }
@@ -523,7 +514,7 @@ impl State {
         let order = self.order();
         let n_in = order.len().max(1);
         self.started_with = order.len();
-        let wanted = if self.deal == 1 || self.options.deal_size == DealSize::Fixed7 {
+        let wanted = if self.deal == 1 || self.table.options.deal_size == DealSize::Fixed7 {
             7
         } else {
             self.next_size
@@ -539,7 +530,7 @@ impl State {
             .stacked
             .get(self.deal as usize - 1)
             .map(|e| e.as_slice());
-        let sequence = deal_sequence(&current, entry, &mut self.rng);
+        let sequence = deal_sequence(&current, entry, &mut self.table.rng);
         for hand in &mut self.hands {
             hand.clear();
         }
@@ -563,7 +554,7 @@ impl State {
             cards_each: k,
             stock: self.stock.len(),
         });
-        if self.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
+        if self.table.options.play_style == PlayStyle::Agurk || self.stock.is_empty() {
             self.begin_tricks(events);
         } else {
             self.phase = Phase::Exchange {
@@ -610,35 +601,6 @@ impl State {
         }
     }
 
-    /// Appends the legal actions of `seat` (nothing if it is not to act), in canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if self.actor() != Some(seat) {
-            return;
-        }
-        let Some(hand) = self.hands.get(seat) else {
-            return;
-        };
-        match self.phase {
-            Phase::Exchange { discarded, .. } => {
-                if (discarded as usize) < self.stock.len() {
-                    for i in BitIter(hand.present) {
-                        out.push(Action::Discard { card: CARDS[i] });
-                    }
-                }
-                out.push(Action::Draw);
-            }
-            Phase::Play { .. } => match self.target_play() {
-                None => self.legal_leads(hand, out),
-                Some(target) => self.legal_follows(hand, target, out),
-            },
-            Phase::BuyBack { .. } => {
-                out.push(Action::Accept);
-                out.push(Action::Fold);
-            }
-            Phase::Over => {}
-        }
-    }
-
     fn legal_leads(&self, hand: &Hand, out: &mut Vec<Action>) {
         let h = hand.len();
         for i in BitIter(hand.present) {
@@ -646,7 +608,7 @@ impl State {
             cards.push(CARDS[i]);
             out.push(Action::Play { cards });
         }
-        if self.options.play_style == PlayStyle::Agurk || h < 3 {
+        if self.table.options.play_style == PlayStyle::Agurk || h < 3 {
             return;
         }
         // Sets: 2..=min(count, h-1) cards of one rank (R9, R22, E6); with one pack the count caps
@@ -667,7 +629,7 @@ impl State {
 
     fn legal_follows(&self, hand: &Hand, target: &PlayRecord, out: &mut Vec<Action>) {
         let lead = self.trick().first().map_or(target.cards, |p| p.cards);
-        if self.options.play_style == PlayStyle::Agurk {
+        if self.table.options.play_style == PlayStyle::Agurk {
             let allowed = agurk_allowed(hand, &lead, &target.cards);
             for i in BitIter(hand.present) {
                 if allowed(rank_of(i)) {
@@ -718,52 +680,6 @@ impl State {
         }
     }
 
-    /// Applies an action of `seat`, validating fully first.
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        if self.actor() != Some(seat) {
-            return Err(illegal(
-                "not_your_turn",
-                format!("seat {seat} is not to act"),
-            ));
-        }
-        match (self.phase, action) {
-            (Phase::Exchange { discarded, .. }, Action::Discard { card }) => {
-                self.discard(seat, discarded, *card, events)
-            }
-            (Phase::Exchange { discarded, .. }, Action::Draw) => {
-                self.draw(seat, discarded as usize, events);
-                Ok(())
-            }
-            (Phase::Play { .. }, Action::Play { cards }) => self.play(seat, cards, events),
-            (Phase::BuyBack { .. }, Action::Accept) => {
-                self.buy_back(seat, true, events);
-                Ok(())
-            }
-            (Phase::BuyBack { .. }, Action::Fold) => {
-                self.buy_back(seat, false, events);
-                Ok(())
-            }
-            (Phase::Exchange { .. }, _) => Err(illegal(
-                "wrong_phase",
-                "it is your exchange turn: discard a card or draw",
-            )),
-            (Phase::Play { .. }, _) => Err(illegal(
-                "wrong_phase",
-                "it is your turn to play cards to the trick",
-            )),
-            (Phase::BuyBack { .. }, _) => Err(illegal(
-                "wrong_phase",
-                "you have reached the elimination total: accept (buy back in) or fold",
-            )),
-            (Phase::Over, _) => Err(ActionError::GameOver),
-        }
-    }
-
     fn discard(
         &mut self,
         seat: Seat,
@@ -772,13 +688,13 @@ impl State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if self.hands[seat].count(card) == 0 {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{card} is not in your hand"),
             ));
         }
         if discarded as usize >= self.stock.len() {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "stock_exhausted",
                 format!(
                     "you have discarded {discarded} card{}, as many as the stock holds: draw now",
@@ -819,10 +735,10 @@ impl State {
         let hand = &self.hands[seat];
         let list = cards.as_slice();
         if list.is_empty() {
-            return Err(illegal("empty_play", "play at least one card"));
+            return Err(ActionError::illegal("empty_play", "play at least one card"));
         }
         if let Some(joker) = list.iter().find(|c| c.is_joker()) {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "card_not_in_hand",
                 format!("{joker} is not in your hand"),
             ));
@@ -831,7 +747,7 @@ impl State {
             let wanted = list[..=k].iter().filter(|c| *c == card).count();
             let held = hand.count(*card) as usize;
             if wanted > held {
-                return Err(illegal(
+                return Err(ActionError::illegal(
                     "card_not_in_hand",
                     if held == 0 {
                         format!("{card} is not in your hand")
@@ -842,24 +758,24 @@ impl State {
             }
         }
         let h = hand.len();
-        let agurk = self.options.play_style == PlayStyle::Agurk;
+        let agurk = self.table.options.play_style == PlayStyle::Agurk;
         let Some(target) = self.target_play() else {
             // A lead.
             if list.len() > 1 {
                 if agurk {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "single_cards_only",
                         "under the Agurk rules every play is a single card",
                     ));
                 }
                 if let Some(other) = list.iter().find(|c| c.rank() != list[0].rank()) {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "not_a_set",
                         format!("a set is cards of one rank: {} and {other} differ", list[0]),
                     ));
                 }
                 if list.len() >= h {
-                    return Err(illegal(
+                    return Err(ActionError::illegal(
                         "must_keep_a_card",
                         format!(
                             "you must keep at least one card: lead at most {} of your {h} cards",
@@ -873,7 +789,7 @@ impl State {
         let lead = self.trick().first().map_or(target.cards, |p| p.cards);
         let m = lead.len();
         if list.len() != m {
-            return Err(illegal(
+            return Err(ActionError::illegal(
                 "wrong_count",
                 format!(
                     "the lead was {m} card{}: play exactly {m}",
@@ -890,7 +806,7 @@ impl State {
             let top = rank_of(target.cards.as_slice()[0].index());
             let led_ace = rank_of(lead.as_slice()[0].index()) == 12;
             return Err(if led_ace {
-                illegal(
+                ActionError::illegal(
                     "must_play_lowest",
                     format!(
                         "an ace was led: play your lowest card (a {})",
@@ -898,7 +814,7 @@ impl State {
                     ),
                 )
             } else if hand.highest_rank().unwrap_or(0) >= top {
-                illegal(
+                ActionError::illegal(
                     "must_head",
                     format!(
                         "you can head the {}: play a card of rank {} or higher",
@@ -907,7 +823,7 @@ impl State {
                     ),
                 )
             } else {
-                illegal(
+                ActionError::illegal(
                     "must_play_lowest",
                     format!(
                         "you cannot head the {}: play your lowest card (a {})",
@@ -936,7 +852,7 @@ impl State {
         if x[..m] == low[..m] {
             return Ok(false);
         }
-        Err(illegal(
+        Err(ActionError::illegal(
             "must_cover_or_play_lowest",
             format!(
                 "{}: you must cover the target {} or play your {} ({})",
@@ -984,7 +900,7 @@ impl State {
     /// The winner of the complete current trick (§4.2, R14).
     fn trick_winner(&self) -> Seat {
         let trick = self.trick();
-        if self.options.set_trick_winner == SetTrickWinner::LastCover {
+        if self.table.options.set_trick_winner == SetTrickWinner::LastCover {
             return self.plays.get(self.target).map_or(self.leader, |p| p.seat);
         }
         let mut best = (0u8, self.leader);
@@ -1004,14 +920,14 @@ impl State {
         let start = self.winners.last().copied().unwrap_or(self.leader);
         let mut shown = Vec::with_capacity(self.started_with);
         let mut seat = start;
-        for _ in 0..self.players {
+        for _ in 0..self.table.players {
             if self.in_game(seat) {
                 if let Some(card) = self.hands[seat].cards().next() {
                     shown.push(SeatCard { seat, card });
                 }
                 self.hands[seat].clear();
             }
-            seat = (seat + 1) % self.players;
+            seat = (seat + 1) % self.table.players;
         }
         let top = shown
             .iter()
@@ -1028,7 +944,8 @@ impl State {
             .collect();
         losers.sort_by_key(|s| s.seat);
         for s in &shown {
-            let marker = self.options.penalty_cards_leave_pack && rank_of(s.card.index()) == top;
+            let marker =
+                self.table.options.penalty_cards_leave_pack && rank_of(s.card.index()) == top;
             if marker {
                 self.withheld.push(s.card);
                 self.markers[s.seat].push(s.card);
@@ -1037,7 +954,7 @@ impl State {
             }
         }
         for loser in &losers {
-            let points = self.options.penalty(top);
+            let points = self.table.options.penalty(top);
             self.totals[loser.seat] += points;
             events.push(Event::Penalty {
                 seat: loser.seat,
@@ -1046,24 +963,25 @@ impl State {
                 total: self.totals[loser.seat],
             });
         }
-        self.next_size = self.options.penalty(top) as usize;
+        self.next_size = self.table.options.penalty(top) as usize;
         self.revealed = shown;
         self.losers = losers;
         // §3.4: who reaches the threshold, in seat order from the deal's leader.
         self.fatal.clear();
         self.buy_back_queue.clear();
         let mut seat = self.leader;
-        for _ in 0..self.players {
-            if self.in_game(seat) && self.totals[seat] >= self.options.elimination_threshold {
-                let eligible =
-                    self.options.buy_back && !self.bought_back[seat] && self.started_with >= 4;
+        for _ in 0..self.table.players {
+            if self.in_game(seat) && self.totals[seat] >= self.table.options.elimination_threshold {
+                let eligible = self.table.options.buy_back
+                    && !self.bought_back[seat]
+                    && self.started_with >= 4;
                 if eligible {
                     self.buy_back_queue.push(seat);
                 } else {
                     self.fatal.push(seat);
                 }
             }
-            seat = (seat + 1) % self.players;
+            seat = (seat + 1) % self.table.players;
         }
         self.next_decision(events);
     }
@@ -1084,8 +1002,9 @@ impl State {
             self.bought_back[seat] = true;
             if let Some(lost) = self.losers.iter().find(|l| l.seat == seat) {
                 let rank = rank_of(lost.card.index());
-                self.totals[seat] = self.totals[seat].saturating_sub(self.options.penalty(rank));
-                if self.options.penalty_cards_leave_pack {
+                self.totals[seat] =
+                    self.totals[seat].saturating_sub(self.table.options.penalty(rank));
+                if self.table.options.penalty_cards_leave_pack {
                     if let Some(pos) = self.withheld.iter().rposition(|c| *c == lost.card) {
                         self.withheld.remove(pos);
                         self.laid_aside.push(lost.card);
@@ -1119,7 +1038,7 @@ impl State {
         }
         let left = self.in_count();
         let over = left <= 1
-            || match self.options.end_condition {
+            || match self.table.options.end_condition {
                 EndCondition::LastSurvivor => false,
                 EndCondition::FirstElimination => self.eliminated_in.iter().any(Option::is_some),
                 // R30: only a deal with an elimination ends the gambling game.
@@ -1144,14 +1063,16 @@ impl State {
             .collect();
         match surviving.len() {
             1 => return surviving[0],
-            n if n > 1 => return surviving[self.rng.pick(n)],
+            n if n > 1 => return surviving[self.table.rng.pick(n)],
             _ => {}
         }
-        match self.options.dealer_when_losers_out {
+        match self.table.options.dealer_when_losers_out {
             DealerWhenLosersOut::RandomSurvivor => {
-                let survivors: Vec<Seat> = (0..self.players).filter(|s| self.in_game(*s)).collect();
+                let survivors: Vec<Seat> = (0..self.table.players)
+                    .filter(|s| self.in_game(*s))
+                    .collect();
                 survivors
-                    .get(self.rng.pick(survivors.len()))
+                    .get(self.table.rng.pick(survivors.len()))
                     .copied()
                     .unwrap_or(self.dealer)
             }
@@ -1159,7 +1080,7 @@ impl State {
                 let loser = match self.losers.len() {
                     0 => self.dealer,
                     1 => self.losers[0].seat,
-                    n => self.losers[self.rng.pick(n)].seat,
+                    n => self.losers[self.table.rng.pick(n)].seat,
                 };
                 let leader = self.next_in(loser);
                 self.prev_in(leader)
@@ -1279,4 +1200,336 @@ fn lowest_throws(hand: &Hand, m: usize, out: &mut Vec<Action>) {
         }
     }
     out.push(Action::Play { cards });
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    fn to_act(&self) -> Actors {
+        match self.actor() {
+            Some(seat) => Actors::One(seat),
+            None => Actors::None,
+        }
+    }
+
+    /// Appends the legal actions of `seat` (nothing if it is not to act), in canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.actor() != Some(seat) {
+            return;
+        }
+        let Some(hand) = self.hands.get(seat) else {
+            return;
+        };
+        match self.phase {
+            Phase::Exchange { discarded, .. } => {
+                if (discarded as usize) < self.stock.len() {
+                    for i in BitIter(hand.present) {
+                        out.push(Action::Discard { card: CARDS[i] });
+                    }
+                }
+                out.push(Action::Draw {});
+            }
+            Phase::Play { .. } => match self.target_play() {
+                None => self.legal_leads(hand, out),
+                Some(target) => self.legal_follows(hand, target, out),
+            },
+            Phase::BuyBack { .. } => {
+                out.push(Action::Accept {});
+                out.push(Action::Fold {});
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action of `seat`, validating fully first.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if self.actor() != Some(seat) {
+            return Err(ActionError::illegal(
+                "not_your_turn",
+                format!("seat {seat} is not to act"),
+            ));
+        }
+        match (self.phase, action) {
+            (Phase::Exchange { discarded, .. }, Action::Discard { card }) => {
+                self.discard(seat, discarded, *card, events)
+            }
+            (Phase::Exchange { discarded, .. }, Action::Draw {}) => {
+                self.draw(seat, discarded as usize, events);
+                Ok(())
+            }
+            (Phase::Play { .. }, Action::Play { cards }) => self.play(seat, cards, events),
+            (Phase::BuyBack { .. }, Action::Accept {}) => {
+                self.buy_back(seat, true, events);
+                Ok(())
+            }
+            (Phase::BuyBack { .. }, Action::Fold {}) => {
+                self.buy_back(seat, false, events);
+                Ok(())
+            }
+            (Phase::Exchange { .. }, _) => Err(ActionError::illegal(
+                "wrong_phase",
+                "it is your exchange turn: discard a card or draw",
+            )),
+            (Phase::Play { .. }, _) => Err(ActionError::illegal(
+                "wrong_phase",
+                "it is your turn to play cards to the trick",
+            )),
+            (Phase::BuyBack { .. }, _) => Err(ActionError::illegal(
+                "wrong_phase",
+                "you have reached the elimination total: accept (buy back in) or fold",
+            )),
+            (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        super::scoring::result(self)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        validate(self)
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        live_cards(self).iter().map(|c| c.to_string()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        view::hidden_from(self, viewer)
+    }
+}
+
+/// Every card in a live place: hands, stock, exchange discards, plays, laid aside, withheld markers.
+fn live_cards(state: &State) -> Vec<Card> {
+    let mut cards: Vec<Card> = state.hands.iter().flat_map(|h| h.cards()).collect();
+    cards.extend(&state.stock);
+    cards.extend(state.discards.iter().map(|d| d.card));
+    cards.extend(
+        state
+            .plays
+            .iter()
+            .flat_map(|p| p.cards.as_slice().iter().copied()),
+    );
+    cards.extend(&state.laid_aside);
+    cards.extend(&state.withheld);
+    cards
+}
+
+fn validate(state: &State) -> Result<(), String> {
+    let n = state.table.players;
+    if !(2..=12).contains(&n) {
+        return Err(format!("{n} players is outside 2..=12"));
+    }
+    if state.packs != state.table.options.pack_count(n) || !(1..=3).contains(&state.packs) {
+        return Err(format!("{} packs do not match the options", state.packs));
+    }
+    if !(10..=99).contains(&state.table.options.elimination_threshold) {
+        return Err("elimination_threshold must be 10..99".into());
+    }
+    if let crate::options::FirstDealer::Seat(seat) = state.table.options.first_dealer
+        && seat >= n
+    {
+        return Err(format!("first_dealer {seat} is not a seat"));
+    }
+    let lens = [
+        state.totals.len(),
+        state.eliminated_in.len(),
+        state.bought_back.len(),
+        state.stakes.len(),
+        state.markers.len(),
+        state.hands.len(),
+    ];
+    if lens.iter().any(|l| *l != n) {
+        return Err("per-seat lists must have one entry per seat".into());
+    }
+    // Conservation against the full pack(s).
+    let mut counts = [0usize; 52];
+    for card in live_cards(state) {
+        if card.is_joker() {
+            return Err("22 has no joker".into());
+        }
+        counts[card.index()] += 1;
+    }
+    if counts.iter().any(|c| *c != state.packs) {
+        return Err("the cards are not the full pack(s) exactly once each".into());
+    }
+    for entry in &state.stacked {
+        let mut c = [0usize; 53];
+        for card in entry {
+            c[card.index()] += 1;
+        }
+        if entry.len() > 52 * state.packs || c[52] > 0 || c.iter().any(|x| *x > state.packs) {
+            return Err("a stacked deal entry does not fit the pack(s)".into());
+        }
+    }
+    let mut marker_counts = [0usize; 52];
+    for card in state.markers.iter().flatten() {
+        if card.is_joker() {
+            return Err("a marker is a joker".into());
+        }
+        marker_counts[card.index()] += 1;
+    }
+    let mut withheld = [0usize; 52];
+    for card in &state.withheld {
+        withheld[card.index()] += 1;
+    }
+    if withheld.iter().zip(&marker_counts).any(|(w, m)| w > m) {
+        return Err("a withheld card is not a marker".into());
+    }
+    if state.started_with > n || state.cards_each > 52 * state.packs {
+        return Err("deal sizes out of range".into());
+    }
+    if state.deal == 0 || state.deal > 1_000_000 || state.dealer >= n || state.leader >= n {
+        return Err("deal, dealer or leader out of range".into());
+    }
+    let seat_ok = |s: Seat| s < n;
+    let records_ok = state.discards.iter().all(|d| seat_ok(d.seat))
+        && state
+            .drawn
+            .iter()
+            .all(|d| seat_ok(d.seat) && !d.card.is_joker())
+        && state
+            .revealed
+            .iter()
+            .all(|d| seat_ok(d.seat) && !d.card.is_joker())
+        && state
+            .losers
+            .iter()
+            .all(|d| seat_ok(d.seat) && !d.card.is_joker())
+        && state.winners.iter().all(|s| seat_ok(*s))
+        && state.buy_back_queue.iter().all(|s| state.in_game(*s))
+        && state.fatal.iter().all(|s| state.in_game(*s));
+    if !records_ok {
+        return Err("a record names a seat out of range".into());
+    }
+    for (s, hand) in state.hands.iter().enumerate() {
+        if !state.in_game(s) && !hand.is_empty() {
+            return Err(format!("eliminated seat {s} holds cards"));
+        }
+    }
+    let in_count = state.in_count();
+    if state.phase != Phase::Over && (in_count < 2 || state.started_with != in_count) {
+        return Err("a deal needs at least two players, as many as started it".into());
+    }
+    if !state.in_game(state.dealer) && state.phase != Phase::Over {
+        return Err("the dealer is out of the game".into());
+    }
+    if state.phase != Phase::Over && state.leader != state.next_in(state.dealer) {
+        return Err("the leader must follow the dealer".into());
+    }
+    let in_trick = state.started_with.max(1);
+    if state.plays.len() < state.winners.len() * in_trick
+        || state.plays.len() >= (state.winners.len() + 1) * in_trick
+    {
+        return Err("plays do not match the completed tricks".into());
+    }
+    let trick = state.trick();
+    let mut expect = state.winners.last().copied().unwrap_or(state.leader);
+    for play in trick {
+        if play.seat != expect || play.cards.is_empty() {
+            return Err("the trick's plays are out of order".into());
+        }
+        expect = state.next_in(play.seat);
+    }
+    if let Some(lead) = trick.first()
+        && (trick.iter().any(|p| p.cards.len() != lead.cards.len())
+            || state.target < state.trick_start()
+            || state.target >= state.plays.len())
+    {
+        return Err("the trick's plays or target are incoherent".into());
+    }
+    let played = |s: Seat| trick.iter().any(|p| p.seat == s);
+    let m = trick.first().map_or(0, |p| p.cards.len());
+    let trick_leader = state.winners.last().copied().unwrap_or(state.leader);
+    let h = state.hands.get(trick_leader).map_or(0, |h| h.len())
+        + usize::from(played(trick_leader)) * m;
+    match state.phase {
+        Phase::Exchange { seat, discarded } => {
+            if !state.in_game(seat) || !trick.is_empty() || !state.winners.is_empty() {
+                return Err("exchange turn incoherent".into());
+            }
+            if state.table.options.play_style == super::rules::PlayStyle::Agurk {
+                return Err("Agurk has no exchange".into());
+            }
+            let own = state.discards.iter().filter(|d| d.seat == seat).count();
+            if own != discarded as usize || discarded as usize > state.stock.len() {
+                return Err("the exchange count is incoherent".into());
+            }
+            for s in 0..n {
+                let want = if s == seat {
+                    state.cards_each.saturating_sub(own)
+                } else {
+                    state.cards_each
+                };
+                if state.in_game(s) && state.hands[s].len() != want {
+                    return Err("hand sizes are incoherent".into());
+                }
+            }
+        }
+        Phase::Play { seat } => {
+            if !state.in_game(seat) || seat != expect {
+                return Err("the seat to play is not next in the trick".into());
+            }
+            for s in (0..n).filter(|s| state.in_game(*s)) {
+                let want = if played(s) { h.saturating_sub(m) } else { h };
+                if state.hands[s].len() != want {
+                    return Err("hand sizes are incoherent".into());
+                }
+            }
+            if h < 2 || (trick.is_empty() && state.hands[seat].len() < 2) || m >= h.max(1) && m > 0
+            {
+                return Err("the trick phase needs two or more cards in hand".into());
+            }
+        }
+        Phase::BuyBack { seat } => {
+            if !state.in_game(seat) || state.hands.iter().any(|h| !h.is_empty()) {
+                return Err("buy-back decision incoherent".into());
+            }
+        }
+        Phase::Over => {
+            if state.hands.iter().any(|h| !h.is_empty()) {
+                return Err("a finished game has no cards in hand".into());
+            }
+        }
+    }
+    let pending = !state.buy_back_queue.is_empty() || !state.fatal.is_empty();
+    if pending && !matches!(state.phase, Phase::BuyBack { .. }) {
+        return Err("pending buy-backs outside the buy-back phase".into());
+    }
+    Ok(())
+}
+
+impl schemars::JsonSchema for Hand {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hand".into()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        concat!(module_path!(), "::Hand").into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "maxItems": 255,
+        })
+    }
 }

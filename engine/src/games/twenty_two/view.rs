@@ -8,7 +8,7 @@ use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A completed trick of the current deal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TrickView {
     /// The plays, in order.
     pub plays: Vec<PlayRecord>,
@@ -17,7 +17,7 @@ pub struct TrickView {
 }
 
 /// The view of a seat or a spectator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (`null` for a spectator).
     pub seat: Option<Seat>,
@@ -82,79 +82,77 @@ pub struct View {
     pub pot: u32,
 }
 
-impl View {
-    /// Builds the view of `viewer` from the state, field by field.
-    pub fn of(state: &State, viewer: Viewer) -> View {
-        let seat = match viewer {
-            Viewer::Seat(s) if s < state.players => Some(s),
-            _ => None,
-        };
-        let own = |list: &[SeatCard]| -> Option<Vec<Card>> {
-            seat.map(|s| {
-                list.iter()
-                    .filter(|x| x.seat == s)
-                    .map(|x| x.card)
-                    .collect()
-            })
-        };
-        let per_seat = |list: &[SeatCard]| -> Vec<usize> {
-            (0..state.players)
-                .map(|s| list.iter().filter(|x| x.seat == s).count())
+/// Builds the view of `viewer` from the state, field by field.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let seat = match viewer {
+        Viewer::Seat(s) if s < state.table.players => Some(s),
+        _ => None,
+    };
+    let own = |list: &[SeatCard]| -> Option<Vec<Card>> {
+        seat.map(|s| {
+            list.iter()
+                .filter(|x| x.seat == s)
+                .map(|x| x.card)
                 .collect()
-        };
-        let in_trick = state.started_with.max(1);
-        let tricks = state
-            .winners
-            .iter()
-            .enumerate()
-            .map(|(t, winner)| TrickView {
-                plays: state
-                    .plays
-                    .get(t * in_trick..(t + 1) * in_trick)
-                    .unwrap_or(&[])
-                    .to_vec(),
-                winner: *winner,
-            })
-            .collect();
-        View {
-            seat,
-            hand: seat
-                .and_then(|s| state.hands.get(s))
-                .map(|h| h.cards().collect()),
-            my_discards: own(&state.discards),
-            my_draws: own(&state.drawn),
-            options: state.options.clone(),
-            players: state.players,
-            packs: state.packs,
-            deal: state.deal,
-            dealer: state.dealer,
-            leader: state.leader,
-            phase: match state.phase {
-                Phase::Exchange { .. } => "exchange",
-                Phase::Play { .. } => "play",
-                Phase::BuyBack { .. } => "buy_back",
-                Phase::Over => "over",
-            }
-            .to_string(),
-            to_act: state.actor(),
-            cards_each: state.cards_each,
-            hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
-            stock_size: state.stock.len(),
-            discarded: per_seat(&state.discards),
-            drew: per_seat(&state.drawn),
-            totals: state.totals.clone(),
-            eliminated: state.eliminated_in.iter().map(Option::is_some).collect(),
-            eliminated_in: state.eliminated_in.clone(),
-            markers: state.markers.clone(),
-            tricks,
-            trick: state.trick().to_vec(),
-            target: state.target_play().map(|p| p.cards),
-            last_cards: state.revealed.clone(),
-            last_losers: state.losers.iter().map(|l| l.seat).collect(),
-            bought_back: state.bought_back.clone(),
-            stakes: state.stakes.clone(),
-            pot: state.stakes.iter().sum(),
+        })
+    };
+    let per_seat = |list: &[SeatCard]| -> Vec<usize> {
+        (0..state.table.players)
+            .map(|s| list.iter().filter(|x| x.seat == s).count())
+            .collect()
+    };
+    let in_trick = state.started_with.max(1);
+    let tricks = state
+        .winners
+        .iter()
+        .enumerate()
+        .map(|(t, winner)| TrickView {
+            plays: state
+                .plays
+                .get(t * in_trick..(t + 1) * in_trick)
+                .unwrap_or(&[])
+                .to_vec(),
+            winner: *winner,
+        })
+        .collect();
+    View {
+        seat,
+        hand: seat
+            .and_then(|s| state.hands.get(s))
+            .map(|h| h.cards().collect()),
+        my_discards: own(&state.discards),
+        my_draws: own(&state.drawn),
+        options: state.table.options.clone(),
+        players: state.table.players,
+        packs: state.packs,
+        deal: state.deal,
+        dealer: state.dealer,
+        leader: state.leader,
+        phase: match state.phase {
+            Phase::Exchange { .. } => "exchange",
+            Phase::Play { .. } => "play",
+            Phase::BuyBack { .. } => "buy_back",
+            Phase::Over => "over",
         }
+        .to_string(),
+        to_act: state.actor(),
+        cards_each: state.cards_each,
+        hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
+        stock_size: state.stock.len(),
+        discarded: per_seat(&state.discards),
+        drew: per_seat(&state.drawn),
+        totals: state.totals.clone(),
+        eliminated: state.eliminated_in.iter().map(Option::is_some).collect(),
+        eliminated_in: state.eliminated_in.clone(),
+        markers: state.markers.clone(),
+        tricks,
+        trick: state.trick().to_vec(),
+        target: state.target_play().map(|p| p.cards),
+        last_cards: state.revealed.clone(),
+        last_losers: state.losers.iter().map(|l| l.seat).collect(),
+        bought_back: state.bought_back.clone(),
+        stakes: state.stakes.clone(),
+        pot: state.stakes.iter().sum(),
     }
 }
 

@@ -4,7 +4,7 @@ use crate::cards::{Card, Rank, Suit};
 use serde::{Deserialize, Serialize};
 
 /// What E may propose to the dealer during naming.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Proposal {
     /// Schöneres: E and the dealer take new hands from the stock (§3.2.1).
@@ -14,7 +14,7 @@ pub enum Proposal {
 }
 
 /// Everything a seat can do in Watten.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type":"propose","proposal":"new_cards"}`.
@@ -23,9 +23,9 @@ pub enum Action {
         proposal: Proposal,
     },
     /// Accepts a pending proposal or raise.
-    Accept,
+    Accept {},
     /// Declines a pending proposal.
-    Decline,
+    Decline {},
     /// Names the Schlag (`{"schlag":"9"}`), the trump suit (`{"trump":"H"}`), or, in Blind
     /// Watten, designates a card (`{"card":"9H"}`). Exactly one field is given.
     Declare {
@@ -42,6 +42,7 @@ pub enum Action {
     /// Plays exactly one card: `{"type":"play","cards":["AS"]}`.
     Play {
         /// The card, as a one-element list.
+        #[schemars(length(min = 1, max = 1))]
         cards: Vec<Card>,
     },
     /// Raises the deal's value to `to`.
@@ -50,16 +51,16 @@ pub enum Action {
         to: u32,
     },
     /// Folds a pending raise.
-    Fold,
+    Fold {},
     /// Challenges a first raise at 2:2 (`last_trick_raise=challenge`).
-    Challenge,
+    Challenge {},
     /// Bohemian exchange: lays one card away face down.
     Discard {
         /// The card.
         card: Card,
     },
     /// Bohemian exchange: ends the turn, drawing as many cards as discarded.
-    Draw,
+    Draw {},
     /// A public signal (`signals=public`).
     Signal {
         /// The signal code.

@@ -3,12 +3,12 @@
 
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::error::SetupError;
-use crate::options::{OptionSpec, Preset};
+use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 /// The regional ruleset (`variant`, spec §7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Bavarian Watten (default): criticals KH > 7D > 7C, target 11.
@@ -81,7 +81,7 @@ const ALL_VARIANTS: [Variant; 7] = [
 ];
 
 /// Who declares in a 3-player game (`three_player_declarer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ThreePlayerDeclarer {
     /// E names rank and suit (seed).
@@ -91,7 +91,7 @@ pub enum ThreePlayerDeclarer {
 }
 
 /// When a raise may be made (`raise_timing`, §3.4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaiseTiming {
     /// Any seat of an eligible side, at any moment of play (several actors).
@@ -101,7 +101,7 @@ pub enum RaiseTiming {
 }
 
 /// The raise cap (`raise_cap`, §3.4.1 item 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaiseCap {
     /// A raise to v needs v ≤ target − own score.
@@ -111,7 +111,7 @@ pub enum RaiseCap {
 }
 
 /// The last-trick raise rule (`last_trick_raise`, §3.4.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LastTrickRaise {
     /// No special rule.
@@ -123,7 +123,7 @@ pub enum LastTrickRaise {
 }
 
 /// The Guate when 6 is the Schlag (`guate_on_six_schlag`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GuateOnSix {
     /// No Guate.
@@ -133,7 +133,7 @@ pub enum GuateOnSix {
 }
 
 /// The Weli's role (`weli_mode`, §4.1 item 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WeliMode {
     /// Always the lowest trump.
@@ -145,7 +145,7 @@ pub enum WeliMode {
 }
 
 /// The Kritische set (`kritische_set`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KritischeSet {
     /// KH > 6D > 7C.
@@ -155,7 +155,7 @@ pub enum KritischeSet {
 }
 
 /// The Carinthian top Unter (`carinthian_top`, R21).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum CarinthianTop {
     /// Jack of hearts.
     #[serde(rename = "JH")]
@@ -166,7 +166,7 @@ pub enum CarinthianTop {
 }
 
 /// Blind designation reveal (`blind_reveal`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BlindReveal {
     /// The dealer sees E's card only after his own designation.
@@ -176,7 +176,7 @@ pub enum BlindReveal {
 }
 
 /// Public signals (`signals`, §3.8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Signals {
     /// No signals (default).
@@ -186,7 +186,7 @@ pub enum Signals {
 }
 
 /// Options of one Watten game (spec §7). Every field is an option id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// `variant`.
@@ -194,6 +194,7 @@ pub struct Options {
     /// `first_dealer`: seat of the first deal's dealer.
     pub first_dealer: usize,
     /// `target`: 11, 15 or 18.
+    #[schemars(extend("enum" = [11, 15, 18]))]
     pub target: i32,
     /// `cut_criticals`.
     pub cut_criticals: bool,
@@ -261,27 +262,25 @@ impl Options {
 
     /// The criticals, highest first (`CRIT`, §2.1).
     pub fn criticals(&self) -> Vec<Card> {
-        // Constants, not parsed codes: card roles are recomputed for every legal list.
         const KH: Card = Card::new(Rank::King, Suit::Hearts);
         const JH: Card = Card::new(Rank::Jack, Suit::Hearts);
         const JD: Card = Card::new(Rank::Jack, Suit::Diamonds);
-        const D7: Card = Card::new(Rank::Seven, Suit::Diamonds);
         const D6: Card = Card::new(Rank::Six, Suit::Diamonds);
+        const D7: Card = Card::new(Rank::Seven, Suit::Diamonds);
         const C7: Card = Card::new(Rank::Seven, Suit::Clubs);
-        let cards: &[Card] = match self.variant {
-            Variant::Bavarian | Variant::Bohemian => &[KH, D7, C7],
-            Variant::Austrian => &[KH, D6, C7],
+        match self.variant {
+            Variant::Bavarian | Variant::Bohemian => vec![KH, D7, C7],
+            Variant::Austrian => vec![KH, D6, C7],
             Variant::Carinthian => match self.carinthian_top {
-                CarinthianTop::Jh => &[JH, KH, D7, C7],
-                CarinthianTop::Jd => &[JD, KH, D7, C7],
+                CarinthianTop::Jh => vec![JH, KH, D7, C7],
+                CarinthianTop::Jd => vec![JD, KH, D7, C7],
             },
             Variant::Kritische => match self.kritische_set {
-                KritischeSet::Three => &[KH, D6, C7],
-                KritischeSet::Four => &[KH, D6, D7, C7],
+                KritischeSet::Three => vec![KH, D6, C7],
+                KritischeSet::Four => vec![KH, D6, D7, C7],
             },
-            Variant::Tyrolean | Variant::Blind => &[],
-        };
-        cards.to_vec()
+            Variant::Tyrolean | Variant::Blind => Vec::new(),
+        }
     }
 
     /// The cards of [`Options::pack`] as a set, without building the pack's list.
@@ -323,140 +322,173 @@ pub fn option_specs() -> Vec<OptionSpec> {
             0,
             "Seat of the first dealer; the deal then passes to seat+1 (R49).",
         ),
-        OptionSpec::integer(
+        OptionSpec::integer_choice(
             "target",
-            11,
-            18,
+            &[11, 15, 18],
             11,
             "Points to win: 11, 15 or 18 (default 11 in the Bavarian family, 15 in the Tyrolean family; not Bohemian).",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]})),
         OptionSpec::boolean(
             "cut_criticals",
             true,
             "Bavarian family: criticals revealed at the cut go to the cutter (§2.4).",
-        ),
+        )
+        .not_when(json!({"variant": ["tyrolean", "kritische", "blind", "bohemian"]})),
         OptionSpec::boolean(
             "maschine",
             false,
             "A seat dealt every critical scores maschine_points at once (§3.1.1).",
-        ),
+        )
+        .not_when(json!({"variant": ["tyrolean", "blind", "bohemian"]})),
         OptionSpec::integer(
             "maschine_points",
             1,
             18,
             2,
             "Points of a Maschine (with maschine).",
-        ),
+        )
+        .not_when(json!({"variant": ["tyrolean", "blind", "bohemian"]}))
+        .not_when(json!({"maschine": [false]})),
         OptionSpec::boolean(
             "schlag_swap",
             false,
             "E may propose the Schlagwechsel (2/4 players, not Blind).",
-        ),
+        )
+        .not_when(json!({"variant": ["blind", "bohemian"]}))
+        .not_when(json!({"players": [3]})),
         OptionSpec::boolean(
             "schlag_must_hold",
             false,
             "The Schlag must be a rank the declarer holds (house rule).",
-        ),
+        )
+        .not_when(json!({"variant": ["blind", "bohemian"]})),
         OptionSpec::choice(
             "three_player_declarer",
             &["eldest_both", "eldest_rank_dealer_suit"],
             "eldest_both",
             "3 players: who names the trump suit.",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]}))
+        .not_when(json!({"players": [2, 4, 5, 6]})),
         OptionSpec::boolean(
             "new_cards",
             false,
             "E may propose new cards (Schöneres); default on in the Tyrolean family.",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]})),
         OptionSpec::choice(
             "raise_timing",
             &["any_time", "on_turn"],
             "any_time",
             "any_time: any seat of an eligible side may raise at any moment; on_turn: only the seat to play (one actor).",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]})),
         OptionSpec::choice(
             "raise_cap",
             &["needed", "target"],
             "needed",
             "Raise cap: to the points needed, or to the target with a bar at target−2.",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]})),
         OptionSpec::boolean(
             "jump_to_four",
             false,
             "2/4 players: a side 4+ behind may open with a raise to 4.",
-        ),
+        )
+        .not_when(json!({"variant": ["bohemian"]}))
+        .not_when(json!({"players": [3]})),
         OptionSpec::choice(
             "last_trick_raise",
             &["free", "restricted", "challenge"],
             "free",
             "Tyrolean family: first raise at 2:2 in trick 5 (§3.4.4).",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "bohemian"]})),
         OptionSpec::boolean(
             "guate",
             false,
             "Tyrolean family: the Guate (trump card one rank above the Schlag); always on in Blind.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "bohemian"]}))
+        .constrained(json!({"variant": ["blind"]}), json!([true])),
         OptionSpec::choice(
             "guate_on_six_schlag",
             &["none", "trump_seven"],
             "none",
             "With Guate: the Guate when 6 is the Schlag.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "bohemian"]}))
+        .not_when(json!({"guate": [false]})),
         OptionSpec::choice(
             "weli_mode",
             &["always_trump", "bells", "no_suit"],
             "always_trump",
             "tyrolean: always_trump (default) or bells; blind: bells (default) or no_suit.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "kritische", "bohemian"]}))
+        .constrained(json!({"variant": ["tyrolean"]}), json!(["always_trump", "bells"]))
+        .constrained(json!({"variant": ["blind"]}), json!(["bells", "no_suit"])),
         OptionSpec::boolean(
             "rechte_exempt",
             false,
             "Tyrolean family: the Rechte is never forced by a trump lead.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "bohemian"]})),
         OptionSpec::choice(
             "kritische_set",
             &["three", "four"],
             "three",
             "Kritische: three or four criticals.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "tyrolean", "blind", "bohemian"]})),
         OptionSpec::choice(
             "carinthian_top",
             &["JH", "JD"],
             "JH",
             "Carinthian: the top critical Unter (R21).",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "tyrolean", "kritische", "blind", "bohemian"]})),
         OptionSpec::boolean(
             "six_schlag_partner_view",
             true,
             "Tyrolean 4 players: with Schlag 6 partners see each other's hands (R31).",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "kritische", "blind", "bohemian"]}))
+        .not_when(json!({"players": [2, 3, 5, 6]})),
         OptionSpec::choice(
             "blind_reveal",
             &["simultaneous", "sequential"],
             "simultaneous",
             "Blind: whether the dealer sees E's card before designating.",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "tyrolean", "kritische", "bohemian"]})),
         OptionSpec::choice(
             "signals",
             &["off", "public"],
             "off",
             "4 players: public cheap-talk signals (§3.8).",
-        ),
-        OptionSpec::integer("bohemian_start", 1, 1000, 20, "Bohemian: starting score."),
+        )
+        .not_when(json!({"variant": ["bohemian"]}))
+        .not_when(json!({"players": [2, 3, 5, 6]})),
+        OptionSpec::integer("bohemian_start", 1, 1000, 20, "Bohemian: starting score.")
+            .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "tyrolean", "kritische", "blind"]})),
         OptionSpec::integer(
             "bohemian_trick_points",
             1,
             2,
             1,
             "Bohemian: points per trick (seed literal 2).",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "tyrolean", "kritische", "blind"]})),
         OptionSpec::integer(
             "max_deals",
             1,
             100_000,
             100,
             "Bohemian: safety cap on the number of deals (R47).",
-        ),
+        )
+        .not_when(json!({"variant": ["bavarian", "austrian", "carinthian", "tyrolean", "kritische", "blind"]})),
     ]
 }
 
@@ -522,10 +554,10 @@ pub fn presets() -> Vec<Preset> {
     ]
 }
 
-/// R64: options given for a variant or player count they do not apply to are refused; options not
-/// given take their variant's default (target, new_cards, guate, weli_mode).
+/// R64: options not given take their variant's default (target, new_cards, guate, weli_mode).
+/// Options given for a variant or player count they do not apply to, and values a variant does
+/// not allow, are refused by the generic check of each option's declared `constraints`.
 pub fn resolve(
-    players: usize,
     requested: &Map<String, Value>,
     merged: &mut Map<String, Value>,
 ) -> Result<(), SetupError> {
@@ -537,7 +569,6 @@ pub fn resolve(
         return Ok(()); // typing reports the bad value
     };
     let tyr = variant.tyrolean_family();
-    let boh = variant == Variant::Bohemian;
     // Variant defaults for options not given.
     let defaults = [
         ("target", json!(if tyr { 15 } else { 11 })),
@@ -557,57 +588,20 @@ pub fn resolve(
             merged.insert(id.into(), value);
         }
     }
-    let maschine_on = merged.get("maschine") == Some(&Value::Bool(true));
-    let guate_on = merged.get("guate") == Some(&Value::Bool(true));
-    let has_crit = !matches!(
-        variant,
-        Variant::Tyrolean | Variant::Blind | Variant::Bohemian
-    );
-    for (id, value) in requested {
-        let applies = match id.as_str() {
-            "variant" | "first_dealer" => true,
-            "target" | "new_cards" | "raise_timing" | "raise_cap" => !boh,
-            "cut_criticals" => variant.bavarian_family(),
-            "maschine" => has_crit,
-            "maschine_points" => has_crit && maschine_on,
-            "schlag_swap" => !boh && variant != Variant::Blind && players != 3,
-            "schlag_must_hold" => !boh && variant != Variant::Blind,
-            "three_player_declarer" => !boh && players == 3,
-            "jump_to_four" => !boh && players != 3,
-            "last_trick_raise" | "rechte_exempt" | "guate" => tyr,
-            "guate_on_six_schlag" => tyr && guate_on,
-            "weli_mode" => matches!(variant, Variant::Tyrolean | Variant::Blind),
-            "kritische_set" => variant == Variant::Kritische,
-            "carinthian_top" => variant == Variant::Carinthian,
-            "six_schlag_partner_view" => variant == Variant::Tyrolean && players == 4,
-            "blind_reveal" => variant == Variant::Blind,
-            "signals" => !boh && players == 4,
-            "bohemian_start" | "bohemian_trick_points" | "max_deals" => boh,
-            _ => true,
-        };
-        if !applies {
-            return Err(SetupError::InvalidOptions(format!(
-                "option `{id}` does not apply to variant {} with {players} players (R64)",
-                variant.id()
-            )));
-        }
-        let bad_value = match id.as_str() {
-            "target" => !matches!(value.as_i64(), Some(11 | 15 | 18)),
-            "guate" => variant == Variant::Blind && value != &Value::Bool(true),
-            "weli_mode" => match variant {
-                Variant::Tyrolean => value == "no_suit",
-                _ => value == "always_trump",
-            },
-            _ => false,
-        };
-        if bad_value {
-            return Err(SetupError::InvalidOptions(format!(
-                "option `{id}` cannot be {value} in variant {} (spec §7: target 11, 15 or 18; Blind has the Guate always on; weli_mode always_trump/bells in tyrolean, bells/no_suit in blind)",
-                variant.id()
-            )));
-        }
-    }
     Ok(())
+}
+
+/// The player range follows the variant (spec §7 options table): Blind 4, Bohemian 2 to 6; the
+/// other variants take the preset's range (2 to 4).
+pub fn players_when() -> Vec<PlayersWhen> {
+    let range = |variant: &str, min, max| PlayersWhen {
+        when: json!({ "variant": [variant] })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        players: PlayerRange { min, max },
+    };
+    vec![range("blind", 4, 4), range("bohemian", 2, 6)]
 }
 
 /// Player-dependent checks done at setup.

@@ -7,15 +7,18 @@ use super::rules::{
     Variant,
 };
 use super::scoring::Roles;
+use super::view::{self, View};
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
-use crate::game::{Actors, Seat};
+use crate::game::Seat;
+use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 /// The phase of the current deal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Proposals and declarations (§3.1, §3.2).
@@ -29,7 +32,7 @@ pub enum Phase {
 }
 
 /// One trick: its leader, the cards in play order, the winner once complete.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
@@ -40,7 +43,7 @@ pub struct Trick {
 }
 
 /// A raise awaiting an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PendingRaise {
     /// The raising seat.
     pub seat: Seat,
@@ -51,7 +54,7 @@ pub struct PendingRaise {
 }
 
 /// One deal in progress (or the last one, once the game is over).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deal {
     /// The dealer.
     pub dealer: Seat,
@@ -108,7 +111,7 @@ pub struct Deal {
 }
 
 /// Public summary of a finished deal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// Deal number (0-based).
     pub deal: u32,
@@ -130,7 +133,7 @@ pub struct DealSummary {
 }
 
 /// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new deal.
@@ -269,12 +272,8 @@ pub enum Event {
 /// The full state of a Watten game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Options.
-    pub options: Options,
-    /// Number of seats.
-    pub players: usize,
-    /// The seeded chance.
-    pub rng: GameRng,
+    /// The shared header: players, options, the RNG and its seed.
+    pub table: Table<Options>,
     /// Stacked deals (hidden).
     pub stacked: Vec<Vec<Card>>,
     /// Scores per seat (partners repeat their side's score).
@@ -287,10 +286,6 @@ pub struct State {
     pub deal: Deal,
     /// The last finished deal.
     pub last_deal: Option<DealSummary>,
-}
-
-fn illegal(reason: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::illegal(reason, message)
 }
 
 fn list(cards: CardSet) -> String {
@@ -313,15 +308,17 @@ impl State {
         };
         let dealer = options.first_dealer % players.max(1);
         let mut state = State {
-            players,
-            rng: GameRng::new(seed),
             stacked,
             scores: vec![start; players],
             deal_no: 0,
             phase: Phase::Naming,
             deal: Deal::empty(dealer, players),
             last_deal: None,
-            options,
+            table: Table {
+                players,
+                options,
+                rng: GameRng::new(seed),
+            },
         };
         state.start_deal(dealer, events);
         state
@@ -331,21 +328,21 @@ impl State {
 
     /// The seat after the dealer (Vorhand).
     pub fn eldest(&self) -> Seat {
-        (self.deal.dealer + 1) % self.players
+        (self.deal.dealer + 1) % self.table.players
     }
 
     /// The cutter: the seat before the dealer (E with 2 players).
     pub fn cutter(&self) -> Seat {
-        if self.players == 2 {
+        if self.table.players == 2 {
             self.eldest()
         } else {
-            (self.deal.dealer + self.players - 1) % self.players
+            (self.deal.dealer + self.table.players - 1) % self.table.players
         }
     }
 
     /// The side of a seat in this deal (§2.2): 4p seat%2, 3p solo 0 / pair 1, else the seat.
     pub fn side_of(&self, seat: Seat) -> usize {
-        match (self.options.variant, self.players) {
+        match (self.table.options.variant, self.table.players) {
             (Variant::Bohemian, _) => seat,
             (_, 4) => seat % 2,
             (_, 3) => usize::from(seat != self.eldest()),
@@ -355,13 +352,13 @@ impl State {
 
     /// Seats of a side.
     pub fn side_seats(&self, side: usize) -> Vec<Seat> {
-        (0..self.players)
+        (0..self.table.players)
             .filter(|s| self.side_of(*s) == side)
             .collect()
     }
 
     fn is_blind(&self) -> bool {
-        self.options.variant == Variant::Blind
+        self.table.options.variant == Variant::Blind
     }
 
     /// True for the two blind seats of Blind Watten (not E, not the dealer).
@@ -372,24 +369,24 @@ impl State {
     /// The roles of the current deal, once Schlag and trump are known.
     pub fn roles(&self) -> Option<Roles> {
         let t = self.deal.trump?;
-        if self.options.variant == Variant::Bohemian {
-            return Some(Roles::new(&self.options, None, t));
+        if self.table.options.variant == Variant::Bohemian {
+            return Some(Roles::new(&self.table.options, None, t));
         }
-        Some(Roles::new(&self.options, Some(self.deal.schlag?), t))
+        Some(Roles::new(&self.table.options, Some(self.deal.schlag?), t))
     }
 
     /// The seat whose card is next (E before the first lead).
     pub fn seat_to_play(&self) -> Seat {
-        (self.deal.current.leader + self.deal.current.plays.len()) % self.players
+        (self.deal.current.leader + self.deal.current.plays.len()) % self.table.players
     }
 
     // ----- dealing -----
 
     fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
-        let n = self.players;
-        let pack = self.options.pack().cards();
+        let n = self.table.players;
+        let pack = self.table.options.pack().cards();
         let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
-        let seq = deal_sequence(&pack, entry, &mut self.rng);
+        let seq = deal_sequence(&pack, entry, &mut self.table.rng);
         self.deal = Deal::empty(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
@@ -398,11 +395,11 @@ impl State {
         });
         let eldest = self.eldest();
         let cutter = self.cutter();
-        let crit = self.options.criticals();
-        let variant = self.options.variant;
+        let crit = self.table.options.criticals();
+        let variant = self.table.options.variant;
         let mut pos = 0;
         // §2.4 step 2 / §2.6 step 2.
-        if variant.bavarian_family() && self.options.cut_criticals {
+        if variant.bavarian_family() && self.table.options.cut_criticals {
             while self.deal.cut_taken.len() < crit.len() {
                 let Some(&c) = seq.get(pos) else { break };
                 pos += 1;
@@ -454,8 +451,8 @@ impl State {
             }
         }
         self.deal.stock = seq.get(pos..).unwrap_or(&[]).to_vec();
-        self.deal.new_cards_open = self.options.new_cards && variant != Variant::Bohemian;
-        self.deal.swap_open = self.options.schlag_swap
+        self.deal.new_cards_open = self.table.options.new_cards && variant != Variant::Bohemian;
+        self.deal.swap_open = self.table.options.schlag_swap
             && n != 3
             && !matches!(variant, Variant::Blind | Variant::Bohemian);
         if variant == Variant::Bohemian {
@@ -471,19 +468,19 @@ impl State {
 
     /// §3.1.1: a seat holding every critical ends the deal at once.
     fn maschine_check(&mut self, events: &mut Vec<Event>) {
-        if !self.options.maschine || self.options.variant == Variant::Bohemian {
+        if !self.table.options.maschine || self.table.options.variant == Variant::Bohemian {
             return;
         }
-        let crit = self.options.criticals();
+        let crit = self.table.options.criticals();
         if crit.is_empty() {
             return;
         }
         let all = CardSet::from_cards(crit.iter().copied());
-        let holder = (0..self.players).find(|s| self.deal.hands[*s].0 & all.0 == all.0);
+        let holder = (0..self.table.players).find(|s| self.deal.hands[*s].0 & all.0 == all.0);
         if let Some(seat) = holder {
             events.push(Event::Maschine { seat, cards: crit });
             let side = self.side_of(seat);
-            self.finish_deal(side, self.options.maschine_points, "maschine", events);
+            self.finish_deal(side, self.table.options.maschine_points, "maschine", events);
         }
     }
 
@@ -521,10 +518,10 @@ impl State {
         self.last_deal = Some(summary);
         self.deal.pending = None;
         self.deal.proposal = None;
-        let over = if self.options.variant == Variant::Bohemian {
-            self.scores.iter().any(|s| *s <= 0) || self.deal_no + 1 >= self.options.max_deals
+        let over = if self.table.options.variant == Variant::Bohemian {
+            self.scores.iter().any(|s| *s <= 0) || self.deal_no + 1 >= self.table.options.max_deals
         } else {
-            self.scores.iter().any(|s| *s >= self.options.target)
+            self.scores.iter().any(|s| *s >= self.table.options.target)
         };
         if over {
             self.phase = Phase::Over;
@@ -533,7 +530,7 @@ impl State {
             });
         } else {
             self.deal_no += 1;
-            let dealer = (self.deal.dealer + 1) % self.players;
+            let dealer = (self.deal.dealer + 1) % self.table.players;
             self.start_deal(dealer, events);
         }
     }
@@ -556,8 +553,8 @@ impl State {
         }
         if !d.swapped {
             if d.schlag.is_none()
-                || (self.players == 3
-                    && self.options.three_player_declarer == ThreePlayerDeclarer::EldestBoth)
+                || (self.table.players == 3
+                    && self.table.options.three_player_declarer == ThreePlayerDeclarer::EldestBoth)
             {
                 e
             } else {
@@ -570,53 +567,16 @@ impl State {
         }
     }
 
-    /// `to_act` (§3.4.6).
-    pub fn to_act(&self) -> Actors {
-        match self.phase {
-            Phase::Over => Actors::None,
-            Phase::Naming => Actors::One(self.naming_actor()),
-            Phase::Exchange => Actors::One(self.deal.ex_seat),
-            Phase::Play => {
-                if let Some(p) = self.deal.pending {
-                    let r = self.responders(p.seat);
-                    return if r.len() == 1 {
-                        Actors::One(r[0])
-                    } else {
-                        Actors::Many(r)
-                    };
-                }
-                let stp = self.seat_to_play();
-                if self.options.raise_timing == RaiseTiming::OnTurn
-                    || self.options.variant == Variant::Bohemian
-                {
-                    return Actors::One(stp);
-                }
-                let mut seats = vec![stp];
-                for k in 1..self.players {
-                    let s = (stp + k) % self.players;
-                    if !self.raise_options(s).is_empty() || self.can_signal(s) {
-                        seats.push(s);
-                    }
-                }
-                if seats.len() == 1 {
-                    Actors::One(stp)
-                } else {
-                    Actors::Many(seats)
-                }
-            }
-        }
-    }
-
     /// The seats answering a raise by `raiser` (§3.4.2, R63).
     pub fn responders(&self, raiser: Seat) -> Vec<Seat> {
-        let n = self.players;
+        let n = self.table.players;
         let side = self.side_of(raiser);
         let mut out = Vec::new();
         for k in 1..n {
             let s = (raiser + k) % n;
             if self.side_of(s) != side {
                 out.push(s);
-                if self.options.raise_timing == RaiseTiming::OnTurn {
+                if self.table.options.raise_timing == RaiseTiming::OnTurn {
                     break;
                 }
             }
@@ -625,10 +585,10 @@ impl State {
     }
 
     fn may_raise_to(&self, seat: Seat, v: u32) -> bool {
-        let target = self.options.target;
+        let target = self.table.options.target;
         let score = self.scores[seat];
         let v = v as i32;
-        match self.options.raise_cap {
+        match self.table.options.raise_cap {
             RaiseCap::Needed => v <= target - score,
             RaiseCap::Target => score < target - 2 && v <= target,
         }
@@ -678,7 +638,7 @@ impl State {
     pub fn raise_options(&self, seat: Seat) -> Vec<u32> {
         let d = &self.deal;
         if self.phase != Phase::Play
-            || self.options.variant == Variant::Bohemian
+            || self.table.options.variant == Variant::Bohemian
             || d.pending.is_some()
         {
             return Vec::new();
@@ -687,11 +647,11 @@ impl State {
         if d.raise_right.is_some_and(|r| r != side) {
             return Vec::new();
         }
-        if self.options.raise_timing == RaiseTiming::OnTurn && seat != self.seat_to_play() {
+        if self.table.options.raise_timing == RaiseTiming::OnTurn && seat != self.seat_to_play() {
             return Vec::new();
         }
-        if self.options.last_trick_raise == LastTrickRaise::Restricted
-            && self.options.variant.tyrolean_family()
+        if self.table.options.last_trick_raise == LastTrickRaise::Restricted
+            && self.table.options.variant.tyrolean_family()
             && self.in_last_trick_window()
             && !self.is_blind_seat(seat)
             && !self.last_card_qualifies(seat)
@@ -703,8 +663,8 @@ impl State {
             out.push(d.stake + 1);
         }
         // §3.4.5 jump to four.
-        if self.options.jump_to_four
-            && self.players != 3
+        if self.table.options.jump_to_four
+            && self.table.players != 3
             && !d.raised
             && d.stake == 2
             && d.raise_right.is_none()
@@ -713,7 +673,7 @@ impl State {
             && self.may_raise_to(seat, 4)
         {
             let own = self.scores[seat];
-            let opp = (0..self.players)
+            let opp = (0..self.table.players)
                 .filter(|s| self.side_of(*s) != side)
                 .map(|s| self.scores[s])
                 .max()
@@ -727,21 +687,22 @@ impl State {
 
     fn can_signal(&self, seat: Seat) -> bool {
         let d = &self.deal;
-        self.options.signals == Signals::Public
-            && self.players == 4
-            && self.options.variant != Variant::Bohemian
+        self.table.options.signals == Signals::Public
+            && self.table.players == 4
+            && self.table.options.variant != Variant::Bohemian
             && self.phase == Phase::Play
             && d.pending.is_none()
             && !self.partner_view_in_force()
             && d.signals_used.get(seat).is_some_and(|u| *u < 5)
-            && (self.options.raise_timing == RaiseTiming::AnyTime || seat == self.seat_to_play())
+            && (self.table.options.raise_timing == RaiseTiming::AnyTime
+                || seat == self.seat_to_play())
     }
 
     /// R31: Tyrolean 4p, Schlag 6, partners see each other's hands during play.
     pub fn partner_view_in_force(&self) -> bool {
-        self.options.variant == Variant::Tyrolean
-            && self.players == 4
-            && self.options.six_schlag_partner_view
+        self.table.options.variant == Variant::Tyrolean
+            && self.table.players == 4
+            && self.table.options.six_schlag_partner_view
             && self.deal.schlag == Some(Rank::Six)
             && self.phase == Phase::Play
     }
@@ -754,91 +715,13 @@ impl State {
             return hand;
         };
         let bound = !self.is_blind_seat(seat);
-        roles.legal_follow(&self.options, hand, &d.current.plays, d.tricks.len(), bound)
-    }
-
-    /// Every legal action of `seat`, canonical order.
-    pub fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat >= self.players {
-            return;
-        }
-        let d = &self.deal;
-        match self.phase {
-            Phase::Over => {}
-            Phase::Naming => {
-                if seat != self.naming_actor() {
-                    return;
-                }
-                if d.proposal.is_some() {
-                    out.push(Action::Accept);
-                    out.push(Action::Decline);
-                    return;
-                }
-                if seat == self.eldest() {
-                    if d.new_cards_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::NewCards,
-                        });
-                    }
-                    if d.swap_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::SchlagSwap,
-                        });
-                    }
-                }
-                if self.is_blind() {
-                    out.extend(d.hands[seat].iter().map(Action::designate));
-                } else if self.declaring_schlag() {
-                    let hand = d.hands[seat];
-                    for r in self.options.schlag_ranks() {
-                        if !self.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
-                            out.push(Action::schlag(r));
-                        }
-                    }
-                } else {
-                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
-                        out.push(Action::trump(s));
-                    }
-                }
-            }
-            Phase::Exchange => {
-                if seat != d.ex_seat {
-                    return;
-                }
-                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
-                    out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
-                }
-                out.push(Action::Draw);
-            }
-            Phase::Play => {
-                if let Some(p) = d.pending {
-                    if self.responders(p.seat).contains(&seat) {
-                        out.push(Action::Accept);
-                        out.push(Action::Fold);
-                        if self.may_raise_to(seat, p.to + 1) {
-                            out.push(Action::Raise { to: p.to + 1 });
-                        }
-                        if p.challengeable {
-                            out.push(Action::Challenge);
-                        }
-                    }
-                    return;
-                }
-                if seat == self.seat_to_play() {
-                    out.extend(self.legal_cards(seat).iter().map(Action::play));
-                }
-                out.extend(
-                    self.raise_options(seat)
-                        .into_iter()
-                        .map(|to| Action::Raise { to }),
-                );
-                if self.can_signal(seat) {
-                    out.extend(SIGNAL_CODES.iter().map(|c| Action::Signal {
-                        code: c.to_string(),
-                    }));
-                }
-            }
-        }
+        roles.legal_follow(
+            &self.table.options,
+            hand,
+            &d.current.plays,
+            d.tricks.len(),
+            bound,
+        )
     }
 
     fn declaring_schlag(&self) -> bool {
@@ -857,49 +740,22 @@ impl State {
 
     // ----- apply -----
 
-    /// Applies an action of a seat in `to_act` (validated before any change).
-    pub fn apply(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), ActionError> {
-        let mut legal = Vec::new();
-        self.legal_actions(seat, &mut legal);
-        if !legal.contains(action) {
-            return Err(self.refusal(seat, action));
-        }
-        match (self.phase, action) {
-            (Phase::Naming, _) => self.apply_naming(seat, action, events),
-            (Phase::Exchange, Action::Discard { card }) => {
-                self.deal.hands[seat].remove(*card);
-                self.deal.discards[seat].insert(*card);
-                self.deal.ex_discarded += 1;
-                events.push(Event::Discard { seat });
-            }
-            (Phase::Exchange, _) => self.apply_draw(seat, events),
-            (Phase::Play, _) => self.apply_play(seat, action, events),
-            (Phase::Over, _) => return Err(ActionError::GameOver),
-        }
-        Ok(())
-    }
-
     /// Why an unlisted action is refused (a sentence naming the cards).
     fn refusal(&self, seat: Seat, action: &Action) -> ActionError {
         let d = &self.deal;
         match (self.phase, action) {
             (_, Action::Play { cards }) if cards.len() != 1 => {
-                illegal("one_card", "play exactly one card: {\"cards\":[\"AS\"]}")
+                ActionError::illegal("one_card", "play exactly one card: {\"cards\":[\"AS\"]}")
             }
             (Phase::Play, Action::Play { cards }) => {
                 let c = cards[0];
                 if d.pending.is_some() {
-                    illegal(
+                    ActionError::illegal(
                         "raise_pending",
                         "a raise is pending: it must be answered before any card is played",
                     )
                 } else if seat != self.seat_to_play() {
-                    illegal(
+                    ActionError::illegal(
                         "not_your_card",
                         format!(
                             "it is seat {}'s turn to play a card, not seat {seat}'s",
@@ -907,12 +763,12 @@ impl State {
                         ),
                     )
                 } else if !d.hands[seat].contains(c) {
-                    illegal(
+                    ActionError::illegal(
                         "card_not_in_hand",
                         format!("{c} is not in your hand ({})", list(d.hands[seat])),
                     )
-                } else if self.options.variant == Variant::Bohemian {
-                    illegal(
+                } else if self.table.options.variant == Variant::Bohemian {
+                    ActionError::illegal(
                         "must_follow_and_beat",
                         format!(
                             "you must follow suit and beat the trick if you can: you may play {}",
@@ -920,7 +776,7 @@ impl State {
                         ),
                     )
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "must_give_trump",
                         format!(
                             "a trump was led and you hold one: you must play one of {}",
@@ -931,7 +787,7 @@ impl State {
             }
             (Phase::Play, Action::Raise { to }) => {
                 if let Some(p) = d.pending {
-                    illegal(
+                    ActionError::illegal(
                         "raise_pending",
                         format!(
                             "seat {}'s raise to {} is pending; a counter-raise must be to {} and within your cap",
@@ -943,7 +799,7 @@ impl State {
                 } else {
                     let opts = self.raise_options(seat);
                     if opts.is_empty() {
-                        illegal(
+                        ActionError::illegal(
                             "may_not_raise",
                             format!(
                                 "you may not raise now (the stake is {}: your side lacks the raise right, is capped by its score, or the last-trick rule forbids it)",
@@ -951,43 +807,43 @@ impl State {
                             ),
                         )
                     } else {
-                        illegal(
+                        ActionError::illegal(
                             "wrong_raise_value",
                             format!("a raise now must be to {opts:?}, not {to}"),
                         )
                     }
                 }
             }
-            (Phase::Play, Action::Accept | Action::Fold | Action::Challenge) => {
+            (Phase::Play, Action::Accept {} | Action::Fold {} | Action::Challenge {}) => {
                 if d.pending.is_none() {
-                    illegal("no_raise_pending", "there is no raise to answer")
+                    ActionError::illegal("no_raise_pending", "there is no raise to answer")
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "not_responder",
                         "you may not answer this raise (or challenge it) now",
                     )
                 }
             }
-            (Phase::Play, Action::Signal { code }) => illegal(
+            (Phase::Play, Action::Signal { code }) => ActionError::illegal(
                 "no_signal",
                 format!(
                     "signal `{code}` is not allowed now (signals off, used up, or a raise is pending)"
                 ),
             ),
-            (Phase::Naming, Action::Declare { .. }) => illegal(
+            (Phase::Naming, Action::Declare { .. }) => ActionError::illegal(
                 "bad_declaration",
                 "this declaration is not allowed now: see your legal actions (the Schlag rank, the trump suit, or in Blind Watten a card of your hand)",
             ),
-            (Phase::Naming, Action::Accept | Action::Decline) => {
-                illegal("no_proposal", "there is no proposal to answer")
+            (Phase::Naming, Action::Accept {} | Action::Decline {}) => {
+                ActionError::illegal("no_proposal", "there is no proposal to answer")
             }
-            (Phase::Naming, Action::Propose { proposal }) => illegal(
+            (Phase::Naming, Action::Propose { proposal }) => ActionError::illegal(
                 "proposal_unavailable",
                 format!("the proposal {proposal:?} is not available now"),
             ),
             (Phase::Exchange, Action::Discard { card }) => {
                 if d.hands[seat].contains(*card) {
-                    illegal(
+                    ActionError::illegal(
                         "exchange_limit",
                         format!(
                             "you may exchange at most {} cards now; draw to end your turn",
@@ -995,13 +851,13 @@ impl State {
                         ),
                     )
                 } else {
-                    illegal(
+                    ActionError::illegal(
                         "card_not_in_hand",
                         format!("{card} is not in your hand ({})", list(d.hands[seat])),
                     )
                 }
             }
-            (phase, _) => illegal(
+            (phase, _) => ActionError::illegal(
                 "wrong_phase",
                 format!("this action is not possible in the {phase:?} phase"),
             ),
@@ -1022,8 +878,8 @@ impl State {
                     proposal: *proposal,
                 });
             }
-            Action::Accept | Action::Decline => {
-                let accepted = *action == Action::Accept;
+            Action::Accept {} | Action::Decline {} => {
+                let accepted = *action == Action::Accept {};
                 let proposal = self.deal.proposal.take();
                 events.push(Event::Answer { seat, accepted });
                 match (proposal, accepted) {
@@ -1098,7 +954,7 @@ impl State {
         if seat == self.deal.dealer || self.deal.stock.is_empty() {
             self.phase = Phase::Play;
         } else {
-            self.deal.ex_seat = (seat + 1) % self.players;
+            self.deal.ex_seat = (seat + 1) % self.table.players;
         }
     }
 
@@ -1113,8 +969,8 @@ impl State {
                     self.deal.raise_right = Some(side);
                 }
                 let challengeable = self.deal.pending.is_none()
-                    && self.options.last_trick_raise == LastTrickRaise::Challenge
-                    && self.options.variant.tyrolean_family()
+                    && self.table.options.last_trick_raise == LastTrickRaise::Challenge
+                    && self.table.options.variant.tyrolean_family()
                     && self.in_last_trick_window()
                     && !self.is_blind_seat(seat);
                 self.deal.pending = Some(PendingRaise {
@@ -1125,14 +981,14 @@ impl State {
                 self.deal.raised = true;
                 events.push(Event::Raise { seat, to: *to });
             }
-            Action::Accept => {
+            Action::Accept {} => {
                 if let Some(p) = self.deal.pending.take() {
                     self.deal.stake = p.to;
                     self.deal.raise_right = Some(self.side_of(seat));
                 }
                 events.push(Event::Accept { seat });
             }
-            Action::Fold => {
+            Action::Fold {} => {
                 events.push(Event::Fold { seat });
                 if let Some(p) = self.deal.pending.take() {
                     let side = self.side_of(p.seat);
@@ -1140,9 +996,14 @@ impl State {
                     self.finish_deal(side, stake, "fold", events);
                 }
             }
-            Action::Challenge => {
-                if let Some(p) = self.deal.pending.take() {
-                    let card = self.last_card(p.seat).unwrap_or(Card::JOKER);
+            Action::Challenge {} => {
+                // Listed only when the raiser's last card is known (legal_actions), so this holds.
+                let challenged = self
+                    .deal
+                    .pending
+                    .and_then(|p| self.last_card(p.seat).map(|card| (p, card)));
+                if let Some((p, card)) = challenged {
+                    self.deal.pending = None;
                     let qualifies = self.last_card_qualifies(p.seat);
                     events.push(Event::Challenge {
                         seat,
@@ -1176,7 +1037,7 @@ impl State {
             seat,
             cards: vec![card],
         });
-        if self.deal.current.plays.len() < self.players {
+        if self.deal.current.plays.len() < self.table.players {
             return;
         }
         let Some(roles) = self.roles() else { return };
@@ -1195,7 +1056,7 @@ impl State {
         self.deal.tricks.push(done);
         let side = self.side_of(winner);
         self.deal.won[side] += 1;
-        if self.options.variant == Variant::Bohemian {
+        if self.table.options.variant == Variant::Bohemian {
             if self.deal.tricks.len() == 5 {
                 self.score_bohemian(events);
             }
@@ -1212,8 +1073,8 @@ impl State {
         } else {
             1
         };
-        let p = self.options.bohemian_trick_points;
-        let changes: Vec<i32> = (0..self.players)
+        let p = self.table.options.bohemian_trick_points;
+        let changes: Vec<i32> = (0..self.table.players)
             .map(|s| {
                 let k = self.deal.won[s] as i32;
                 if k > 0 { -k * p * m } else { 5 * m }
@@ -1285,7 +1146,7 @@ impl Deal {
 /// Does the viewer know Schlag and trump (and which designated cards) in Blind Watten?
 pub fn blind_knowledge(state: &State, seat: Option<Seat>) -> (bool, [bool; 2]) {
     let d = &state.deal;
-    if state.options.variant != Variant::Blind {
+    if state.table.options.variant != Variant::Blind {
         return (true, [true, true]);
     }
     if state.phase == Phase::Over {
@@ -1296,9 +1157,345 @@ pub fn blind_knowledge(state: &State, seat: Option<Seat>) -> (bool, [bool; 2]) {
     match seat {
         Some(s) if s == e => (both, [true, both]),
         Some(s) if s == d.dealer => {
-            let sees_e = both || state.options.blind_reveal == BlindReveal::Sequential;
+            let sees_e = both || state.table.options.blind_reveal == BlindReveal::Sequential;
             (both, [sees_e, true])
         }
         _ => (false, [false, false]),
     }
+}
+
+impl GameState for State {
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn table(&self) -> &Table<Options> {
+        &self.table
+    }
+
+    /// `to_act` (§3.4.6).
+    fn to_act(&self) -> Actors {
+        match self.phase {
+            Phase::Over => Actors::None,
+            Phase::Naming => Actors::One(self.naming_actor()),
+            Phase::Exchange => Actors::One(self.deal.ex_seat),
+            Phase::Play => {
+                if let Some(p) = self.deal.pending {
+                    let r = self.responders(p.seat);
+                    return if r.len() == 1 {
+                        Actors::One(r[0])
+                    } else {
+                        Actors::Many(r)
+                    };
+                }
+                let stp = self.seat_to_play();
+                if self.table.options.raise_timing == RaiseTiming::OnTurn
+                    || self.table.options.variant == Variant::Bohemian
+                {
+                    return Actors::One(stp);
+                }
+                let mut seats = vec![stp];
+                for k in 1..self.table.players {
+                    let s = (stp + k) % self.table.players;
+                    if !self.raise_options(s).is_empty() || self.can_signal(s) {
+                        seats.push(s);
+                    }
+                }
+                if seats.len() == 1 {
+                    Actors::One(stp)
+                } else {
+                    Actors::Many(seats)
+                }
+            }
+        }
+    }
+
+    /// Every legal action of `seat`, canonical order.
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if seat >= self.table.players {
+            return;
+        }
+        let d = &self.deal;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Naming => {
+                if seat != self.naming_actor() {
+                    return;
+                }
+                if d.proposal.is_some() {
+                    out.push(Action::Accept {});
+                    out.push(Action::Decline {});
+                    return;
+                }
+                if seat == self.eldest() {
+                    if d.new_cards_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::NewCards,
+                        });
+                    }
+                    if d.swap_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::SchlagSwap,
+                        });
+                    }
+                }
+                if self.is_blind() {
+                    out.extend(d.hands[seat].iter().map(Action::designate));
+                } else if self.declaring_schlag() {
+                    let hand = d.hands[seat];
+                    for r in self.table.options.schlag_ranks() {
+                        if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
+                            out.push(Action::schlag(r));
+                        }
+                    }
+                } else {
+                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
+                        out.push(Action::trump(s));
+                    }
+                }
+            }
+            Phase::Exchange => {
+                if seat != d.ex_seat {
+                    return;
+                }
+                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
+                    out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
+                }
+                out.push(Action::Draw {});
+            }
+            Phase::Play => {
+                if let Some(p) = d.pending {
+                    if self.responders(p.seat).contains(&seat) {
+                        out.push(Action::Accept {});
+                        out.push(Action::Fold {});
+                        if self.may_raise_to(seat, p.to + 1) {
+                            out.push(Action::Raise { to: p.to + 1 });
+                        }
+                        if p.challengeable && self.last_card(p.seat).is_some() {
+                            out.push(Action::Challenge {});
+                        }
+                    }
+                    return;
+                }
+                if seat == self.seat_to_play() {
+                    out.extend(self.legal_cards(seat).iter().map(Action::play));
+                }
+                out.extend(
+                    self.raise_options(seat)
+                        .into_iter()
+                        .map(|to| Action::Raise { to }),
+                );
+                if self.can_signal(seat) {
+                    out.extend(SIGNAL_CODES.iter().map(|c| Action::Signal {
+                        code: c.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Applies an action of a seat in `to_act` (validated before any change).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let mut legal = Vec::new();
+        self.legal_actions(seat, &mut legal);
+        if !legal.contains(action) {
+            return Err(self.refusal(seat, action));
+        }
+        match (self.phase, action) {
+            (Phase::Naming, _) => self.apply_naming(seat, action, events),
+            (Phase::Exchange, Action::Discard { card }) => {
+                self.deal.hands[seat].remove(*card);
+                self.deal.discards[seat].insert(*card);
+                self.deal.ex_discarded += 1;
+                events.push(Event::Discard { seat });
+            }
+            (Phase::Exchange, _) => self.apply_draw(seat, events),
+            (Phase::Play, _) => self.apply_play(seat, action, events),
+            (Phase::Over, _) => return Err(ActionError::GameOver),
+        }
+        Ok(())
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        view::view(self, viewer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let n = self.table.players;
+        let scores: Vec<f64> = self.scores.iter().map(|s| f64::from(*s)).collect();
+        let details = json!({ "deals": self.deal_no + 1 });
+        if self.table.options.variant == Variant::Bohemian {
+            // §5.3: lowest score first.
+            let ranking = GameResult::ranking_by_key(0..n, |s| self.scores[s]);
+            return Some(GameResult {
+                ranking,
+                scores,
+                teams: None,
+                details,
+            });
+        }
+        let target = self.table.options.target;
+        let (ranking, teams) = if n == 4 {
+            let a_won = self.scores[0] >= target;
+            let (w, l) = if a_won {
+                (vec![0, 2], vec![1, 3])
+            } else {
+                (vec![1, 3], vec![0, 2])
+            };
+            (vec![w, l], Some(vec![vec![0, 2], vec![1, 3]]))
+        } else {
+            // §5.2: everyone at the target shares rank 1; the rest by score.
+            let ranking = GameResult::ranking_by_key(0..n, |s| {
+                if self.scores[s] >= target {
+                    i32::MIN
+                } else {
+                    -self.scores[s]
+                }
+            });
+            (ranking, None)
+        };
+        Some(GameResult {
+            ranking,
+            scores,
+            teams,
+            details,
+        })
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        validate(self)
+    }
+
+    fn pieces(&self) -> Vec<String> {
+        self.all_cards().iter().map(|c| c.code()).collect()
+    }
+
+    fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
+        let visible = view::visible_cards(self, viewer);
+        self.table
+            .options
+            .pack()
+            .cards()
+            .into_iter()
+            .filter(|c| !visible.contains(*c))
+            .map(|c| c.code())
+            .collect()
+    }
+}
+
+/// Checks a state from outside (see [`GameState::validate`]).
+fn validate(state: &State) -> Result<(), String> {
+    let n = state.table.players;
+    super::rules::check_players(&state.table.options, n).map_err(|e| e.to_string())?;
+    let d = &state.deal;
+    let lens = [
+        ("scores", state.scores.len(), n),
+        ("hands", d.hands.len(), n),
+        ("discards", d.discards.len(), n),
+        ("signals_used", d.signals_used.len(), n),
+        ("won", d.won.len(), n.max(2)),
+    ];
+    for (what, got, want) in lens {
+        if got != want {
+            return Err(format!("{what} has {got} entries, expected {want}"));
+        }
+    }
+    if d.dealer >= n || d.ex_seat >= n || d.current.leader >= n {
+        return Err("a seat is out of range".into());
+    }
+    let mut all = state.all_cards();
+    all.sort();
+    let mut pack = state.table.options.pack().cards();
+    pack.sort();
+    if all != pack {
+        return Err("the cards are not exactly the pack".into());
+    }
+    if d.tricks.len() > 5 || d.current.plays.len() >= n {
+        return Err("too many tricks or plays".into());
+    }
+    for t in &d.tricks {
+        if t.plays.len() != n || t.winner.is_none_or(|w| w >= n) || t.leader >= n {
+            return Err("a completed trick is malformed".into());
+        }
+    }
+    for t in d.tricks.iter().chain(std::iter::once(&d.current)) {
+        for (i, (s, _)) in t.plays.iter().enumerate() {
+            if *s != (t.leader + i) % n {
+                return Err("a trick's plays are out of seat order".into());
+            }
+        }
+    }
+    let pack_set = CardSet::from_cards(state.table.options.pack().cards());
+    let crit = state.table.options.criticals();
+    if d.cut_taken.iter().any(|c| !crit.contains(c))
+        || d.designated
+            .iter()
+            .flatten()
+            .any(|c| !pack_set.contains(*c))
+    {
+        return Err("cut or designated cards are invalid".into());
+    }
+    if d.pending.is_some_and(|p| p.seat >= n) || d.raise_right.is_some_and(|r| r >= 2) {
+        return Err("raise data out of range".into());
+    }
+    if !(2..=1000).contains(&d.stake) || d.signals_used.iter().any(|u| *u > 5) {
+        return Err("stake or signals out of range".into());
+    }
+    let bohemian = state.table.options.variant == Variant::Bohemian;
+    match state.phase {
+        Phase::Play => {
+            if d.trump.is_none() || (!bohemian && d.schlag.is_none()) {
+                return Err("play phase without Schlag and trump".into());
+            }
+            for s in 0..n {
+                let played = d
+                    .tricks
+                    .iter()
+                    .chain(std::iter::once(&d.current))
+                    .flat_map(|t| t.plays.iter())
+                    .filter(|(p, _)| *p == s)
+                    .count();
+                if d.hands[s].len() + played != 5 {
+                    return Err(format!("seat {s} holds a wrong number of cards"));
+                }
+            }
+            if d.pending.is_some() && bohemian {
+                return Err("no raising in Bohemian Watten".into());
+            }
+        }
+        Phase::Naming => {
+            if bohemian || d.pending.is_some() || !d.tricks.is_empty() {
+                return Err("naming phase data is incoherent".into());
+            }
+            if d.hands.iter().any(|h| h.len() != 5) {
+                return Err("a hand does not hold 5 cards during naming".into());
+            }
+            if state.table.options.variant == Variant::Blind
+                && d.designated[0].is_none()
+                && d.designated[1].is_some()
+            {
+                return Err("the dealer designated before E".into());
+            }
+        }
+        Phase::Exchange => {
+            if !bohemian || !d.tricks.is_empty() || !d.current.plays.is_empty() {
+                return Err("exchange phase data is incoherent".into());
+            }
+            let held = d.hands.get(d.ex_seat).map_or(0, |h| h.len());
+            if held + d.ex_discarded as usize != 5 || d.stock.is_empty() {
+                return Err("exchange turn is incoherent".into());
+            }
+        }
+        Phase::Over => {}
+    }
+    Ok(())
 }

@@ -4,11 +4,12 @@ use super::action::Proposal;
 use super::rules::Options;
 use super::state::{DealSummary, Phase, State, Trick, blind_knowledge};
 use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::game::GameState;
 use crate::game::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A pending raise as everyone sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RaiseView {
     /// The raising seat.
     pub seat: Seat,
@@ -17,7 +18,7 @@ pub struct RaiseView {
 }
 
 /// The view of one seat or a spectator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// The viewing seat (`None` for a spectator).
     pub seat: Option<Seat>,
@@ -26,6 +27,7 @@ pub struct View {
     /// The options (public). `carinthian_top` is written `carinthian_top_jd` (a bool) here, so
     /// that a view never holds a card code of a hidden card.
     #[serde(with = "view_options")]
+    #[schemars(schema_with = "view_options::schema")]
     pub options: Options,
     /// Phase.
     pub phase: Phase,
@@ -132,7 +134,7 @@ pub fn visible_cards(state: &State, viewer: Viewer) -> CardSet {
 /// Whether a seat may look at its own hand (§6, R7).
 pub fn hand_visible(state: &State, seat: Seat) -> bool {
     state.phase != Phase::Naming
-        || state.players == 2
+        || state.table.players == 2
         || seat == state.eldest()
         || seat == state.deal.dealer
 }
@@ -140,27 +142,27 @@ pub fn hand_visible(state: &State, seat: Seat) -> bool {
 fn partner(state: &State, seat: Seat) -> Option<Seat> {
     state
         .partner_view_in_force()
-        .then_some((seat + 2) % state.players)
+        .then_some((seat + 2) % state.table.players)
 }
 
 /// Builds the view.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let d = &state.deal;
     let seat = match viewer {
-        Viewer::Seat(s) if s < state.players => Some(s),
+        Viewer::Seat(s) if s < state.table.players => Some(s),
         _ => None,
     };
     let (knows, seen) = blind_knowledge(state, seat);
-    let sides_count = if state.options.variant == super::rules::Variant::Bohemian {
-        state.players
+    let sides_count = if state.table.options.variant == super::rules::Variant::Bohemian {
+        state.table.players
     } else {
         2
     };
     let designated = [0, 1].map(|i| d.designated[i].filter(|_| seen[i]));
     View {
         seat,
-        players: state.players,
-        options: state.options.clone(),
+        players: state.table.players,
+        options: state.table.options.clone(),
         phase: state.phase,
         deal: state.deal_no,
         dealer: d.dealer,
@@ -227,5 +229,28 @@ mod view_options {
             );
         }
         serde_json::from_value(value).map_err(serde::de::Error::custom)
+    }
+
+    /// The schema of [`serialize`]'s output: the options' schema with `carinthian_top` replaced.
+    pub fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <Options as schemars::JsonSchema>::json_schema(generator);
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.remove("carinthian_top");
+            properties.insert(
+                "carinthian_top_jd".into(),
+                serde_json::json!({
+                    "type": "boolean",
+                    "description": "True if the Carinthian top card is the jack of diamonds (else the jack of hearts).",
+                }),
+            );
+        }
+        if let Some(Value::Array(required)) = schema.get_mut("required") {
+            for name in required.iter_mut() {
+                if name == "carinthian_top" {
+                    *name = Value::from("carinthian_top_jd");
+                }
+            }
+        }
+        schema
     }
 }

@@ -1,9 +1,6 @@
 //! Helpers shared by the rules tests (`rules_<family>.rs`): start a game through the registry
 //! with stacked deals, apply an action that must pass, check a refusal, read a seat's view.
 
-// Each test binary includes this module and uses only some of the helpers.
-#![allow(dead_code)]
-
 use engine::{Match, NewGame, Viewer, registry};
 use serde_json::Value;
 

@@ -1,0 +1,16 @@
+//! The engine's one integration test binary: the conformance suite over every game id and one
+//! rules module per family (`rules_<family>`), driven through the public, JSON-level interface
+//! (`registry`, `Game`, `Match`) with stacked deals; `support` holds the shared helpers.
+
+mod conformance;
+mod rules_basra;
+mod rules_bird_dog;
+mod rules_chinese_ten;
+mod rules_marglia;
+mod rules_sloppy_seconds;
+mod rules_taihe_abao;
+mod rules_tjak_mat_tchi_ki;
+mod rules_trump_crew;
+mod rules_twenty_two;
+mod rules_watten;
+mod support;

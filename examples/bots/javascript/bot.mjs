@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// A cardroom arena bot in plain Node.js 20 (node:http and node:crypto, no dependencies).
+//
+// It serves the bot protocol (docs/bots.md, openapi/bot-protocol.json):
+//   GET  /       -> {"name", "author", "version", "games"}
+//   POST /move   -> {"action": one of legal_actions}
+//   POST /start, POST /end -> 204 (notifications)
+//
+// Every request from the arena is signed: X-Cardroom-Timestamp (unix seconds) and
+// X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>.
+// With CARDROOM_SIGNING_SECRET set, unsigned, forged or stale requests are answered 401.
+// Without it every request is accepted: that is only for the first registration probe, before
+// the arena has told you the secret.
+//
+// Usage: node bot.mjs [--port 8765] [--host 127.0.0.1] [--games twenty_two,...] [--name NAME]
+// --port 0 picks a free port; the first line on stdout is "listening on http://HOST:PORT".
+
+import { createServer } from "node:http";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+/** Requests signed more than this many seconds away from our clock are refused (replays). */
+export const MAX_SKEW_SECONDS = 300;
+/** Largest request body read; a long match's history stays far below it. */
+const BODY_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * True if `signature` is "sha256=" + hex HMAC-SHA256(secret, timestamp + "." + body) and the
+ * timestamp is within MAX_SKEW_SECONDS of now. Compared in constant time.
+ * @param {string} secret @param {string} timestamp @param {string} signature @param {Buffer} body
+ */
+export function verify(secret, timestamp, signature, body, nowSeconds = Date.now() / 1000) {
+  if (!/^[0-9]{1,15}$/.test(timestamp ?? "")) return false;
+  if (Math.abs(nowSeconds - Number(timestamp)) > MAX_SKEW_SECONDS) return false;
+  const mac = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex");
+  const expected = Buffer.from(`sha256=${mac}`);
+  const given = Buffer.from(signature ?? "");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const RANKS = "23456789TJQKA";
+
+/** Rank of a card code ("TH" -> 8, "AS" -> 12, "JK" -> 13); -1 for anything else (tiles). */
+export function rankOf(code) {
+  if (code === "JK") return RANKS.length;
+  return typeof code === "string" && code.length === 2 ? RANKS.indexOf(code[0]) : -1;
+}
+
+/** The cards an action names: its `cards` list or its single `card`. */
+function cardsOf(action) {
+  if (Array.isArray(action.cards)) return action.cards;
+  return typeof action.card === "string" ? [action.card] : [];
+}
+
+/**
+ * The strategy: shed high cards early, as a penalty game like 22 rewards. Each legal action gets
+ * a score and the best one wins (ties keep the engine's canonical order):
+ * - exchange: discard a ten or better, otherwise draw;
+ * - lead (no target to beat): the highest card, as a set if possible;
+ * - follow: the highest total.
+ * Actions naming no card (accept, fold, pass, ...) keep the canonical order.
+ * Replace this with something clever: `request.view` is what your seat may see.
+ * @param {{view: object, legal_actions: object[]}} request
+ * @returns {object} one of request.legal_actions, exactly as sent
+ */
+export function choose(request) {
+  const legal = request.legal_actions;
+  const leading = request.view?.target == null;
+  let best = 0;
+  let bestScore = -Infinity;
+  legal.forEach((action, index) => {
+    const ranks = cardsOf(action).map(rankOf);
+    const top = Math.max(-1, ...ranks);
+    const sum = ranks.reduce((a, b) => a + Math.max(b, 0), 0);
+    let score = 0;
+    if (action.type === "draw") score = 100;
+    else if (action.type === "discard") score = top >= RANKS.indexOf("T") ? 200 + top : 0;
+    else if (ranks.length > 0) score = leading ? top * 100 + ranks.length : sum * 100 + top;
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  });
+  return legal[best];
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        reject(new Error("body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function send(res, status, payload) {
+  if (payload === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const data = JSON.stringify(payload);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(data),
+  });
+  res.end(data);
+}
+
+/**
+ * The bot's HTTP server (not yet listening).
+ * @param {{name: string, games: string[], secret: string}} config
+ */
+export function createBot({ name, games, secret }) {
+  const server = createServer(async (req, res) => {
+    let body;
+    try {
+      body = await readBody(req);
+    } catch {
+      return send(res, 413, { error: "request body too large" });
+    }
+    if (
+      secret &&
+      !verify(secret, req.headers["x-cardroom-timestamp"], req.headers["x-cardroom-signature"], body)
+    ) {
+      return send(res, 401, { error: "bad or stale signature" });
+    }
+    const path = new URL(req.url, "http://bot").pathname.replace(/\/+$/, "") || "/";
+    if (req.method === "GET" && path === "/") {
+      return send(res, 200, { name, author: "cardroom starter", version: "1.0.0", games });
+    }
+    if (req.method !== "POST") return send(res, 405, { error: "method not allowed" });
+    let request;
+    try {
+      request = JSON.parse(body.toString("utf8"));
+    } catch {
+      return send(res, 400, { error: "the body is not JSON" });
+    }
+    if (path === "/move") {
+      if (!Array.isArray(request.legal_actions) || request.legal_actions.length === 0) {
+        return send(res, 400, { error: "no legal_actions to choose from" });
+      }
+      return send(res, 200, { action: choose(request) });
+    }
+    if (path === "/start") {
+      console.error(`match ${request.match} (${request.game}) started: seat ${request.seat}`);
+      return send(res, 204);
+    }
+    if (path === "/end") {
+      const { ranking, scores } = request.result ?? {};
+      console.error(
+        `match ${request.match} ended: ranking ${JSON.stringify(ranking)} scores ${JSON.stringify(scores)}`,
+      );
+      return send(res, 204);
+    }
+    return send(res, 404, { error: "not found" });
+  });
+  // The arena keeps connections open for up to 90 s between calls; closing ours earlier could
+  // race with a request already on the wire (a transport fault), so idle connections outlive it.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 121_000;
+  return server;
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "8765" },
+      host: { type: "string", default: "127.0.0.1" },
+      games: { type: "string", default: "twenty_two" },
+      name: { type: "string", default: "javascript-starter" },
+    },
+  });
+  const secret = process.env.CARDROOM_SIGNING_SECRET ?? "";
+  if (!secret) {
+    console.error(
+      "CARDROOM_SIGNING_SECRET is not set: accepting unsigned requests (only for registering)",
+    );
+  }
+  const games = values.games.split(",").filter(Boolean);
+  const server = createBot({ name: values.name, games, secret });
+  server.listen(Number(values.port), values.host, () => {
+    const { address, port } = server.address();
+    const host = address.includes(":") ? `[${address}]` : address;
+    console.log(`listening on http://${host}:${port}`);
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+// Run the server when started as a program (`node bot.mjs`), not when imported by a test.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  main();
+}

@@ -1,0 +1,41 @@
+// Unit tests of the starter (node --test): the signature check and the policy.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { choose, rankOf, verify } from "./bot.mjs";
+
+// HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the Python and Rust starters.
+const SIGNED =
+  "sha256=49f24e537407743fa4a0242bb63b94b9a47ee99cbbe071ccd8a22550ae411686";
+const BODY = Buffer.from('{"a":1}');
+
+test("a signature over timestamp.body verifies", () => {
+  assert.ok(verify("secret", "1700000000", SIGNED, BODY, 1700000000));
+});
+
+test("a wrong secret, body, timestamp or a stale request is refused", () => {
+  assert.ok(!verify("other", "1700000000", SIGNED, BODY, 1700000000));
+  assert.ok(!verify("secret", "1700000000", SIGNED, Buffer.from('{"a":2}'), 1700000000));
+  assert.ok(!verify("secret", "1700000001", SIGNED, BODY, 1700000001));
+  assert.ok(!verify("secret", "1700000000", SIGNED, BODY, 1700000000 + 301));
+  assert.ok(!verify("secret", "1700000000", "", BODY, 1700000000));
+  assert.ok(!verify("secret", "", SIGNED, BODY, 1700000000));
+});
+
+test("card ranks run from two to ace, joker highest", () => {
+  assert.deepEqual(["2S", "9H", "TH", "AS", "JK", "2-5"].map(rankOf), [0, 7, 8, 12, 13, -1]);
+});
+
+test("the policy sheds high cards and discards only high ones", () => {
+  const lead = { view: { target: null }, legal_actions: [
+    { type: "play", cards: ["3S"] }, { type: "play", cards: ["KD"] }, { type: "play", cards: ["9C", "9H"] },
+  ] };
+  assert.deepEqual(choose(lead), { type: "play", cards: ["KD"] });
+  const exchange = { view: {}, legal_actions: [
+    { type: "discard", card: "4S" }, { type: "draw" }, { type: "discard", card: "QH" },
+  ] };
+  assert.deepEqual(choose(exchange), { type: "discard", card: "QH" });
+  exchange.legal_actions.pop();
+  assert.deepEqual(choose(exchange), { type: "draw" });
+  const other = { view: {}, legal_actions: [{ type: "accept" }, { type: "fold" }] };
+  assert.deepEqual(choose(other), { type: "accept" });
+});

@@ -1,0 +1,49 @@
+"""Unit tests of the starter: ``python3 -m unittest discover -s tests`` from this folder."""
+
+import unittest
+
+from cardroom_bot.protocol import sign, verify
+from cardroom_bot.strategy import choose, rank_of
+
+# HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the JavaScript and Rust starters.
+SIGNED = "sha256=49f24e537407743fa4a0242bb63b94b9a47ee99cbbe071ccd8a22550ae411686"
+BODY = b'{"a":1}'
+
+
+class Signatures(unittest.TestCase):
+    def test_a_signature_over_timestamp_dot_body_verifies(self) -> None:
+        self.assertEqual(sign("secret", "1700000000", BODY), SIGNED)
+        self.assertTrue(verify("secret", "1700000000", SIGNED, BODY, now=1700000000))
+
+    def test_a_wrong_secret_body_timestamp_or_a_stale_request_is_refused(self) -> None:
+        self.assertFalse(verify("other", "1700000000", SIGNED, BODY, now=1700000000))
+        self.assertFalse(verify("secret", "1700000000", SIGNED, b'{"a":2}', now=1700000000))
+        self.assertFalse(verify("secret", "1700000001", SIGNED, BODY, now=1700000001))
+        self.assertFalse(verify("secret", "1700000000", SIGNED, BODY, now=1700000000 + 301))
+        self.assertFalse(verify("secret", "1700000000", None, BODY, now=1700000000))
+        self.assertFalse(verify("secret", None, SIGNED, BODY, now=1700000000))
+        self.assertFalse(verify("secret", "\u00b2", SIGNED, BODY, now=1700000000))
+
+
+class Strategy(unittest.TestCase):
+    def test_card_ranks_run_from_two_to_ace_joker_highest(self) -> None:
+        codes = ["2S", "9H", "TH", "AS", "JK", "2-5"]
+        self.assertEqual([rank_of(c) for c in codes], [0, 7, 8, 12, 13, -1])
+
+    def test_the_policy_sheds_high_cards_and_discards_only_high_ones(self) -> None:
+        lead = [{"type": "play", "cards": ["3S"]}, {"type": "play", "cards": ["KD"]},
+                {"type": "play", "cards": ["9C", "9H"]}]
+        request = {"view": {"target": None}, "legal_actions": lead}
+        self.assertEqual(choose(request), {"type": "play", "cards": ["KD"]})  # type: ignore[arg-type]
+        exchange = [{"type": "discard", "card": "4S"}, {"type": "draw"},
+                    {"type": "discard", "card": "QH"}]
+        request = {"view": {}, "legal_actions": exchange}
+        self.assertEqual(choose(request), {"type": "discard", "card": "QH"})  # type: ignore[arg-type]
+        request = {"view": {}, "legal_actions": exchange[:2]}
+        self.assertEqual(choose(request), {"type": "draw"})  # type: ignore[arg-type]
+        request = {"view": {}, "legal_actions": [{"type": "accept"}, {"type": "fold"}]}
+        self.assertEqual(choose(request), {"type": "accept"})  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,540 @@
+//! The starter bots of `examples/bots/` (JavaScript, Python, Rust), each started as its own
+//! process the way its README says: registered over HTTP with a running server, restarted with
+//! the signing secret the arena returned, and played against the built-in heuristic bot to the end
+//! with no fault. Then `cardroom play` with `--bot-secret` plays a starter started with that secret.
+//!
+//! Never skipped: without `node` (20+) or `python3` on PATH the tests fail and say what to
+//! install. The Rust starter is built with the cargo running the tests (`cargo build -p
+//! cardroom-starter-bot`).
+
+use crate::support::{GAME, workspace_root};
+use api::startup::{ServeConfig, build};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// A starter bot in `examples/bots/<lang>/`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Starter {
+    JavaScript,
+    Python,
+    Rust,
+}
+
+impl Starter {
+    /// The name the starter reports at `GET /` by default.
+    fn name(self) -> &'static str {
+        match self {
+            Starter::JavaScript => "javascript-starter",
+            Starter::Python => "python-starter",
+            Starter::Rust => "rust-starter",
+        }
+    }
+
+    /// The command that runs the starter on a free port, as its README does.
+    fn command(self) -> Command {
+        let root = workspace_root();
+        match self {
+            Starter::JavaScript => {
+                require(
+                    "node",
+                    "Node.js 20 or later (Debian: apt-get install -y nodejs)",
+                );
+                let mut command = Command::new("node");
+                command.arg(root.join("examples/bots/javascript/bot.mjs"));
+                command
+            }
+            Starter::Python => {
+                require(
+                    "python3",
+                    "Python 3.9 or later (Debian: apt-get install -y python3)",
+                );
+                let mut command = Command::new("python3");
+                command
+                    .args(["-m", "cardroom_bot"])
+                    .current_dir(root.join("examples/bots/python"))
+                    .env("PYTHONDONTWRITEBYTECODE", "1");
+                command
+            }
+            Starter::Rust => Command::new(rust_starter_binary()),
+        }
+    }
+}
+
+/// Fails the test with what to install if `program --version` does not run.
+fn require(program: &str, what: &str) {
+    let ran = Command::new(program).arg("--version").output();
+    assert!(
+        ran.is_ok_and(|output| output.status.success()),
+        "this test needs `{program}` on PATH: install {what}"
+    );
+}
+
+/// The Rust starter's binary, built once by the cargo running the tests.
+fn rust_starter_binary() -> PathBuf {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let output = Command::new(&cargo)
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "cardroom-starter-bot",
+                    "--bin",
+                    "cardroom-rust-bot",
+                    "--message-format=json-render-diagnostics",
+                ])
+                .current_dir(workspace_root())
+                .stderr(Stdio::inherit())
+                .output()
+                .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
+            assert!(
+                output.status.success(),
+                "cargo build -p cardroom-starter-bot failed"
+            );
+            String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+                .filter(|message| message["target"]["name"] == "cardroom-rust-bot")
+                .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+                .expect("cargo reports the cardroom-rust-bot executable")
+        })
+        .clone()
+}
+
+/// A running starter: killed when dropped.
+struct BotProcess {
+    child: Child,
+    url: String,
+    log: PathBuf,
+}
+
+impl BotProcess {
+    /// Starts `starter` on a free port of 127.0.0.1, with `secret` as `CARDROOM_SIGNING_SECRET`
+    /// (none: the bot accepts unsigned requests, as for its first registration probe).
+    fn start(starter: Starter, secret: Option<&str>) -> BotProcess {
+        let log = std::env::temp_dir().join(format!(
+            "cardroom-starter-{}-{}-{}.log",
+            starter.name(),
+            std::process::id(),
+            unique()
+        ));
+        let mut command = starter.command();
+        command
+            .args(["--port", "0", "--host", "127.0.0.1"])
+            .env_remove("CARDROOM_SIGNING_SECRET")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("a log file"));
+        if let Some(secret) = secret {
+            command.env("CARDROOM_SIGNING_SECRET", secret);
+        }
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            let _ = sender.send(lines.next());
+            // Keep reading so the bot never writes into a closed pipe.
+            for _ in lines {}
+        });
+        let first = receiver.recv_timeout(Duration::from_secs(60));
+        let url = match &first {
+            Ok(Some(Ok(line))) => line.strip_prefix("listening on ").map(str::to_string),
+            _ => None,
+        };
+        let mut bot = BotProcess {
+            child,
+            url: String::new(),
+            log,
+        };
+        match url {
+            Some(url) => bot.url = url,
+            None => panic!(
+                "{} did not print `listening on http://...` ({first:?}); its log:\n{}",
+                starter.name(),
+                bot.log_text()
+            ),
+        }
+        bot
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+fn unique() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+fn unix_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A server with the arena (in-memory database, no ladder) and its built-in bots.
+struct ArenaServer {
+    base: String,
+    http: reqwest::Client,
+    handle: actix_web::dev::ServerHandle,
+}
+
+impl ArenaServer {
+    async fn start() -> ArenaServer {
+        let arena = arena::Arena::open(arena::ArenaConfig::local("sqlite::memory:"))
+            .await
+            .expect("open the arena");
+        arena.register_builtins().await.expect("built-in bots");
+        let running = build(ServeConfig {
+            port: 0,
+            workers: Some(1),
+            handle_signals: false,
+            arena: Some(arena),
+            ..ServeConfig::default()
+        })
+        .expect("bind 127.0.0.1:0");
+        let handle = running.server.handle();
+        tokio::spawn(running.server);
+        ArenaServer {
+            base: format!("http://{}", running.addr),
+            http: reqwest::Client::new(),
+            handle,
+        }
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let body = response.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value) {
+        self.send(self.http.get(format!("{}{path}", self.base)))
+            .await
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.send(self.http.post(format!("{}{path}", self.base)).json(body))
+            .await
+    }
+
+    /// The id of the built-in bot `name`.
+    async fn builtin(&self, name: &str) -> String {
+        let (status, list) = self.get("/v1/bots").await;
+        assert_eq!(status, 200, "{list}");
+        list["bots"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|b| b["name"] == name && b["builtin"] == true)
+            .and_then(|b| b["id"].as_str())
+            .unwrap_or_else(|| panic!("no built-in bot {name} in {list}"))
+            .to_string()
+    }
+
+    /// Polls the match until it has ended (at most three minutes on a slow machine).
+    async fn wait_for_end(&self, id: &str) -> Value {
+        let started = Instant::now();
+        loop {
+            let (status, view) = self.get(&format!("/v1/matches/{id}")).await;
+            assert_eq!(status, 200, "{view}");
+            if view["status"] == "finished" || view["status"] == "aborted" {
+                return view;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(180),
+                "match {id} still {} after 3 minutes",
+                view["status"]
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for ArenaServer {
+    fn drop(&mut self) {
+        drop(self.handle.stop(false));
+    }
+}
+
+/// The bot refuses what the arena did not sign, or signed too long ago, and accepts the arena's
+/// own signature.
+async fn check_signatures(bot: &BotProcess, secret: &str, starter: Starter) {
+    let http = reqwest::Client::new();
+    let unsigned = http
+        .get(format!("{}/", bot.url))
+        .send()
+        .await
+        .expect("GET /");
+    assert_eq!(
+        unsigned.status().as_u16(),
+        401,
+        "{starter:?}: unsigned GET /"
+    );
+
+    let body = json!({"match": "m_0", "game": GAME, "seat": 0, "view": {}, "deadline_ms": 1000,
+                      "legal_actions": [{"type": "draw"}]})
+    .to_string();
+    let stale = unix_seconds() - 3600;
+    let replayed = http
+        .post(format!("{}/move", bot.url))
+        .header("X-Cardroom-Timestamp", stale.to_string())
+        .header(
+            "X-Cardroom-Signature",
+            arena::client::sign(secret, stale, body.as_bytes()),
+        )
+        .header("content-type", "application/json")
+        .body(body.clone())
+        .send()
+        .await
+        .expect("POST /move");
+    assert_eq!(
+        replayed.status().as_u16(),
+        401,
+        "{starter:?}: a stale signature"
+    );
+
+    let now = unix_seconds();
+    let forged = http
+        .post(format!("{}/move", bot.url))
+        .header("X-Cardroom-Timestamp", now.to_string())
+        .header(
+            "X-Cardroom-Signature",
+            arena::client::sign("another secret", now, body.as_bytes()),
+        )
+        .header("content-type", "application/json")
+        .body(body.clone())
+        .send()
+        .await
+        .expect("POST /move");
+    assert_eq!(
+        forged.status().as_u16(),
+        401,
+        "{starter:?}: a forged signature"
+    );
+
+    let signed = http
+        .post(format!("{}/move", bot.url))
+        .header("X-Cardroom-Timestamp", now.to_string())
+        .header(
+            "X-Cardroom-Signature",
+            arena::client::sign(secret, now, body.as_bytes()),
+        )
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .expect("POST /move");
+    assert_eq!(signed.status().as_u16(), 200, "{starter:?}: a signed move");
+    let answer: Value = signed.json().await.expect("JSON");
+    assert_eq!(answer["action"], json!({"type": "draw"}), "{starter:?}");
+}
+
+/// Registers the starter, restarts it with its secret, and plays it against the heuristic bot.
+async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
+    let server = ArenaServer::start().await;
+    let first = tokio::task::spawn_blocking(move || BotProcess::start(starter, None))
+        .await
+        .expect("start the bot");
+    let (status, registered) = server
+        .post(
+            "/v1/bots",
+            &json!({"name": format!("my-{}", starter.name()), "url": first.url, "games": [GAME]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{starter:?}: {registered}");
+    let id = registered["id"].as_str().expect("bot id").to_string();
+    let token = registered["token"].as_str().expect("token").to_string();
+    let secret = registered["signing_secret"]
+        .as_str()
+        .expect("signing secret")
+        .to_string();
+    drop(first);
+
+    // Restarted with its secret (on another free port, so the URL is updated: the arena probes
+    // it again, signed).
+    let bot = tokio::task::spawn_blocking({
+        let secret = secret.clone();
+        move || BotProcess::start(starter, Some(&secret))
+    })
+    .await
+    .expect("restart the bot");
+    check_signatures(&bot, &secret, starter).await;
+    let (status, updated) = server
+        .send(
+            server
+                .http
+                .patch(format!("{}/v1/bots/{id}", server.base))
+                .bearer_auth(&token)
+                .json(&json!({"url": bot.url})),
+        )
+        .await;
+    assert_eq!(status, 200, "{starter:?}: {updated}\n{}", bot.log_text());
+
+    let heuristic = server.builtin("heuristic").await;
+    let (status, created) = server
+        .post(
+            "/v1/matches",
+            &json!({"game": GAME, "bots": [id, heuristic], "seed": 11, "deadline_ms": 5000}),
+        )
+        .await;
+    assert_eq!(status, 202, "{starter:?}: {created}");
+    let match_id = created["id"].as_str().expect("match id");
+    let view = server.wait_for_end(match_id).await;
+    assert_eq!(view["status"], "finished", "{starter:?}: {view}");
+    let moves = view["moves"].as_array().expect("moves");
+    let faults: Vec<&Value> = moves
+        .iter()
+        .filter(|m| m["seat"] == 0 && !m["fault"].is_null())
+        .map(|m| &m["fault"])
+        .collect();
+    assert!(
+        faults.is_empty(),
+        "{starter:?} faulted: {faults:?}\n{}",
+        bot.log_text()
+    );
+    assert!(
+        moves.iter().filter(|m| m["seat"] == 0).count() > 1,
+        "{starter:?} played: {view}"
+    );
+    assert_eq!(view["result"]["faults"][0], 0, "{starter:?}: {view}");
+    assert_eq!(view["result"]["disqualified"], json!([]), "{starter:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_javascript_starter_plays_a_match_to_the_end_without_fault() {
+    a_starter_plays_a_match_to_the_end_without_fault(Starter::JavaScript).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_starter_plays_a_match_to_the_end_without_fault() {
+    a_starter_plays_a_match_to_the_end_without_fault(Starter::Python).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rust_starter_plays_a_match_to_the_end_without_fault() {
+    a_starter_plays_a_match_to_the_end_without_fault(Starter::Rust).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cardroom_play_with_the_bot_secret_plays_a_starter_to_the_end() {
+    use api::cli::{Cli, Command as Sub};
+    use clap::Parser as _;
+
+    let secret = format!("local-secret-{}", unique());
+    let bot = tokio::task::spawn_blocking({
+        let secret = secret.clone();
+        move || BotProcess::start(Starter::JavaScript, Some(&secret))
+    })
+    .await
+    .expect("start the bot");
+    let cli = Cli::try_parse_from([
+        "cardroom",
+        "play",
+        "--game",
+        GAME,
+        "--bot",
+        &bot.url,
+        "--bot",
+        "heuristic",
+        "--bot-secret",
+        &secret,
+        "--seed",
+        "5",
+        "--deadline-ms",
+        "5000",
+    ])
+    .expect("the play flags parse");
+    let Sub::Play(mut args) = cli.command else {
+        panic!("`cardroom play` parses as Play");
+    };
+    let mut out = Vec::new();
+    let result = arena::play(&args, &mut out)
+        .await
+        .expect("the match is played");
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert_eq!(
+        result["faults"],
+        json!([0, 0]),
+        "{text}\n{}",
+        bot.log_text()
+    );
+    assert!(
+        text.contains("seat 0: javascript-starter 1.0.0 by cardroom starter"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 0 javascript-starter "),
+        "moves name the bot: {text}"
+    );
+    assert!(text.contains("      -- deal "), "deals are shown: {text}");
+    assert!(text.contains("result after "), "{text}");
+
+    // Without the secret the bot refuses the arena's signature, and `play` says what to do.
+    args.bot_secrets.clear();
+    let error = arena::play(&args, &mut Vec::new())
+        .await
+        .expect_err("the bot refuses an unknown secret");
+    let message = error.to_string();
+    assert!(
+        message.contains("HTTP 401") && message.contains("--bot-secret"),
+        "{message}"
+    );
+}
+
+/// Runs a starter's own unit tests (signature vectors, the policy) with its language's runner.
+fn run_unit_tests(mut command: Command, what: &str) {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_javascript_and_python_starters_pass_their_own_unit_tests() {
+    let root = workspace_root();
+    require(
+        "node",
+        "Node.js 20 or later (Debian: apt-get install -y nodejs)",
+    );
+    let mut node = Command::new("node");
+    node.args(["--test", "examples/bots/javascript/"])
+        .current_dir(&root);
+    run_unit_tests(node, "node --test examples/bots/javascript/");
+    require(
+        "python3",
+        "Python 3.9 or later (Debian: apt-get install -y python3)",
+    );
+    let mut python = Command::new("python3");
+    python
+        .args(["-m", "unittest", "discover", "-s", "tests"])
+        .current_dir(root.join("examples/bots/python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    run_unit_tests(python, "python3 -m unittest (examples/bots/python)");
+}
