@@ -15,7 +15,7 @@ use crate::rng::PlayoutRng;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Version of the transparent state envelope (2: every state holds the shared `table` header).
 pub const STATE_VERSION: u64 = 2;
@@ -164,6 +164,10 @@ pub struct PresetGame<G: GameDef> {
     info: GameInfo,
     preset: Preset,
     id: Arc<str>,
+    /// Typed setups with default options by player count, built on the first random playout:
+    /// they differ only in the seed, and building one (the family's catalog, JSON option merging)
+    /// costs as much as a short game.
+    playout_setups: Mutex<Vec<Setup<OptionsOf<G>>>>,
     _family: PhantomData<fn() -> G>,
 }
 
@@ -230,6 +234,7 @@ impl<G: GameDef> PresetGame<G> {
             info,
             id: Arc::from(preset.id),
             preset,
+            playout_setups: Mutex::new(Vec::new()),
             _family: PhantomData,
         }
     }
@@ -413,11 +418,29 @@ impl<G: GameDef> Game for PresetGame<G> {
     }
 
     fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError> {
-        let setup = self.typed_setup(&NewGame {
-            players,
-            seed,
-            ..NewGame::default()
-        })?;
+        let cached = {
+            let setups = self
+                .playout_setups
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            setups.iter().find(|s| s.players == players).cloned()
+        };
+        let mut setup = match cached {
+            Some(setup) => setup,
+            None => {
+                let setup = self.typed_setup(&NewGame {
+                    players,
+                    ..NewGame::default()
+                })?;
+                let mut setups = self
+                    .playout_setups
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                setups.push(setup.clone());
+                setup
+            }
+        };
+        setup.seed = seed;
         Ok(random_playout::<G>(&setup, seed ^ 0x9E37_79B9_7F4A_7C15))
     }
 

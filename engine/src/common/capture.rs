@@ -135,13 +135,20 @@ pub const UNION_LIMIT: usize = 1 << 16;
 /// Every union of pairwise disjoint `groups` (the empty union included), deduplicated, in a
 /// deterministic order (by size, then by card mask).
 pub fn disjoint_unions(groups: &[CardSet]) -> Vec<CardSet> {
+    // The usual plays have no group or one (a single sum): answer those without any search.
+    match groups {
+        [] => return vec![CardSet::EMPTY],
+        [one] if !one.is_empty() => return vec![CardSet::EMPTY, *one],
+        _ => {}
+    }
     let mut groups: Vec<CardSet> = groups.to_vec();
     groups.sort_by_key(|g| g.0);
     groups.dedup();
     // States are (union, index of the last group used + 1); groups are added in index order so
-    // each family of groups is built once.
-    let mut seen: HashSet<(u64, usize)> = HashSet::new();
-    let mut unions: HashSet<u64> = HashSet::new();
+    // each family of groups is built once. The sets hash card masks with a fixed multiplicative
+    // hash: the output is sorted, so the hasher only has to be fast.
+    let mut seen: HashSet<(u64, usize), MaskHash> = HashSet::default();
+    let mut unions: HashSet<u64, MaskHash> = HashSet::default();
     let mut stack: Vec<(u64, usize)> = vec![(0, 0)];
     while let Some((union, next)) = stack.pop() {
         unions.insert(union);
@@ -161,6 +168,32 @@ pub fn disjoint_unions(groups: &[CardSet]) -> Vec<CardSet> {
     out.sort_by_key(|s| (s.len(), s.0));
     out
 }
+
+/// A fast deterministic hasher for card masks and small integers (Fx-style multiply-rotate).
+#[derive(Default, Clone, Copy)]
+struct MaskHasher(u64);
+
+impl std::hash::Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+}
+
+type MaskHash = std::hash::BuildHasherDefault<MaskHasher>;
 
 /// How sum captures are constrained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

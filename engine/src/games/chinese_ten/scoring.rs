@@ -22,6 +22,20 @@ pub fn pairs(a: Card, b: Card) -> bool {
     }
 }
 
+/// Every card `card` pairs with (the same relation as [`pairs`], as one set).
+pub fn pair_mask(card: Card) -> CardSet {
+    let Some(rank) = card.rank() else {
+        // The joker pairs with a joker only (no pack of the family holds one).
+        return CardSet::from_cards([Card::JOKER]);
+    };
+    let partner = match capture_value(card) {
+        // 10 - x is 1..=9: the Ace for 1, the numeral otherwise.
+        Some(x) => Rank::from_value(if x == 9 { 14 } else { (10 - x) as u8 }).unwrap_or(rank),
+        None => rank,
+    };
+    CardSet(0xF << (partner.index() * 4))
+}
+
 /// The ranks whose three or four copies in the initial layout trigger the trio / four rules.
 pub fn self_pairing(rank: Rank) -> bool {
     matches!(

@@ -5,7 +5,7 @@ use super::rules::{FirstDealer, Options, Ruleset, TaiwanEnd};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
-use crate::common::capture::{CaptureChoice, Layout, pair_targets};
+use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
@@ -280,9 +280,13 @@ impl State {
                 return vec![three];
             }
         }
-        pair_targets(&self.layout, |c| scoring::pairs(card, c))
-            .into_iter()
-            .map(|c| CardSet::from_cards([c]))
+        // Hot path of every legal list: one mask test per layout card instead of `pairs`.
+        let partners = scoring::pair_mask(card);
+        self.layout
+            .cards()
+            .iter()
+            .filter(|c| partners.contains(**c))
+            .map(|c| CardSet::from_cards([*c]))
             .collect()
     }
 

@@ -223,10 +223,18 @@ pub fn adjacent(a: usize) -> bool {
 
 /// Classifies a rank count vector (cards per rank index). `None` if it is no combination.
 pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
-    let ranks: Vec<usize> = (0..10).filter(|&r| counts[r] > 0).collect();
-    let len: usize = counts.iter().map(|&c| c as usize).sum();
-    let (&low, &high) = (ranks.first()?, ranks.last()?);
-    if ranks.len() == 1 {
+    // One pass, no allocation: this runs for every candidate of every legal list.
+    let (mut low, mut high, mut distinct, mut len) = (None, 0, 0, 0);
+    for (r, &c) in counts.iter().enumerate() {
+        if c > 0 {
+            low.get_or_insert(r);
+            high = r;
+            distinct += 1;
+        }
+        len += c as usize;
+    }
+    let low = low?;
+    if distinct == 1 {
         let kind = match counts[low] {
             1 => Kind::Single,
             2 => Kind::Pair,
@@ -247,16 +255,16 @@ pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
         });
     }
     // Runs: contiguous ranks, each adjacent to the next, all with the same count (1 or 2).
-    let contiguous = high - low + 1 == ranks.len() && (low..high).all(adjacent);
+    let contiguous = high - low + 1 == distinct && (low..high).all(adjacent);
     if !contiguous {
         return None;
     }
     let per = counts[low];
-    if ranks.iter().any(|&r| counts[r] != per) {
+    if counts[low..=high].iter().any(|&c| c != per) {
         return None;
     }
     match per {
-        1 if ranks.len() >= 3 => Some(Combo {
+        1 if distinct >= 3 => Some(Combo {
             kind: Kind::Sequence,
             len,
             top: high,
@@ -319,14 +327,20 @@ pub fn canonical(hand: CardSet, counts: &[u8; 10]) -> Option<CardSet> {
 /// Every distinct rank multiset `hand` can play (R13), in canonical order: singles, pairs,
 /// sequences, double sequences, triples, quads; within a kind by length, then top rank.
 pub fn all_plays(hand: CardSet) -> Vec<[u8; 10]> {
-    let have = rank_counts(hand);
     let mut out = Vec::new();
+    for_each_play(hand, |counts| out.push(*counts));
+    out
+}
+
+/// Calls `f` with every rank multiset of [`all_plays`], in the same order, without collecting.
+pub fn for_each_play(hand: CardSet, mut f: impl FnMut(&[u8; 10])) {
+    let have = rank_counts(hand);
     for need in [1u8, 2] {
         for r in 0..10 {
             if have[r] >= need {
                 let mut c = [0u8; 10];
                 c[r] = need;
-                out.push(c);
+                f(&c);
             }
         }
     }
@@ -342,7 +356,7 @@ pub fn all_plays(hand: CardSet) -> Vec<[u8; 10]> {
                     for x in c.iter_mut().take(end + 1).skip(start) {
                         *x = per;
                     }
-                    out.push(c);
+                    f(&c);
                 }
             }
         }
@@ -352,11 +366,10 @@ pub fn all_plays(hand: CardSet) -> Vec<[u8; 10]> {
             if have[r] >= need {
                 let mut c = [0u8; 10];
                 c[r] = need;
-                out.push(c);
+                f(&c);
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use super::action::Action;
 use super::rules::{
-    Combo, Options, RANKS, StakeScheme, all_plays, beats, canonical, classify, deck, rank_counts,
-    rank_index, top_triple_rank,
+    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, deck, for_each_play,
+    rank_counts, rank_index, top_triple_rank,
 };
 use super::view;
 use super::view::View;
@@ -393,18 +393,19 @@ impl State {
             return Vec::new();
         };
         let top_triple = top_triple_rank(self.table.players, &self.table.options);
-        all_plays(hand)
-            .iter()
-            .filter_map(|counts| {
-                let combo = classify(counts, top_triple)?;
-                if let Some(top) = self.top
-                    && !beats(combo, top.combo)
-                {
-                    return None;
-                }
-                canonical(hand, counts)
-            })
-            .collect()
+        let mut plays = Vec::new();
+        for_each_play(hand, |counts| {
+            let Some(combo) = classify(counts, top_triple) else {
+                return;
+            };
+            if let Some(top) = self.top
+                && !beats(combo, top.combo)
+            {
+                return;
+            }
+            plays.extend(canonical(hand, counts));
+        });
+        plays
     }
 
     fn must_call(&self, seat: Seat) -> bool {

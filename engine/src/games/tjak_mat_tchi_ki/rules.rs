@@ -137,26 +137,46 @@ const MILITARY_PAIRS: [((u8, u8), (u8, u8)); 5] = [
 /// The one partner of a tile of the set (R1, R2): the other copy of a civil tile, the listed
 /// military or supreme partner otherwise. `None` for a tile outside the set.
 pub fn partner(tile: Tile) -> Option<Tile> {
-    let face = (tile.low(), tile.high());
-    if TileSetSpec::CHINESE_CIVIL.contains(&face) {
-        return match tile.copy() {
-            1 => Tile::new(face.0, face.1, 2),
-            2 => Tile::new(face.0, face.1, 1),
-            _ => None,
-        };
+    // A table by face (built at compile time from the lists above): this runs for every tile of
+    // every hand on every turn.
+    let (kind, low, high) = *PARTNERS.get(tile.face_index())?;
+    match (kind, tile.copy()) {
+        (CIVIL, 1) => Tile::new(low, high, 2),
+        (CIVIL, 2) => Tile::new(low, high, 1),
+        (MILITARY, 0) => Tile::new(low, high, 0),
+        _ => None,
     }
-    if tile.copy() != 0 {
-        return None;
+}
+
+const NONE: u8 = 0;
+const CIVIL: u8 = 1;
+const MILITARY: u8 = 2;
+
+/// Per face index (`Tile::face_index`): the kind of face and the partner's face.
+const PARTNERS: [(u8, u8, u8); 28] = partner_table();
+
+const fn face_index(low: u8, high: u8) -> usize {
+    let (l, h) = (low as usize, high as usize);
+    l * 7 - l * (l.saturating_sub(1)) / 2 + (h - l)
+}
+
+const fn partner_table() -> [(u8, u8, u8); 28] {
+    let mut table = [(NONE, 0, 0); 28];
+    let mut i = 0;
+    while i < MILITARY_PAIRS.len() {
+        let ((a0, a1), (b0, b1)) = MILITARY_PAIRS[i];
+        table[face_index(a0, a1)] = (MILITARY, b0, b1);
+        table[face_index(b0, b1)] = (MILITARY, a0, a1);
+        i += 1;
     }
-    MILITARY_PAIRS.iter().find_map(|&(a, b)| {
-        if face == a {
-            Tile::new(b.0, b.1, 0)
-        } else if face == b {
-            Tile::new(a.0, a.1, 0)
-        } else {
-            None
-        }
-    })
+    // Civil faces last: a civil face is never read as military.
+    let mut i = 0;
+    while i < TileSetSpec::CHINESE_CIVIL.len() {
+        let (low, high) = TileSetSpec::CHINESE_CIVIL[i];
+        table[face_index(low, high)] = (CIVIL, low, high);
+        i += 1;
+    }
+    table
 }
 
 /// True if the two tiles form a pair.

@@ -306,25 +306,21 @@ impl State {
 
     /// The discards `seat` may take now, in table order.
     pub fn takeable(&self, seat: Seat) -> Vec<Discard> {
-        let Some(hand) = self.concealed.get(seat) else {
-            return Vec::new();
+        self.takeable_iter(seat).collect()
+    }
+
+    /// [`State::takeable`] without collecting (the turn loop only asks "any?" or "this one?").
+    fn takeable_iter(&self, seat: Seat) -> impl Iterator<Item = Discard> + '_ {
+        let hand = self.concealed.get(seat).map_or(&[][..], |h| h.as_slice());
+        let pairs = move |d: &Discard| partner(d.tile).is_some_and(|p| hand.contains(&p));
+        let from = match self.table.options.take_from {
+            TakeFrom::LastDiscard => self.discards.len().saturating_sub(1),
+            TakeFrom::AnyTableTile => 0,
         };
-        let pairs = |d: &Discard| partner(d.tile).is_some_and(|p| hand.contains(&p));
-        match self.table.options.take_from {
-            TakeFrom::LastDiscard => self
-                .discards
-                .last()
-                .filter(|d| d.seat != seat && pairs(d))
-                .copied()
-                .into_iter()
-                .collect(),
-            TakeFrom::AnyTableTile => self
-                .discards
-                .iter()
-                .filter(|d| d.seat != seat && pairs(d))
-                .copied()
-                .collect(),
-        }
+        self.discards[from..]
+            .iter()
+            .filter(move |d| d.seat != seat && pairs(d))
+            .copied()
     }
 
     /// The next player's turn begins: dealt pairs laid on the first turn, and the hand ends
@@ -334,7 +330,7 @@ impl State {
             self.started[seat] = true;
             self.lay_pairs(seat, events);
         }
-        if self.reserve.is_empty() && self.takeable(seat).is_empty() {
+        if self.reserve.is_empty() && self.takeable_iter(seat).next().is_none() {
             let record = HandRecord {
                 hand: self.hands_done + 1,
                 first_player: self.first_player,
@@ -500,7 +496,7 @@ impl GameState for State {
         }
         match self.phase {
             Phase::Acquire => {
-                out.extend(self.takeable(seat).into_iter().map(|d| Action::Take {
+                out.extend(self.takeable_iter(seat).map(|d| Action::Take {
                     tiles: vec![d.tile],
                 }));
                 if !self.reserve.is_empty() {
@@ -526,8 +522,7 @@ impl GameState for State {
         match (self.phase, action) {
             (Phase::Acquire, Action::Take { tiles }) => {
                 let tile = Self::one_tile(tiles, "a take")?;
-                let takeable = self.takeable(seat);
-                let Some(discard) = takeable.iter().find(|d| d.tile == tile).copied() else {
+                let Some(discard) = self.takeable_iter(seat).find(|d| d.tile == tile) else {
                     return Err(self.why_not_take(seat, tile));
                 };
                 let Some(pos) = self.discards.iter().position(|d| *d == discard) else {

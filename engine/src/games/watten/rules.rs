@@ -1,7 +1,7 @@
 //! The options of Watten (ids exactly as in spec §7), their declared specs, the presets (one game
 //! id per variant), and the option resolution of R64 (variant defaults, inapplicable options).
 
-use crate::cards::{Card, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::error::SetupError;
 use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
 use serde::{Deserialize, Serialize};
@@ -281,6 +281,18 @@ impl Options {
             },
             Variant::Tyrolean | Variant::Blind => Vec::new(),
         }
+    }
+
+    /// The cards of [`Options::pack`] as a set, without building the pack's list.
+    pub fn pack_set(&self) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for rank in Rank::ALL.into_iter().filter(|r| *r >= Rank::Seven) {
+            set = CardSet(set.0 | CardSet::from_cards(Suit::ALL.map(|s| Card::new(rank, s))).0);
+        }
+        if self.variant.has_weli() {
+            set.insert(weli());
+        }
+        set
     }
 
     /// The ranks that may be declared as Schlag (R8).

@@ -38,7 +38,7 @@ impl Roles {
     pub fn new(options: &Options, s: Option<Rank>, t: Suit) -> Roles {
         let crit = options.criticals();
         let crit_set = CardSet::from_cards(crit.iter().copied());
-        let pack = CardSet::from_cards(options.pack().cards());
+        let pack = options.pack_set();
         let is_crit = |c: Card| crit_set.contains(c);
         let tyr = options.variant.tyrolean_family();
         let guate = match s {

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Every game id's random-playout throughput beside OpenSpiel's C++ loop on hearts, one run.
+
+Run through bench/openspiel_compare.sh (it builds cardroom and installs OpenSpiel). Environment:
+CARDROOM_BIN, SECONDS_PER_ID, OPENSPIEL_SECONDS, GOAL, ONLY (substring filter on ids).
+
+OpenSpiel side: pyspiel does not expose a bare playout loop, but its MCTS bot with the C++
+`RandomRolloutEvaluator` is one: with two simulations and n rollouts, `step` plays 2n uniformly
+random games to the end in C++ (clone, then `LegalActions` + uniform pick + `ApplyAction` until
+terminal), first from the root, then from one child. The roots are hearts states just after the
+deal (hearts has no chance after it), so every step of a rollout is a player decision; the number
+of decisions from a root is fixed (52 plays, plus 12 passes when the deal passes), counted once in
+Python. Dealing is left out on OpenSpiel's side (it is in cardroom's figures), which only raises
+the bar. OpenSpiel is timed before and after the cardroom runs; the ratio uses the faster of the
+two, so a PASS never rests on a slow OpenSpiel moment.
+
+cardroom side: `cardroom playouts --game ID --players N --seconds S` for every id of the catalog
+(GET /v1/games of a throwaway `cardroom serve` on 127.0.0.1), at the family's usual player counts
+(FAMILY_PLAYERS, clamped to the id's range; an unknown family plays at its minimum).
+"""
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+# The usual table sizes per family (the figures quoted in issue 12 use these).
+FAMILY_PLAYERS = {
+    "twenty_two": [4],
+    "sloppy_seconds": [3],
+    "marglia": [4],
+    "maniglia": [4],
+    "watten": [4, 2],
+    "chinese_ten": [4],
+    "basra": [2, 4],
+    "taihe_abao": [4],
+    "tjak_mat_tchi_ki": [4],
+    "trump_crew": [4],
+    "bird_dog": [3, 2],
+}
+
+BIN = os.environ.get("CARDROOM_BIN", "target/release/cardroom")
+SECONDS_PER_ID = float(os.environ.get("SECONDS_PER_ID", "2"))
+OPENSPIEL_SECONDS = float(os.environ.get("OPENSPIEL_SECONDS", "3"))
+GOAL = float(os.environ.get("GOAL", "5"))
+ONLY = os.environ.get("ONLY", "")
+
+
+def log(message):
+    print(f"# {message}", file=sys.stderr, flush=True)
+
+
+def catalog():
+    """The game catalog from a throwaway server (its own database, no ladder, loopback only)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, CARDROOM_LOG="warn")
+        server = subprocess.Popen(
+            [BIN, "serve", "--host", "127.0.0.1", "--port", str(port), "--no-ladder",
+             "--database", os.path.join(tmp, "catalog.db")],
+            env=env, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/games", timeout=2) as r:
+                        return json.load(r)
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit(f"cardroom serve did not answer on port {port}")
+                    time.sleep(0.1)
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+
+
+def runs(games):
+    """(id, players) pairs: every id at its family's usual counts within its range."""
+    pairs = []
+    for game in games:
+        if ONLY and ONLY not in game["id"]:
+            continue
+        low, high = game["players"]["min"], game["players"]["max"]
+        wanted = [n for n in FAMILY_PLAYERS.get(game["family"], []) if low <= n <= high]
+        for n in wanted or [low]:
+            pairs.append((game["id"], n))
+    return pairs
+
+
+def cardroom_playouts(game, players):
+    out = subprocess.run(
+        [BIN, "playouts", "--game", game, "--players", str(players), "--seconds", str(SECONDS_PER_ID)],
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["actions_per_s"]
+
+
+def openspiel_hearts():
+    """Player decisions per second of OpenSpiel's C++ random playouts on hearts, or None."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    chooser = random.Random(2026)
+    roots = []
+    for _ in range(4):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(chooser.choices(outcomes, probs)[0])
+        probe, decisions = state.clone(), 0
+        while not probe.is_terminal():
+            assert not probe.is_chance_node(), "hearts has no chance after the deal"
+            probe.apply_action(chooser.choice(probe.legal_actions()))
+            decisions += 1
+        roots.append((state, decisions))
+
+    def timed(rollouts):
+        total_decisions, started = 0, time.perf_counter()
+        for index, (root, decisions) in enumerate(roots):
+            evaluator = pyspiel.RandomRolloutEvaluator(rollouts, 17 + index)
+            bot = pyspiel.MCTSBot(game, evaluator, 2.0, 2, 1000, False, 17 + index, False)
+            bot.step(root)
+            # n rollouts from the root, n from a child one decision further.
+            total_decisions += rollouts * (2 * decisions - 1)
+        return total_decisions, time.perf_counter() - started
+
+    decisions, seconds = timed(50)  # warm-up and calibration
+    rollouts = max(50, int(50 * OPENSPIEL_SECONDS / max(seconds, 1e-3)))
+    decisions, seconds = timed(rollouts)
+    return decisions / seconds
+
+
+def main():
+    games = catalog()
+    pairs = runs(games)
+    log(f"{len(games)} game ids, {len(pairs)} runs of {SECONDS_PER_ID} s; OpenSpiel {OPENSPIEL_SECONDS} s before and after")
+    before = openspiel_hearts()
+    if before is None:
+        log("pyspiel is not importable: no OpenSpiel reference in this run")
+    else:
+        log(f"OpenSpiel hearts (before): {before / 1e6:.3f} M decisions/s")
+    results = []
+    for game, players in pairs:
+        rate = cardroom_playouts(game, players)
+        results.append((game, players, rate))
+        log(f"{game} {players}p: {rate / 1e6:.3f} M actions/s")
+    after = openspiel_hearts()
+    reference = None
+    if before is not None and after is not None:
+        reference = max(before, after)
+        log(f"OpenSpiel hearts (after): {after / 1e6:.3f} M decisions/s")
+
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    print(f"# {when}, {os.cpu_count()} cores, {SECONDS_PER_ID} s per run, goal {GOAL:g}x OpenSpiel hearts")
+    if reference is not None:
+        print(f"# OpenSpiel hearts C++ random playouts: {before / 1e6:.3f} M decisions/s before, "
+              f"{after / 1e6:.3f} M after; ratios use {reference / 1e6:.3f} M")
+    print(f"{'id':<28} {'players':>7} {'actions/s':>12} {'ratio':>7}  goal")
+    failed = 0
+    for game, players, rate in results:
+        if reference is None:
+            ratio, verdict = "n/a", "n/a"
+        else:
+            ratio = f"{rate / reference:.2f}x"
+            verdict = "PASS" if rate >= GOAL * reference else "FAIL"
+            failed += verdict == "FAIL"
+        print(f"{game:<28} {players:>7} {rate / 1e6:>10.3f} M {ratio:>7}  {verdict}")
+    if reference is None:
+        return 2
+    print(f"# {len(results) - failed} of {len(results)} runs at or above {GOAL:g}x")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
