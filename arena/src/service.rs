@@ -508,7 +508,10 @@ impl Arena {
             game: request.game,
             bots: bot_ids,
             options: serde_json::Value::Object(options),
-            seed: request.seed.unwrap_or_else(rand::random),
+            // A drawn seed stays JSON-safe (at most 2^53 - 1), like the API's.
+            seed: request
+                .seed
+                .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED),
             deals,
             ranked,
             ladder,

@@ -12,6 +12,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::Rng;
 use serde::{Deserialize, Serialize};
 
+/// The largest seed a server draws or hands out: 2^53 - 1, exact in every JSON number (JavaScript
+/// included), so a published seed replays after passing through `jq` or `JSON.parse`.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
 /// The replayable random source carried in a game state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRng {

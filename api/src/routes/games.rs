@@ -167,7 +167,9 @@ pub async fn start(
         players: request.players,
         options: request.options,
         // 53 bits: exact in every JSON implementation, JavaScript included.
-        seed: request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11),
+        seed: request
+            .seed
+            .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED),
         deals: request.deals,
     };
     guard(|| {

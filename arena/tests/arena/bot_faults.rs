@@ -84,6 +84,12 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
         .replay
         .as_ref()
         .expect("a finished match publishes its replay");
+    // The drawn seed is JSON-safe, so the replay input survives jq and JavaScript.
+    assert!(
+        replay_input.seed <= engine::rng::MAX_SEED,
+        "seed {} is above 2^53 - 1",
+        replay_input.seed
+    );
     let actions: Vec<(usize, Value)> = replay_input
         .actions
         .iter()
