@@ -64,8 +64,8 @@ pub struct OptionInfo {
     pub constraints: Vec<Value>,
 }
 
-/// Links to the component schemas that describe a game's JSON exactly (named after the family:
-/// the ids of one family share them).
+/// Links to the component schemas that describe a game's JSON exactly, within the game's own
+/// document (the entry's `openapi` link; named after the family: the ids of one family share them).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameSchemas {
     /// Component schema of the `options` object of a request, e.g.
@@ -188,6 +188,7 @@ pub struct NewGameRequest {
     /// Seed of the game's chance. Omitted: the server picks one (below 2^53, so JavaScript
     /// clients keep it exact) and records it in the state, so the game still replays.
     #[serde(default)]
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
     /// Stacked deals for tests and puzzles: entry d fixes the first cards of deal d, as card
     /// codes (`TH`, `AS`, ...).
@@ -271,6 +272,7 @@ pub struct ReplayRequest {
     #[schema(value_type = Object)]
     pub options: Map<String, Value>,
     /// The seed (as recorded in the state).
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: u64,
     /// Stacked deals, as given to `new`.
     #[serde(default)]

@@ -25,13 +25,12 @@ const EXAMPLE_SEED: u64 = 42;
 #[derive(OpenApi)]
 #[openapi(
     info(
-        title = "cardroom rules API",
+        title = "cardroom",
         description = "A stateless rules service for traditional card games. Every request carries the \
 state it needs (a transparent JSON object, or a sealed token in sealed mode); the server keeps nothing. \
 Start a game with `new`, then loop: read `to_act` and `legal_actions` from the step, `apply` one action, \
-repeat until `over`. Each game's exact JSON (options, actions, events, views) is in the component \
-schemas `<family>.NewOptions`, `<family>.Action`, `<family>.Event` and `<family>.View`, generated from \
-the engine's own types. Every error is `application/problem+json` with a stable `code`.",
+repeat until `over`. The arena runs ranked matches between bots registered by URL. Every error is \
+`application/problem+json` with a stable `code`.",
         license(name = "MIT OR Apache-2.0"),
     ),
     tags(
@@ -331,42 +330,62 @@ pub(crate) fn base_document() -> Value {
     serde_json::to_value(&api).unwrap_or(Value::Null)
 }
 
-/// The complete OpenAPI document as JSON (object keys sorted).
+/// The complete OpenAPI document as JSON (object keys sorted): the whole service. Each family's
+/// typed schemas live in the per-game documents ([`crate::contract`]), not here, so the service
+/// document stays readable; it links to them instead.
 pub fn document() -> Value {
     let mut doc = base_document();
-    let games: Vec<(&'static dyn Game, Option<Sample>)> = engine::registry::games()
+    let games = engine::registry::games();
+    let ids: Vec<Value> = games
         .iter()
-        .map(|g| (g.as_ref(), sample(g.as_ref())))
+        .map(|g| Value::from(g.info().id.clone()))
         .collect();
-    let mut families: Vec<&str> = Vec::new();
-    if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
-        for (game, sample) in &games {
-            let family = game.info().family.as_str();
-            // The ids of one family share its schemas; the family's base id gives the examples.
-            if families.contains(&family) {
-                continue;
-            }
-            families.push(family);
-            schemas.extend(family_components(*game, sample.as_ref()));
-        }
-    }
-    if let (Some(Value::String(description)), false) =
-        (doc.pointer_mut("/info/description"), families.is_empty())
-    {
+    let builtin: Vec<Value> = arena::builtin::NAMES
+        .iter()
+        .map(|&n| Value::from(n))
+        .collect();
+    enumerate_path_parameter(&mut doc, "game", &ids);
+    enumerate_path_parameter(&mut doc, "name", &builtin);
+    if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
         description.push_str(&format!(
-            " Each game id has its own document typing every operation with its family's schemas: \
-`/v1/games/<id>/openapi.json` (linked from its catalog entry). Families: {}.",
-            families
+            " Each game id has its own OpenAPI document, `/v1/games/<id>/openapi.json` (linked from \
+its catalog entry), typing new, legal, apply, view and replay with that game's options, actions, events \
+and views; generate a typed client from it (docs/api.md). Game ids: {}.",
+            games
                 .iter()
-                .map(|f| format!("`{f}`"))
+                .map(|g| format!("`{}`", g.info().id))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
     }
-    if let Some(first) = games.iter().find_map(|(_, sample)| sample.as_ref()) {
-        add_examples(&mut doc, first);
+    if let Some(first) = games.iter().find_map(|g| sample(g.as_ref())) {
+        add_examples(&mut doc, &first);
     }
     doc
+}
+
+/// Narrows the path parameter `name` of every operation to the closed set `values`.
+fn enumerate_path_parameter(doc: &mut Value, name: &str, values: &[Value]) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Value::Object(operations) = item else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let Some(Value::Array(parameters)) = operation.get_mut("parameters") else {
+                continue;
+            };
+            for parameter in parameters {
+                if parameter.get("name") == Some(&Value::from(name))
+                    && parameter.get("in") == Some(&Value::from("path"))
+                {
+                    parameter["schema"] = json!({"type": "string", "enum": values});
+                }
+            }
+        }
+    }
 }
 
 /// The document as committed: pretty-printed, sorted keys, trailing newline.

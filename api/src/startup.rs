@@ -88,6 +88,23 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// The docs page: Swagger UI's own index, titled after the service instead of "Swagger UI".
+async fn docs_index() -> HttpResponse {
+    let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json"));
+    match utoipa_swagger_ui::serve("index.html", config) {
+        Ok(Some(file)) => {
+            let html = String::from_utf8_lossy(&file.bytes).replace(
+                "<title>Swagger UI</title>",
+                "<title>cardroom API docs</title>",
+            );
+            HttpResponse::Ok()
+                .content_type("text/html; charset=utf-8")
+                .body(html)
+        }
+        _ => HttpResponse::NotFound().finish(),
+    }
+}
+
 /// Binds the listener and builds the server (API, docs, metrics, middleware).
 pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     let listener = TcpListener::bind((config.host.as_str(), config.port))?;
@@ -112,7 +129,9 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
             .app_data(web::QueryConfig::default().error_handler(query_error))
             .configure(configure_all)
             .split_for_parts();
-        app.service(
+        app.route("/docs/", web::get().to(docs_index))
+            .route("/docs/index.html", web::get().to(docs_index))
+            .service(
             SwaggerUi::new("/docs/{_:.*}")
                 .external_url_unchecked("/openapi.json", openapi.as_ref().clone()),
         )

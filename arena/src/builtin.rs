@@ -8,7 +8,7 @@
 //! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
 
 use crate::problem::{ErrorCode, Problem, ServiceError};
-use crate::wire::{BotInfo, MoveRequest, MoveResponse};
+use crate::wire::{BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde_json::Value;
 
@@ -80,6 +80,7 @@ fn unknown(name: &str) -> ServiceError {
 ///
 /// The arena's own bots speak the public bot protocol; see `openapi/bot-protocol.json`.
 #[utoipa::path(
+    operation_id = "builtin_bot_info",
     tag = "built-in bots",
     params(("name" = String, Path, description = "`random` or `heuristic`")),
     responses(
@@ -97,12 +98,13 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 /// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
 /// simple policy on the seat's view. Useful to test a client or to get a hint.
 #[utoipa::path(
+    operation_id = "builtin_bot_move",
     tag = "built-in bots",
     params(("name" = String, Path, description = "`random` or `heuristic`")),
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The chosen action", body = MoveResponse),
-        (status = 400, description = "`bad_request`: the body is not a move request", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`bad_request`: the body is not a move request; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem, content_type = "application/problem+json"),
@@ -116,33 +118,71 @@ pub async fn bot_move(
     if info(&name).is_none() {
         return Err(unknown(&name));
     }
+    request.check().map_err(ServiceError::invalid)?;
     choose(&name, &request)
         .map(web::Json)
         .map_err(|detail| ServiceError::new(ErrorCode::InvalidMoveRequest, detail))
 }
 
-/// Notify a built-in bot (bot protocol `POST /start` and `POST /end`).
+/// Tell a built-in bot a match begins (bot protocol `POST /start`).
 ///
-/// Built-in bots keep no state between moves, so notifications are accepted and ignored.
+/// Built-in bots keep no state between moves: a well-formed notice is acknowledged and ignored.
 #[utoipa::path(
+    operation_id = "builtin_bot_start",
     tag = "built-in bots",
-    params(
-        ("name" = String, Path, description = "`random` or `heuristic`"),
-        ("event" = String, Path, description = "`start` or `end`"),
-    ),
-    request_body = Object,
+    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    request_body = StartNotice,
     responses(
         (status = 204, description = "Acknowledged"),
-        (status = 400, description = "`malformed_json`: the body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: the body is not a start notice; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
     )
 )]
-#[post("/bots/{name}/{event}")]
-pub async fn bot_notice(
-    _path: web::Path<(String, String)>,
+#[post("/bots/{name}/start")]
+pub async fn bot_start(
+    name: web::Path<String>,
     request: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ServiceError> {
-    let _notice: Value = crate::routes::parse_body(&request, &body)?;
+    acknowledge(&name, &request, &body, StartNotice::check)
+}
+
+/// Tell a built-in bot a match has ended (bot protocol `POST /end`).
+///
+/// Built-in bots keep no state between moves: a well-formed notice is acknowledged and ignored.
+#[utoipa::path(
+    operation_id = "builtin_bot_end",
+    tag = "built-in bots",
+    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    request_body = EndNotice,
+    responses(
+        (status = 204, description = "Acknowledged"),
+        (status = 400, description = "`malformed_json`: the body is not an end notice", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/bots/{name}/end")]
+pub async fn bot_end(
+    name: web::Path<String>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ServiceError> {
+    acknowledge(&name, &request, &body, |_: &EndNotice| Ok(()))
+}
+
+/// A notice is checked like any request (known bot, JSON, the notice's shape), then dropped.
+fn acknowledge<T: serde::de::DeserializeOwned>(
+    name: &str,
+    request: &HttpRequest,
+    body: &[u8],
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<HttpResponse, ServiceError> {
+    if info(name).is_none() {
+        return Err(unknown(name));
+    }
+    let notice: T = crate::routes::parse_body(request, body)?;
+    check(&notice).map_err(ServiceError::invalid)?;
     Ok(HttpResponse::NoContent().finish())
 }

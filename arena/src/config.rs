@@ -126,8 +126,9 @@ pub struct ArenaArgs {
     /// Matches played at the same time.
     #[arg(long, env = "CARDROOM_MATCH_CONCURRENCY", default_value_t = 4)]
     pub match_concurrency: usize,
-    /// Default per-move deadline in milliseconds.
-    #[arg(long, env = "CARDROOM_MOVE_DEADLINE_MS", default_value_t = 1000)]
+    /// Default per-move deadline in milliseconds (10 to 60000, the range a match may ask for).
+    #[arg(long, env = "CARDROOM_MOVE_DEADLINE_MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub move_deadline_ms: u64,
     /// Faults in one match after which a bot is disqualified from it.
     #[arg(long, env = "CARDROOM_MAX_FAULTS", default_value_t = 3)]
@@ -157,7 +158,7 @@ impl ArenaArgs {
                 allow: self.allow_bot_network.clone(),
             },
             concurrency: self.match_concurrency.max(1),
-            deadline_ms: self.move_deadline_ms.max(1),
+            deadline_ms: self.move_deadline_ms,
             max_faults: self.max_faults.max(1),
             ladder: !self.no_ladder,
             ladder_interval: Duration::from_millis(self.ladder_interval_ms.max(100)),

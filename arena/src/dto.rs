@@ -132,6 +132,7 @@ pub struct CreateMatch {
     pub options: Option<serde_json::Map<String, Value>>,
     /// Seed (random if absent).
     #[serde(default)]
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
     /// Stacked deals (unranked matches only).
     #[serde(default)]
@@ -142,6 +143,7 @@ pub struct CreateMatch {
     pub ranked: Option<bool>,
     /// Per-move deadline in milliseconds (10 to 60000; default the arena's).
     #[serde(default)]
+    #[schema(minimum = 10, maximum = 60_000)]
     pub deadline_ms: Option<u64>,
     /// A time bank per seat beside the per-move deadline (`initial_ms` 100 to 3600000,
     /// `increment_ms` at most 60000); none if absent. Ranked matches always play the game id's
@@ -198,6 +200,7 @@ pub struct ReplayInput {
     #[schema(value_type = Object)]
     pub options: Value,
     /// Seed.
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: u64,
     /// Stacked deals.
     pub deals: Vec<Vec<String>>,
@@ -228,6 +231,7 @@ pub struct MatchView {
     #[schema(value_type = Object)]
     pub options: Value,
     /// Seed; `null` until the match has ended (it would reveal every hand).
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
     /// Stacked deals; `null` until the match has ended.
     pub deals: Option<Vec<Vec<String>>>,
@@ -310,7 +314,8 @@ pub struct MatchQuery {
     pub game: Option<String>,
     /// Only matches of this bot id.
     pub bot: Option<String>,
-    /// At most this many (default 50, at most 500).
+    /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
 }
 

@@ -58,7 +58,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::leaderboards::show)
         .service(builtin::bot_info)
         .service(builtin::bot_move)
-        .service(builtin::bot_notice);
+        .service(builtin::bot_start)
+        .service(builtin::bot_end);
 }
 
 /// Adds what the arena's routes refer to beyond paths and schemas: the `owner_token` bearer

@@ -68,6 +68,8 @@ pub enum ErrorCode {
     InvalidPlayers,
     /// 422: a stacked deal names an unknown, duplicate or unavailable card.
     InvalidDeals,
+    /// 422: the seed is above 2^53 - 1 (JSON readers such as JavaScript's would round it).
+    InvalidSeed,
     /// 422: the action breaks a rule (see `reason` and `detail`).
     IllegalAction,
     /// 422: the seat may not act now.
@@ -95,7 +97,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 31] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -116,6 +118,7 @@ impl ErrorCode {
         ErrorCode::InvalidOptions,
         ErrorCode::InvalidPlayers,
         ErrorCode::InvalidDeals,
+        ErrorCode::InvalidSeed,
         ErrorCode::IllegalAction,
         ErrorCode::NotYourTurn,
         ErrorCode::GameOver,
@@ -152,6 +155,7 @@ impl ErrorCode {
             ErrorCode::InvalidOptions => "invalid_options",
             ErrorCode::InvalidPlayers => "invalid_players",
             ErrorCode::InvalidDeals => "invalid_deals",
+            ErrorCode::InvalidSeed => "invalid_seed",
             ErrorCode::IllegalAction => "illegal_action",
             ErrorCode::NotYourTurn => "not_your_turn",
             ErrorCode::GameOver => "game_over",
@@ -189,6 +193,7 @@ impl ErrorCode {
             ErrorCode::InvalidOptions
             | ErrorCode::InvalidPlayers
             | ErrorCode::InvalidDeals
+            | ErrorCode::InvalidSeed
             | ErrorCode::IllegalAction
             | ErrorCode::NotYourTurn
             | ErrorCode::GameOver
@@ -226,6 +231,7 @@ impl ErrorCode {
             ErrorCode::InvalidOptions => "Invalid options",
             ErrorCode::InvalidPlayers => "Invalid player count",
             ErrorCode::InvalidDeals => "Invalid stacked deals",
+            ErrorCode::InvalidSeed => "Seed out of range",
             ErrorCode::IllegalAction => "Illegal action",
             ErrorCode::NotYourTurn => "Not your turn",
             ErrorCode::GameOver => "Game over",
@@ -417,7 +423,8 @@ impl From<SetupError> for ServiceError {
         let code = match &error {
             SetupError::PlayerCount { .. } => ErrorCode::InvalidPlayers,
             SetupError::InvalidDeals(_) => ErrorCode::InvalidDeals,
-            _ => ErrorCode::InvalidOptions,
+            SetupError::InvalidSeed(_) => ErrorCode::InvalidSeed,
+            SetupError::InvalidOptions(_) => ErrorCode::InvalidOptions,
         };
         ServiceError::new(code, error.to_string())
     }

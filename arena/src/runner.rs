@@ -26,7 +26,7 @@ use crate::store::{
 };
 use crate::wire::{Clock, EndNotice, HistoryEntry, MoveRequest, SeatInfo, StartNotice};
 use engine::{GameResult, NewGame, Viewer};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -323,7 +323,10 @@ impl Runner {
                     game: record.game.clone(),
                     seat,
                     seats: seat_infos.clone(),
-                    options: state.options(),
+                    options: match state.options() {
+                        Value::Object(options) => options,
+                        _ => Map::new(),
+                    },
                     deadline_ms: record.deadline_ms,
                     clock: record.clock,
                 };
@@ -563,7 +566,10 @@ impl Runner {
                     match_id: id.to_string(),
                     game: record.game.clone(),
                     seat,
-                    result: result_value.clone(),
+                    result: match &result_value {
+                        Value::Object(result) => result.clone(),
+                        _ => Map::new(),
+                    },
                 };
                 let client = self.client.clone();
                 let target = target.clone();

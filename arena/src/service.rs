@@ -461,12 +461,8 @@ impl Arena {
         } else {
             request.clock
         };
-        if let Some(clock) = clock
-            && (!(100..=3_600_000).contains(&clock.initial_ms) || clock.increment_ms > 60_000)
-        {
-            return Err(ServiceError::invalid(
-                "`clock.initial_ms` must be between 100 and 3600000 and `clock.increment_ms` at most 60000",
-            ));
+        if let Some(clock) = &clock {
+            clock.check().map_err(ServiceError::invalid)?;
         }
         if request.bots.is_empty() {
             return Err(ServiceError::invalid("`bots` must list one bot per seat"));
@@ -498,7 +494,7 @@ impl Arena {
             ));
         }
         let deadline_ms = request.deadline_ms.unwrap_or(self.inner.config.deadline_ms);
-        if !(10..=60_000).contains(&deadline_ms) {
+        if !crate::wire::DEADLINE_MS.contains(&deadline_ms) {
             return Err(ServiceError::invalid(
                 "`deadline_ms` must be between 10 and 60000",
             ));

@@ -6,7 +6,7 @@
 //! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use utoipa::{OpenApi, ToSchema};
 
 /// Header carrying the unix time (seconds) at which the arena signed the request.
@@ -37,9 +37,24 @@ pub struct BotInfo {
 #[schema(example = json!({"initial_ms": 60000, "increment_ms": 500}))]
 pub struct Clock {
     /// Each seat's bank at the start of the match, in milliseconds.
+    #[schema(minimum = 100, maximum = 3_600_000)]
     pub initial_ms: u64,
     /// Milliseconds added to a seat's bank after each move it answered in time.
+    #[schema(maximum = 60_000)]
     pub increment_ms: u64,
+}
+
+/// The per-move deadlines a match may have, in milliseconds.
+pub const DEADLINE_MS: std::ops::RangeInclusive<u64> = 10..=60_000;
+
+impl Clock {
+    /// Whether the banks are in the documented ranges (the schema's `minimum`/`maximum`).
+    pub fn check(&self) -> Result<(), String> {
+        if !(100..=3_600_000).contains(&self.initial_ms) || self.increment_ms > 60_000 {
+            return Err("`clock.initial_ms` must be between 100 and 3600000 and `clock.increment_ms` at most 60000".into());
+        }
+        Ok(())
+    }
 }
 
 /// A previous move in the match, as sent in `history`: who acted, the public events it produced,
@@ -86,10 +101,12 @@ pub struct MoveRequest {
     pub legal_actions: Vec<Value>,
     /// Time the bot has to answer this request, in milliseconds, counted by the arena: the
     /// match's per-move deadline, or the seat's time bank if that is shorter.
+    #[schema(maximum = 60_000)]
     pub deadline_ms: u64,
     /// The seat's time bank before this move, in milliseconds (matches with a `clock` only):
     /// the time this move takes is taken from it, and a seat whose bank runs out is flagged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub time_left_ms: Option<u64>,
     /// Every move so far, oldest first, as this seat may know it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,9 +149,9 @@ pub struct StartNotice {
     /// Every seat and its bot.
     pub seats: Vec<SeatInfo>,
     /// The effective options.
-    #[schema(value_type = Object)]
-    pub options: Value,
+    pub options: Map<String, Value>,
     /// Per-move deadline in milliseconds.
+    #[schema(minimum = 10, maximum = 60_000)]
     pub deadline_ms: u64,
     /// Each seat's time bank, if the match has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -153,8 +170,34 @@ pub struct EndNotice {
     pub seat: usize,
     /// The match result: `ranking` (groups of seats, best first), `scores`, `disqualified`,
     /// `flagged` (seats whose time bank ran out), `faults`.
-    #[schema(value_type = Object)]
-    pub result: Value,
+    pub result: Map<String, Value>,
+}
+
+impl MoveRequest {
+    /// Whether the numbers are in their documented ranges (what the arena itself sends).
+    pub fn check(&self) -> Result<(), String> {
+        if self.deadline_ms > *DEADLINE_MS.end() {
+            return Err(format!("`deadline_ms` is at most {}", DEADLINE_MS.end()));
+        }
+        if self.time_left_ms.is_some_and(|t| t > engine::rng::MAX_SEED) {
+            return Err("`time_left_ms` is at most 2^53 - 1".into());
+        }
+        Ok(())
+    }
+}
+
+impl StartNotice {
+    /// Whether the numbers are in their documented ranges (what the arena itself sends).
+    pub fn check(&self) -> Result<(), String> {
+        if !DEADLINE_MS.contains(&self.deadline_ms) {
+            return Err(format!(
+                "`deadline_ms` must be between {} and {}",
+                DEADLINE_MS.start(),
+                DEADLINE_MS.end()
+            ));
+        }
+        self.clock.as_ref().map_or(Ok(()), Clock::check)
+    }
 }
 
 /// The bot protocol as an OpenAPI document: the endpoints a bot serves.

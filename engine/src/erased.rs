@@ -241,6 +241,9 @@ impl<G: GameDef> PresetGame<G> {
 
     /// The typed setup for a request: player range, merged and typed options.
     pub fn typed_setup(&self, request: &NewGame) -> Result<Setup<OptionsOf<G>>, SetupError> {
+        if request.seed > crate::rng::MAX_SEED {
+            return Err(SetupError::InvalidSeed(request.seed));
+        }
         let family_specs = G::family().options;
         let merged = merge_options(&family_specs, &self.preset, &request.options);
         // The range follows the options when they are valid (a variant may seat more).
@@ -294,6 +297,13 @@ impl<G: GameDef> PresetGame<G> {
         if !(min..=max).contains(&players) {
             return Err(StateError::Inconsistent(format!(
                 "{players} players is outside {min}..={max}"
+            )));
+        }
+        // Only seeds `new` accepts are reachable (see `typed_setup`).
+        if typed.seed() > crate::rng::MAX_SEED {
+            return Err(StateError::Inconsistent(format!(
+                "seed {} is above 2^53 - 1",
+                typed.seed()
             )));
         }
         typed.validate().map_err(StateError::Inconsistent)?;
@@ -440,7 +450,7 @@ impl<G: GameDef> Game for PresetGame<G> {
                 setup
             }
         };
-        setup.seed = seed;
+        setup.seed = seed & crate::rng::MAX_SEED;
         Ok(random_playout::<G>(&setup, seed ^ 0x9E37_79B9_7F4A_7C15))
     }
 

@@ -25,6 +25,12 @@ pub enum SetupError {
     /// A stacked deal names an unknown, duplicate or unavailable card, or is too long.
     #[error("{0}")]
     InvalidDeals(String),
+    /// The seed is above [`crate::rng::MAX_SEED`] (2^53 - 1): larger integers lose precision in
+    /// JSON readers such as JavaScript's, and the game would then not replay.
+    #[error(
+        "seed {0} is above the largest seed 9007199254740991 (2^53 - 1), which every JSON reader keeps exact"
+    )]
+    InvalidSeed(u64),
 }
 
 fn suggest(alternatives: &[String], got: usize) -> String {
@@ -42,6 +48,7 @@ impl SetupError {
             SetupError::PlayerCount { .. } => "invalid_players",
             SetupError::InvalidOptions(_) => "invalid_options",
             SetupError::InvalidDeals(_) => "invalid_deals",
+            SetupError::InvalidSeed(_) => "invalid_seed",
         }
     }
 }

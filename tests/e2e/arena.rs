@@ -82,3 +82,188 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
     );
     handle.stop(true).await;
 }
+
+/// Starts the server with an arena on a fresh SQLite file and the built-in bots registered.
+async fn spawn_arena(name: &str) -> (String, actix_web::dev::ServerHandle, Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("cardroom-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let arena = arena::Arena::open(arena::ArenaConfig::local(
+        dir.join("arena.db").to_string_lossy().to_string(),
+    ))
+    .await
+    .expect("open the arena");
+    let builtins = arena.register_builtins().await.expect("built-in bots");
+    let running = build(ServeConfig {
+        port: 0,
+        workers: Some(1),
+        handle_signals: false,
+        arena: Some(arena),
+        ..ServeConfig::default()
+    })
+    .expect("bind");
+    let base = format!("http://{}", running.addr);
+    let handle = running.server.handle();
+    tokio::spawn(running.server);
+    arena::client::install_crypto_provider();
+    (base, handle, builtins)
+}
+
+/// Runs `program args` with `input` on stdin and returns its stdout.
+fn pipe(program: &str, args: &[&str], input: &str) -> String {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {program} (installed by .ci/run): {e}"));
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("wait");
+    assert!(output.status.success(), "{program} {args:?} failed");
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+/// Issue 13 item 4: the seed the arena draws survives `jq` and JavaScript, so a finished match's
+/// `replay` block replays to the same result after passing through either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
+    let (base, handle, builtins) = spawn_arena("replay-jq").await;
+    let http = reqwest::Client::new();
+    let created: Value = http
+        .post(format!("{base}/v1/matches"))
+        .json(&json!({"game": "basra", "bots": builtins}))
+        .send()
+        .await
+        .expect("send")
+        .json()
+        .await
+        .expect("json");
+    let id = created["id"].as_str().expect("match id").to_string();
+    let mut text = String::new();
+    for _ in 0..800 {
+        text = http
+            .get(format!("{base}/v1/matches/{id}"))
+            .send()
+            .await
+            .expect("send")
+            .text()
+            .await
+            .expect("text");
+        let view: Value = serde_json::from_str(&text).expect("json");
+        if view["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let view: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(view["status"], "finished", "{view}");
+    let seed = view["replay"]["seed"].as_u64().expect("a seed");
+    assert!(seed <= engine::rng::MAX_SEED, "{seed}");
+    let scores = view["result"]["scores"].clone();
+    assert!(scores.is_array(), "{view}");
+
+    let through_jq = pipe("jq", &["-c", ".replay"], &text);
+    let through_node = pipe(
+        "node",
+        &[
+            "-e",
+            "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>\
+             process.stdout.write(JSON.stringify(JSON.parse(s).replay)))",
+        ],
+        &text,
+    );
+    for (tool, block) in [("jq", through_jq), ("node", through_node)] {
+        let block: Value = serde_json::from_str(&block).expect("json");
+        assert_eq!(block["seed"].as_u64(), Some(seed), "{tool} kept the seed");
+        let replayed: Value = http
+            .post(format!("{base}/v1/games/basra/replay"))
+            .json(&block)
+            .send()
+            .await
+            .expect("send")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(replayed["step"]["over"], true, "{tool}: {replayed}");
+        assert_eq!(
+            replayed["step"]["result"]["scores"], scores,
+            "{tool}: the replay ends as the match did"
+        );
+    }
+    handle.stop(true).await;
+}
+
+/// Issue 13 items 3 and 4: the documented limits are enforced on the arena's routes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
+    let (base, handle, builtins) = spawn_arena("limits").await;
+    let http = reqwest::Client::new();
+    let cases = [
+        (
+            "POST",
+            "/v1/matches",
+            json!({"game": "twenty_two", "bots": builtins, "seed": engine::rng::MAX_SEED + 1}),
+            422,
+            "invalid_seed",
+        ),
+        (
+            "GET",
+            "/v1/matches?limit=501",
+            Value::Null,
+            400,
+            "invalid_request",
+        ),
+        (
+            "GET",
+            "/v1/matches?limit=0",
+            Value::Null,
+            400,
+            "invalid_request",
+        ),
+        (
+            "POST",
+            "/bots/random/start",
+            json!({}),
+            400,
+            "malformed_json",
+        ),
+        ("POST", "/bots/nobody/end", json!({}), 404, "unknown_bot"),
+    ];
+    for (method, path, body, status, code) in cases {
+        let request = match method {
+            "GET" => http.get(format!("{base}{path}")),
+            _ => http.post(format!("{base}{path}")).json(&body),
+        };
+        let response = request.send().await.expect("send");
+        assert_eq!(response.status().as_u16(), status, "{method} {path}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/problem+json",
+            "{method} {path}"
+        );
+        let problem: Value = response.json().await.expect("json");
+        assert_eq!(problem["code"], code, "{method} {path}: {problem}");
+    }
+    // A start notice without a body is refused, not acknowledged.
+    let response = http
+        .post(format!("{base}/bots/random/start"))
+        .header("content-type", "application/json")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(response.status().as_u16(), 400);
+    let response = http
+        .get(format!("{base}/v1/matches?limit=500"))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(response.status().as_u16(), 200);
+    handle.stop(true).await;
+}

@@ -38,6 +38,11 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
             br#"{"players": 2, "seed": 1, "deals": [["ZZ"]]}"#.to_vec(),
             "invalid_deals",
         ),
+        (
+            "seed above 2^53 - 1",
+            br#"{"players": 2, "seed": 9007199254740992}"#.to_vec(),
+            "invalid_seed",
+        ),
     ];
     for (name, body, code) in cases {
         let reply = app.post_raw(&path, body).await;
@@ -50,6 +55,15 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
         assert_eq!(reply.problem_code(), code, "{name}: {}", reply.body);
         assert!(!reply.body["detail"].as_str().unwrap().is_empty());
     }
+    let reply = app
+        .op(
+            GAME,
+            "replay",
+            &json!({"players": 2, "seed": engine::rng::MAX_SEED + 1, "actions": []}),
+        )
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert_eq!(reply.problem_code(), "invalid_seed");
     let reply = app
         .op(GAME, "apply", &json!({"seat": 0, "action": {}}))
         .await;

@@ -15,6 +15,7 @@ mod openapi_drift;
 mod operations;
 mod play;
 mod python_client;
+mod schemathesis;
 mod sealed;
 mod starters;
 mod typed_clients;

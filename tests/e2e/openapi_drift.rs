@@ -1,6 +1,7 @@
 //! The committed OpenAPI document is what the code generates.
 
 use crate::support::workspace_root;
+use serde_json::Value;
 
 #[test]
 fn the_committed_openapi_document_is_up_to_date() {
@@ -44,11 +45,22 @@ fn every_operation_has_a_summary_a_description_and_examples() {
             }
         }
     }
-    // Every family's generated schemas are components, with real examples on the roots.
+    // The service document names no family schema (they would be hundreds); each game's own
+    // document carries its family's generated schemas, with real examples on the roots.
+    let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+    let family_schemas: Vec<&String> = schemas.keys().filter(|k| k.contains('.')).collect();
+    assert!(family_schemas.is_empty(), "{family_schemas:?}");
+    let mut families = Vec::new();
     for game in engine::registry::games() {
-        for kind in ["NewOptions", "Options", "Action", "Event", "View"] {
-            let name = format!("{}.{kind}", game.info().family);
-            let schema = &doc["components"]["schemas"][&name];
+        let family = &game.info().family;
+        if families.contains(family) {
+            continue;
+        }
+        families.push(family.clone());
+        let game_doc = api::contract::game_document(game.as_ref());
+        for kind in ["NewOptions", "Action", "Event", "View"] {
+            let name = format!("{family}.{kind}");
+            let schema = &game_doc["components"]["schemas"][&name];
             assert!(schema["examples"].is_array(), "{name} has examples");
         }
     }
@@ -99,4 +111,35 @@ fn every_error_response_is_problem_json_and_every_json_body_documents_415() {
             }
         }
     }
+}
+
+/// Issue 13 item 3: generated clients get one function per operation, and `{game}` is the
+/// catalog, so a client cannot name a game that does not exist.
+#[test]
+fn operation_ids_are_unique_and_the_game_parameter_is_the_catalog() {
+    let doc = api::openapi::document();
+    assert_eq!(doc["info"]["title"], "cardroom");
+    let catalog: Vec<Value> = engine::registry::games()
+        .iter()
+        .map(|g| Value::from(g.info().id.clone()))
+        .collect();
+    let mut ids = std::collections::BTreeSet::new();
+    let mut game_parameters = 0;
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            let id = op["operationId"].as_str().expect("an operationId");
+            assert!(ids.insert(id.to_string()), "{method} {path}: `{id}` twice");
+            for parameter in op["parameters"].as_array().into_iter().flatten() {
+                if parameter["name"] == "game" && parameter["in"] == "path" {
+                    game_parameters += 1;
+                    assert_eq!(
+                        parameter["schema"]["enum"],
+                        Value::Array(catalog.clone()),
+                        "{method} {path}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(game_parameters >= 8, "{game_parameters}");
 }

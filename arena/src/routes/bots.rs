@@ -12,6 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 /// The arena first probes `GET {url}/`; an unreachable or non-conforming bot is refused. The
 /// answer carries the owner `token` and the `signing_secret`, shown this once.
 #[utoipa::path(
+    operation_id = "register_bot",
     tag = "arena",
     request_body = RegisterBot,
     responses(
@@ -44,7 +45,7 @@ pub async fn register(
 /// List bots.
 ///
 /// Every registered bot with its ratings per game (owner secrets and URLs are never shown).
-#[utoipa::path(tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
+#[utoipa::path(operation_id = "list_bots", tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
 #[get("/v1/bots")]
 pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ServiceError> {
     Ok(web::Json(arena.list_bots().await?))
@@ -54,6 +55,7 @@ pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, Service
 ///
 /// Public information, ratings per game and the 20 most recent matches.
 #[utoipa::path(
+    operation_id = "show_bot",
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
     responses(
@@ -74,6 +76,7 @@ pub async fn show(
 /// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again, and unpaused
 /// from the ladder if it answers.
 #[utoipa::path(
+    operation_id = "update_bot",
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
     request_body = UpdateBot,
@@ -105,6 +108,7 @@ pub async fn update(
 ///
 /// Needs the owner token. The bot leaves the ladder and the leaderboards; its past matches stay.
 #[utoipa::path(
+    operation_id = "delete_bot",
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
     security(("owner_token" = [])),

@@ -10,6 +10,7 @@ use actix_web::{get, web};
 /// Bots by conservative rating (`mu - 3 sigma`), with games played and last match. Only ranked
 /// matches count; each game id (preset) has its own leaderboard.
 #[utoipa::path(
+    operation_id = "show_leaderboard",
     tag = "arena",
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
     responses(

@@ -42,6 +42,7 @@ fn ended(record: &MatchRecord) -> bool {
 /// match runs only the spectator's view is given and actions are `null`; once it is over, any
 /// seat (`?seat=N`) and every action.
 #[utoipa::path(
+    operation_id = "match_frames",
     tag = "arena",
     params(("id" = String, Path, description = "Match id"), FramesQuery),
     responses(
@@ -102,6 +103,7 @@ pub async fn frames(
 /// the stream closes. For a match already over, the whole log, the result and the end at once.
 /// Nothing hidden is sent: the same redaction as the spectator's view.
 #[utoipa::path(
+    operation_id = "match_events",
     tag = "arena",
     params(("id" = String, Path, description = "Match id")),
     responses(

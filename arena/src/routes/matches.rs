@@ -12,6 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 /// The match is queued and runs in the background (bounded concurrency); poll
 /// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
 #[utoipa::path(
+    operation_id = "create_match",
     tag = "arena",
     request_body = CreateMatch,
     responses(
@@ -44,11 +45,12 @@ pub async fn create(
 ///
 /// Newest first, optionally only one game's or one bot's.
 #[utoipa::path(
+    operation_id = "list_matches",
     tag = "arena",
     params(MatchQuery),
     responses(
         (status = 200, description = "Matches", body = MatchList),
-        (status = 400, description = "Invalid query", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_request`: an invalid query, such as a `limit` outside 1..=500", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches")]
@@ -58,6 +60,11 @@ pub async fn list(
 ) -> Result<web::Json<MatchList>, ServiceError> {
     let query = web::Query::<MatchQuery>::from_query(request.query_string())
         .map_err(|e| ServiceError::invalid(format!("invalid query: {e}")))?;
+    if let Some(limit) = query.limit.filter(|limit| !(1..=500).contains(limit)) {
+        return Err(ServiceError::invalid(format!(
+            "invalid query: limit {limit} is outside 1..=500"
+        )));
+    }
     Ok(web::Json(arena.list_matches(query.into_inner()).await?))
 }
 
@@ -66,6 +73,7 @@ pub async fn list(
 /// Status, seats, moves with latency and faults, public events, the result, and what
 /// `POST /v1/games/{game}/replay` needs to replay it move by move.
 #[utoipa::path(
+    operation_id = "show_match",
     tag = "arena",
     params(("id" = String, Path, description = "Match id")),
     responses(
