@@ -1,10 +1,10 @@
 //! Wire types of the rules API (request and response bodies), with their OpenAPI schemas.
 //!
 //! Game-specific payloads (options, actions, views, events) are plain JSON here; their exact shape
-//! per family is published as the components `<family>.NewOptions`, `<family>.Action`,
-//! `<family>.Event` and `<family>.View` (generated from the engine's types, see
-//! [`engine::schema`]), and each game id's own OpenAPI document
-//! (`/v1/games/<id>/openapi.json`, [`crate::contract`]) types every request and response with them.
+//! per family is the schemas `<family>.NewOptions`, `<family>.Action`, `<family>.Event` and
+//! `<family>.View` (generated from the engine's types, see [`engine::schema`]), with which each game
+//! id's own OpenAPI document (`/v1/games/<id>/openapi.json`, [`crate::contract`]) types every
+//! request and response.
 
 use engine::{GameInfo, GameResult};
 use serde::{Deserialize, Serialize};
@@ -324,7 +324,8 @@ pub struct Step {
     pub over: bool,
     /// The result, once over.
     pub result: Option<ResultDto>,
-    /// Public events of this step (each a JSON object with a `type`).
+    /// Public events of this step (each a JSON object with a `type`): those of the action just
+    /// applied, or for `new` those of the setup.
     pub events: Vec<Value>,
     /// Legal actions of every seat in `to_act`.
     pub legal_actions: Vec<SeatActions>,

@@ -1,9 +1,9 @@
-//! The OpenAPI 3.1 document: generated from the handlers' annotations (utoipa), then completed
-//! from the engine's registry with the schemas of every family, generated from the engine's types
-//! (`<family>.NewOptions`, `<family>.Action`, `<family>.Event`, `<family>.View` and their parts,
-//! see [`engine::schema`]), and real request/response examples, all produced by playing seeded
-//! games, so the document is byte-stable. Each game id's own document is built in
-//! [`crate::contract`].
+//! The OpenAPI 3.1 document of the whole service: generated from the handlers' annotations
+//! (utoipa), then completed from the engine's registry (the `{game}` enum) and with real
+//! request/response examples produced by playing seeded games, so the document is byte-stable. Each
+//! game id's own document, typed with its family's schemas (`<family>.NewOptions`,
+//! `<family>.Action`, `<family>.Event`, `<family>.View`, generated from the engine's types, see
+//! [`engine::schema`] and [`family_components`]), is built in [`crate::contract`].
 //!
 //! Regenerate the committed copy with `cargo run -p api -- openapi --write openapi/cardroom.json`.
 
@@ -55,6 +55,8 @@ pub(crate) struct Sample {
     game: &'static dyn Game,
     setup: NewGame,
     start: Box<dyn Match>,
+    /// The public events of the setup (the deal...).
+    start_events: Vec<Value>,
     /// State, seat and action of a mid-game move, and the match after it.
     mid: Option<Move>,
     /// One example action per action `type`, in order of first appearance.
@@ -87,10 +89,13 @@ pub(crate) fn sample(game: &'static dyn Game) -> Option<Sample> {
         seed: EXAMPLE_SEED,
         ..NewGame::default()
     };
-    let start = game.start(&setup).ok()?;
+    let (start, start_events) = game.start_with_events(&setup).ok()?;
     let mut current = start.clone_match();
     let mut actions = Vec::new();
     let mut events = Vec::new();
+    for event in &start_events {
+        push_kind(&mut events, event);
+    }
     let mut history = Vec::new();
     let mut mid = None;
     for step in 0..5000usize {
@@ -124,6 +129,7 @@ pub(crate) fn sample(game: &'static dyn Game) -> Option<Sample> {
         game,
         setup,
         start,
+        start_events,
         mid,
         actions,
         events,
@@ -190,7 +196,7 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         json_body,
         json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed}),
     );
-    if let Ok(step) = make_step(&codec, sample.start.as_ref(), Vec::new()) {
+    if let Ok(step) = make_step(&codec, sample.start.as_ref(), sample.start_events.clone()) {
         set_example(
             doc,
             &path("new"),

@@ -5,10 +5,16 @@
 use crate::codec::StateCodec;
 use crate::metrics::Metrics;
 use crate::routes::configure_all;
+use actix_web::ResponseError as _;
+use actix_web::dev::ServiceResponse;
 use actix_web::dev::{Server, Service as _};
-use actix_web::http::header::{HeaderName, HeaderValue, LOCATION};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{App, HttpResponse, HttpServer, web};
-use arena::problem::{json_config, not_found, path_error, query_error};
+use arena::problem::{
+    ErrorCode, PROBLEM_JSON, ServiceError, json_config, not_found, path_error, query_error,
+};
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -88,6 +94,30 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// A body over the limit is a `payload_too_large` problem on every route: actix answers the raw
+/// body extractor's overflow in plain text, which this replaces.
+fn payload_too_large<B>(
+    res: ServiceResponse<B>,
+    limit: usize,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == PROBLEM_JSON.as_bytes());
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let (request, _) = res.into_parts();
+    let response = ServiceError::new(
+        ErrorCode::PayloadTooLarge,
+        format!("the request body is larger than the limit of {limit} bytes"),
+    )
+    .error_response();
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(request, response).map_into_right_body(),
+    ))
+}
+
 /// The docs page: Swagger UI's own index, titled after the service instead of "Swagger UI".
 async fn docs_index() -> HttpResponse {
     let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json"));
@@ -125,6 +155,8 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
             .app_data(metrics.clone())
             // JSON bodies only (415 otherwise: a cross-origin form cannot post text/plain JSON).
             .app_data(json_config(limit))
+            // Raw bodies (the arena parses its own) have the same limit as JSON ones.
+            .app_data(web::PayloadConfig::new(limit))
             .app_data(web::PathConfig::default().error_handler(path_error))
             .app_data(web::QueryConfig::default().error_handler(query_error))
             .configure(configure_all)
@@ -138,6 +170,12 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         .route("/docs", web::get().to(docs_redirect))
         .configure(crate::web::configure)
         .default_service(web::to(not_found))
+        .wrap(
+            ErrorHandlers::new()
+                .handler(StatusCode::PAYLOAD_TOO_LARGE, move |res| {
+                    payload_too_large(res, limit)
+                }),
+        )
         .wrap_fn(move |req, srv| {
             // One span per request: its id (the client's `x-request-id`, or a fresh one) is on
             // every log line of the request and echoed in the `x-request-id` header; the span

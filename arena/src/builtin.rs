@@ -106,6 +106,7 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
         (status = 200, description = "The chosen action", body = MoveResponse),
         (status = 400, description = "`bad_request`: the body is not a move request; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem, content_type = "application/problem+json"),
     )
@@ -136,6 +137,7 @@ pub async fn bot_move(
         (status = 204, description = "Acknowledged"),
         (status = 400, description = "`malformed_json`: the body is not a start notice; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -160,6 +162,7 @@ pub async fn bot_start(
         (status = 204, description = "Acknowledged"),
         (status = 400, description = "`malformed_json`: the body is not an end notice", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
     )
 )]

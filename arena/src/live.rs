@@ -179,15 +179,16 @@ pub fn frames(
 ) -> Result<Vec<Frame>, FramesError> {
     let game = engine::registry::find(&record.game)
         .ok_or_else(|| FramesError::UnknownGame(record.game.clone()))?;
-    let mut state = game
-        .start(&new_game(record))
+    let (mut state, setup_events) = game
+        .start_with_events(&new_game(record))
         .map_err(|e| FramesError::Replay(e.to_string()))?;
     let mut out = Vec::with_capacity(moves.len() + 1);
     out.push(Frame {
         index: None,
         seat: None,
         action: None,
-        events: Vec::new(),
+        // The start position carries the setup's public events (the deal, a card turned up).
+        events: setup_events,
         view: state.view(viewer),
         to_act: state.to_act(),
     });

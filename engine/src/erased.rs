@@ -83,8 +83,8 @@ pub struct Applied {
 pub struct Replay {
     /// The state after the last accepted action.
     pub game: Box<dyn Match>,
-    /// Public events, in order, each tagged with the index of the action that produced it (setup
-    /// events have none).
+    /// Public events, in order: first those of the setup (without `action_index`), then each
+    /// action's, tagged with the index of the action that produced it.
     pub events: Vec<Value>,
     /// The first refused action, if any (the replay stops there).
     pub refused: Option<ReplayError>,
@@ -95,7 +95,15 @@ pub trait Game: Send + Sync {
     /// Catalog entry.
     fn info(&self) -> &GameInfo;
     /// Starts a game.
-    fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError>;
+    fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError> {
+        self.start_with_events(request).map(|(game, _)| game)
+    }
+    /// Starts a game and reports the public events of its setup (the deal as every seat may see
+    /// it, a card turned up...), JSON objects with a `type` like the events of `apply`.
+    fn start_with_events(
+        &self,
+        request: &NewGame,
+    ) -> Result<(Box<dyn Match>, Vec<Value>), SetupError>;
     /// Loads and validates a transparent state (`{"version", "game", "data"}`).
     fn load(&self, state: &Value) -> Result<Box<dyn Match>, StateError>;
     /// Loads and validates a transparent state given as JSON text, with the same checks as
@@ -279,13 +287,17 @@ impl<G: GameDef> PresetGame<G> {
         })
     }
 
-    fn typed_start(&self, request: &NewGame) -> Result<TypedMatch<G>, SetupError> {
+    fn typed_start(&self, request: &NewGame) -> Result<(TypedMatch<G>, Vec<Value>), SetupError> {
         let setup = self.typed_setup(request)?;
-        let state = G::setup(&setup)?;
-        Ok(TypedMatch {
-            id: self.id.clone(),
-            state,
-        })
+        let mut events = Vec::new();
+        let state = G::setup(&setup, &mut events)?;
+        Ok((
+            TypedMatch {
+                id: self.id.clone(),
+                state,
+            },
+            events.iter().map(to_json).collect(),
+        ))
     }
 
     /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
@@ -339,8 +351,12 @@ impl<G: GameDef> Game for PresetGame<G> {
         &self.info
     }
 
-    fn start(&self, request: &NewGame) -> Result<Box<dyn Match>, SetupError> {
-        Ok(Box::new(self.typed_start(request)?))
+    fn start_with_events(
+        &self,
+        request: &NewGame,
+    ) -> Result<(Box<dyn Match>, Vec<Value>), SetupError> {
+        let (game, events) = self.typed_start(request)?;
+        Ok((Box::new(game), events))
     }
 
     fn load(&self, state: &Value) -> Result<Box<dyn Match>, StateError> {
@@ -399,8 +415,7 @@ impl<G: GameDef> Game for PresetGame<G> {
     }
 
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError> {
-        let mut game = self.typed_start(request)?;
-        let mut events = Vec::new();
+        let (mut game, mut events) = self.typed_start(request)?;
         let mut refused = None;
         for (index, (seat, action)) in actions.iter().enumerate() {
             match game.apply(*seat, action) {
@@ -480,12 +495,12 @@ use serde::Deserialize;
 /// Plays one uniformly random game on typed calls (a random actor, then a random legal action)
 /// and returns the number of actions applied. Used by `cardroom playouts` and the benchmarks.
 pub fn random_playout<G: GameDef>(setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
-    let Ok(mut state) = G::setup(setup) else {
+    let mut events = Vec::new();
+    let Ok(mut state) = G::setup(setup, &mut events) else {
         return 0;
     };
     let mut rng = PlayoutRng::new(choice_seed);
     let mut actions = Vec::new();
-    let mut events = Vec::new();
     let mut applied = 0;
     loop {
         let actors = state.to_act();

@@ -276,9 +276,14 @@ pub trait GameDef: Sized + Send + Sync + 'static {
         Ok(())
     }
 
-    /// Sets up a game (and deals, if the game starts with a deal). Draws all chance from the
-    /// state's [`crate::rng::GameRng`]; checks player-dependent options.
-    fn setup(setup: &Setup<OptionsOf<Self>>) -> Result<Self::State, SetupError>;
+    /// Sets up a game (and deals, if the game starts with a deal), appending to `events` the
+    /// public events of the setup: the deal as every seat may see it (who got how many cards, never
+    /// which), a card turned up, a cut, a dealer drawn. Draws all chance from the state's
+    /// [`crate::rng::GameRng`]; checks player-dependent options.
+    fn setup(
+        setup: &Setup<OptionsOf<Self>>,
+        events: &mut Vec<EventOf<Self>>,
+    ) -> Result<Self::State, SetupError>;
 
     /// A simple heuristic policy for the built-in bot (the family's `bot.rs`): the index into
     /// `legal` of the action to play, chosen from the seat's view only (never the full state). It

@@ -55,6 +55,25 @@ fn check_views(game: &dyn engine::Match, id: &str) {
     }
 }
 
+/// The setup's events are public (issue 13 item 5): none names a piece the spectator cannot see
+/// right after the setup, and each has a `type`. (After an action the check would be too strict:
+/// one action's events may show a card played before a new deal shuffles it back, hidden.)
+fn check_setup_events(game: &dyn engine::Match, events: &[Value], id: &str) {
+    let text = serde_json::to_string(events).unwrap();
+    for code in game.hidden_from(Viewer::Spectator) {
+        assert!(
+            !text.contains(&format!("\"{code}\"")),
+            "{id}: the setup's events show hidden piece {code}: {text}"
+        );
+    }
+    for event in events {
+        assert!(
+            event["type"].is_string(),
+            "{id}: setup event {event} has no type"
+        );
+    }
+}
+
 fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, exhaustive: bool) {
     let id = game.info().id.clone();
     let request = NewGame {
@@ -62,9 +81,14 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
         seed,
         ..NewGame::default()
     };
-    let mut state = game
-        .start(&request)
+    let (mut state, setup_events) = game
+        .start_with_events(&request)
         .unwrap_or_else(|e| panic!("{id}/{players}: setup failed: {e}"));
+    assert!(
+        !setup_events.is_empty(),
+        "{id}/{players}: the setup reports no event"
+    );
+    check_setup_events(state.as_ref(), &setup_events, &id);
     let pieces = sorted(state.pieces());
     let mut history: Vec<(usize, Value)> = Vec::new();
     let mut chooser = Chooser(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -207,6 +231,12 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
         replay.game.save(),
         state.save(),
         "{id}/{players} seed {seed}: replay differs"
+    );
+    // The replay's log starts with the setup's events, untagged.
+    assert_eq!(
+        replay.events[..setup_events.len()],
+        setup_events[..],
+        "{id}: the replay log does not start with the setup events"
     );
 }
 

@@ -692,7 +692,7 @@ fn hero_wins(players: usize, games: u64) -> (f64, f64) {
             seed,
             deals: vec![],
         };
-        let mut state = BirdDog::setup(&setup).unwrap();
+        let mut state = BirdDog::setup(&setup, &mut Vec::new()).unwrap();
         while let Some(&seat) = state.to_act().as_slice().first() {
             legal.clear();
             state.legal_actions(seat, &mut legal);

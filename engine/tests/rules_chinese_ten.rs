@@ -105,12 +105,15 @@ fn options(id: &str, overrides: Value) -> Options {
 }
 
 fn typed(id: &str, n: usize, overrides: Value) -> State {
-    ChineseTen::setup(&Setup {
-        players: n,
-        options: options(id, overrides),
-        seed: 3,
-        deals: vec![],
-    })
+    ChineseTen::setup(
+        &Setup {
+            players: n,
+            options: options(id, overrides),
+            seed: 3,
+            deals: vec![],
+        },
+        &mut Vec::new(),
+    )
     .unwrap()
 }
 

@@ -156,12 +156,15 @@ fn e7_r2_deal_scoring_only_above_35() {
 }
 
 fn marglia_state(options: Options, deals: Vec<Vec<String>>) -> State {
-    Marglia::setup(&Setup {
-        players: 4,
-        options,
-        seed: 3,
-        deals,
-    })
+    Marglia::setup(
+        &Setup {
+            players: 4,
+            options,
+            seed: 3,
+            deals,
+        },
+        &mut Vec::new(),
+    )
     .unwrap()
 }
 
@@ -564,17 +567,20 @@ fn m1_auction_then_trump_declaration_and_turned_card_bonus() {
 
 #[test]
 fn r12_turned_card_gives_nothing_at_29_or_more() {
-    let mut state = Maniglia::setup(&Setup {
-        players: 4,
-        options: Options {
-            variant: Variant::Maniglia,
-            first_dealer: FirstDealer::Seat(3),
-            game_length: None,
-            ..Options::default()
+    let mut state = Maniglia::setup(
+        &Setup {
+            players: 4,
+            options: Options {
+                variant: Variant::Maniglia,
+                first_dealer: FirstDealer::Seat(3),
+                game_length: None,
+                ..Options::default()
+            },
+            seed: 5,
+            deals: vec![],
         },
-        seed: 5,
-        deals: vec![],
-    })
+        &mut Vec::new(),
+    )
     .unwrap();
     state.cumulative = vec![0, 29];
     state.turned = Some(card("7D"));
@@ -670,16 +676,19 @@ fn maniglia_individual_play_codefenders_are_partners_and_only_the_bidder_scores(
         assert_eq!(result.details["deals"], json!(3));
     }
     // Co-defenders (1 and 2 against bidder 0) may discard freely when the other is winning.
-    let mut state = Maniglia::setup(&Setup {
-        players: 3,
-        options: Options {
-            variant: Variant::Maniglia,
-            game_length: None,
-            ..Options::default()
+    let mut state = Maniglia::setup(
+        &Setup {
+            players: 3,
+            options: Options {
+                variant: Variant::Maniglia,
+                game_length: None,
+                ..Options::default()
+            },
+            seed: 2,
+            deals: vec![],
         },
-        seed: 2,
-        deals: vec![],
-    })
+        &mut Vec::new(),
+    )
     .unwrap();
     state.contract = Some(engine::games::marglia::state::Contract {
         seat: 0,
@@ -713,12 +722,15 @@ where
     let mut wins = 0;
     let mut losses = 0;
     for seed in 0..games {
-        let mut state = G::setup(&Setup {
-            players,
-            options: options.clone(),
-            seed,
-            deals: vec![],
-        })
+        let mut state = G::setup(
+            &Setup {
+                players,
+                options: options.clone(),
+                seed,
+                deals: vec![],
+            },
+            &mut Vec::new(),
+        )
         .unwrap();
         let mut rng = PlayoutRng::new(seed ^ 0x5151);
         let mut legal = Vec::new();

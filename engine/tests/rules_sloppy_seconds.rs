@@ -225,12 +225,15 @@ fn s4_first_broken_suit_never_becomes_trump_but_a_club_can_later() {
 }
 
 fn typed_state(players: usize, options: Options) -> engine::games::sloppy_seconds::State {
-    SloppySeconds::setup(&Setup {
-        players,
-        options,
-        seed: 1,
-        deals: vec![],
-    })
+    SloppySeconds::setup(
+        &Setup {
+            players,
+            options,
+            seed: 1,
+            deals: vec![],
+        },
+        &mut Vec::new(),
+    )
     .unwrap()
 }
 
@@ -466,12 +469,15 @@ fn heuristic_wins(players: usize, games: u64) -> u64 {
     let mut wins = 0;
     for seed in 0..games {
         let hero = (seed as usize) % players;
-        let mut state = SloppySeconds::setup(&Setup {
-            players,
-            options: Options::default(),
-            seed,
-            deals: vec![],
-        })
+        let mut state = SloppySeconds::setup(
+            &Setup {
+                players,
+                options: Options::default(),
+                seed,
+                deals: vec![],
+            },
+            &mut Vec::new(),
+        )
         .unwrap();
         let mut rng = PlayoutRng::new(seed ^ 0xABCD);
         let mut legal = Vec::new();

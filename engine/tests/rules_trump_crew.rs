@@ -687,7 +687,7 @@ fn crew_score(players: usize, games: u64, heuristic: bool) -> f64 {
             seed,
             deals: vec![],
         };
-        let mut state = TrumpCrew::setup(&setup).unwrap();
+        let mut state = TrumpCrew::setup(&setup, &mut Vec::new()).unwrap();
         while let Some(&seat) = state.to_act().as_slice().first() {
             legal.clear();
             state.legal_actions(seat, &mut legal);

@@ -112,12 +112,15 @@ fn to_act(game: &dyn Match) -> usize {
 // Typed helpers.
 
 fn typed(options: Options, players: usize, seed: u64, deals: Vec<Vec<String>>) -> State {
-    TwentyTwo::setup(&Setup {
-        players,
-        options,
-        seed,
-        deals,
-    })
+    TwentyTwo::setup(
+        &Setup {
+            players,
+            options,
+            seed,
+            deals,
+        },
+        &mut Vec::new(),
+    )
     .unwrap()
 }
 
@@ -1295,7 +1298,7 @@ fn r5_r6_one_card_each_still_exchanges_then_goes_to_the_last_trick() {
 /// applies; a play of a card the seat does not hold is refused and leaves the state unchanged. At
 /// the end: a result ranking every seat once, and nothing more to do.
 fn random_typed_playout(setup: &Setup<Options>, choice_seed: u64) -> usize {
-    let mut state = TwentyTwo::setup(setup).expect("setup");
+    let mut state = TwentyTwo::setup(setup, &mut Vec::new()).expect("setup");
     let mut pieces = state.pieces();
     pieces.sort();
     let mut chooser = choice_seed | 1;

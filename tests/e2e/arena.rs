@@ -200,7 +200,8 @@ async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
     handle.stop(true).await;
 }
 
-/// Issue 13 items 3 and 4: the documented limits are enforced on the arena's routes.
+/// Issue 13 items 3 and 4: the documented limits are enforced on the arena's routes, and their
+/// refusals are problems.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
     let (base, handle, builtins) = spawn_arena("limits").await;
@@ -235,6 +236,14 @@ async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
             "malformed_json",
         ),
         ("POST", "/bots/nobody/end", json!({}), 404, "unknown_bot"),
+        // The arena reads raw bodies; over the limit they are problems like the rules API's.
+        (
+            "POST",
+            "/v1/bots",
+            json!({"name": "a".repeat(300_000), "url": "http://127.0.0.1:9/"}),
+            413,
+            "payload_too_large",
+        ),
     ];
     for (method, path, body, status, code) in cases {
         let request = match method {

@@ -108,6 +108,7 @@ fn every_error_response_is_problem_json_and_every_json_body_documents_415() {
             }
             if op["requestBody"]["content"]["application/json"].is_object() {
                 assert!(op["responses"]["415"].is_object(), "{name} documents 415");
+                assert!(op["responses"]["413"].is_object(), "{name} documents 413");
             }
         }
     }

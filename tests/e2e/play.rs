@@ -164,3 +164,41 @@ async fn a_replay_reports_the_first_refused_action_with_its_index() {
     assert_eq!(reply.problem_code(), "not_your_turn");
     assert_eq!(reply.body["index"], 0);
 }
+
+/// Issue 13 item 5: `new` reports the setup as events, redacted like views (the deal says who got
+/// how many cards, never which), and a replay's log starts with the same events.
+#[tokio::test]
+async fn new_reports_the_setup_as_public_events_and_the_replay_log_starts_with_them() {
+    let app = spawn_app().await;
+    let step = app.new_game(3, 11).await;
+    let events = step["events"].as_array().expect("events");
+    let deal = events
+        .iter()
+        .find(|e| e["type"] == "deal")
+        .unwrap_or_else(|| panic!("a deal event: {events:?}"));
+    assert_eq!(deal["cards_each"], 7, "{deal}");
+    // No card of any hand is named: the hands are only in each seat's own view.
+    let text = serde_json::to_string(events).expect("json");
+    for seat in 0..3 {
+        let view = app
+            .op(GAME, "view", &json!({"state": step["state"], "seat": seat}))
+            .await;
+        let hand = view.body["view"]["hand"]
+            .as_array()
+            .expect("a hand")
+            .clone();
+        assert!(!hand.is_empty());
+        for card in hand {
+            assert!(!text.contains(&card.to_string()), "{card} in {text}");
+        }
+    }
+    let replay = app
+        .op(
+            GAME,
+            "replay",
+            &json!({"players": 3, "seed": 11, "actions": []}),
+        )
+        .await;
+    assert_eq!(replay.status, 200, "{}", replay.body);
+    assert_eq!(replay.body["log"], step["events"]);
+}

@@ -138,9 +138,11 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, S
 
 /// Start a game.
 ///
-/// Sets up a game (dealing if the game starts with a deal) and returns the first step. Options not
-/// given take the game's defaults; their exact JSON is the component `<family>.NewOptions`. Without a
-/// `seed` the server picks one and records it in the state, so the game still replays.
+/// Sets up a game (dealing if the game starts with a deal) and returns the first step, whose
+/// `events` say what happened while setting up (the deal as every seat may see it, a card turned
+/// up, a cut), redacted like views. Options not given take the game's defaults; their exact JSON is
+/// in the game's own document (`/v1/games/{game}/openapi.json`). Without a `seed` the server picks
+/// one and records it in the state, so the game still replays.
 #[utoipa::path(
     operation_id = "new_game",
     tag = "rules",
@@ -173,15 +175,15 @@ pub async fn start(
         deals: request.deals,
     };
     guard(|| {
-        let started = game.start(&setup)?;
-        step_response(&codec, started.as_ref(), Vec::new())
+        let (started, events) = game.start_with_events(&setup)?;
+        step_response(&codec, started.as_ref(), events)
     })
 }
 
 /// List a seat's legal actions.
 ///
 /// Every action the seat may take now, in canonical order (empty if it may not act). The exact
-/// JSON of an action is the component `<family>.Action`.
+/// JSON of an action is in the game's own document (`/v1/games/{game}/openapi.json`).
 #[utoipa::path(
     operation_id = "legal_actions",
     tag = "rules",
@@ -252,7 +254,7 @@ pub async fn apply(
 ///
 /// What one seat may know (its own hand, public information), or with `seat` omitted what a
 /// spectator may know. Views are always returned in the clear, also in sealed mode. The exact JSON
-/// is the component `<family>.View`.
+/// is in the game's own document (`/v1/games/{game}/openapi.json`).
 #[utoipa::path(
     operation_id = "view_state",
     tag = "rules",

@@ -20,6 +20,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations from this client or token (`rate_limited`; `serve --registrations-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
@@ -87,6 +88,7 @@ pub async fn show(
         (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem, content_type = "application/problem+json"),
     )

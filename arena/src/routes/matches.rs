@@ -19,6 +19,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 202, description = "Queued", body = MatchCreated),
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many match creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, content_type = "application/problem+json", headers(

@@ -33,7 +33,7 @@ use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use action::Action;
 use rules::Options;
-use state::State;
+use state::{Event, State};
 use view::View;
 
 /// The Basra family.
@@ -55,7 +55,7 @@ impl GameDef for Basra {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         if n != 2 && n != 4 {
             return Err(SetupError::InvalidOptions(format!(
@@ -64,7 +64,13 @@ impl GameDef for Basra {
         }
         state::check_options(&setup.options, n).map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?;
-        Ok(State::new(setup.options.clone(), n, setup.seed, stacked))
+        Ok(State::new(
+            setup.options.clone(),
+            n,
+            setup.seed,
+            stacked,
+            events,
+        ))
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {

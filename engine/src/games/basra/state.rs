@@ -177,7 +177,13 @@ fn half(x: i64) -> f64 {
 
 impl State {
     /// A new game, first deal made.
-    pub fn new(options: Options, players: usize, seed: u64, stacked: Vec<Vec<Card>>) -> State {
+    pub fn new(
+        options: Options,
+        players: usize,
+        seed: u64,
+        stacked: Vec<Vec<Card>>,
+        events: &mut Vec<Event>,
+    ) -> State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
@@ -211,7 +217,7 @@ impl State {
             last_deal: None,
             winner: None,
         };
-        state.start_deal(&mut Vec::new());
+        state.start_deal(events);
         state
     }
 

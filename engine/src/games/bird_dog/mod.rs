@@ -51,8 +51,8 @@ impl GameDef for BirdDog {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
-        State::new(setup)
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
+        State::new(setup, events)
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {

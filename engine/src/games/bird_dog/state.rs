@@ -282,7 +282,7 @@ fn list(cards: CardSet) -> String {
 
 impl State {
     /// Sets up a game and deals the first hand.
-    pub fn new(setup: &Setup<Options>) -> Result<State, SetupError> {
+    pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let players = setup.players;
         if !(2..=3).contains(&players) {
             return Err(SetupError::PlayerCount {
@@ -329,7 +329,7 @@ impl State {
             tricks: Vec::new(),
             last_hand: None,
         };
-        state.deal(&mut Vec::new());
+        state.deal(events);
         Ok(state)
     }
 

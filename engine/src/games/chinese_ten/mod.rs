@@ -31,7 +31,7 @@ use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 use action::Action;
 use rules::{FirstDealer, Options};
-use state::State;
+use state::{Event, State};
 use view::View;
 
 /// The Chinese Ten family.
@@ -53,7 +53,7 @@ impl GameDef for ChineseTen {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         let options = setup.options.clone();
         state::check_ruleset_players(&options, n).map_err(SetupError::InvalidOptions)?;
@@ -66,7 +66,7 @@ impl GameDef for ChineseTen {
             )));
         }
         let stacked = parse_card_deals(&setup.deals, &PackSpec::standard())?;
-        Ok(State::new(options, n, setup.seed, stacked))
+        Ok(State::new(options, n, setup.seed, stacked, events))
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {

@@ -169,7 +169,13 @@ const RED_FIVES: [Card; 2] = [
 
 impl State {
     /// A new game, first deal made.
-    pub fn new(options: Options, players: usize, seed: u64, stacked: Vec<Vec<Card>>) -> State {
+    pub fn new(
+        options: Options,
+        players: usize,
+        seed: u64,
+        stacked: Vec<Vec<Card>>,
+        events: &mut Vec<Event>,
+    ) -> State {
         let mut rng = GameRng::new(seed);
         let dealer = match options.first_dealer {
             FirstDealer::Seat(s) => s,
@@ -199,7 +205,7 @@ impl State {
             peek: None,
             race_winner: None,
         };
-        state.start_deal(&mut Vec::new());
+        state.start_deal(events);
         state
     }
 

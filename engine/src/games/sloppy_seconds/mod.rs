@@ -53,8 +53,8 @@ impl GameDef for SloppySeconds {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
-        State::new(setup, &mut Vec::new())
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
+        State::new(setup, events)
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {

@@ -30,7 +30,7 @@ use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::Action;
 use rules::Options;
-use state::State;
+use state::{Event, State};
 use view::View;
 
 /// The Taihe A Bao family.
@@ -52,8 +52,8 @@ impl GameDef for TaiheAbao {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
-        State::new(setup)
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
+        State::new(setup, events)
     }
 
     fn heuristic(view: &View, legal: &[Action]) -> usize {

@@ -238,7 +238,7 @@ fn barred(card: Card) -> bool {
 
 impl State {
     /// Sets up the game and deals hand 1.
-    pub fn new(setup: &Setup<Options>) -> Result<State, SetupError> {
+    pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         if !(3..=5).contains(&n) {
             return Err(SetupError::InvalidOptions(format!(
@@ -283,8 +283,7 @@ impl State {
             scores: vec![0; n],
             history: Vec::new(),
         };
-        let mut events = Vec::new();
-        state.start_hand(&mut events);
+        state.start_hand(events);
         Ok(state)
     }
 

@@ -175,7 +175,7 @@ pub fn decide_draw(round: &[(Seat, Tile)]) -> Result<Seat, Vec<Seat>> {
 
 impl State {
     /// Sets up the game: first-player draw (unless fixed) and hand 1.
-    pub fn new(setup: &Setup<Options>) -> Result<State, SetupError> {
+    pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         if !(2..=4).contains(&n) {
             return Err(SetupError::InvalidOptions(format!(
@@ -216,8 +216,7 @@ impl State {
             FirstPlayer::Seat(s) => s,
             FirstPlayer::Draw(_) => state.draw_first_player(),
         };
-        let mut events = Vec::new();
-        state.start_hand(&mut events);
+        state.start_hand(events);
         Ok(state)
     }
 

@@ -251,7 +251,7 @@ fn list(cards: CardSet) -> String {
 
 impl State {
     /// Sets up a game and deals the first deal.
-    pub fn new(setup: &Setup<Options>) -> Result<State, SetupError> {
+    pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let players = setup.players;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             return Err(SetupError::PlayerCount {
@@ -298,7 +298,7 @@ impl State {
             won: vec![0; players],
             last_deal: None,
         };
-        state.deal(&mut Vec::new());
+        state.deal(events);
         Ok(state)
     }
 

@@ -44,7 +44,7 @@ use crate::options::PlayerRange;
 use crate::rng::GameRng;
 use action::Action;
 use rules::{FirstDealer, Options};
-use state::{Hand, Phase, State};
+use state::{Event, Hand, Phase, State};
 use view::View;
 
 /// The 22 family.
@@ -74,7 +74,7 @@ impl GameDef for TwentyTwo {
         }
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         if !(2..=12).contains(&n) {
             return Err(SetupError::PlayerCount {
@@ -147,7 +147,7 @@ impl GameDef for TwentyTwo {
             fatal: Vec::new(),
             phase: Phase::Over,
         };
-        state.start_deal(&mut Vec::new());
+        state.start_deal(events);
         Ok(state)
     }
 

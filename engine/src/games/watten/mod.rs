@@ -76,16 +76,15 @@ impl GameDef for Watten {
         rules::resolve(requested, merged)
     }
 
-    fn setup(setup: &Setup<Options>) -> Result<State, SetupError> {
+    fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         rules::check_players(&setup.options, setup.players)?;
         let stacked = parse_card_deals(&setup.deals, &setup.options.pack())?;
-        let mut events = Vec::new();
         Ok(State::new(
             setup.options.clone(),
             setup.players,
             setup.seed,
             stacked,
-            &mut events,
+            events,
         ))
     }
 
