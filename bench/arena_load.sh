@@ -7,7 +7,7 @@
 #             history, so the ceiling is if anything high: the arena sends the history), $WRK_CONNS
 #             connections.
 #   sqlite    one `cardroom serve` process on SQLite (--role all), four URL bots registered at
-#             its own /bots/random/, $MATCHES unranked 4-player twenty_two matches at once.
+#             its own /bots/random/, unranked 4-player twenty_two matches, $MATCHES at once.
 #   sqlite-inprocess  the same with the built-in `random` bot called in process (no HTTP): what is
 #             left per move is the engine and the database, so this isolates the cost of logging
 #             moves durably.
@@ -27,7 +27,7 @@ export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}
-MATCHES=${MATCHES:-64}          # queued matches of the SQLite run (all at once)
+MATCHES=${MATCHES:-64}          # --match-concurrency of the SQLite runs
 CONCURRENCY=${CONCURRENCY:-32}  # --match-concurrency of each PostgreSQL worker
 MOVES=${MOVES:-10}
 WRK_CONNS=${WRK_CONNS:-16}
@@ -64,10 +64,9 @@ register_bots() {
   printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .
 }
 
-queue_matches() { # base bots_json count
-  for _ in $(seq "$3"); do
-    json "$1/v1/matches" "{\"game\":\"twenty_two\",\"bots\":$2}" >/dev/null
-  done
+queue_matches() { # base bots_json count (four requests at a time, so queueing keeps ahead of play)
+  seq "$3" | xargs -P4 -I{} curl -fsS -o /dev/null -H 'content-type: application/json' \
+    -d "{\"game\":\"twenty_two\",\"bots\":$2}" "$1/v1/matches"
 }
 
 pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM moves'; }
@@ -105,7 +104,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
   fi
   if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then
     bots=$(register_bots "$base")
-    queue_matches "$base" "$bots" "$MATCHES"
+    # Enough matches that the runner never runs dry during the window.
+    queue_matches "$base" "$bots" $((MATCHES * 8))
     measure "sqlite-1-process" sqlite_moves "$TMP/arena.db"
   fi
   stop_all
@@ -116,7 +116,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
   CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/inprocess.db" & PIDS+=($!)
   wait_up "$base/healthz"
   random=$(curl -fsS "$base/v1/bots" | jq -c '[.bots[] | select(.builtin and .name == "random") | .id][0]')
-  queue_matches "$base" "[$random,$random,$random,$random]" "$MATCHES"
+  # In process a match takes a few milliseconds: queue enough to outlast the window.
+  queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 8))
   measure "sqlite-inprocess" sqlite_moves "$TMP/inprocess.db"
   stop_all
 fi
@@ -132,7 +133,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
     wait_up "$base/healthz"
     bots=$(register_bots "$base")
     # Enough matches that none of the workers runs dry during the window.
-    queue_matches "$base" "$bots" $(( workers * CONCURRENCY * 2 ))
+    queue_matches "$base" "$bots" $(( workers * CONCURRENCY * 8 ))
     for _ in $(seq "$workers"); do
       CARDROOM_LOG=warn $BIN serve --role worker --no-ladder --match-concurrency "$CONCURRENCY" --database "$url" & PIDS+=($!)
     done

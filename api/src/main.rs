@@ -13,7 +13,16 @@ fn main() -> anyhow::Result<()> {
             let sealed = config.codec.is_sealed();
             let arena_config = args.arena.config();
             let role = arena_config.role;
-            actix_web::rt::System::new().block_on(async move {
+            // The arena's match workers run on a multi-threaded runtime (every core plays
+            // matches); the HTTP server keeps actix's own per-worker threads.
+            actix_web::rt::System::with_tokio_rt(|| {
+                tokio::runtime::Builder::new_multi_thread()
+                    .enable_all()
+                    .thread_name("cardroom-arena")
+                    .build()
+                    .expect("a tokio runtime")
+            })
+            .block_on(async move {
                 // The arena opens (and migrates) its database, starts the match workers (which
                 // resume interrupted matches) and the ladder election, as the role says; the
                 // built-in bots are registered so the ladder has players.

@@ -330,3 +330,130 @@ fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `--role worker` process with the ladder on, its log lines sent to `lines` as
+/// `(worker, line)`.
+fn ladder_worker(
+    database: &str,
+    index: usize,
+    lines: std::sync::mpsc::Sender<(usize, String)>,
+) -> Process {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args([
+            "serve",
+            "--role",
+            "worker",
+            "--database",
+            database,
+            "--ladder-interval-ms",
+            "200",
+            "--match-concurrency",
+            "2",
+            "--log",
+            "info",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a cardroom worker");
+    let stderr = child.stderr.take().expect("stderr");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if lines.send((index, line)).is_err() {
+                return;
+            }
+        }
+    });
+    Process(child)
+}
+
+/// Holders of the ladder leader's advisory lock (key 7262, `LADDER_LOCK` in the store) on
+/// `database` right now.
+async fn advisory_locks(database: &str) -> i64 {
+    use sqlx::Connection as _;
+    let mut connection = sqlx::PgConnection::connect(database)
+        .await
+        .expect("connect");
+    sqlx::query_scalar(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted \
+         AND classid = 0 AND objid = 7262 AND objsubid = 1 \
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    )
+    .fetch_one(&mut connection)
+    .await
+    .expect("pg_locks")
+}
+
+/// Issue 14: exactly one ladder scheduler runs at a time across workers, and when its process
+/// dies (SIGKILL) another worker takes over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_ladder_leader_at_a_time_and_another_takes_over_when_it_is_killed() {
+    let Some(database) = fresh_postgres().await else {
+        return;
+    };
+    let mut config = ArenaConfig::local(database.clone());
+    config.role = Role::Api;
+    let arena = Arena::open(config).await.expect("open the arena");
+    arena.register_builtins().await.expect("built-in bots");
+    let store = arena.store().clone();
+    let (sender, lines) = std::sync::mpsc::channel();
+    let mut workers: Vec<Option<Process>> = (0..3)
+        .map(|i| Some(ladder_worker(&database, i, sender.clone())))
+        .collect();
+    let leads = "this process now schedules the ladder";
+
+    // Waits for the next worker to announce it leads (and for nothing else to).
+    let next_leader = |lines: &std::sync::mpsc::Receiver<(usize, String)>| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match lines.recv_timeout(left) {
+                Ok((worker, line)) if line.contains(leads) => return worker,
+                Ok(_) => {}
+                Err(_) => panic!("no worker took the ladder in 30 s"),
+            }
+        }
+    };
+    let first = next_leader(&lines);
+    // For a while: one lock, no second leader, and the leader schedules ranked matches.
+    let watch_until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < watch_until {
+        assert_eq!(advisory_locks(&database).await, 1, "one leader's lock");
+        while let Ok((worker, line)) = lines.try_recv() {
+            assert!(
+                !line.contains(leads),
+                "worker {worker} leads while worker {first} does"
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let scheduled = all_matches(&*store).await.len();
+    assert!(scheduled > 0, "the leader schedules ladder matches");
+
+    // SIGKILL the leader: its session ends, and another worker takes the ladder.
+    let mut killed = workers[first].take().expect("the leader");
+    killed.0.kill().expect("SIGKILL the leader");
+    killed.0.wait().expect("reap");
+    let killed_at = Instant::now();
+    let second = next_leader(&lines);
+    assert_ne!(second, first, "a live worker takes over");
+    let took_over_in = killed_at.elapsed();
+    let watch_until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < watch_until {
+        assert_eq!(advisory_locks(&database).await, 1, "one leader's lock");
+        while let Ok((worker, line)) = lines.try_recv() {
+            assert!(!line.contains(leads), "worker {worker} leads too");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let later = all_matches(&*store).await.len();
+    assert!(
+        later > scheduled,
+        "the new leader schedules: {later} > {scheduled}"
+    );
+    drop(workers);
+    eprintln!(
+        "ladder: worker {first} led, was killed; worker {second} took over in {:.2} s",
+        took_over_in.as_secs_f64()
+    );
+}

@@ -38,7 +38,15 @@ pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String>
     }
     let index = match name {
         "random" => {
-            let bytes = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+            // Deterministic per position: the match, the seat, its view and its choices (not the
+            // history, which the arena sends serialized and in-process calls leave out).
+            let bytes = serde_json::to_vec(&(
+                &request.match_id,
+                request.seat,
+                &request.view,
+                &request.legal_actions,
+            ))
+            .map_err(|e| e.to_string())?;
             (fnv1a(&bytes) % request.legal_actions.len() as u64) as usize
         }
         "heuristic" => {
@@ -114,15 +122,88 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 #[post("/bots/{name}/move")]
 pub async fn bot_move(
     name: web::Path<String>,
-    request: web::Json<MoveRequest>,
+    request: web::Json<BuiltinMove>,
 ) -> Result<web::Json<MoveResponse>, ServiceError> {
     if info(&name).is_none() {
         return Err(unknown(&name));
     }
+    let request = request.into_inner().into_request();
     request.check().map_err(ServiceError::invalid)?;
     choose(&name, &request)
         .map(web::Json)
         .map_err(|detail| ServiceError::new(ErrorCode::InvalidMoveRequest, detail))
+}
+
+/// A move request as a built-in bot reads it: a [`MoveRequest`] whose history is checked for its
+/// shape but not kept (the built-in bots never read it, and a late move's history is most of the
+/// body), so answering costs no more at move 200 than at move 1.
+#[derive(Debug, serde::Deserialize)]
+pub struct BuiltinMove {
+    #[serde(rename = "match")]
+    match_id: String,
+    game: String,
+    seat: usize,
+    view: Value,
+    legal_actions: Vec<Value>,
+    deadline_ms: u64,
+    #[serde(default)]
+    time_left_ms: Option<u64>,
+    #[serde(default)]
+    history: Option<Vec<SkippedEntry>>,
+}
+
+impl BuiltinMove {
+    fn into_request(self) -> MoveRequest {
+        let _ = self.history;
+        MoveRequest {
+            match_id: self.match_id,
+            game: self.game,
+            seat: self.seat,
+            view: self.view,
+            legal_actions: self.legal_actions,
+            deadline_ms: self.deadline_ms,
+            time_left_ms: self.time_left_ms,
+            history: None,
+        }
+    }
+}
+
+/// A [`crate::wire::HistoryEntry`], shape checked, content dropped.
+#[derive(Debug, serde::Deserialize)]
+struct SkippedEntry {
+    #[serde(rename = "seat")]
+    _seat: usize,
+    #[serde(default, rename = "action")]
+    _action: Option<SkippedObject>,
+    #[serde(rename = "events")]
+    _events: Vec<SkippedObject>,
+}
+
+/// A JSON object, read and dropped without allocating.
+#[derive(Debug)]
+struct SkippedObject;
+
+impl<'de> serde::Deserialize<'de> for SkippedObject {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SkippedObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<SkippedObject, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(SkippedObject)
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Tell a built-in bot a match begins (bot protocol `POST /start`).

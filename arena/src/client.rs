@@ -137,7 +137,8 @@ impl BotClient {
             .dns_resolver(CheckedResolver::new(policy.clone()))
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
-            .pool_max_idle_per_host(16)
+            // One idle connection per concurrent match to the same bot host: no reconnect per move.
+            .pool_max_idle_per_host(256)
             .connect_timeout(Duration::from_secs(5))
             .user_agent(concat!("cardroom-arena/", env!("CARGO_PKG_VERSION")))
             .build()?;
@@ -160,11 +161,14 @@ impl BotClient {
             .map(|(info, _)| info)
     }
 
-    /// `POST {url}/move`: the bot's action, and the time it took in milliseconds.
+    /// `POST {url}/move`: the bot's action, and the time it took in milliseconds. `request` comes
+    /// without its history, which `history_entries` carries already serialized (see
+    /// [`crate::wire::move_request_body`]); built-in bots called in process do not read it.
     pub async fn ask_move(
         &self,
         target: &Target,
         request: &MoveRequest,
+        history_entries: &[u8],
         timeout: Duration,
     ) -> (Result<MoveResponse, Fault>, u64) {
         let started = Instant::now();
@@ -173,7 +177,7 @@ impl BotClient {
                 builtin::choose(name, request).map_err(|e| Fault::new(FaultKind::BadJson, e));
             return (answer, started.elapsed().as_millis() as u64);
         }
-        let body = match serde_json::to_vec(request) {
+        let body = match crate::wire::move_request_body(request, history_entries) {
             Ok(body) => body,
             Err(e) => return (Err(Fault::new(FaultKind::Transport, e.to_string())), 0),
         };

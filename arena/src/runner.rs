@@ -301,11 +301,11 @@ impl Runner {
             resumed_at_move = logged.len(),
             "match started"
         );
-        // Every move as (seat, action, public events); each bot gets it redacted for its seat.
-        let mut history: Vec<(usize, Value, Vec<Value>)> = logged
-            .iter()
-            .map(|m| (m.seat, m.action.clone(), m.events.clone()))
-            .collect();
+        // Every move as each seat may know it, kept up to date move by move.
+        let mut history = Histories::new(record.bots.len());
+        for m in &logged {
+            history.push(m.seat, &m.action, &m.events);
+        }
         let deadline = Duration::from_millis(record.deadline_ms);
         let seat_infos: Vec<SeatInfo> = seats
             .iter()
@@ -377,15 +377,16 @@ impl Runner {
                     game: record.game.clone(),
                     seat,
                     view: state.view(Viewer::Seat(seat)),
-                    legal_actions: legal.clone(),
+                    legal_actions: legal,
                     deadline_ms: timeout_ms,
                     time_left_ms,
-                    history: Some(history_for(&history, seat)),
+                    // Sent already serialized (`history.json(seat)`).
+                    history: None,
                 };
                 let timeout = deadline.min(Duration::from_millis(timeout_ms));
                 let (answer, latency) = self
                     .client
-                    .ask_move(&targets[seat], &request, timeout)
+                    .ask_move(&targets[seat], &request, history.json(seat), timeout)
                     .await;
                 latency_ms = latency;
                 self.metrics.bot_call(latency);
@@ -449,7 +450,7 @@ impl Runner {
                     event
                 })
                 .collect();
-            history.push((seat, action.clone(), events.clone()));
+            history.push(seat, &action, &events);
             let record_move = MoveRecord {
                 index,
                 seat,
@@ -631,17 +632,61 @@ pub fn compact(action: &Value) -> String {
     }
 }
 
-/// The match history as `viewer` may know it: every move's public events, and the action itself
-/// only for the viewer's own moves.
-fn history_for(moves: &[(usize, Value, Vec<Value>)], viewer: usize) -> Vec<HistoryEntry> {
-    moves
-        .iter()
-        .map(|(seat, action, events)| HistoryEntry {
-            seat: *seat,
-            action: (*seat == viewer).then(|| action.clone()),
-            events: events.clone(),
-        })
-        .collect()
+/// The match history as each seat may know it ([`HistoryEntry`]: every move's public events, and
+/// the action itself only for the seat's own moves), kept serialized per seat: one entry is
+/// appended per move, so a move request costs no re-serialization of the match.
+struct Histories {
+    /// Per seat, the JSON of its entries joined by commas.
+    seats: Vec<Vec<u8>>,
+    moves: usize,
+}
+
+impl Histories {
+    fn new(players: usize) -> Histories {
+        Histories {
+            seats: vec![Vec::new(); players],
+            moves: 0,
+        }
+    }
+
+    fn push(&mut self, mover: usize, action: &Value, events: &[Value]) {
+        let entry = |action: Option<Value>| {
+            serde_json::to_vec(&HistoryEntry {
+                seat: mover,
+                action,
+                events: events.to_vec(),
+            })
+            .unwrap_or_default()
+        };
+        // Every other seat sees the same entry; the mover's also has its action.
+        let public = entry(None);
+        let own = entry(Some(action.clone()));
+        for (seat, history) in self.seats.iter_mut().enumerate() {
+            if !history.is_empty() {
+                history.push(b',');
+            }
+            history.extend_from_slice(if seat == mover { &own } else { &public });
+        }
+        self.moves += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.moves
+    }
+
+    /// The seat's entries as JSON, joined by commas.
+    fn json(&self, seat: usize) -> &[u8] {
+        self.seats.get(seat).map_or(&[], Vec::as_slice)
+    }
+
+    /// The seat's entries.
+    #[cfg(test)]
+    fn entries(&self, seat: usize) -> Vec<HistoryEntry> {
+        let mut text = b"[".to_vec();
+        text.extend_from_slice(self.json(seat));
+        text.push(b']');
+        serde_json::from_slice(&text).expect("history JSON")
+    }
 }
 
 #[cfg(test)]
@@ -729,15 +774,47 @@ mod tests {
                 vec![json!({"type": "draw", "seat": 1, "count": 0})],
             ),
         ];
-        let for_seat_1 = history_for(&moves, 1);
+        let mut histories = Histories::new(2);
+        for (seat, action, events) in &moves {
+            histories.push(*seat, action, events);
+        }
+        let for_seat_1 = histories.entries(1);
         assert_eq!(for_seat_1[0].action, None);
         assert_eq!(for_seat_1[0].events, moves[0].2);
         assert_eq!(for_seat_1[1].action, Some(json!({"type": "draw"})));
-        let for_seat_0 = history_for(&moves, 0);
+        let for_seat_0 = histories.entries(0);
         assert_eq!(
             for_seat_0[0].action,
             Some(json!({"type": "discard", "card": "QS"}))
         );
         assert!(!serde_json::to_string(&for_seat_1).unwrap().contains("QS"));
+
+        // The body spliced from the serialized history is the request serialized whole.
+        let request = MoveRequest {
+            match_id: "m_1".into(),
+            game: "twenty_two".into(),
+            seat: 1,
+            view: json!({"hand": ["7H"]}),
+            legal_actions: vec![json!({"type": "play", "cards": ["7H"]})],
+            deadline_ms: 1000,
+            time_left_ms: Some(5000),
+            history: None,
+        };
+        let body = crate::wire::move_request_body(&request, histories.json(1)).unwrap();
+        let whole = MoveRequest {
+            history: Some(for_seat_1),
+            ..request
+        };
+        assert_eq!(body, serde_json::to_vec(&whole).unwrap());
+        let first = crate::wire::move_request_body(&whole_without_history(&whole), b"").unwrap();
+        let parsed: MoveRequest = serde_json::from_slice(&first).unwrap();
+        assert_eq!(parsed.history, Some(Vec::new()));
+    }
+
+    fn whole_without_history(request: &MoveRequest) -> MoveRequest {
+        MoveRequest {
+            history: None,
+            ..request.clone()
+        }
     }
 }

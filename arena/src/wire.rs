@@ -173,6 +173,27 @@ pub struct EndNotice {
     pub result: Map<String, Value>,
 }
 
+/// The JSON body of a move request (given without `history`) and its history, already
+/// serialized: `history_entries` is the entries' JSON joined by commas. The arena keeps each
+/// seat's history serialized and appends one entry per move, so a request costs no
+/// re-serialization of the whole match.
+pub fn move_request_body(
+    request: &MoveRequest,
+    history_entries: &[u8],
+) -> serde_json::Result<Vec<u8>> {
+    debug_assert!(
+        request.history.is_none(),
+        "the history is passed serialized"
+    );
+    let mut body = serde_json::to_vec(request)?;
+    // `history` is the last field and skipped when `None`: the object ends with its brace.
+    body.pop();
+    body.extend_from_slice(b",\"history\":[");
+    body.extend_from_slice(history_entries);
+    body.extend_from_slice(b"]}");
+    Ok(body)
+}
+
 impl MoveRequest {
     /// Whether the numbers are in their documented ranges (what the arena itself sends).
     pub fn check(&self) -> Result<(), String> {
