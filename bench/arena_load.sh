@@ -2,10 +2,10 @@
 # Arena throughput: moves per second the arena plays, beside the raw ceiling of the HTTP call it
 # makes for every move.
 #
-#   ceiling   wrk against a built-in bot's move endpoint (POST /bots/random/move) with a typical
-#             body (a 4-player twenty_two view + legal actions after $MOVES moves; an empty
-#             history, so the ceiling is if anything high: the arena sends the history), $WRK_CONNS
-#             connections.
+#   ceiling   wrk against a built-in bot's move endpoint (POST /bots/random/move) with the body
+#             the arena sends (a 4-player twenty_two view, legal actions and the seat's history):
+#             `ceiling-early` after $EARLY_MOVES moves (~2 KB), `ceiling-typical` after $MOVES
+#             moves, about the middle of a match (~18 KB); $WRK_CONNS connections.
 #   sqlite    one `cardroom serve` process on SQLite (--role all), four URL bots registered at
 #             its own /bots/random/, unranked 4-player twenty_two matches, $MATCHES at once.
 #   sqlite-inprocess  the same with the built-in `random` bot called in process (no HTTP): what is
@@ -29,7 +29,8 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}
 MATCHES=${MATCHES:-64}          # --match-concurrency of the SQLite runs
 CONCURRENCY=${CONCURRENCY:-32}  # --match-concurrency of each PostgreSQL worker
-MOVES=${MOVES:-10}
+EARLY_MOVES=${EARLY_MOVES:-10}
+MOVES=${MOVES:-175}
 WRK_CONNS=${WRK_CONNS:-16}
 PORT=${PORT:-18180}
 ONLY=${ONLY:-}                  # run one scenario: ceiling | sqlite | inprocess | pg
@@ -87,20 +88,34 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
   CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/arena.db" & PIDS+=($!)
   wait_up "$base/healthz"
   if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ]; then
-    # A typical move request: the view and legal actions of the seat to act after $MOVES moves.
+    # Move requests as the arena sends them: the view, the legal actions and the history of the
+    # seat to act, after $EARLY_MOVES moves and after $MOVES moves (a 4-player match of
+    # twenty_two lasts about 350 moves, so the second is a typical body, history included).
     step=$(json "$base/v1/games/twenty_two/new" '{"players":4,"seed":2026}')
-    for _ in $(seq "$MOVES"); do
-      step=$(jq '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[-1]}' <<<"$step" \
-        | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/twenty_two/apply")
+    : >"$TMP/moves.jsonl"
+    body_at() { # file: the move request of the seat to act in $step
+      local seat view
+      seat=$(jq .legal_actions[0].seat <<<"$step")
+      view=$(jq "{state, seat: $seat}" <<<"$step" | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/twenty_two/view" | jq -c .view)
+      jq -c -s --argjson view "$view" --argjson step "$step" --argjson seat "$seat" \
+        '{match: "m_0123456789abcdef", game: "twenty_two", seat: $seat, view: $view,
+          legal_actions: $step.legal_actions[0].actions, deadline_ms: 1000,
+          history: map(if .seat == $seat then . else del(.action) end)}' "$TMP/moves.jsonl" >"$1"
+    }
+    for move in $(seq "$MOVES"); do
+      [ "$(jq .over <<<"$step")" = true ] && { echo "the game ended after $((move - 1)) moves" >&2; break; }
+      [ "$move" -eq $((EARLY_MOVES + 1)) ] && body_at "$TMP/early.json"
+      request=$(jq -c '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[-1]}' <<<"$step")
+      step=$(curl -fsS -H 'content-type: application/json' -d "$request" "$base/v1/games/twenty_two/apply")
+      jq -c -n --argjson request "$request" --argjson step "$step" \
+        '{seat: $request.seat, action: $request.action, events: $step.events}' >>"$TMP/moves.jsonl"
     done
-    seat=$(jq .legal_actions[0].seat <<<"$step")
-    view=$(jq "{state, seat: $seat}" <<<"$step" | curl -fsS -H 'content-type: application/json' -d @- "$base/v1/games/twenty_two/view")
-    jq -c -n --argjson view "$view" --argjson step "$step" --argjson seat "$seat" \
-      '{match: "m_0123456789abcdef", game: "twenty_two", seat: $seat, view: $view,
-        legal_actions: $step.legal_actions[0].actions, deadline_ms: 1000, history: []}' >"$TMP/move.json"
-    json "$base/bots/random/move" @"$TMP/move.json" >/dev/null
-    BODY_FILE="$TMP/move.json" wrk -t1 -c"$WRK_CONNS" -d"${DURATION}s" -s bench/apply.lua "$base/bots/random/move" \
-      | tee "$OUT/arena_ceiling.txt" | grep RESULT | sed 's/^RESULT/ceiling/' | tee -a "$OUT/arena_load.txt"
+    body_at "$TMP/typical.json"
+    for body in early typical; do
+      json "$base/bots/random/move" @"$TMP/$body.json" >/dev/null
+      BODY_FILE="$TMP/$body.json" wrk -t1 -c"$WRK_CONNS" -d"${DURATION}s" -s bench/apply.lua "$base/bots/random/move" \
+        | tee "$OUT/arena_ceiling_$body.txt" | grep RESULT | sed "s/^RESULT/ceiling-$body/" | tee -a "$OUT/arena_load.txt"
+    done
   fi
   if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then
     bots=$(register_bots "$base")
