@@ -62,9 +62,7 @@ async fn wait_finished(base: &str, http: &reqwest::Client, id: &str) -> Value {
 
 #[tokio::test]
 async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena("names").await;
     arena.register_builtins().await.expect("builtins");
     let base = spawn_app(&arena).await;
@@ -168,9 +166,7 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
 
 #[tokio::test]
 async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_rest() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena_with("clock", |config| config.deadline_ms = 1000).await;
     let slow = spawn_bot(Behavior::Slow(600)).await;
     let good = spawn_bot(Behavior::Good).await;
@@ -293,9 +289,7 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
 
 #[tokio::test]
 async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window_is_paused() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena_with("health", |config| {
         config.pause_window = Duration::from_secs(3);
         config.retry_backoff = Duration::from_millis(250);
@@ -369,9 +363,7 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
 
 #[tokio::test]
 async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_headers() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena_with("limits", |config| {
         config.registrations_per_minute = 3;
         config.matches_per_minute = 2;
@@ -433,9 +425,7 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
 
 #[tokio::test]
 async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena("board").await;
     let good = spawn_bot(Behavior::Good).await;
     let failing = spawn_bot(Behavior::Error500).await;

@@ -6,9 +6,7 @@ use std::sync::atomic::Ordering;
 
 #[tokio::test]
 async fn play_prints_a_move_log_and_the_result() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let bot = spawn_bot(Behavior::Illegal).await;
     let args = PlayArgs {
         game: game.clone(),

@@ -66,9 +66,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     let (status, _) = send(&http, http.get(format!("{base}/bots/nobody/"))).await;
     assert_eq!(status, 404);
 
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let (status, registered) = send(
         &http,
         http.post(format!("{base}/v1/bots"))
@@ -239,9 +237,7 @@ async fn bots_matches_and_leaderboards_over_http() {
 
 #[tokio::test]
 async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
-    let Some(game) = two_player_game() else {
-        return;
-    };
+    let game = two_player_game();
     let arena = spawn_arena("ladder").await;
     arena.register_builtins().await.expect("builtins");
     // Registering again finds the same bots.

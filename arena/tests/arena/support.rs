@@ -68,12 +68,13 @@ pub fn all_games() -> Vec<String> {
         .collect()
 }
 
-/// A game two bots can play, if the registry has one.
-pub fn two_player_game() -> Option<String> {
+/// A game two bots can play (the registry has several; a registry without one fails the tests).
+pub fn two_player_game() -> String {
     engine::registry::games()
         .iter()
         .find(|g| g.info().players.min <= 2 && g.info().players.max >= 2)
         .map(|g| g.info().id.clone())
+        .expect("the registry has a two-player game")
 }
 
 /// Starts a fake bot.
