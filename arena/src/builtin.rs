@@ -143,8 +143,9 @@ pub struct BuiltinMove {
     match_id: String,
     game: String,
     seat: usize,
-    view: Value,
-    legal_actions: Vec<Value>,
+    // Objects, as the schema says (a view or an action of another type is refused).
+    view: serde_json::Map<String, Value>,
+    legal_actions: Vec<serde_json::Map<String, Value>>,
     deadline_ms: u64,
     #[serde(default)]
     time_left_ms: Option<u64>,
@@ -159,8 +160,8 @@ impl BuiltinMove {
             match_id: self.match_id,
             game: self.game,
             seat: self.seat,
-            view: self.view,
-            legal_actions: self.legal_actions,
+            view: Value::Object(self.view),
+            legal_actions: self.legal_actions.into_iter().map(Value::Object).collect(),
             deadline_ms: self.deadline_ms,
             time_left_ms: self.time_left_ms,
             history: None,
