@@ -349,6 +349,9 @@ fn ladder_worker(
             "200",
             "--match-concurrency",
             "2",
+            // A killed worker's matches come back soon, so the ladder's bots are free again.
+            "--match-lease-ms",
+            "1500",
             "--log",
             "info",
         ])
@@ -446,7 +449,15 @@ async fn one_ladder_leader_at_a_time_and_another_takes_over_when_it_is_killed() 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let later = all_matches(&*store).await.len();
+    // The new leader schedules once the bots are free (the killed worker's matches are resumed
+    // by the others when their leases run out).
+    let schedules_until = Instant::now() + Duration::from_secs(60);
+    let mut later = all_matches(&*store).await.len();
+    while later <= scheduled && Instant::now() < schedules_until {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(advisory_locks(&database).await, 1, "one leader's lock");
+        later = all_matches(&*store).await.len();
+    }
     assert!(
         later > scheduled,
         "the new leader schedules: {later} > {scheduled}"
