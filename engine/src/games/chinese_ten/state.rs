@@ -695,18 +695,32 @@ impl GameState for State {
                 let Some(hand) = self.hands.get(seat) else {
                     return;
                 };
+                // `capture_options` without its lists: this runs for every move of every game.
                 for card in hand.iter() {
-                    let options = self.capture_options(card);
-                    if options.is_empty() {
+                    if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
+                        let three = self.layout.set().of_rank(rank);
+                        if rank == trio && three.len() == 3 {
+                            out.push(Action::Play {
+                                cards: vec![card],
+                                capture: self.in_layout_order(three),
+                            });
+                            continue;
+                        }
+                    }
+                    let partners = scoring::pair_mask(card);
+                    let before = out.len();
+                    for &target in self.layout.cards() {
+                        if partners.contains(target) {
+                            out.push(Action::Play {
+                                cards: vec![card],
+                                capture: vec![target],
+                            });
+                        }
+                    }
+                    if out.len() == before {
                         out.push(Action::Play {
                             cards: vec![card],
                             capture: vec![],
-                        });
-                    }
-                    for set in options {
-                        out.push(Action::Play {
-                            cards: vec![card],
-                            capture: self.in_layout_order(set),
                         });
                     }
                 }

@@ -260,8 +260,9 @@ impl Options {
         }
     }
 
-    /// The criticals, highest first (`CRIT`, §2.1).
-    pub fn criticals(&self) -> Vec<Card> {
+    /// The criticals, highest first (`CRIT`, §2.1): a constant list per variant (the roles of a
+    /// deal are computed on every move; nothing is allocated for them).
+    pub fn criticals(&self) -> &'static [Card] {
         const KH: Card = Card::new(Rank::King, Suit::Hearts);
         const JH: Card = Card::new(Rank::Jack, Suit::Hearts);
         const JD: Card = Card::new(Rank::Jack, Suit::Diamonds);
@@ -269,17 +270,17 @@ impl Options {
         const D7: Card = Card::new(Rank::Seven, Suit::Diamonds);
         const C7: Card = Card::new(Rank::Seven, Suit::Clubs);
         match self.variant {
-            Variant::Bavarian | Variant::Bohemian => vec![KH, D7, C7],
-            Variant::Austrian => vec![KH, D6, C7],
+            Variant::Bavarian | Variant::Bohemian => &[KH, D7, C7],
+            Variant::Austrian => &[KH, D6, C7],
             Variant::Carinthian => match self.carinthian_top {
-                CarinthianTop::Jh => vec![JH, KH, D7, C7],
-                CarinthianTop::Jd => vec![JD, KH, D7, C7],
+                CarinthianTop::Jh => &[JH, KH, D7, C7],
+                CarinthianTop::Jd => &[JD, KH, D7, C7],
             },
             Variant::Kritische => match self.kritische_set {
-                KritischeSet::Three => vec![KH, D6, C7],
-                KritischeSet::Four => vec![KH, D6, D7, C7],
+                KritischeSet::Three => &[KH, D6, C7],
+                KritischeSet::Four => &[KH, D6, D7, C7],
             },
-            Variant::Tyrolean | Variant::Blind => Vec::new(),
+            Variant::Tyrolean | Variant::Blind => &[],
         }
     }
 

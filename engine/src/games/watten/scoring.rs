@@ -7,7 +7,7 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Roles {
     /// Criticals, highest first.
-    pub crit: Vec<Card>,
+    pub crit: &'static [Card],
     /// The criticals as a set.
     pub crit_set: CardSet,
     /// The Guate, if any.
@@ -77,23 +77,21 @@ impl Roles {
         } else {
             WeliMode::Bells
         };
-        let mut trs = CardSet::EMPTY;
-        for c in pack.iter() {
-            if is_crit(c) || Some(c) == guate || Some(c) == rechte || linke.contains(c) {
-                continue;
-            }
-            let in_trs = if c == weli() {
-                match weli_mode {
-                    WeliMode::AlwaysTrump => true,
-                    WeliMode::Bells => t == Suit::Diamonds,
-                    WeliMode::NoSuit => false,
-                }
-            } else {
-                c.suit() == Some(t)
-            };
-            if in_trs {
-                trs.insert(c);
-            }
+        // TRS: the trump suit's cards of the pack without the cards that have a higher role; the
+        // Weli by its mode. Set arithmetic: this runs on every move.
+        let mut roled = CardSet(crit_set.0 | linke.0);
+        for card in guate.into_iter().chain(rechte) {
+            roled.insert(card);
+        }
+        let mut trs = CardSet(pack.of_suit(t).0 & !roled.0);
+        trs.remove(weli());
+        let weli_in_trs = match weli_mode {
+            WeliMode::AlwaysTrump => true,
+            WeliMode::Bells => t == Suit::Diamonds,
+            WeliMode::NoSuit => false,
+        };
+        if weli_in_trs && pack.contains(weli()) && !roled.contains(weli()) {
+            trs.insert(weli());
         }
         Roles {
             crit,

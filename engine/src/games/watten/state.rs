@@ -478,7 +478,10 @@ impl State {
         let all = CardSet::from_cards(crit.iter().copied());
         let holder = (0..self.table.players).find(|s| self.deal.hands[*s].0 & all.0 == all.0);
         if let Some(seat) = holder {
-            events.push(Event::Maschine { seat, cards: crit });
+            events.push(Event::Maschine {
+                seat,
+                cards: crit.to_vec(),
+            });
             let side = self.side_of(seat);
             self.finish_deal(side, self.table.options.maschine_points, "maschine", events);
         }
@@ -1302,9 +1305,24 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let mut legal = Vec::new();
-        self.legal_actions(seat, &mut legal);
-        if !legal.contains(action) {
+        // A card play (most actions) is checked without listing every legal action; the same
+        // rule as `legal_actions`: no pending raise, the seat's turn, a legal card.
+        let legal = match (self.phase, action) {
+            (Phase::Play, Action::Play { cards }) => match cards.as_slice() {
+                [card] => {
+                    self.deal.pending.is_none()
+                        && seat == self.seat_to_play()
+                        && self.legal_cards(seat).contains(*card)
+                }
+                _ => false,
+            },
+            _ => {
+                let mut legal = Vec::new();
+                self.legal_actions(seat, &mut legal);
+                legal.contains(action)
+            }
+        };
+        if !legal {
             return Err(self.refusal(seat, action));
         }
         match (self.phase, action) {
