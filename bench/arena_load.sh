@@ -132,7 +132,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
   wait_up "$base/healthz"
   random=$(curl -fsS "$base/v1/bots" | jq -c '[.bots[] | select(.builtin and .name == "random") | .id][0]')
   # In process a match takes a few milliseconds: queue enough to outlast the window.
-  queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 8))
+  queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 16))
   measure "sqlite-inprocess" sqlite_moves "$TMP/inprocess.db"
   stop_all
 fi

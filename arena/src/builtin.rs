@@ -33,34 +33,44 @@ pub fn info(name: &str) -> Option<BotInfo> {
 
 /// The built-in bot `name`'s answer to a move request.
 pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String> {
-    if request.legal_actions.is_empty() {
+    choose_from(
+        name,
+        &request.game,
+        &request.match_id,
+        request.seat,
+        &request.view,
+        &request.legal_actions,
+    )
+}
+
+/// [`choose`] from the request's parts (the arena's in-process calls borrow them).
+pub fn choose_from(
+    name: &str,
+    game: &str,
+    match_id: &str,
+    seat: usize,
+    view: &Value,
+    legal_actions: &[Value],
+) -> Result<MoveResponse, String> {
+    if legal_actions.is_empty() {
         return Err("no legal action to choose from".into());
     }
     let index = match name {
         "random" => {
             // Deterministic per position: the match, the seat, its view and its choices (not the
             // history, which the arena sends serialized and in-process calls leave out).
-            let bytes = serde_json::to_vec(&(
-                &request.match_id,
-                request.seat,
-                &request.view,
-                &request.legal_actions,
-            ))
-            .map_err(|e| e.to_string())?;
-            (fnv1a(&bytes) % request.legal_actions.len() as u64) as usize
+            let bytes = serde_json::to_vec(&(match_id, seat, view, legal_actions))
+                .map_err(|e| e.to_string())?;
+            (fnv1a(&bytes) % legal_actions.len() as u64) as usize
         }
         "heuristic" => {
-            let game = engine::registry::find(&request.game)
-                .ok_or_else(|| format!("unknown game `{}`", request.game))?;
-            game.heuristic(&request.view, &request.legal_actions)?
+            let game =
+                engine::registry::find(game).ok_or_else(|| format!("unknown game `{game}`"))?;
+            game.heuristic(view, legal_actions)?
         }
         other => return Err(format!("no built-in bot `{other}`")),
     };
-    let action = request
-        .legal_actions
-        .get(index)
-        .cloned()
-        .unwrap_or(Value::Null);
+    let action = legal_actions.get(index).cloned().unwrap_or(Value::Null);
     Ok(MoveResponse {
         action,
         comment: None,

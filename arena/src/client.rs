@@ -3,7 +3,7 @@
 
 use crate::bots::safety::{AddressPolicy, CheckedResolver};
 use crate::builtin;
-use crate::wire::{BotInfo, MoveRequest, MoveResponse, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use crate::wire::{BotInfo, MoveResponse, OutgoingMove, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use hmac::{Hmac, KeyInit, Mac};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -167,14 +167,25 @@ impl BotClient {
     pub async fn ask_move(
         &self,
         target: &Target,
-        request: &MoveRequest,
+        request: &OutgoingMove<'_>,
         history_entries: &[u8],
         timeout: Duration,
     ) -> (Result<MoveResponse, Fault>, u64) {
         let started = Instant::now();
         if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
-            let answer =
-                builtin::choose(name, request).map_err(|e| Fault::new(FaultKind::BadJson, e));
+            let answer = serde_json::from_str(request.view.get())
+                .map_err(|e| e.to_string())
+                .and_then(|view| {
+                    builtin::choose_from(
+                        name,
+                        request.game,
+                        request.match_id,
+                        request.seat,
+                        &view,
+                        request.legal_actions,
+                    )
+                })
+                .map_err(|e| Fault::new(FaultKind::BadJson, e));
             return (answer, started.elapsed().as_millis() as u64);
         }
         let body = match crate::wire::move_request_body(request, history_entries) {

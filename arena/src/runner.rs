@@ -24,7 +24,7 @@ use crate::ratings;
 use crate::store::{
     BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
 };
-use crate::wire::{Clock, EndNotice, HistoryEntry, MoveRequest, SeatInfo, StartNotice};
+use crate::wire::{Clock, EndNotice, HistoryEntry, OutgoingMove, SeatInfo, StartNotice};
 use engine::{GameResult, NewGame, Viewer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -372,16 +372,16 @@ impl Runner {
                 let time_left_ms = banks.as_ref().map(|b| b.left(seat));
                 let timeout_ms = time_left_ms
                     .map_or(record.deadline_ms, |left| left.clamp(1, record.deadline_ms));
-                let request = MoveRequest {
-                    match_id: id.to_string(),
-                    game: record.game.clone(),
+                let view = state.view_json(Viewer::Seat(seat));
+                let view = serde_json::value::RawValue::from_string(view)?;
+                let request = OutgoingMove {
+                    match_id: id,
+                    game: &record.game,
                     seat,
-                    view: state.view(Viewer::Seat(seat)),
-                    legal_actions: legal,
+                    view: &view,
+                    legal_actions: &legal,
                     deadline_ms: timeout_ms,
                     time_left_ms,
-                    // Sent already serialized (`history.json(seat)`).
-                    history: None,
                 };
                 let timeout = deadline.min(Duration::from_millis(timeout_ms));
                 let (answer, latency) = self
@@ -692,6 +692,7 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::MoveRequest;
 
     #[test]
     fn disqualified_seats_rank_last() {
@@ -789,32 +790,41 @@ mod tests {
         );
         assert!(!serde_json::to_string(&for_seat_1).unwrap().contains("QS"));
 
-        // The body spliced from the serialized history is the request serialized whole.
-        let request = MoveRequest {
+        // The body written from the typed view and the serialized history reads back as the
+        // request serialized whole, and a first move's body has an empty history.
+        let view = serde_json::value::RawValue::from_string(r#"{"hand":["7H"]}"#.into()).unwrap();
+        let legal = vec![json!({"type": "play", "cards": ["7H"]})];
+        let outgoing = OutgoingMove {
+            match_id: "m_1",
+            game: "twenty_two",
+            seat: 1,
+            view: &view,
+            legal_actions: &legal,
+            deadline_ms: 1000,
+            time_left_ms: Some(5000),
+        };
+        let whole = MoveRequest {
             match_id: "m_1".into(),
             game: "twenty_two".into(),
             seat: 1,
             view: json!({"hand": ["7H"]}),
-            legal_actions: vec![json!({"type": "play", "cards": ["7H"]})],
+            legal_actions: legal.clone(),
             deadline_ms: 1000,
             time_left_ms: Some(5000),
-            history: None,
-        };
-        let body = crate::wire::move_request_body(&request, histories.json(1)).unwrap();
-        let whole = MoveRequest {
             history: Some(for_seat_1),
-            ..request
         };
+        let body = crate::wire::move_request_body(&outgoing, histories.json(1)).unwrap();
         assert_eq!(body, serde_json::to_vec(&whole).unwrap());
-        let first = crate::wire::move_request_body(&whole_without_history(&whole), b"").unwrap();
+        let first = crate::wire::move_request_body(&outgoing, b"").unwrap();
         let parsed: MoveRequest = serde_json::from_slice(&first).unwrap();
         assert_eq!(parsed.history, Some(Vec::new()));
-    }
-
-    fn whole_without_history(request: &MoveRequest) -> MoveRequest {
-        MoveRequest {
-            history: None,
-            ..request.clone()
-        }
+        let without = OutgoingMove {
+            time_left_ms: None,
+            ..outgoing
+        };
+        let parsed: MoveRequest =
+            serde_json::from_slice(&crate::wire::move_request_body(&without, b"").unwrap())
+                .unwrap();
+        assert_eq!(parsed.time_left_ms, None);
     }
 }

@@ -6,6 +6,7 @@
 //! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::{OpenApi, ToSchema};
 
@@ -173,20 +174,39 @@ pub struct EndNotice {
     pub result: Map<String, Value>,
 }
 
-/// The JSON body of a move request (given without `history`) and its history, already
-/// serialized: `history_entries` is the entries' JSON joined by commas. The arena keeps each
-/// seat's history serialized and appends one entry per move, so a request costs no
-/// re-serialization of the whole match.
+/// A move request as the arena writes it: the fields of [`MoveRequest`] borrowed, the view
+/// already serialized from the engine's typed view (no `Value` tree per move) and the history
+/// spliced in by [`move_request_body`].
+#[derive(Debug, Serialize)]
+pub struct OutgoingMove<'a> {
+    /// See [`MoveRequest::match_id`].
+    #[serde(rename = "match")]
+    pub match_id: &'a str,
+    /// See [`MoveRequest::game`].
+    pub game: &'a str,
+    /// See [`MoveRequest::seat`].
+    pub seat: usize,
+    /// See [`MoveRequest::view`]: a JSON object.
+    pub view: &'a RawValue,
+    /// See [`MoveRequest::legal_actions`].
+    pub legal_actions: &'a [Value],
+    /// See [`MoveRequest::deadline_ms`].
+    pub deadline_ms: u64,
+    /// See [`MoveRequest::time_left_ms`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_left_ms: Option<u64>,
+}
+
+/// The JSON body of a move request and its history, already serialized: `history_entries` is
+/// the entries' JSON joined by commas. The arena keeps each seat's history serialized and
+/// appends one entry per move, so a request costs no re-serialization of the whole match.
 pub fn move_request_body(
-    request: &MoveRequest,
+    request: &OutgoingMove<'_>,
     history_entries: &[u8],
 ) -> serde_json::Result<Vec<u8>> {
-    debug_assert!(
-        request.history.is_none(),
-        "the history is passed serialized"
-    );
-    let mut body = serde_json::to_vec(request)?;
-    // `history` is the last field and skipped when `None`: the object ends with its brace.
+    let mut body = Vec::with_capacity(request.view.get().len() + history_entries.len() + 512);
+    serde_json::to_writer(&mut body, request)?;
+    // `history` comes last: the object ends with its brace.
     body.pop();
     body.extend_from_slice(b",\"history\":[");
     body.extend_from_slice(history_entries);

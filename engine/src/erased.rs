@@ -150,6 +150,11 @@ pub trait Match: Send + Sync {
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError>;
     /// The view of a seat or a spectator.
     fn view(&self, viewer: Viewer) -> Value;
+    /// The same view as [`Match::view`], serialized to JSON text directly from the typed view
+    /// (no intermediate `Value`; key order may differ). The arena's per-move hot path uses it.
+    fn view_json(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.view(viewer)).unwrap_or_default()
+    }
     /// The final result, once over.
     fn result(&self) -> Option<GameResult>;
     /// The transparent state envelope.
@@ -605,6 +610,10 @@ impl<G: GameDef> Match for TypedMatch<G> {
 
     fn view(&self, viewer: Viewer) -> Value {
         to_json(&self.state.view(viewer))
+    }
+
+    fn view_json(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.state.view(viewer)).unwrap_or_default()
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -20,12 +20,15 @@ use crate::wire::Clock;
 use anyhow::Context;
 use serde_json::Value;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
 };
-use sqlx::{AssertSqlSafe, Connection, Row, SqlStr};
+use sqlx::{AssertSqlSafe, Connection, QueryBuilder, Row, SqlStr};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -83,12 +86,13 @@ impl Dialect {
         }
     }
 
-    /// Appended to the fencing SELECT of a move: hold the match row against a concurrent claim
-    /// until the move commits, so a new holder reads every move the old one wrote.
-    fn for_share(self) -> &'static str {
+    /// Begins a transaction that reads before it writes. SQLite: take the write lock first
+    /// (waiting out the busy timeout); a deferred transaction that read first cannot upgrade
+    /// once another connection has written, and fails at once with SQLITE_BUSY.
+    fn begin_write(self) -> &'static str {
         match self {
-            Dialect::Sqlite => "",
-            Dialect::Postgres => " FOR SHARE",
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN",
         }
     }
 
@@ -210,7 +214,6 @@ struct Statements {
     claim: Arc<str>,
     renew: Arc<str>,
     release: Arc<str>,
-    insert_move: Arc<str>,
 }
 
 impl Statements {
@@ -253,15 +256,6 @@ impl Statements {
                  WHERE lease_owner = $1 AND status = 'running' \
                  AND (CAST($2 AS TEXT) IS NULL OR id = $2) ORDER BY id{})",
                 dialect.lock_in_order()
-            )
-            .into(),
-            // The move is stored only while its worker holds the match: a worker that lost its
-            // lease (and was replaced) writes nothing and learns it from the row count.
-            insert_move: format!(
-                "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM matches \
-                 WHERE id = $1 AND lease_owner = $9 AND status = 'running'{} ON CONFLICT DO NOTHING",
-                dialect.for_share()
             )
             .into(),
         }
@@ -360,9 +354,12 @@ impl SqlStore {
                     } else {
                         SqliteJournalMode::Wal
                     })
+                    .synchronous(SqliteSynchronous::Normal)
                     .busy_timeout(Duration::from_secs(30))
                     .foreign_keys(true);
+                // A local file answers or fails at once: no ping before every statement.
                 let pool = SqlitePoolOptions::new()
+                    .test_before_acquire(false)
                     .max_connections(if memory { 1 } else { 8 })
                     .connect_with(options)
                     .await
@@ -395,11 +392,7 @@ impl SqlStore {
         };
         let receiver = Arc::new(Mutex::new(receiver));
         for _ in 0..writers {
-            tokio::spawn(write_moves(
-                store.pool.clone(),
-                store.statements.clone(),
-                receiver.clone(),
-            ));
+            tokio::spawn(write_moves(store.pool.clone(), receiver.clone()));
         }
         Ok(store)
     }
@@ -434,13 +427,22 @@ fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
     }
 }
 
+/// A move writer's own connection, kept from batch to batch: no pool checkout per commit, and
+/// (SQLite) a page cache that other connections' writes rarely invalidate.
+enum WriterConnection {
+    Sqlite(PoolConnection<sqlx::Sqlite>),
+    Postgres(PoolConnection<sqlx::Postgres>),
+}
+
 /// The group-commit writer: takes every move waiting, stores them in one transaction, then
 /// answers each match. Several writers may share the receiver (PostgreSQL).
-async fn write_moves(
-    pool: Pool,
-    statements: Arc<Statements>,
-    receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>,
-) {
+async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>) {
+    let mut connection: Option<WriterConnection> = None;
+    // A one-connection pool (an in-memory database) cannot spare its connection between batches.
+    let keep_connection = match &pool {
+        Pool::Sqlite(p) => p.options().get_max_connections() > 1,
+        Pool::Postgres(p) => p.options().get_max_connections() > 1,
+    };
     loop {
         let mut batch = Vec::new();
         {
@@ -458,10 +460,23 @@ async fn write_moves(
         }
         // Row locks in id order, like the lease renewal: no deadlock between the two.
         batch.sort_by(|a, b| a.match_id.cmp(&b.match_id).then(a.index.cmp(&b.index)));
-        let written = match &pool {
-            Pool::Sqlite(p) => write_batch_sqlite(p, &statements, &batch).await,
-            Pool::Postgres(p) => write_batch_postgres(p, &statements, &batch).await,
-        };
+        let written = async {
+            let connection = match &mut connection {
+                Some(connection) => connection,
+                None => connection.insert(match &pool {
+                    Pool::Sqlite(p) => WriterConnection::Sqlite(p.acquire().await?),
+                    Pool::Postgres(p) => WriterConnection::Postgres(p.acquire().await?),
+                }),
+            };
+            match connection {
+                WriterConnection::Sqlite(c) => write_batch_sqlite(c, &batch).await,
+                WriterConnection::Postgres(c) => write_batch_postgres(c, &batch).await,
+            }
+        }
+        .await;
+        if !keep_connection {
+            connection = None;
+        }
         match written {
             Ok(stored) => {
                 for (pending, stored) in batch.into_iter().zip(stored) {
@@ -469,6 +484,8 @@ async fn write_moves(
                 }
             }
             Err(error) => {
+                // The connection may be what failed: the next batch takes a fresh one.
+                connection = None;
                 let message = format!("{error:#}");
                 for pending in batch {
                     let _ = pending.done.send(Err(message.clone()));
@@ -478,39 +495,120 @@ async fn write_moves(
     }
 }
 
+/// Rows per multi-row INSERT at most. Every row count up to it is its own prepared statement,
+/// kept in the connection's statement cache.
+const ROWS_PER_INSERT: usize = 32;
+
+/// The fence of a batch of moves: the matches among `ids` that `worker` holds. SQLite has a
+/// single writer process: the matches `worker` holds, read in one fixed statement.
+async fn held_sqlite(
+    connection: &mut sqlx::SqliteConnection,
+    worker: &str,
+    _ids: &[&str],
+) -> anyhow::Result<HashSet<String>> {
+    let rows = sqlx::query("SELECT id FROM matches WHERE status = 'running' AND lease_owner = $1")
+        .bind(worker)
+        .fetch_all(connection)
+        .await?;
+    rows.iter()
+        .map(|row| Ok(row.try_get(0)?))
+        .collect::<anyhow::Result<_>>()
+}
+
+/// The fence of a batch of moves (PostgreSQL): the matches among `ids` that `worker` holds,
+/// held against a concurrent claim until the moves commit (so a new holder reads every one),
+/// locked in id order like the lease renewal.
+async fn held_postgres(
+    connection: &mut sqlx::PgConnection,
+    worker: &str,
+    ids: &[&str],
+) -> anyhow::Result<HashSet<String>> {
+    let rows = sqlx::query(
+        "SELECT id FROM matches WHERE status = 'running' AND lease_owner = $1 \
+         AND id = ANY($2) ORDER BY id FOR SHARE",
+    )
+    .bind(worker)
+    .bind(ids)
+    .fetch_all(connection)
+    .await?;
+    rows.iter()
+        .map(|row| Ok(row.try_get(0)?))
+        .collect::<anyhow::Result<_>>()
+}
+
+// A batch costs BEGIN, one fencing SELECT per worker (one in practice), one INSERT per 32
+// moves and COMMIT, all prepared once: SQLite runs every statement on a thread of its own, so
+// statements, not rows, are what a commit costs.
 macro_rules! write_batch_for {
-    ($name:ident, $pool:ty) => {
+    ($name:ident, $db:ty, $held:ident, $dialect:expr) => {
         async fn $name(
-            pool: &$pool,
-            statements: &Statements,
+            connection: &mut PoolConnection<$db>,
             batch: &[PendingMove],
         ) -> anyhow::Result<Vec<bool>> {
-            let mut tx = pool.begin().await?;
-            let mut stored = Vec::with_capacity(batch.len());
-            for pending in batch {
-                let rows = sqlx::query(AssertSqlSafe(statements.insert_move.clone()))
-                    .bind(&pending.match_id)
-                    .bind(pending.index)
-                    .bind(pending.seat)
-                    .bind(&pending.action)
-                    .bind(pending.latency_ms)
-                    .bind(&pending.fault)
-                    .bind(&pending.comment)
-                    .bind(&pending.events)
-                    .bind(&pending.worker)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                stored.push(rows > 0);
+            let mut tx = connection.begin_with($dialect.begin_write()).await?;
+            // A move is stored only while its worker holds the match.
+            let mut held: HashSet<(&str, String)> = HashSet::new();
+            let mut workers: Vec<&str> = batch.iter().map(|m| m.worker.as_str()).collect();
+            workers.sort_unstable();
+            workers.dedup();
+            for worker in workers {
+                let mut ids: Vec<&str> = batch
+                    .iter()
+                    .filter(|m| m.worker == worker)
+                    .map(|m| m.match_id.as_str())
+                    .collect();
+                ids.dedup();
+                for id in $held(&mut tx, worker, &ids).await? {
+                    held.insert((worker, id));
+                }
+            }
+            let writable: Vec<&PendingMove> = batch
+                .iter()
+                .filter(|m| held.contains(&(m.worker.as_str(), m.match_id.clone())))
+                .collect();
+            let mut stored: HashSet<(String, i64)> = HashSet::new();
+            for rows in writable.chunks(ROWS_PER_INSERT) {
+                let mut query = QueryBuilder::<$db>::new(
+                    "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) ",
+                );
+                query.push_values(rows, |mut row, pending| {
+                    row.push_bind(&pending.match_id)
+                        .push_bind(pending.index)
+                        .push_bind(pending.seat)
+                        .push_bind(&pending.action)
+                        .push_bind(pending.latency_ms)
+                        .push_bind(&pending.fault)
+                        .push_bind(&pending.comment)
+                        .push_bind(&pending.events);
+                });
+                // A move already logged (a resumed match replaying a stale step) is not stored
+                // twice; its runner learns it from the missing row.
+                query.push(" ON CONFLICT DO NOTHING RETURNING match_id, idx");
+                for row in query.build().fetch_all(&mut *tx).await? {
+                    stored.insert((row.try_get(0)?, row.try_get(1)?));
+                }
             }
             tx.commit().await?;
-            Ok(stored)
+            Ok(batch
+                .iter()
+                .map(|m| stored.contains(&(m.match_id.clone(), m.index)))
+                .collect())
         }
     };
 }
 
-write_batch_for!(write_batch_sqlite, SqlitePool);
-write_batch_for!(write_batch_postgres, PgPool);
+write_batch_for!(
+    write_batch_sqlite,
+    sqlx::Sqlite,
+    held_sqlite,
+    Dialect::Sqlite
+);
+write_batch_for!(
+    write_batch_postgres,
+    sqlx::Postgres,
+    held_postgres,
+    Dialect::Postgres
+);
 
 fn json<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
     Ok(serde_json::to_string(value)?)
