@@ -361,3 +361,177 @@ pub struct Leaderboard {
     /// Bots, best first.
     pub entries: Vec<LeaderboardEntry>,
 }
+
+/// `POST /v1/tournaments`: a duplicate tournament.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"game": "twenty_two", "bots": ["random", "heuristic", "random", "heuristic"], "deals": 20, "seat_rotations": true}))]
+pub struct CreateTournament {
+    /// Game id.
+    pub game: String,
+    /// Bots in seat order of the first rotation, by id or by name, one per seat (a bot may sit
+    /// in several seats, e.g. both seats of a partnership).
+    pub bots: Vec<String>,
+    /// Number of deals (1 to 1000). Each deal is one seed: every rotation of it deals the same
+    /// cards to the same seats.
+    #[schema(minimum = 1, maximum = 1000)]
+    pub deals: u32,
+    /// Play each deal once for every rotation of the seats (default true), so every bot holds
+    /// every seat's cards; rotations that seat the bots exactly as an earlier one are played
+    /// once. False: each deal once, as `bots` seats them.
+    #[serde(default)]
+    pub seat_rotations: Option<bool>,
+    /// Per-move deadline in milliseconds (10 to 60000; default the arena's).
+    #[serde(default)]
+    #[schema(minimum = 10, maximum = 60_000)]
+    pub deadline_ms: Option<u64>,
+    /// Option overrides for every match.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<serde_json::Map<String, Value>>,
+    /// The tournament's seed (random if absent); each deal's seed derives from it. Shown once
+    /// every match is over.
+    #[serde(default)]
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
+    pub seed: Option<u64>,
+}
+
+/// Whether a tournament still plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentStatus {
+    /// Some match is queued or running.
+    Running,
+    /// Every match is over (finished or aborted).
+    Finished,
+}
+
+/// The answer to `POST /v1/tournaments`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentCreated {
+    /// Tournament id.
+    pub id: String,
+    /// `running`.
+    pub status: TournamentStatus,
+    /// Number of matches queued (deals x distinct rotations).
+    pub matches: usize,
+}
+
+/// One match of a tournament.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentMatchView {
+    /// Match id (`GET /v1/matches/{id}`, open once every table of its deal is over).
+    pub id: String,
+    /// 0-based deal.
+    pub deal: u32,
+    /// Rotation: seat `s` holds the bot of seat `(s + rotation) % players` of rotation 0.
+    pub rotation: u32,
+    /// Status.
+    pub status: MatchStatus,
+    /// Bot ids in seat order.
+    pub bots: Vec<String>,
+    /// Scores per seat; `null` until every table of the deal is over.
+    pub scores: Option<Vec<f64>>,
+}
+
+/// One bot's standing in a tournament.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentStanding {
+    /// Bot id.
+    pub bot: String,
+    /// Bot name.
+    pub name: String,
+    /// Deals counted: every table of the deal finished (a deal with an aborted table is left
+    /// out for every bot).
+    pub deals: u32,
+    /// Mean score per deal: the bot's score averaged over the tables of a deal it sat at, then
+    /// over the deals counted; `null` before the first deal is counted.
+    pub mean_score: Option<f64>,
+    /// 95% confidence interval of the mean (Student's t over the deals counted); `null` with
+    /// fewer than two deals.
+    pub ci95: Option<[f64; 2]>,
+}
+
+/// Two bots' results at the tables where both sat, from `bot`'s side: a win is a better place
+/// in the match's ranking, a tie the same place (partners tie).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct HeadToHead {
+    /// Bot id.
+    pub bot: String,
+    /// The other bot's id.
+    pub opponent: String,
+    /// Tables where `bot` placed better.
+    pub wins: u32,
+    /// Tables where `opponent` placed better.
+    pub losses: u32,
+    /// Tables where both placed the same.
+    pub ties: u32,
+}
+
+/// A tournament in full.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentView {
+    /// Tournament id.
+    pub id: String,
+    /// Status.
+    pub status: TournamentStatus,
+    /// Game id.
+    pub game: String,
+    /// Option overrides.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// The seed; `null` until every match is over (it would reveal every hand).
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
+    pub seed: Option<u64>,
+    /// Number of deals.
+    pub deals: u32,
+    /// Whether each deal is played for every rotation of the seats.
+    pub seat_rotations: bool,
+    /// Per-move deadline.
+    pub deadline_ms: u64,
+    /// Seats of the first rotation.
+    pub seats: Vec<SeatView>,
+    /// Matches, by deal then rotation.
+    pub matches: Vec<TournamentMatchView>,
+    /// Per bot, best mean score first.
+    pub standings: Vec<TournamentStanding>,
+    /// Per pair of bots that met (each pair once).
+    pub head_to_head: Vec<HeadToHead>,
+    /// Creation time (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub created_at: String,
+}
+
+/// One tournament in a list.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentSummary {
+    /// Tournament id.
+    pub id: String,
+    /// Game id.
+    pub game: String,
+    /// Bot ids in seat order of the first rotation.
+    pub bots: Vec<String>,
+    /// Number of deals.
+    pub deals: u32,
+    /// Whether each deal is played for every rotation of the seats.
+    pub seat_rotations: bool,
+    /// Creation time (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub created_at: String,
+}
+
+/// `GET /v1/tournaments`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentList {
+    /// Tournaments, newest first.
+    pub tournaments: Vec<TournamentSummary>,
+}
+
+/// Filters of `GET /v1/tournaments`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TournamentQuery {
+    /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+}

@@ -32,6 +32,7 @@ pub mod routes;
 pub mod runner;
 pub mod service;
 pub mod store;
+pub mod tournament;
 pub mod wire;
 
 pub use config::{ArenaArgs, ArenaConfig, Role};
@@ -53,6 +54,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::create)
         .service(routes::matches::list)
         .service(routes::matches::show)
+        .service(routes::tournaments::create)
+        .service(routes::tournaments::list)
+        .service(routes::tournaments::show)
         .service(routes::live::events)
         .service(routes::live::frames)
         .service(routes::leaderboards::show)

@@ -50,8 +50,13 @@ pub enum ErrorCode {
     UnknownBot,
     /// 404: no match with this id.
     UnknownMatch,
+    /// 404: no such tournament.
+    UnknownTournament,
     /// 403: a seat's view of a match that is still running (only the spectator's view is shown).
     MatchRunning,
+    /// 403: a tournament match whose deal another table still plays: every table of a deal
+    /// holds the same cards, so its moves, result and replay open once all of them are over.
+    DealInPlay,
     /// 409: another live bot already has this name (names are unique so matches can name bots).
     BotNameTaken,
     /// 429: too many requests of this kind from this client or token.
@@ -97,7 +102,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 32] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -109,7 +114,9 @@ impl ErrorCode {
         ErrorCode::UnknownGame,
         ErrorCode::UnknownBot,
         ErrorCode::UnknownMatch,
+        ErrorCode::UnknownTournament,
         ErrorCode::MatchRunning,
+        ErrorCode::DealInPlay,
         ErrorCode::BotNameTaken,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -146,7 +153,9 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "unknown_game",
             ErrorCode::UnknownBot => "unknown_bot",
             ErrorCode::UnknownMatch => "unknown_match",
+            ErrorCode::UnknownTournament => "unknown_tournament",
             ErrorCode::MatchRunning => "match_running",
+            ErrorCode::DealInPlay => "deal_in_play",
             ErrorCode::BotNameTaken => "bot_name_taken",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::NotFound => "not_found",
@@ -181,12 +190,13 @@ impl ErrorCode {
             | ErrorCode::SealedStateRequired
             | ErrorCode::InvalidSeat => StatusCode::BAD_REQUEST,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-            ErrorCode::MatchRunning => StatusCode::FORBIDDEN,
+            ErrorCode::MatchRunning | ErrorCode::DealInPlay => StatusCode::FORBIDDEN,
             ErrorCode::BotNameTaken => StatusCode::CONFLICT,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::UnknownGame
             | ErrorCode::UnknownBot
             | ErrorCode::UnknownMatch
+            | ErrorCode::UnknownTournament
             | ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -222,7 +232,9 @@ impl ErrorCode {
             ErrorCode::UnknownGame => "Unknown game",
             ErrorCode::UnknownBot => "Unknown bot",
             ErrorCode::UnknownMatch => "Unknown match",
+            ErrorCode::UnknownTournament => "Unknown tournament",
             ErrorCode::MatchRunning => "The match is running",
+            ErrorCode::DealInPlay => "The deal is still in play at another table",
             ErrorCode::BotNameTaken => "Bot name taken",
             ErrorCode::RateLimited => "Too many requests",
             ErrorCode::NotFound => "Not found",

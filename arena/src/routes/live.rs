@@ -48,7 +48,7 @@ fn ended(record: &MatchRecord) -> bool {
     responses(
         (status = 200, description = "The frames", body = MatchFrames),
         (status = 400, description = "An invalid query (`invalid_request`) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "`match_running`: a seat's view of a running match", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`match_running`: a seat's view of a running match; `deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -65,6 +65,7 @@ pub async fn frames(
         .get_match(&id)
         .await?
         .ok_or_else(|| unknown_match(&id))?;
+    arena.check_not_embargoed(&id).await?;
     let players = record.bots.len();
     let viewer = match query.seat {
         None => Viewer::Spectator,
@@ -108,6 +109,7 @@ pub async fn frames(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`", content_type = "text/event-stream", body = String),
+        (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -126,6 +128,11 @@ pub async fn events(
         hub.release(&id);
         return Err(unknown_match(&id));
     };
+    if let Err(embargo) = arena.check_not_embargoed(&id).await {
+        drop(receiver);
+        hub.release(&id);
+        return Err(embargo);
+    }
     let (sender, stream_rx) = mpsc::channel::<Bytes>(64);
     let arena = arena.get_ref().clone();
     tokio::spawn(async move {

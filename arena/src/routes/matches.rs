@@ -1,6 +1,6 @@
 //! `/v1/matches`: create, list and show matches.
 
-use super::parse_body;
+use super::{list_query, parse_body};
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
 use crate::limits::Limited;
 use crate::problem::{Problem, ServiceError};
@@ -59,14 +59,8 @@ pub async fn list(
     arena: web::Data<Arena>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchList>, ServiceError> {
-    let query = web::Query::<MatchQuery>::from_query(request.query_string())
-        .map_err(|e| ServiceError::invalid(format!("invalid query: {e}")))?;
-    if let Some(limit) = query.limit.filter(|limit| !(1..=500).contains(limit)) {
-        return Err(ServiceError::invalid(format!(
-            "invalid query: limit {limit} is outside 1..=500"
-        )));
-    }
-    Ok(web::Json(arena.list_matches(query.into_inner()).await?))
+    let query: MatchQuery = list_query(&request, |q: &MatchQuery| q.limit)?;
+    Ok(web::Json(arena.list_matches(query).await?))
 }
 
 /// Show a match.
@@ -79,6 +73,7 @@ pub async fn list(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The match", body = MatchView),
+        (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
 )]

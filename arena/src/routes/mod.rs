@@ -6,6 +6,7 @@ pub mod bots;
 pub mod leaderboards;
 pub mod live;
 pub mod matches;
+pub mod tournaments;
 
 use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};
 use actix_web::HttpRequest;
@@ -26,6 +27,23 @@ pub fn parse_body<T: DeserializeOwned>(
             format!("the request body is not valid for this endpoint: {e}"),
         )
     })
+}
+
+/// Parses the query of a list route: 400 `invalid_request` if it does not parse or its `limit`
+/// is outside 1..=500.
+pub fn list_query<T: DeserializeOwned>(
+    request: &HttpRequest,
+    limit: impl Fn(&T) -> Option<u32>,
+) -> Result<T, ServiceError> {
+    let query = actix_web::web::Query::<T>::from_query(request.query_string())
+        .map_err(|e| ServiceError::invalid(format!("invalid query: {e}")))?
+        .into_inner();
+    match limit(&query) {
+        Some(limit) if !(1..=500).contains(&limit) => Err(ServiceError::invalid(format!(
+            "invalid query: limit {limit} is outside 1..=500"
+        ))),
+        _ => Ok(query),
+    }
 }
 
 /// The bearer token of a request, if any.

@@ -13,6 +13,7 @@ use crate::ratings::Rating;
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::time::Duration;
 use utoipa::ToSchema;
 
@@ -148,6 +149,51 @@ pub struct MatchRecord {
     pub started_at: Option<i64>,
     /// When it finished or was aborted.
     pub finished_at: Option<i64>,
+}
+
+/// A duplicate tournament, as stored: its matches are ordinary matches linked to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TournamentRecord {
+    /// Tournament id (`t_` + hex).
+    pub id: String,
+    /// Game id.
+    pub game: String,
+    /// Option overrides (an object).
+    pub options: Value,
+    /// The tournament's seed; deal `d` is played with [`deal_seed`]`(seed, d)`.
+    pub seed: u64,
+    /// Number of deals.
+    pub deals: u32,
+    /// Whether each deal is played once per rotation of the seats.
+    pub seat_rotations: bool,
+    /// Per-move deadline.
+    pub deadline_ms: u64,
+    /// Bot ids in seat order (rotation 0).
+    pub bots: Vec<String>,
+    /// Creation time, unix milliseconds.
+    pub created_at: i64,
+}
+
+/// One match of a tournament: which deal, which rotation of the seats.
+#[derive(Debug, Clone)]
+pub struct TournamentMatch {
+    /// 0-based deal.
+    pub deal: u32,
+    /// Rotation of the seats: seat `s` holds the bot of seat `(s + rotation) % players` of
+    /// rotation 0.
+    pub rotation: u32,
+    /// The match.
+    pub record: MatchRecord,
+}
+
+/// The seed of deal `deal` of a tournament seeded `seed`: a SplitMix64 step, so deals differ
+/// however close their numbers, kept JSON-safe (at most 2^53 - 1).
+pub fn deal_seed(seed: u64, deal: u32) -> u64 {
+    let mut z = seed ^ u64::from(deal).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & engine::rng::MAX_SEED
 }
 
 /// One move of a match, as stored.
@@ -286,6 +332,24 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Tries to become the one ladder scheduler among every process on this database. Holding
     /// the returned [`Leadership`] keeps it; None if another process leads.
     async fn try_lead(&self) -> anyhow::Result<Option<Leadership>>;
+
+    /// Stores a tournament and all its matches (queued), atomically: a tournament is never
+    /// left half created.
+    async fn insert_tournament(
+        &self,
+        tournament: &TournamentRecord,
+        matches: &[TournamentMatch],
+    ) -> anyhow::Result<()>;
+    /// A tournament.
+    async fn get_tournament(&self, id: &str) -> anyhow::Result<Option<TournamentRecord>>;
+    /// Tournaments, newest first.
+    async fn tournaments(&self, limit: u32) -> anyhow::Result<Vec<TournamentRecord>>;
+    /// The matches of a tournament, by deal then rotation.
+    async fn tournament_matches(&self, id: &str) -> anyhow::Result<Vec<TournamentMatch>>;
+    /// Which of `match_ids` belong to a tournament deal still in play (a match of that deal is
+    /// queued or running): every table of a deal holds the same cards, so what one table shows
+    /// stays secret until all of them are over.
+    async fn embargoed(&self, match_ids: &[&str]) -> anyhow::Result<HashSet<String>>;
 
     /// Ratings in a game, best display value first.
     async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;

@@ -13,7 +13,7 @@
 
 use super::{
     BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord,
-    Store, now_ms,
+    Store, TournamentMatch, TournamentRecord, now_ms,
 };
 use crate::ratings::{self, Rating, Side};
 use crate::wire::Clock;
@@ -98,7 +98,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 3] = match self {
+        let files: [(i64, &'static str, &'static str); 4] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -114,6 +114,11 @@ impl Dialect {
                     3,
                     "operations",
                     include_str!("../../migrations/sqlite/0003_operations.sql"),
+                ),
+                (
+                    4,
+                    "tournaments",
+                    include_str!("../../migrations/sqlite/0004_tournaments.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -131,6 +136,11 @@ impl Dialect {
                     3,
                     "operations",
                     include_str!("../../migrations/postgres/0003_operations.sql"),
+                ),
+                (
+                    4,
+                    "tournaments",
+                    include_str!("../../migrations/postgres/0004_tournaments.sql"),
                 ),
             ],
         };
@@ -637,6 +647,54 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
     })
 }
 
+/// Inserts a queued match and its seats on a transaction (one statement per row).
+macro_rules! insert_match_rows {
+    ($tx:expr, $record:expr) => {{
+        let record: &MatchRecord = $record;
+        sqlx::query(
+            "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
+             max_faults, status, created_at, clock_initial_ms, clock_increment_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12)",
+        )
+        .bind(&record.id)
+        .bind(&record.game)
+        .bind(json(&record.options)?)
+        .bind(record.seed as i64)
+        .bind(json(&record.deals)?)
+        .bind(record.ranked)
+        .bind(record.ladder)
+        .bind(record.deadline_ms as i64)
+        .bind(i64::from(record.max_faults))
+        .bind(record.created_at)
+        .bind(record.clock.map(|c| c.initial_ms as i64))
+        .bind(record.clock.map(|c| c.increment_ms as i64))
+        .execute($tx)
+        .await?;
+        for (seat, bot) in record.bots.iter().enumerate() {
+            sqlx::query("INSERT INTO match_seats (match_id, seat, bot_id) VALUES ($1, $2, $3)")
+                .bind(&record.id)
+                .bind(seat as i64)
+                .bind(bot)
+                .execute($tx)
+                .await?;
+        }
+    }};
+}
+
+fn tournament_row(row: &impl Columns) -> anyhow::Result<TournamentRecord> {
+    Ok(TournamentRecord {
+        id: row.text("id")?,
+        game: row.text("game")?,
+        options: parse(&row.text("options")?)?,
+        seed: row.int("seed")? as u64,
+        deals: u32::try_from(row.int("deals")?)?,
+        seat_rotations: row.flag("seat_rotations")?,
+        deadline_ms: row.int("deadline_ms")? as u64,
+        bots: parse(&row.text("bots")?)?,
+        created_at: row.int("created_at")?,
+    })
+}
+
 fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
     let status = row.text("status")?;
     Ok(MatchRecord {
@@ -830,33 +888,7 @@ impl Store for SqlStore {
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => {
             let mut tx = p.begin().await?;
-            sqlx::query(
-                "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-                 max_faults, status, created_at, clock_initial_ms, clock_increment_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12)",
-            )
-            .bind(&record.id)
-            .bind(&record.game)
-            .bind(json(&record.options)?)
-            .bind(record.seed as i64)
-            .bind(json(&record.deals)?)
-            .bind(record.ranked)
-            .bind(record.ladder)
-            .bind(record.deadline_ms as i64)
-            .bind(i64::from(record.max_faults))
-            .bind(record.created_at)
-            .bind(record.clock.map(|c| c.initial_ms as i64))
-            .bind(record.clock.map(|c| c.increment_ms as i64))
-            .execute(&mut *tx)
-            .await?;
-            for (seat, bot) in record.bots.iter().enumerate() {
-                sqlx::query("INSERT INTO match_seats (match_id, seat, bot_id) VALUES ($1, $2, $3)")
-                    .bind(&record.id)
-                    .bind(seat as i64)
-                    .bind(bot)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            insert_match_rows!(&mut *tx, record);
             tx.commit().await?;
         });
         Ok(())
@@ -1207,5 +1239,127 @@ impl Store for SqlStore {
         .fetch_one(p)
         .await)?;
         Ok(count as u64)
+    }
+    async fn insert_tournament(
+        &self,
+        tournament: &TournamentRecord,
+        matches: &[TournamentMatch],
+    ) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            sqlx::query(
+                "INSERT INTO tournaments (id, game, options, seed, deals, seat_rotations, \
+                 deadline_ms, bots, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(&tournament.id)
+            .bind(&tournament.game)
+            .bind(json(&tournament.options)?)
+            .bind(tournament.seed as i64)
+            .bind(i64::from(tournament.deals))
+            .bind(tournament.seat_rotations)
+            .bind(tournament.deadline_ms as i64)
+            .bind(json(&tournament.bots)?)
+            .bind(tournament.created_at)
+            .execute(&mut *tx)
+            .await?;
+            for entry in matches {
+                insert_match_rows!(&mut *tx, &entry.record);
+                sqlx::query(
+                    "INSERT INTO tournament_matches (tournament_id, match_id, deal, rotation) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(&tournament.id)
+                .bind(&entry.record.id)
+                .bind(i64::from(entry.deal))
+                .bind(i64::from(entry.rotation))
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    async fn get_tournament(&self, id: &str) -> anyhow::Result<Option<TournamentRecord>> {
+        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM tournaments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(tournament_row)
+            .transpose())
+    }
+
+    async fn tournaments(&self, limit: u32) -> anyhow::Result<Vec<TournamentRecord>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT * FROM tournaments ORDER BY created_at DESC, id DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(tournament_row)
+        .collect())
+    }
+
+    async fn tournament_matches(&self, id: &str) -> anyhow::Result<Vec<TournamentMatch>> {
+        let sql = format!(
+            "{} WHERE m.id IN (SELECT match_id FROM tournament_matches WHERE tournament_id = $1)",
+            self.statements.match_select
+        );
+        let (links, records) = on_pool!(&self.pool, p => {
+            let links: Vec<(String, i64, i64)> = sqlx::query_as(
+                "SELECT match_id, deal, rotation FROM tournament_matches \
+                 WHERE tournament_id = $1 ORDER BY deal, rotation",
+            )
+            .bind(id)
+            .fetch_all(p)
+            .await?;
+            let records = sqlx::query(AssertSqlSafe(sql))
+                .bind(id)
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(match_row)
+                .collect::<anyhow::Result<Vec<MatchRecord>>>()?;
+            (links, records)
+        });
+        let mut records: std::collections::HashMap<String, MatchRecord> =
+            records.into_iter().map(|r| (r.id.clone(), r)).collect();
+        links
+            .into_iter()
+            .map(|(match_id, deal, rotation)| {
+                Ok(TournamentMatch {
+                    deal: u32::try_from(deal)?,
+                    rotation: u32::try_from(rotation)?,
+                    record: records
+                        .remove(&match_id)
+                        .with_context(|| format!("tournament match {match_id} is missing"))?,
+                })
+            })
+            .collect()
+    }
+
+    async fn embargoed(&self, match_ids: &[&str]) -> anyhow::Result<HashSet<String>> {
+        if match_ids.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let placeholders: Vec<String> = (1..=match_ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT DISTINCT mine.match_id FROM tournament_matches mine \
+             JOIN tournament_matches other ON other.tournament_id = mine.tournament_id \
+             AND other.deal = mine.deal \
+             JOIN matches m ON m.id = other.match_id \
+             WHERE m.status IN ('queued', 'running') AND mine.match_id IN ({})",
+            placeholders.join(", ")
+        );
+        let ids: Vec<String> = on_pool!(&self.pool, p => {
+            let mut query = sqlx::query_scalar(AssertSqlSafe(sql));
+            for id in match_ids {
+                query = query.bind(*id);
+            }
+            query.fetch_all(p).await?
+        });
+        Ok(ids.into_iter().collect())
     }
 }

@@ -14,3 +14,4 @@ mod routes;
 mod safety;
 mod store;
 mod strength;
+mod tournaments;

@@ -1,0 +1,88 @@
+//! `/v1/tournaments`: duplicate tournaments.
+
+use super::{list_query, parse_body};
+use crate::dto::{
+    CreateTournament, TournamentCreated, TournamentList, TournamentQuery, TournamentView,
+};
+use crate::limits::Limited;
+use crate::problem::{Problem, ServiceError};
+use crate::service::Arena;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+
+/// Play a duplicate tournament.
+///
+/// Each of `deals` deals is one seed, played once for every rotation of the seats (the same cards
+/// in the same seats at every table), so every bot holds every seat's cards and the luck of the
+/// deal cancels out. Every table is an ordinary unranked match in the queue (resumed after a
+/// restart like any match); poll `GET /v1/tournaments/{id}`. A table's moves and result stay
+/// secret until every table of its deal is over (`deal_in_play`).
+#[utoipa::path(
+    operation_id = "create_tournament",
+    tag = "arena",
+    request_body = CreateTournament,
+    responses(
+        (status = 202, description = "Queued", body = TournamentCreated),
+        (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many match or tournament creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
+            ("Retry-After" = u64, description = "Seconds until a creation is allowed again"),
+        )),
+    )
+)]
+#[post("/v1/tournaments")]
+pub async fn create(
+    arena: web::Data<Arena>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, actix_web::Error> {
+    arena.limits().check(Limited::MatchCreation, &request)?;
+    let request: CreateTournament = parse_body(&request, &body)?;
+    let created: TournamentCreated = arena.create_tournament(request).await?;
+    Ok(HttpResponse::Accepted().json(created))
+}
+
+/// List tournaments.
+///
+/// Newest first.
+#[utoipa::path(
+    operation_id = "list_tournaments",
+    tag = "arena",
+    params(TournamentQuery),
+    responses(
+        (status = 200, description = "Tournaments", body = TournamentList),
+        (status = 400, description = "`invalid_request`: an invalid query, such as a `limit` outside 1..=500", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/tournaments")]
+pub async fn list(
+    arena: web::Data<Arena>,
+    request: HttpRequest,
+) -> Result<web::Json<TournamentList>, ServiceError> {
+    let query: TournamentQuery = list_query(&request, |q: &TournamentQuery| q.limit)?;
+    Ok(web::Json(arena.list_tournaments(query).await?))
+}
+
+/// Show a tournament.
+///
+/// Status, every table (deal, rotation, seats, scores once the deal is over everywhere), per bot
+/// its mean score per deal with a 95% confidence interval, and head-to-head results. The seed is
+/// shown once every table is over.
+#[utoipa::path(
+    operation_id = "show_tournament",
+    tag = "arena",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 404, description = "Unknown tournament", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/tournaments/{id}")]
+pub async fn show(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+) -> Result<web::Json<TournamentView>, ServiceError> {
+    Ok(web::Json(arena.get_tournament(&id).await?))
+}
