@@ -43,6 +43,43 @@ pub struct LiveMove {
     pub fault: Option<FaultKind>,
 }
 
+/// One Server-Sent Event of the live stream (`GET /v1/matches/{id}/events`), as an
+/// `EventSource` client parses it: its name and its data line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StreamEvent {
+    /// `move`, `result`, `end`, or `stream_error` (the stream failed; the data says why).
+    pub event: StreamEventName,
+    /// JSON text: a [`LiveMove`] for `move`, a [`LiveEnd`] for `result`, `{"status"}` for
+    /// `end`, a string for `stream_error`.
+    pub data: String,
+}
+
+/// The names of the live stream's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamEventName {
+    /// A move: data is a [`LiveMove`].
+    Move,
+    /// The match is over: data is a [`LiveEnd`].
+    Result,
+    /// The last event; the stream closes.
+    End,
+    /// The stream failed; data is the reason.
+    StreamError,
+}
+
+impl StreamEventName {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StreamEventName::Move => "move",
+            StreamEventName::Result => "result",
+            StreamEventName::End => "end",
+            StreamEventName::StreamError => "stream_error",
+        }
+    }
+}
+
 /// The end of a match: the `result` event of the live stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LiveEnd {

@@ -1,7 +1,10 @@
 //! `/v1/matches/{id}/events` (the live stream, Server-Sent Events) and `/v1/matches/{id}/frames`
 //! (the match position by position, for replay viewers).
 
-use crate::live::{self, FramesError, FramesQuery, LiveEnd, LiveEvent, LiveMove, MatchFrames};
+use crate::live::{
+    self, FramesError, FramesQuery, LiveEnd, LiveEvent, LiveMove, MatchFrames, StreamEvent,
+    StreamEventName,
+};
 use crate::problem::{ErrorCode, Problem, ServiceError};
 use crate::service::Arena;
 use crate::store::{MatchRecord, MatchStatus};
@@ -108,7 +111,7 @@ pub async fn frames(
     tag = "arena",
     params(("id" = String, Path, description = "Match id")),
     responses(
-        (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`", content_type = "text/event-stream", body = String),
+        (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`; the schema is one event", content_type = "text/event-stream", body = StreamEvent),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
     )
@@ -137,7 +140,9 @@ pub async fn events(
     let arena = arena.get_ref().clone();
     tokio::spawn(async move {
         if let Err(reason) = feed(&arena, &id, receiver, &sender).await {
-            let _ = sender.send(sse("stream_error", &reason)).await;
+            let _ = sender
+                .send(sse(StreamEventName::StreamError, &reason))
+                .await;
         }
         arena.live().release(&id);
     });
@@ -153,9 +158,9 @@ pub async fn events(
         .streaming(stream))
 }
 
-fn sse(event: &str, data: &impl serde::Serialize) -> Bytes {
+fn sse(event: StreamEventName, data: &impl serde::Serialize) -> Bytes {
     let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
-    Bytes::from(format!("event: {event}\ndata: {data}\n\n"))
+    Bytes::from(format!("event: {}\ndata: {data}\n\n", event.as_str()))
 }
 
 /// Feeds one watcher: the stored log, then live moves, then the end. Returns when the match is
@@ -180,7 +185,7 @@ async fn feed(
         })?;
     for (logged, frame) in moves.iter().zip(spectator.iter().skip(1)) {
         if sender
-            .send(sse("move", &live::live_move(logged, frame)))
+            .send(sse(StreamEventName::Move, &live::live_move(logged, frame)))
             .await
             .is_err()
         {
@@ -209,7 +214,11 @@ async fn feed(
                     continue;
                 }
                 next = live_move.index + 1;
-                if sender.send(sse("move", &live_move)).await.is_err() {
+                if sender
+                    .send(sse(StreamEventName::Move, &live_move))
+                    .await
+                    .is_err()
+                {
                     return Ok(());
                 }
             }
@@ -235,9 +244,12 @@ async fn feed(
 }
 
 async fn finish(sender: &mpsc::Sender<Bytes>, end: &LiveEnd) -> Result<(), String> {
-    if sender.send(sse("result", end)).await.is_ok() {
+    if sender.send(sse(StreamEventName::Result, end)).await.is_ok() {
         let _ = sender
-            .send(sse("end", &serde_json::json!({ "status": end.status })))
+            .send(sse(
+                StreamEventName::End,
+                &serde_json::json!({ "status": end.status }),
+            ))
             .await;
     }
     Ok(())
