@@ -1,10 +1,10 @@
 //! Rulings R1..R11 and worked examples S1..S9 of `shared/rules/sloppy_seconds.md`.
 //! See: docs/rules/sloppy_seconds.md
 
-use engine::cards::{Card, CardSet, PackSpec, Suit};
+use engine::cards::{Card, PackSpec, Suit};
 use engine::game::GameState;
 use engine::game::{GameDef, Setup};
-use engine::games::sloppy_seconds::rules::{FirstDealer, MinimumRule, Options, TieRule};
+use engine::games::sloppy_seconds::rules::{MinimumRule, Options, TieRule};
 use engine::games::sloppy_seconds::{SloppySeconds, scoring};
 use engine::rng::PlayoutRng;
 use engine::{ActionError, Match, NewGame, Viewer, registry};
@@ -33,10 +33,6 @@ fn play(game: &mut Box<dyn Match>, seat: usize, card: &str) -> Vec<Value> {
     game.apply(seat, &json!({"type": "play", "cards": [card]}))
         .unwrap_or_else(|e| panic!("seat {seat} {card}: {e}"))
         .events
-}
-
-fn cards(list: &str) -> CardSet {
-    CardSet::from_cards(Card::parse_list(list).unwrap())
 }
 
 // S2's deal: seat 0 spades but AS (+AC), seat 1 hearts, seat 2 diamonds, seat 3 AS + clubs but AC.
@@ -224,34 +220,56 @@ fn s4_first_broken_suit_never_becomes_trump_but_a_club_can_later() {
     assert!(events.contains(&json!({"type": "trick_won", "seat": 2})));
 }
 
-fn typed_state(players: usize, options: Options) -> engine::games::sloppy_seconds::State {
-    SloppySeconds::setup(
-        &Setup {
-            players,
-            options,
-            seed: 1,
-            deals: vec![],
-        },
-        &mut Vec::new(),
-    )
-    .unwrap()
+/// The cards `seat` may play now, as codes.
+fn playable(game: &dyn Match, seat: usize) -> Vec<String> {
+    let mut codes: Vec<String> = game
+        .legal_actions(seat)
+        .iter()
+        .map(|a| a["cards"][0].as_str().unwrap().to_string())
+        .collect();
+    codes.sort();
+    codes
+}
+
+/// The codes of a list, sorted.
+fn sorted(list: &str) -> Vec<String> {
+    let mut codes: Vec<String> = list.split_whitespace().map(str::to_string).collect();
+    codes.sort();
+    codes
 }
 
 #[test]
 fn s5_legal_plays_follow_suit_else_anything() {
-    let options = Options {
-        first_dealer: FirstDealer::Seat(3),
-        ..Options::default()
-    };
-    let mut state = typed_state(4, options);
-    state.trump = Some(Suit::Hearts);
-    state.first_broken = Some(Suit::Spades);
-    state.leader = 0;
-    state.trick = vec![(0, Card::parse("7C").unwrap())];
-    state.hands[1] = cards("2C KC AH 5D");
-    assert_eq!(state.playable(1), cards("2C KC"));
-    state.hands[1] = cards("AH 5D 9S");
-    assert_eq!(state.playable(1), cards("AH 5D 9S"));
+    // Dealer 3: seat 0 leads 7C. Seat 1 holds 2C and KC: it must follow with one of them.
+    let hands = [
+        "3C 4C 5C 6C 7C 8C 9C TC JC QC AC 2S 3S",
+        "2C KC AH 5D 4S 5S 6S 7S 8S 9S TS JS QS",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS",
+        "2D 3D 4D 6D 7D 8D 9D TD JD QD KD AD KS",
+    ];
+    let mut game = start(
+        "sloppy_seconds",
+        4,
+        json!({"first_dealer": 3}),
+        vec![entry(3, &hands)],
+    );
+    play(&mut game, 0, "7C");
+    assert_eq!(playable(game.as_ref(), 1), sorted("2C KC"));
+    // Seat 1 without a club: anything in its hand.
+    let hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "AH 5D 9S 2S 3S 4S 5S 6S 7S 8S TS JS QS",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH KS",
+        "2D 3D 4D 6D 7D 8D 9D TD JD QD KD AD AS",
+    ];
+    let mut game = start(
+        "sloppy_seconds",
+        4,
+        json!({"first_dealer": 3}),
+        vec![entry(3, &hands)],
+    );
+    play(&mut game, 0, "7C");
+    assert_eq!(playable(game.as_ref(), 1), sorted(hands[1]));
 }
 
 #[test]
@@ -356,6 +374,24 @@ fn s8_r6_minimum_rule_floor_and_low_capture() {
     );
 }
 
+/// Plays seeded random games to the end through the registry; returns each game's final
+/// spectator view and result.
+fn random_games(options: Value, seeds: std::ops::Range<u64>) -> Vec<(Value, engine::GameResult)> {
+    seeds
+        .map(|seed| {
+            let mut game =
+                crate::support::start("sloppy_seconds", 4, options.clone(), vec![], seed);
+            let mut rng = PlayoutRng::new(seed);
+            while let Some(&seat) = game.to_act().first() {
+                let legal = game.legal_actions(seat);
+                let action = legal[rng.below(legal.len())].clone();
+                game.apply(seat, &action).unwrap();
+            }
+            (game.view(Viewer::Spectator), game.result().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn s9_r8_game_ends_after_the_hand_and_the_highest_total_wins() {
     let before = [290i64, 250, 280, 200];
@@ -364,13 +400,24 @@ fn s9_r8_game_ends_after_the_hand_and_the_highest_total_wins() {
     assert_eq!(after, [302, 255, 310, 240]);
     assert!(!scoring::game_over(&before, 300, TieRule::PlayOn));
     assert!(scoring::game_over(&after, 300, TieRule::PlayOn));
-    let mut state = typed_state(4, Options::default());
-    state.totals = after;
-    state.over = true;
-    let result = state.result().unwrap();
-    assert_eq!(result.ranking, vec![vec![2], vec![0], vec![1], vec![3]]);
-    assert_eq!(result.scores, [302.0, 255.0, 310.0, 240.0]);
-    assert_eq!(result.teams, None);
+    // Through whole games: the game ends once a total reaches the target, and the ranking is
+    // the totals, highest first (equal totals share a place).
+    for (view, result) in random_games(json!({"target": 40}), 0..12) {
+        let totals: Vec<i64> = serde_json::from_value(view["totals"].clone()).unwrap();
+        assert!(totals.iter().any(|t| *t >= 40), "{totals:?}");
+        assert_eq!(
+            result.scores,
+            totals.iter().map(|t| *t as f64).collect::<Vec<_>>()
+        );
+        let places: Vec<i64> = result.ranking.iter().map(|g| totals[g[0]]).collect();
+        assert!(places.windows(2).all(|w| w[0] > w[1]), "{places:?}");
+        for group in &result.ranking {
+            assert!(group.iter().all(|s| totals[*s] == totals[group[0]]));
+        }
+        assert_eq!(result.teams, None);
+        // R9 (play on): never a tie for first at the end.
+        assert_eq!(result.ranking[0].len(), 1, "{totals:?}");
+    }
 }
 
 #[test]
@@ -378,11 +425,21 @@ fn r9_tie_for_first_plays_on_or_shares() {
     let tied = [305i64, 305, 100, 90];
     assert!(!scoring::game_over(&tied, 300, TieRule::PlayOn));
     assert!(scoring::game_over(&tied, 300, TieRule::Shared));
-    let mut state = typed_state(4, Options::default());
-    state.totals = tied.to_vec();
-    state.over = true;
-    let result = state.result().unwrap();
-    assert_eq!(result.ranking, vec![vec![0, 1], vec![2], vec![3]]);
+    // With `shared`, a game may end tied for first: the tied seats share the first place.
+    let games = random_games(json!({"target": 1, "tie_rule": "shared"}), 0..400);
+    let tied_first = games
+        .iter()
+        .filter(|(_, result)| result.ranking[0].len() > 1)
+        .count();
+    assert!(tied_first > 0, "no game of 400 ended tied for first");
+    for (view, result) in &games {
+        let totals: Vec<i64> = serde_json::from_value(view["totals"].clone()).unwrap();
+        let best = *totals.iter().max().unwrap();
+        let mut first = result.ranking[0].clone();
+        first.sort();
+        let leaders: Vec<usize> = (0..4).filter(|s| totals[*s] == best).collect();
+        assert_eq!(first, leaders);
+    }
 }
 
 #[test]
