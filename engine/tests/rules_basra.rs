@@ -51,24 +51,31 @@ fn typed(id: &str, n: usize, overrides: Value) -> State {
     .unwrap()
 }
 
-/// Gives `seat` exactly `hand` and lays `floor`; displaced cards are set aside (capture tests).
-fn arrange(state: &mut State, seat: usize, hand: &str, floor: &str) {
-    let moving = CardSet(set(hand).0 | set(floor).0);
-    let mut aside = CardSet(state.hands[seat].0 & !moving.0);
-    for card in state.floor.take_all() {
-        if !moving.contains(card) {
-            aside.insert(card);
-        }
-    }
-    for h in state.hands.iter_mut() {
-        h.0 &= !moving.0;
-    }
-    state.stock.retain(|c| !moving.contains(*c));
-    state.buried.clear();
-    state.hands[seat] = set(hand);
-    state.floor = Layout::of(cs(floor));
-    state.unscored = CardSet(state.unscored.0 | aside.0);
-    state.turn = seat;
+/// A stacked 2-player deal of four cards each: card i goes to seat dealer+1+i (R20), then the
+/// floor of four (no jack or 7D, which would be buried).
+fn entry(dealer: usize, hands: [&str; 2], floor: &str) -> Vec<String> {
+    let hands = hands.map(cs);
+    let mut out: Vec<String> = (0..8)
+        .map(|i| hands[(dealer + 1 + i) % 2][i / 2].to_string())
+        .collect();
+    out.extend(cs(floor).iter().map(Card::to_string));
+    out
+}
+
+/// A 2-player game of the `basra` preset dealt from `entry(dealer, hands, floor)`.
+fn dealt(overrides: Value, dealer: usize, hands: [&str; 2], floor: &str) -> State {
+    let mut overrides = obj(overrides);
+    overrides.insert("first_dealer".into(), json!(dealer));
+    Basra::setup(
+        &Setup {
+            players: 2,
+            options: options("basra", Value::Object(overrides)),
+            seed: 3,
+            deals: vec![entry(dealer, hands, floor)],
+        },
+        &mut Vec::new(),
+    )
+    .unwrap()
 }
 
 fn k(opts: &Options, floor: &str, card: &str) -> Vec<CardSet> {
@@ -109,9 +116,9 @@ fn cap(card: &str) -> Action {
     }
 }
 
-fn captured(events: &[Event]) -> Option<(Vec<Card>, f64)> {
+fn captured(events: &[Event]) -> Option<(CardSet, f64)> {
     events.iter().find_map(|e| match e {
-        Event::Capture { cards, bonus, .. } => Some((cards.clone(), *bonus)),
+        Event::Capture { cards, bonus, .. } => Some((CardSet::from_cards(cards.clone()), *bonus)),
         _ => None,
     })
 }
@@ -153,23 +160,23 @@ fn egypt() -> Options {
 fn b1_seed_example_sums_clear_the_floor() {
     let o = egypt();
     assert_eq!(k(&o, "AS 2H 6C 4D 5C", "9S"), sets(&["AS 2H 6C 4D 5C"]));
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "9S 3C", "AS 2H 6C 4D 5C");
-    let ev = apply(&mut s, seat, play("9S"));
-    assert_eq!(captured(&ev), Some((cs("AS 2H 6C 4D 5C"), 10.0)));
+    // Seat 1 leads and trails the ace, making the seed's floor of five.
+    let mut s = dealt(json!({}), 0, ["9S 3C KC KD", "AS QH QD QC"], "2H 6C 4D 5C");
+    let trail = apply(&mut s, 1, play("AS"));
+    assert!(captured(&trail).is_none());
+    let ev = apply(&mut s, 0, play("9S"));
+    assert_eq!(captured(&ev), Some((set("AS 2H 6C 4D 5C"), 10.0)));
     assert!(s.floor.is_empty());
-    assert_eq!(s.bonus[seat % 2], 20);
+    assert_eq!(s.bonus[0], 20);
 }
 
 #[test]
 fn b2_same_rank_plus_sums() {
     assert_eq!(k(&egypt(), "5H 2C 3D 8S", "5C"), sets(&["5H 2C 3D"]));
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "5C 3C", "5H 2C 3D 8S");
+    let mut s = dealt(json!({}), 1, ["5C 3C 9H 9D", "KH KS QH QS"], "5H 2C 3D 8S");
+    let seat = 0;
     let ev = apply(&mut s, seat, play("5C"));
-    assert_eq!(captured(&ev), Some((cs("5H 2C 3D"), 0.0)));
+    assert_eq!(captured(&ev), Some((set("5H 2C 3D"), 0.0)));
     assert_eq!(s.floor.cards(), &cs("8S")[..]);
 }
 
@@ -178,14 +185,13 @@ fn b3_r2_several_same_rank_cards() {
     assert_eq!(k(&egypt(), "5H 5D KC", "5S"), sets(&["5H", "5D"]));
     let all = options("basra", json!({"same_rank_capture": "all"}));
     assert_eq!(k(&all, "5H 5D KC", "5S"), sets(&["5H 5D"]));
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "5S 3C", "5H 5D KC");
+    let mut s = dealt(json!({}), 1, ["5S 3C 9H 9D", "KH KS QC QS"], "5H 5D KC QH");
+    let seat = 0;
     apply(&mut s, seat, play("5S"));
     assert_eq!(legal(&s, seat), vec![cap("5H"), cap("5D")]);
     let ev = apply(&mut s, seat, cap("5D"));
-    assert_eq!(captured(&ev), Some((cs("5D"), 0.0)));
-    assert_eq!(s.floor.cards(), &cs("5H KC")[..]);
+    assert_eq!(captured(&ev), Some((set("5D"), 0.0)));
+    assert_eq!(s.floor.cards(), &cs("5H KC QH")[..]);
 }
 
 #[test]
@@ -194,9 +200,8 @@ fn b4_tied_maximal_sets_chosen_step_by_step() {
         k(&egypt(), "AS AH 2C 3D", "3S"),
         sets(&["3D AS 2C", "3D AH 2C"])
     );
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "3S 9C", "AS AH 2C 3D");
+    let mut s = dealt(json!({}), 1, ["3S 9C 9H 9D", "KH KS QC QS"], "AS AH 2C 3D");
+    let seat = 0;
     apply(&mut s, seat, play("3S"));
     assert_eq!(
         legal(&s, seat),
@@ -204,13 +209,13 @@ fn b4_tied_maximal_sets_chosen_step_by_step() {
     );
     let mut alt = s.clone();
     let ev = apply(&mut alt, seat, cap("AH"));
-    assert_eq!(captured(&ev), Some((cs("AH 2C 3D"), 0.0)));
+    assert_eq!(captured(&ev), Some((set("AH 2C 3D"), 0.0)));
     apply(&mut s, seat, cap("3D"));
     assert_eq!(legal(&s, seat), vec![cap("AS"), cap("AH"), cap("2C")]);
     apply(&mut s, seat, cap("2C"));
     assert_eq!(legal(&s, seat), vec![cap("AS"), cap("AH")]);
     let ev = apply(&mut s, seat, cap("AS"));
-    assert_eq!(captured(&ev), Some((cs("AS 2C 3D"), 0.0)));
+    assert_eq!(captured(&ev), Some((set("AS 2C 3D"), 0.0)));
     assert_eq!(s.floor.cards(), &cs("AH")[..]);
 }
 
@@ -220,10 +225,11 @@ fn b5_r5_jack_sweeps_and_is_trailed_on_an_empty_floor() {
     assert_eq!(k(&o, "3C KD", "JH"), sets(&["3C KD"]));
     assert_eq!(bonus(&o, "JH", "3C KD", None), 0.0);
     assert_eq!(k(&o, "", "JS"), sets(&[""]));
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "JS 9C", "");
-    let ev = apply(&mut s, seat, play("JS"));
+    // Seat 1's jack sweeps the floor; seat 0's jack then falls on an empty floor.
+    let mut s = dealt(json!({}), 0, ["JS 9C 9H 9D", "JH KS QC QS"], "2C 3C 4C 6C");
+    apply(&mut s, 1, play("JH"));
+    assert!(s.floor.is_empty());
+    let ev = apply(&mut s, 0, play("JS"));
     assert!(ev.iter().any(|e| matches!(e, Event::Trail { .. })));
     assert_eq!(s.floor.cards(), &cs("JS")[..]);
 }
@@ -246,10 +252,10 @@ fn b6_r6_r16_seven_of_diamonds_basras() {
 
 #[test]
 fn b7_r5_a_trailed_seven_of_diamonds_is_a_plain_seven() {
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "7D 9C", "");
-    apply(&mut s, seat, play("7D"));
+    let mut s = dealt(json!({}), 0, ["7D 9C 9H 9S", "JH KS QC QS"], "2C 3C 4C 6C");
+    apply(&mut s, 1, play("JH"));
+    assert!(s.floor.is_empty());
+    apply(&mut s, 0, play("7D"));
     assert_eq!(s.floor.cards(), &cs("7D")[..]);
     let o = egypt();
     assert_eq!(k(&o, "7D", "7C"), sets(&["7D"]));
@@ -272,16 +278,14 @@ fn b8_r17_queens_and_kings() {
 
 #[test]
 fn b9_deal_scoring() {
-    let mut s = typed("basra", 2, json!({}));
     let pack: Vec<Card> = PackSpec::standard().cards();
     let side1 = set("AD AC JD JS 2S 3S 4S 5S 6S 7S 8S 9S TS QS KS 2H 3H 4H 5H 6H 7H 8H");
     assert_eq!(side1.len(), 22);
     let side0 = CardSet::from_cards(pack.into_iter().filter(|c| !side1.contains(*c)));
     assert_eq!(side0.len(), 30);
-    s.piles = vec![side0, side1];
-    s.bonus = vec![40, 20];
-    s.score_deal(&mut Vec::new());
-    let d = s.last_deal.clone().unwrap();
+    let mut carry = 0;
+    let (total, d) = scoring::score_deal(&egypt(), &[side0, side1], &[40, 20], &mut carry);
+    assert_eq!(total, [118, 28]);
     assert_eq!(d.total, vec![59.0, 14.0]);
     assert_eq!(d.card_points, vec![9.0, 4.0]);
     assert_eq!(d.majority, vec![30.0, 0.0]);
@@ -289,28 +293,25 @@ fn b9_deal_scoring() {
 
 #[test]
 fn b10_r8_majority_carry() {
-    let mut s = typed("basra", 2, json!({}));
     let pack: Vec<Card> = PackSpec::standard().cards();
     let half = |n: usize| CardSet::from_cards(pack.iter().copied().take(n));
     let rest = |n: usize| CardSet::from_cards(pack.iter().copied().skip(n));
-    s.piles = vec![half(26), rest(26)];
-    s.bonus = vec![0, 0];
-    s.score_deal(&mut Vec::new());
-    assert_eq!(s.last_deal.clone().unwrap().majority, vec![0.0, 0.0]);
-    assert_eq!(s.carry, 1);
-    s.piles = vec![half(24), rest(24)];
-    s.score_deal(&mut Vec::new());
-    assert_eq!(s.last_deal.clone().unwrap().majority, vec![0.0, 60.0]);
-    assert_eq!(s.carry, 0);
+    let majority = |o: &Options, n: usize, carry: &mut u32| {
+        scoring::score_deal(o, &[half(n), rest(n)], &[0, 0], carry)
+            .1
+            .majority
+    };
+    let mut carry = 0;
+    assert_eq!(majority(&egypt(), 26, &mut carry), vec![0.0, 0.0]);
+    assert_eq!(carry, 1);
+    assert_eq!(majority(&egypt(), 24, &mut carry), vec![0.0, 60.0]);
+    assert_eq!(carry, 0);
     // Variants: 3 points, no carry.
-    let mut v = typed("basra_jordan", 2, json!({}));
-    v.piles = vec![half(26), rest(26)];
-    v.bonus = vec![0, 0];
-    v.score_deal(&mut Vec::new());
-    assert_eq!(v.carry, 0);
-    v.piles = vec![half(27), rest(27)];
-    v.score_deal(&mut Vec::new());
-    assert_eq!(v.last_deal.clone().unwrap().majority, vec![3.0, 0.0]);
+    let jordan = options("basra_jordan", json!({}));
+    let mut carry = 0;
+    assert_eq!(majority(&jordan, 26, &mut carry), vec![0.0, 0.0]);
+    assert_eq!(carry, 0);
+    assert_eq!(majority(&jordan, 27, &mut carry), vec![3.0, 0.0]);
 }
 
 #[test]
@@ -367,24 +368,24 @@ fn b13_r14_syria_jacks() {
 
 #[test]
 fn b14_r30_ladder() {
-    let mut s = typed("basra", 2, json!({"game_end": {"ladder": [51, 61, 71]}}));
-    s.totals = vec![110, 116];
-    assert_eq!(s.game_decision(), None);
-    assert_eq!(s.ladder_step, 1);
-    s.totals = vec![132, 118];
-    assert_eq!(s.game_decision(), Some(Some(0)));
-    let mut s = typed("basra", 2, json!({"game_end": {"ladder": [51, 61, 71]}}));
-    s.totals = vec![150, 144];
-    assert_eq!(s.game_decision(), Some(Some(0)));
-    assert_eq!(s.ladder_step, 2);
+    // Totals in half-points, as the state keeps them.
+    let ladder = options("basra", json!({"game_end": {"ladder": [51, 61, 71]}}));
+    let decide = |o: &Options, totals: [i64; 2], step: &mut usize| {
+        scoring::game_decision(&o.game_end, o.tie_rule, totals, step)
+    };
+    let mut step = 0;
+    assert_eq!(decide(&ladder, [110, 116], &mut step), None);
+    assert_eq!(step, 1);
+    assert_eq!(decide(&ladder, [132, 118], &mut step), Some(Some(0)));
+    let mut step = 0;
+    assert_eq!(decide(&ladder, [150, 144], &mut step), Some(Some(0)));
+    assert_eq!(step, 2);
     // Equal totals at the last step: a draw, even with sudden death (R30).
-    let mut s = typed(
+    let sudden = options(
         "basra",
-        2,
         json!({"game_end": {"ladder": [51]}, "tie_rule": "sudden_death"}),
     );
-    s.totals = vec![120, 120];
-    assert_eq!(s.game_decision(), Some(None));
+    assert_eq!(decide(&sudden, [120, 120], &mut 0), Some(None));
 }
 
 #[test]
@@ -495,9 +496,13 @@ fn b17_r3_optional_sums_step_by_step() {
         k(&o, "AS 4D 5C 8H", "9S"),
         sets(&["", "AS 8H", "4D 5C", "AS 8H 4D 5C"])
     );
-    let mut s = typed("basra", 2, json!({"sum_capture": "optional"}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "9S 2C", "AS 4D 5C 8H");
+    let mut s = dealt(
+        json!({"sum_capture": "optional"}),
+        1,
+        ["9S 2C 9H 9D", "KH KS QC QS"],
+        "AS 4D 5C 8H",
+    );
+    let seat = 0;
     apply(&mut s, seat, play("9S"));
     assert_eq!(
         legal(&s, seat),
@@ -512,10 +517,10 @@ fn b17_r3_optional_sums_step_by_step() {
     assert_eq!(legal(&s, seat), vec![cap("4D"), cap("5C"), Action::Pass {}]);
     let mut stop = s.clone();
     let ev = apply(&mut stop, seat, Action::Pass {});
-    assert_eq!(captured(&ev), Some((cs("AS 8H"), 0.0)));
+    assert_eq!(captured(&ev), Some((set("AS 8H"), 0.0)));
     assert_eq!(stop.floor.cards(), &cs("4D 5C")[..]);
     let ev = apply(&mut s, seat, cap("4D"));
-    assert_eq!(captured(&ev), Some((cs("AS 4D 5C 8H"), 10.0)));
+    assert_eq!(captured(&ev), Some((set("AS 4D 5C 8H"), 10.0)));
     // Default maximal: one play takes all four.
     assert_eq!(k(&egypt(), "AS 4D 5C 8H", "9S"), sets(&["AS 4D 5C 8H"]));
 }
@@ -605,35 +610,83 @@ fn r4_r25_bury_modes() {
 
 #[test]
 fn r7_basra_on_the_last_card() {
+    // A whole stacked deck: seat 0 leads every round (dealer 1), so seat 1 plays the deal's last
+    // card. Rounds 1-5 are played by the first legal action; in the last round seat 1's jack sweeps
+    // the floor, seat 0 trails 5H on the empty floor and seat 1's 5S takes it: a basra on the last
+    // card of the deal.
+    let last_round = [["2D", "3D", "4D", "5H"], ["TD", "9D", "JS", "5S"]];
+    let floor = cs("2C 3C 4C 6C");
+    let fixed: Vec<Card> = last_round
+        .iter()
+        .flatten()
+        .map(|x| c(x))
+        .chain(floor.clone())
+        .collect();
+    let free: Vec<Card> = PackSpec::standard()
+        .cards()
+        .into_iter()
+        .filter(|x| !fixed.contains(x))
+        .collect();
+    let mut deck: Vec<String> = free[..8].iter().map(Card::to_string).collect();
+    deck.extend(floor.iter().map(Card::to_string));
+    deck.extend(free[8..].iter().map(Card::to_string));
+    for i in 0..8 {
+        deck.push(last_round[i % 2][i / 2].to_string());
+    }
+    assert_eq!(deck.len(), 52);
     for (flag, expected) in [(true, 10.0), (false, 0.0)] {
-        let mut s = typed("basra", 2, json!({"basra_on_last_card": flag}));
-        let seat = s.turn;
-        arrange(&mut s, seat, "5S", "5H");
-        for h in s.hands.iter_mut() {
-            h.0 &= set("5S").0;
+        let mut s = Basra::setup(
+            &Setup {
+                players: 2,
+                options: options(
+                    "basra",
+                    json!({"basra_on_last_card": flag, "first_dealer": 1}),
+                ),
+                seed: 5,
+                deals: vec![deck.clone()],
+            },
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let first_legal = |s: &mut State, seat: usize| {
+            let action = legal(s, seat).remove(0);
+            apply(s, seat, action);
+        };
+        while !s.stock.is_empty() || s.hands[0].len() > 4 || s.hands[1].len() > 4 {
+            let seat = s.turn;
+            first_legal(&mut s, seat);
         }
-        let stock = std::mem::take(&mut s.stock);
-        s.unscored = CardSet(s.unscored.0 | CardSet::from_cards(stock).0);
-        let ev = apply(&mut s, seat, play("5S"));
-        assert_eq!(captured(&ev).unwrap().1, expected);
+        let mut events = Vec::new();
+        for i in 0..8 {
+            let seat = i % 2;
+            assert_eq!(s.turn, seat);
+            if seat == 1 && i / 2 == 2 {
+                assert!(!s.floor.is_empty(), "the jack must sweep something");
+            }
+            events = apply(&mut s, seat, play(last_round[seat][i / 2]));
+            while matches!(s.phase, Phase::Choose { .. }) {
+                first_legal(&mut s, seat);
+            }
+            if seat == 1 && i / 2 == 2 {
+                assert!(s.floor.is_empty());
+            }
+        }
+        assert_eq!(captured(&events), Some((set("5H"), expected)));
     }
 }
 
 #[test]
 fn r9_game_end_ties() {
-    let mut s = typed("basra", 2, json!({}));
-    s.totals = vec![210, 210];
-    assert_eq!(s.game_decision(), Some(None));
-    let mut s = typed("basra_lebanon_a", 2, json!({}));
-    s.totals = vec![210, 210];
-    assert_eq!(s.game_decision(), None);
-    s.totals = vec![212, 210];
-    assert_eq!(s.game_decision(), Some(Some(0)));
-    let mut s = typed("basra", 2, json!({}));
-    s.totals = vec![200, 150];
-    assert_eq!(s.game_decision(), None);
-    s.totals = vec![203, 205];
-    assert_eq!(s.game_decision(), Some(Some(1)));
+    // Totals in half-points, as the state keeps them.
+    let decide = |o: &Options, totals: [i64; 2]| {
+        scoring::game_decision(&o.game_end, o.tie_rule, totals, &mut 0)
+    };
+    assert_eq!(decide(&egypt(), [210, 210]), Some(None));
+    let lebanon = options("basra_lebanon_a", json!({}));
+    assert_eq!(decide(&lebanon, [210, 210]), None);
+    assert_eq!(decide(&lebanon, [212, 210]), Some(Some(0)));
+    assert_eq!(decide(&egypt(), [200, 150]), None);
+    assert_eq!(decide(&egypt(), [203, 205]), Some(Some(1)));
 }
 
 #[test]
@@ -767,10 +820,15 @@ fn r24_rubbers() {
             }
         }
     }
-    let mut s = typed("basra", 2, json!({"rubber": "parlett"}));
-    assert_eq!(s.effective_end(), GameEnd::Target(101));
-    s.games_won = vec![2, 2];
-    assert_eq!(s.effective_end(), GameEnd::Target(150));
+    let parlett = options("basra", json!({"rubber": "parlett"}));
+    assert_eq!(
+        scoring::effective_end(&parlett, &[2, 1]),
+        GameEnd::Target(101)
+    );
+    assert_eq!(
+        scoring::effective_end(&parlett, &[2, 2]),
+        GameEnd::Target(150)
+    );
 }
 
 #[test]
@@ -905,10 +963,22 @@ fn r33_game_end_forms() {
 
 #[test]
 fn r34_pending_choice_when_the_hands_run_out() {
-    let mut s = typed("basra", 2, json!({"first_dealer": 0}));
-    // Seat 0 (the dealer) plays the last card of the round with a choice pending.
-    arrange(&mut s, 0, "5S", "5H 5D");
-    s.hands[1] = CardSet::EMPTY;
+    // Seat 0 (the dealer) plays the last card of the round with a choice pending: every card
+    // before it falls on the floor or takes only its own rank.
+    let mut s = dealt(json!({}), 0, ["8C 6C QD 5S", "9C 7C 4C KD"], "5H 5D KC QC");
+    for (seat, card) in [
+        (1, "9C"),
+        (0, "8C"),
+        (1, "7C"),
+        (0, "6C"),
+        (1, "4C"),
+        (0, "QD"),
+        (1, "KD"),
+    ] {
+        apply(&mut s, seat, play(card));
+    }
+    assert!(s.floor.contains(c("5H")) && s.floor.contains(c("5D")));
+    assert_eq!(s.hands[1].len(), 0);
     let stock_before = s.stock.len();
     apply(&mut s, 0, play("5S"));
     assert!(matches!(s.phase, Phase::Choose { .. }));
@@ -925,9 +995,8 @@ fn r34_pending_choice_when_the_hands_run_out() {
 
 #[test]
 fn errors_name_the_cards_and_leave_the_state() {
-    let mut s = typed("basra", 2, json!({}));
-    let seat = s.turn;
-    arrange(&mut s, seat, "5S 9C", "5H 5D KC");
+    let mut s = dealt(json!({}), 1, ["5S 9C 9H 9D", "KH KS QC QS"], "5H 5D KC QH");
+    let seat = 0;
     let before = s.clone();
     let err = |s: &mut State, a: Action| s.apply(seat, &a, &mut Vec::new()).unwrap_err();
     assert_eq!(err(&mut s, play("AD")).reason(), "card_not_in_hand");

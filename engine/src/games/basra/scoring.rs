@@ -1,8 +1,8 @@
 //! Card values, capture sets, card points and bonuses of Basra, all in HALF-POINTS (spec header).
 
 use super::rules::{
-    BasraRule, Deck, Options, PairingValue, Ruleset, SameRank, SumCapture, SyriaCardPoints,
-    SyriaDouble,
+    BasraRule, Deck, GameEnd, Majority, Options, PairingValue, Rubber, Ruleset, SameRank,
+    SumCapture, SyriaCardPoints, SyriaDouble, TieRule,
 };
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{Layout, SumRule, combine, is_sweep, pair_targets, sum_captures};
@@ -250,4 +250,97 @@ pub struct DealScore {
     pub total: Vec<f64>,
     /// Majority awards carried to the next deal (Egypt ties).
     pub carried: u32,
+}
+
+fn half(x: i64) -> f64 {
+    x as f64 / 2.0
+}
+
+/// Scores one deal from the two sides' piles and bonuses (half-points): the majority award with
+/// Egypt's carry of tied awards (R8), card points and bonuses. Returns the deal's totals in
+/// half-points and its public score; `carry` is the count of tied awards carried, updated.
+pub fn score_deal(
+    options: &Options,
+    piles: &[CardSet],
+    bonus: &[i64],
+    carry: &mut u32,
+) -> ([i64; 2], DealScore) {
+    let cards: Vec<usize> = piles.iter().map(|p| p.len()).collect();
+    let mut majority = [0i64; 2];
+    let leader = match cards[0].cmp(&cards[1]) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    match (options.majority, leader) {
+        (Majority::Carry30, Some(s)) => {
+            majority[s] = 60 * (1 + i64::from(*carry));
+            *carry = 0;
+        }
+        (Majority::Carry30, None) => *carry += 1,
+        (Majority::NoCarry3, Some(s)) => majority[s] = 6,
+        (Majority::NoCarry3, None) => {}
+    }
+    let card_points: Vec<i64> = piles.iter().map(|p| pile_points(options, *p)).collect();
+    let total = [0, 1].map(|s| majority[s] + card_points[s] + bonus[s]);
+    let score = DealScore {
+        cards,
+        majority: majority.iter().map(|x| half(*x)).collect(),
+        card_points: card_points.iter().map(|x| half(*x)).collect(),
+        bonuses: bonus.iter().map(|x| half(*x)).collect(),
+        total: total.iter().map(|x| half(*x)).collect(),
+        carried: *carry,
+    };
+    (total, score)
+}
+
+/// The game end in force for a game of a rubber where the sides have won `games_won` games (R24):
+/// Seed's rubbers play every game to 150, Parlett's the decider at 2-2.
+pub fn effective_end(options: &Options, games_won: &[u32]) -> GameEnd {
+    match options.rubber {
+        Rubber::None => options.game_end.clone(),
+        Rubber::Seed => GameEnd::Target(150),
+        Rubber::Parlett if games_won == [2, 2] => GameEnd::Target(150),
+        Rubber::Parlett => options.game_end.clone(),
+    }
+}
+
+/// After a deal: is the game decided by these totals (half-points) under `end`? `Some(Some(side))`
+/// a win, `Some(None)` a draw, `None` play on. A ladder (R30) climbs `ladder_step` while both sides
+/// pass its step; equal totals at the last step are a draw whatever the tie rule.
+pub fn game_decision(
+    end: &GameEnd,
+    tie_rule: TieRule,
+    totals: [i64; 2],
+    ladder_step: &mut usize,
+) -> Option<Option<usize>> {
+    let [a, b] = totals;
+    let higher = match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    match end {
+        GameEnd::Target(t) => {
+            let t = 2 * *t;
+            if a < t && b < t {
+                return None;
+            }
+            match (higher, tie_rule) {
+                (Some(s), _) => Some(Some(s)),
+                (None, TieRule::Draw) => Some(None),
+                (None, TieRule::SuddenDeath) => None,
+            }
+        }
+        GameEnd::Ladder(steps) => loop {
+            let t = 2 * steps.get(*ladder_step).copied().unwrap_or(0);
+            match (a >= t, b >= t) {
+                (false, false) => return None,
+                (true, false) => return Some(Some(0)),
+                (false, true) => return Some(Some(1)),
+                (true, true) if *ladder_step + 1 >= steps.len() => return Some(higher),
+                (true, true) => *ladder_step += 1,
+            }
+        },
+    }
 }

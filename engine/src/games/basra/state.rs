@@ -2,7 +2,7 @@
 //! scoring, game and rubber end. Scores are kept in half-points.
 
 use super::action::Action;
-use super::rules::{BuryMode, FirstDealer, GameEnd, Majority, Options, Rubber, TieRule};
+use super::rules::{BuryMode, FirstDealer, GameEnd, Options, Rubber};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet};
@@ -368,41 +368,15 @@ impl State {
 
     /// Scores the deal just ended into the game totals (§5).
     pub fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let cards: Vec<usize> = self.piles.iter().map(|p| p.len()).collect();
-        let mut majority = [0i64; 2];
-        let leader = match cards[0].cmp(&cards[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        match (self.table.options.majority, leader) {
-            (Majority::Carry30, Some(s)) => {
-                majority[s] = 60 * (1 + i64::from(self.carry));
-                self.carry = 0;
-            }
-            (Majority::Carry30, None) => self.carry += 1,
-            (Majority::NoCarry3, Some(s)) => majority[s] = 6,
-            (Majority::NoCarry3, None) => {}
-        }
-        let card_points: Vec<i64> = self
-            .piles
-            .iter()
-            .map(|p| scoring::pile_points(&self.table.options, *p))
-            .collect();
-        let total: Vec<i64> = (0..2)
-            .map(|s| majority[s] + card_points[s] + self.bonus[s])
-            .collect();
+        let (total, score) = scoring::score_deal(
+            &self.table.options,
+            &self.piles,
+            &self.bonus,
+            &mut self.carry,
+        );
         for (t, x) in self.totals.iter_mut().zip(&total) {
             *t += x;
         }
-        let score = DealScore {
-            cards,
-            majority: majority.iter().map(|x| half(*x)).collect(),
-            card_points: card_points.iter().map(|x| half(*x)).collect(),
-            bonuses: self.bonus.iter().map(|x| half(*x)).collect(),
-            total: total.iter().map(|x| half(*x)).collect(),
-            carried: self.carry,
-        };
         events.push(Event::DealScored {
             deal: self.deal,
             score: score.clone(),
@@ -413,45 +387,17 @@ impl State {
 
     /// The game end in force for the current game (rubbers may change the target, R24).
     pub fn effective_end(&self) -> GameEnd {
-        match self.table.options.rubber {
-            Rubber::None => self.table.options.game_end.clone(),
-            Rubber::Seed => GameEnd::Target(150),
-            Rubber::Parlett if self.games_won == [2, 2] => GameEnd::Target(150),
-            Rubber::Parlett => self.table.options.game_end.clone(),
-        }
+        scoring::effective_end(&self.table.options, &self.games_won)
     }
 
     /// After a deal: is the game decided? `Some(Some(side))` a win, `Some(None)` a draw.
     pub fn game_decision(&mut self) -> Option<Option<usize>> {
-        let (a, b) = (self.totals[0], self.totals[1]);
-        let higher = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        match self.effective_end() {
-            GameEnd::Target(t) => {
-                let t = 2 * t;
-                if a < t && b < t {
-                    return None;
-                }
-                match (higher, self.table.options.tie_rule) {
-                    (Some(s), _) => Some(Some(s)),
-                    (None, TieRule::Draw) => Some(None),
-                    (None, TieRule::SuddenDeath) => None,
-                }
-            }
-            GameEnd::Ladder(steps) => loop {
-                let t = 2 * steps.get(self.ladder_step).copied().unwrap_or(0);
-                match (a >= t, b >= t) {
-                    (false, false) => return None,
-                    (true, false) => return Some(Some(0)),
-                    (false, true) => return Some(Some(1)),
-                    (true, true) if self.ladder_step + 1 >= steps.len() => return Some(higher),
-                    (true, true) => self.ladder_step += 1,
-                }
-            },
-        }
+        scoring::game_decision(
+            &self.effective_end(),
+            self.table.options.tie_rule,
+            [self.totals[0], self.totals[1]],
+            &mut self.ladder_step,
+        )
     }
 
     fn check_game_end(&mut self, events: &mut Vec<Event>) -> bool {
