@@ -8,7 +8,7 @@ use engine::games::chinese_ten::ChineseTen;
 use engine::games::chinese_ten::action::Action;
 use engine::games::chinese_ten::rules::Options;
 use engine::games::chinese_ten::scoring;
-use engine::games::chinese_ten::state::{Event, Phase, State, main_merah_redeal};
+use engine::games::chinese_ten::state::{State, main_merah_redeal};
 use engine::options::merge_options;
 use engine::rng::PlayoutRng;
 use engine::{Match, NewGame, Viewer, registry};
@@ -104,56 +104,18 @@ fn options(id: &str, overrides: Value) -> Options {
     serde_json::from_value(Value::Object(merged)).unwrap()
 }
 
-fn typed(id: &str, n: usize, overrides: Value) -> State {
+/// A 4-player game of preset `id` dealt from a stacked entry (typed, to compare whole states).
+fn typed_dealt(id: &str, overrides: Value, deal: Vec<String>) -> State {
     ChineseTen::setup(
         &Setup {
-            players: n,
+            players: 4,
             options: options(id, overrides),
             seed: 3,
-            deals: vec![],
+            deals: vec![deal],
         },
         &mut Vec::new(),
     )
     .unwrap()
-}
-
-/// Moves the named cards out of wherever they are into the given places (typed scenarios).
-fn arrange(state: &mut State, hands: &[(usize, &str)], layout: &str, piles: &[(usize, &str)]) {
-    let mut moving = CardSet::EMPTY;
-    for (_, l) in hands.iter().chain(piles) {
-        moving = CardSet(moving.0 | set(l).0);
-    }
-    moving = CardSet(moving.0 | set(layout).0);
-    // Cards displaced from the target hands go to the stock/layout positions freed.
-    let mut freed: Vec<Card> = Vec::new();
-    for (s, _) in hands {
-        freed.extend(state.hands[*s].iter().filter(|c| !moving.contains(*c)));
-        state.hands[*s] = CardSet::EMPTY;
-    }
-    for h in state.hands.iter_mut() {
-        h.0 &= !moving.0;
-    }
-    for p in state.piles.iter_mut() {
-        p.0 &= !moving.0;
-    }
-    freed.extend(
-        state
-            .layout
-            .take_all()
-            .into_iter()
-            .filter(|c| !moving.contains(*c)),
-    );
-    state.stock.retain(|c| !moving.contains(*c));
-    for (s, l) in hands {
-        state.hands[*s] = set(l);
-    }
-    for (s, l) in piles {
-        state.piles[*s] = CardSet(state.piles[*s].0 | set(l).0);
-    }
-    state.layout = engine::common::capture::Layout::of(cs(layout));
-    state.trio = None;
-    // Keep the pack whole: freed cards go to the stock.
-    state.stock.extend(freed);
 }
 
 fn legal(state: &State, seat: usize) -> Vec<Action> {
@@ -198,9 +160,14 @@ fn x1_choice_of_target() {
 
 #[test]
 fn x2_r5_compulsory_capture_free_card_choice() {
-    let mut state = typed("chinese_ten", 4, json!({"first_dealer": 3}));
-    arrange(&mut state, &[(0, "8S 4C")], "2H QS", &[]);
-    assert_eq!(legal(&state, 0), vec![tplay("4C", ""), tplay("8S", "2H")]);
+    // Seat 0 (dealer 3) holds 8S and 4C; the layout's KD and JC take only their own ranks.
+    let e = entry(4, 3, 6, &["8S 4C"], "2H QS KD JC", "");
+    let mut state = typed_dealt("chinese_ten", json!({"first_dealer": 3}), e);
+    let choices: Vec<Action> = legal(&state, 0)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Play { cards, .. } if set("8S 4C").contains(cards[0])))
+        .collect();
+    assert_eq!(choices, vec![tplay("4C", ""), tplay("8S", "2H")]);
     let before = state.clone();
     let err = state
         .apply(0, &tplay("8S", ""), &mut Vec::new())
@@ -344,42 +311,65 @@ fn x8_r9_main_merah_redeal_checks() {
 
 #[test]
 fn x9_taiwan_race_ends_the_game_at_once() {
-    let mut state = typed("chinese_ten_taiwan", 4, json!({"first_dealer": 2}));
-    arrange(
-        &mut state,
-        &[(3, "TH 2S")],
-        "TD",
-        &[
-            (0, "AH KH QH JH 8H"),
-            (1, "AD JD 6D 5D"),
-            (2, "AS"),
-            (3, "9H 7H 6H 5H 4H QD KD"),
-        ],
-    );
-    let pts = |s: &State, seat: usize| scoring::pile_points(s.options(), 4, s.piles[seat]);
+    // X9's piles (Taiwan card points, 4 players): seat 3 takes TD with TH and reaches 72.
+    let o = options("chinese_ten_taiwan", json!({}));
+    let before = [
+        set("AH KH QH JH 8H"),
+        set("AD JD 6D 5D"),
+        set("AS"),
+        set("9H 7H 6H 5H 4H QD KD"),
+    ];
+    let pts = before.map(|p| scoring::pile_points(&o, 4, p));
+    assert_eq!(pts, [58, 41, 30, 52]);
+    assert_eq!(scoring::race_reached(&o, 4, before[3]), None);
+    let mut after = before;
+    after[3] = CardSet(after[3].0 | set("TH TD").0);
+    assert_eq!(scoring::race_reached(&o, 4, after[3]), Some(72));
     assert_eq!(
-        [
-            pts(&state, 0),
-            pts(&state, 1),
-            pts(&state, 2),
-            pts(&state, 3)
-        ],
-        [58, 41, 30, 52]
+        scoring::deal_score(&o, &after, &[0; 4]).points,
+        vec![58, 41, 30, 72]
     );
-    state.turn = 3;
-    let mut events = Vec::new();
-    state.apply(3, &tplay("TH", "TD"), &mut events).unwrap();
-    assert_eq!(state.phase, Phase::Over);
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::TargetReached {
-            seat: 3,
-            points: 72
+    // In play: the capture that reaches the target ends the game at once, its taker first.
+    let races = taiwan_races(json!({}), 0..40);
+    assert!(
+        races.len() >= 5,
+        "only {races:?} of 40 seeded games reached the target"
+    );
+}
+
+/// Plays seeded random Taiwan race games; wherever a capture reaches the target, checks that the
+/// game ends in that same action, the taker ranked first alone with the deal's points as scores.
+/// Returns the (seat, points) of every race won.
+fn taiwan_races(overrides: Value, seeds: std::ops::Range<u64>) -> Vec<(u64, i64)> {
+    let mut races = Vec::new();
+    for seed in seeds {
+        let mut m = crate::support::start("chinese_ten_taiwan", 4, overrides.clone(), vec![], seed);
+        let mut rng = PlayoutRng::new(seed);
+        while let Some(&seat) = m.to_act().first() {
+            let legal = m.legal_actions(seat);
+            let events = act(&mut m, seat, legal[rng.below(legal.len())].clone());
+            let Some(reached) = events.iter().find(|e| e["type"] == "target_reached") else {
+                continue;
+            };
+            let points = reached["points"].as_i64().unwrap();
+            let taker = reached["seat"].as_u64().unwrap() as usize;
+            assert!(points >= 60, "{reached}");
+            assert!(m.is_over(), "the race did not end the game");
+            let scored = events.iter().find(|e| e["type"] == "deal_scored").unwrap();
+            assert_eq!(scored["score"]["card_points"][taker], json!(points));
+            let result = m.result().unwrap();
+            assert_eq!(result.ranking[0], vec![taker]);
+            let deal_points: Vec<f64> = scored["score"]["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_f64().unwrap())
+                .collect();
+            assert_eq!(result.scores, deal_points);
+            races.push((seed, points));
         }
-    )));
-    let result = state.result().unwrap();
-    assert_eq!(result.ranking, vec![vec![3], vec![0], vec![1], vec![2]]);
-    assert_eq!(result.scores, vec![58.0, 41.0, 30.0, 72.0]);
+    }
+    races
 }
 
 #[test]
@@ -553,32 +543,24 @@ fn r3_r16_taiwan_race_always_has_a_winner_and_full_deal_plays_out() {
 
 #[test]
 fn r16_taiwan_race_counts_card_points_only() {
-    let mut state = typed(
-        "chinese_ten_taiwan",
-        4,
-        json!({"first_dealer": 2, "red_five_bonus": true}),
-    );
-    arrange(&mut state, &[(3, "5D 2S")], "5H", &[(3, "AH KH QH 9H 4H")]);
-    state.turn = 3;
+    let o = options("chinese_ten_taiwan", json!({"red_five_bonus": true}));
     // 54 card points; taking 5H with 5D adds 10 card points -> 64 >= 60 (the +30 transfer is not
     // what ends it), then transfers are settled.
-    state.apply(3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
-    assert_eq!(state.phase, Phase::Over);
-    let last = state.last_deal.clone().unwrap();
-    assert_eq!(last.card_points[3], 64);
-    assert_eq!(last.transfers, vec![-10, -10, -10, 30]);
-    assert_eq!(state.result().unwrap().ranking[0], vec![3]);
-
-    // 44 card points + a red-five capture (+10 card points) = 54 < 60: play goes on.
-    let mut state = typed(
-        "chinese_ten_taiwan",
-        4,
-        json!({"first_dealer": 2, "red_five_bonus": true}),
-    );
-    arrange(&mut state, &[(3, "5D 2S")], "5H", &[(3, "AH KH 9H 4H")]);
-    state.turn = 3;
-    state.apply(3, &tplay("5D", "5H"), &mut Vec::new()).unwrap();
-    assert_ne!(state.phase, Phase::Over);
+    let pile = set("AH KH QH 9H 4H 5D 5H");
+    assert_eq!(scoring::race_reached(&o, 4, pile), Some(64));
+    let piles = [CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY, pile];
+    let score = scoring::deal_score(&o, &piles, &[0, 0, 0, 1]);
+    assert_eq!(score.card_points[3], 64);
+    assert_eq!(score.transfers, vec![-10, -10, -10, 30]);
+    // 44 card points + a red-five capture (+10 card points) = 54 < 60: play goes on, though the
+    // transfer would lift the seat to 84.
+    let pile = set("AH KH 9H 4H 5D 5H");
+    assert_eq!(scoring::pile_points(&o, 4, pile), 54);
+    assert_eq!(scoring::race_reached(&o, 4, pile), None);
+    // In play, with the bonus on: a race is never ended by a transfer.
+    for (_, points) in taiwan_races(json!({"red_five_bonus": true}), 0..20) {
+        assert!(points >= 60);
+    }
 }
 
 #[test]

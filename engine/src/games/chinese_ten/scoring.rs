@@ -1,6 +1,6 @@
 //! Card points per rule set (spec §5 table), pars, and the deal sizes.
 
-use super::rules::{BlackAces, Options, Ruleset, ThaiLowCards};
+use super::rules::{BlackAces, Options, Ruleset, TaiwanEnd, ThaiLowCards};
 use crate::cards::{Card, CardSet, Rank, Suit};
 use serde::{Deserialize, Serialize};
 
@@ -142,4 +142,46 @@ pub struct DealScore {
     pub pile_sizes: Vec<usize>,
     /// Whether each seat reached par (absent where the rule set has none).
     pub won_deal: Option<Vec<bool>>,
+}
+
+/// Scores one deal from every seat's pile and its count of red-five pairs taken (each pays 10 from
+/// every other seat, R13): card points, transfers, their sum and, where the rule set has a par,
+/// who reached it.
+pub fn deal_score(options: &Options, piles: &[CardSet], red_fives: &[u32]) -> DealScore {
+    let n = piles.len();
+    let card_points: Vec<i64> = piles.iter().map(|p| pile_points(options, n, *p)).collect();
+    let mut transfers = vec![0i64; n];
+    for (s, k) in red_fives.iter().enumerate() {
+        let k = i64::from(*k);
+        for (t, tr) in transfers.iter_mut().enumerate() {
+            if t == s {
+                *tr += 10 * (n as i64 - 1) * k;
+            } else {
+                *tr -= 10 * k;
+            }
+        }
+    }
+    let points: Vec<i64> = card_points
+        .iter()
+        .zip(&transfers)
+        .map(|(a, b)| a + b)
+        .collect();
+    let won_deal = par(options, n).map(|par| points.iter().map(|p| *p >= par).collect());
+    DealScore {
+        card_points,
+        transfers,
+        points,
+        pile_sizes: piles.iter().map(|p| p.len()).collect(),
+        won_deal,
+    }
+}
+
+/// Under the Taiwan race (R16), the card points of a pile that ends the game at once: card points
+/// only, red-five transfers are settled afterwards and never end it.
+pub fn race_reached(options: &Options, players: usize, pile: CardSet) -> Option<i64> {
+    if options.ruleset != Ruleset::Taiwan || options.taiwan_end != TaiwanEnd::Race {
+        return None;
+    }
+    let points = pile_points(options, players, pile);
+    (points >= options.taiwan_target).then_some(points)
 }

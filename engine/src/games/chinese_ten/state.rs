@@ -1,7 +1,7 @@
 //! State of a game of Chinese Ten: dealing, the turn's two steps, deal scoring, game end.
 
 use super::action::Action;
-use super::rules::{FirstDealer, Options, Ruleset, TaiwanEnd};
+use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
@@ -467,18 +467,14 @@ impl State {
         {
             self.red_fives[seat] += 1;
         }
-        if self.table.options.ruleset == Ruleset::Taiwan
-            && self.table.options.taiwan_end == TaiwanEnd::Race
+        if let Some(points) =
+            scoring::race_reached(&self.table.options, self.table.players, self.piles[seat])
         {
-            let points =
-                scoring::pile_points(&self.table.options, self.table.players, self.piles[seat]);
-            if points >= self.table.options.taiwan_target {
-                self.race_winner = Some(seat);
-                events.push(Event::TargetReached { seat, points });
-                self.score_deal(events);
-                self.finish(events);
-                return true;
-            }
+            self.race_winner = Some(seat);
+            events.push(Event::TargetReached { seat, points });
+            self.score_deal(events);
+            self.finish(events);
+            return true;
         }
         false
     }
@@ -552,40 +548,10 @@ impl State {
     }
 
     fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.table.players;
-        let card_points: Vec<i64> = self
-            .piles
-            .iter()
-            .map(|p| scoring::pile_points(&self.table.options, n, *p))
-            .collect();
-        let mut transfers = vec![0i64; n];
-        for (s, k) in self.red_fives.iter().enumerate() {
-            let k = i64::from(*k);
-            for (t, tr) in transfers.iter_mut().enumerate() {
-                if t == s {
-                    *tr += 10 * (n as i64 - 1) * k;
-                } else {
-                    *tr -= 10 * k;
-                }
-            }
-        }
-        let points: Vec<i64> = card_points
-            .iter()
-            .zip(&transfers)
-            .map(|(a, b)| a + b)
-            .collect();
-        let won_deal = scoring::par(&self.table.options, n)
-            .map(|par| points.iter().map(|p| *p >= par).collect());
-        for (t, p) in self.totals.iter_mut().zip(&points) {
+        let score = scoring::deal_score(&self.table.options, &self.piles, &self.red_fives);
+        for (t, p) in self.totals.iter_mut().zip(&score.points) {
             *t += p;
         }
-        let score = DealScore {
-            card_points,
-            transfers,
-            points,
-            pile_sizes: self.piles.iter().map(|p| p.len()).collect(),
-            won_deal,
-        };
         events.push(Event::DealScored {
             deal: self.deal,
             score: score.clone(),
