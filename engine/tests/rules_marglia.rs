@@ -170,17 +170,16 @@ fn marglia_state(options: Options, deals: Vec<Vec<String>>) -> State {
 
 #[test]
 fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
+    // E8's team B stands at 32 when seat 3 turns the KD (+3 = 35 = early_stop_at). The same
+    // reaching of the threshold on the first deal: early_stop_at 3, seat 3 deals and turns the KD.
     let options = Options {
-        first_dealer: FirstDealer::Seat(2),
+        first_dealer: FirstDealer::Seat(3),
+        early_stop_at: Some(3),
         ..Options::default()
     };
-    let mut state = marglia_state(options.clone(), vec![vec![], vec!["KD".into()]]);
-    state.cumulative = vec![0, 32];
-    state.dealer = 3;
-    let mut events = Vec::new();
-    state.start_deal(&mut events);
+    let state = marglia_state(options.clone(), vec![vec!["KD".into()]]);
     assert_eq!(state.trump, Some(Suit::Diamonds));
-    assert_eq!(state.cumulative, [0, 35]);
+    assert_eq!(state.cumulative, [0, 3]);
     assert_eq!(state.phase, Phase::EarlyStop);
     let mut legal = Vec::new();
     state.legal_actions(3, &mut legal);
@@ -188,16 +187,16 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
         serde_json::to_value(&legal).unwrap(),
         json!([{"type": "declare", "what": "stop"}, {"type": "pass"}])
     );
-    // Stop: the deal ends, both teams score 0 for it, team B keeps 35; seat 0 deals next.
+    // Stop: the deal ends, both teams score 0 for it, team B keeps its 3; seat 0 deals next.
     let mut stopped = state.clone();
     let mut events = Vec::new();
     let stop = legal[0].clone();
     stopped.apply(3, &stop, &mut events).unwrap();
-    assert_eq!(stopped.cumulative, [0, 35]);
+    assert_eq!(stopped.cumulative, [0, 3]);
     let report = stopped.last_deal.clone().unwrap();
     assert_eq!((report.scores, report.unplayed), (vec![0, 0], true));
     assert_eq!(stopped.dealer, 0);
-    assert_eq!(stopped.deal_number, 3);
+    assert_eq!(stopped.deal_number, 2);
     // Pass: play starts with seat 0 leading.
     let mut passed = state.clone();
     passed
@@ -205,28 +204,23 @@ fn e8_r3_r4_turnup_bonus_to_the_cumulative_score_and_early_stop() {
         .unwrap();
     assert_eq!(passed.phase, Phase::Play);
     assert_eq!(passed.current(), Some(0));
-    // A 5D turn-up: no bonus, 32 < 35, no decision.
-    let mut state = marglia_state(options, vec![vec![], vec!["5D".into()]]);
-    state.cumulative = vec![0, 32];
-    state.dealer = 3;
-    state.start_deal(&mut Vec::new());
-    assert_eq!(state.cumulative, [0, 32]);
+    // A 5D turn-up: no bonus, 0 < 3, no decision.
+    let state = marglia_state(options, vec![vec!["5D".into()]]);
+    assert_eq!(state.cumulative, [0, 0]);
     assert_eq!(state.phase, Phase::Play);
     assert_eq!(state.current(), Some(0));
 }
 
 #[test]
 fn r4_early_stop_disabled_with_null() {
+    // Even with a bonus on the first deal (7D: +5 to the dealer's team B), no decision is offered.
     let options = Options {
-        first_dealer: FirstDealer::Seat(2),
+        first_dealer: FirstDealer::Seat(3),
         early_stop_at: None,
         ..Options::default()
     };
-    let mut state = marglia_state(options, vec![vec![], vec!["7D".into()]]);
-    state.cumulative = vec![0, 40];
-    state.dealer = 3;
-    state.start_deal(&mut Vec::new());
-    assert_eq!(state.cumulative, [0, 45]);
+    let state = marglia_state(options, vec![vec!["7D".into()]]);
+    assert_eq!(state.cumulative, [0, 5]);
     assert_eq!(state.phase, Phase::Play);
 }
 
@@ -405,15 +399,24 @@ fn e9_raw_totals_are_60_plus_frillo_tricks_and_at_most_one_team_scores() {
 
 #[test]
 fn r15_equal_scores_are_a_draw() {
-    let mut state = marglia_state(Options::default(), vec![]);
-    state.phase = Phase::Over;
-    state.cumulative = vec![12, 12];
-    let result = state.result().unwrap();
+    // One-deal games the dealer (seat 3, team B) stops at once (early_stop_at 0): the turn-up
+    // bonus is the whole score. A 5D is worth nothing: 0-0 is a draw.
+    let one_stopped_deal = |turn_up: &str| {
+        let mut game = start(
+            "marglia",
+            4,
+            json!({"first_dealer": 3, "early_stop_at": 0, "game_length": {"deals": 1}}),
+            vec![vec![turn_up.to_string()]],
+        );
+        act(&mut game, 3, json!({"type": "declare", "what": "stop"}));
+        game.result().unwrap()
+    };
+    let result = one_stopped_deal("5D");
     assert_eq!(result.ranking, vec![vec![0, 1, 2, 3]]);
-    state.cumulative = vec![3, 12];
-    let result = state.result().unwrap();
+    assert_eq!(result.scores, [0.0; 4]);
+    let result = one_stopped_deal("KD");
     assert_eq!(result.ranking, vec![vec![1, 3], vec![0, 2]]);
-    assert_eq!(result.scores, [3.0, 12.0, 3.0, 12.0]);
+    assert_eq!(result.scores, [0.0, 3.0, 0.0, 3.0]);
 }
 
 #[test]
@@ -567,42 +570,56 @@ fn m1_auction_then_trump_declaration_and_turned_card_bonus() {
 
 #[test]
 fn r12_turned_card_gives_nothing_at_29_or_more() {
-    let mut state = Maniglia::setup(
-        &Setup {
-            players: 4,
-            options: Options {
-                variant: Variant::Maniglia,
-                first_dealer: FirstDealer::Seat(3),
-                game_length: None,
-                ..Options::default()
-            },
-            seed: 5,
-            deals: vec![],
+    // R12: the turned 7D (5 points) goes to the dealer's side once trumps are named, unless that
+    // side already has `turnup_block_at` (the spec's 29; here 0 blocks it and 1 does not).
+    let mut entry: Vec<Card> = engine::games::marglia::state::pack(
+        &Options {
+            variant: Variant::Maniglia,
+            ..Options::default()
         },
-        &mut Vec::new(),
+        4,
     )
-    .unwrap();
-    state.cumulative = vec![0, 29];
-    state.turned = Some(card("7D"));
-    let mut events = Vec::new();
-    let mut legal = Vec::new();
-    state.legal_actions(0, &mut legal);
-    state.apply(0, &legal[0], &mut events).unwrap();
-    for seat in [1, 2, 3] {
-        state
-            .apply(seat, &engine::games::marglia::Action::Pass {}, &mut events)
-            .unwrap();
-    }
-    let declare = engine::games::marglia::Action::Declare {
-        what: None,
-        suit: Some(Suit::Spades),
+    .into_iter()
+    .filter(|c| *c != card("7D"))
+    .collect();
+    entry.push(card("7D"));
+    let entry: Vec<String> = entry.iter().map(Card::to_string).collect();
+    let cumulative_after_trumps = |block_at: i64| {
+        let mut state = Maniglia::setup(
+            &Setup {
+                players: 4,
+                options: Options {
+                    variant: Variant::Maniglia,
+                    first_dealer: FirstDealer::Seat(3),
+                    game_length: None,
+                    turnup_block_at: Some(block_at),
+                    ..Options::default()
+                },
+                seed: 5,
+                deals: vec![entry.clone()],
+            },
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(state.turned, Some(card("7D")));
+        let mut events = Vec::new();
+        let mut legal = Vec::new();
+        state.legal_actions(0, &mut legal);
+        state.apply(0, &legal[0], &mut events).unwrap();
+        for seat in [1, 2, 3] {
+            state
+                .apply(seat, &engine::games::marglia::Action::Pass {}, &mut events)
+                .unwrap();
+        }
+        let declare = engine::games::marglia::Action::Declare {
+            what: None,
+            suit: Some(Suit::Spades),
+        };
+        state.apply(0, &declare, &mut events).unwrap();
+        state.cumulative
     };
-    let mut blocked = state.clone();
-    blocked.apply(0, &declare, &mut events).unwrap();
-    assert_eq!(blocked.cumulative, [0, 29]);
-    state.cumulative = vec![0, 28];
-    state.apply(0, &declare, &mut events).unwrap();
-    assert_eq!(state.cumulative, [0, 33]);
+    assert_eq!(cumulative_after_trumps(0), [0, 0]);
+    assert_eq!(cumulative_after_trumps(1), [0, 5]);
 }
 
 #[test]
@@ -681,6 +698,7 @@ fn maniglia_individual_play_codefenders_are_partners_and_only_the_bidder_scores(
             players: 3,
             options: Options {
                 variant: Variant::Maniglia,
+                first_dealer: FirstDealer::Seat(2),
                 game_length: None,
                 ..Options::default()
             },
@@ -690,10 +708,17 @@ fn maniglia_individual_play_codefenders_are_partners_and_only_the_bidder_scores(
         &mut Vec::new(),
     )
     .unwrap();
-    state.contract = Some(engine::games::marglia::state::Contract {
-        seat: 0,
-        points: 40,
-    });
+    // Seat 0 (first after dealer 2) wins the auction with the lowest bid; 1 and 2 pass.
+    let mut legal = Vec::new();
+    state.legal_actions(0, &mut legal);
+    let mut events = Vec::new();
+    state.apply(0, &legal[0], &mut events).unwrap();
+    for seat in [1, 2] {
+        state
+            .apply(seat, &engine::games::marglia::Action::Pass {}, &mut events)
+            .unwrap();
+    }
+    assert_eq!(state.contract.map(|c| c.seat), Some(0));
     assert!(state.partners(1, 2));
     assert!(!state.partners(0, 1));
     let t = trick(&[(1, "AS")]);
