@@ -525,15 +525,6 @@ fn r5_r20_dealing_and_first_lead_three_players() {
     assert_eq!(spectator(m.as_ref())["phase"], "play");
 }
 
-/// A game whose totals are set before a stacked hand (save, edit, load).
-fn with_totals(options: Value, totals: [u32; 3], deal: Vec<String>) -> Box<dyn Match> {
-    let game = registry::find("bird_dog").unwrap();
-    let m = start("bird_dog", 3, options, vec![deal]);
-    let mut saved = m.save();
-    saved["data"]["totals"] = json!(totals);
-    game.load(&saved).expect("a valid edited state")
-}
-
 /// B9's deal with seat 0 solo and nil, failing on the first trick: seats 1 and 2 score 3.
 fn quick_failed_nil(m: &mut Box<dyn Match>) {
     ok(m, 0, solo());
@@ -545,37 +536,54 @@ fn quick_failed_nil(m: &mut Box<dyn Match>) {
 
 #[test]
 fn b11_r14_ties_play_on_or_share() {
-    // 19, 19, 19 + a hand of 0, 3, 3 = 19, 22, 22: a tie for the highest total at the target.
-    let mut m = with_totals(json!({"first_dealer": 2}), [19, 19, 19], b9_deal());
+    // B11: 19, 19, 19 + a hand of 0, 3, 3 = 19, 22, 22, a tie for the highest total at the target
+    // 21. The same hand from 0, 0, 0 with the target 3 gives 0, 3, 3: the same tie at the target.
+    let mut m = start(
+        "bird_dog",
+        3,
+        json!({"first_dealer": 2, "target": 3}),
+        vec![b9_deal()],
+    );
     quick_failed_nil(&mut m);
-    assert_eq!(spectator(m.as_ref())["totals"], json!([19, 22, 22]));
+    assert_eq!(spectator(m.as_ref())["totals"], json!([0, 3, 3]));
     assert!(!m.is_over(), "play_on: another hand");
-    let mut m = with_totals(
-        json!({"first_dealer": 2, "tie_rule": "shared"}),
-        [19, 19, 19],
-        b9_deal(),
+    // play_on: after every further hand the game ends exactly when one seat alone has the highest
+    // total at or above the target, that seat first.
+    let totals = |m: &Box<dyn Match>| -> Vec<u64> {
+        spectator(m.as_ref())["totals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_u64().unwrap())
+            .collect()
+    };
+    let mut before = totals(&m);
+    while let Some(&seat) = m.to_act().first() {
+        let first = m.legal_actions(seat)[0].clone();
+        ok(&mut m, seat, first);
+        let now = totals(&m);
+        if now != before {
+            let top = *now.iter().max().unwrap();
+            let leaders = now.iter().filter(|t| **t == top).count();
+            assert_eq!(m.is_over(), top >= 3 && leaders == 1, "totals {now:?}");
+            before = now;
+        }
+    }
+    let r = m.result().unwrap();
+    let top = *before.iter().max().unwrap();
+    let leader = before.iter().position(|t| *t == top).unwrap();
+    assert_eq!(r.ranking[0], vec![leader]);
+    // shared: the tie at the target ends the game, both first.
+    let mut m = start(
+        "bird_dog",
+        3,
+        json!({"first_dealer": 2, "tie_rule": "shared", "target": 3}),
+        vec![b9_deal()],
     );
     quick_failed_nil(&mut m);
     let r = m.result().expect("shared: over");
     assert_eq!(r.ranking, vec![vec![1, 2], vec![0]]);
-    // play_on from 19, 22, 22: a hand of 0, 3, 3 keeps the tie (25, 25) and play goes on; a hand
-    // that leaves seat 1 alone on top ends the game with seat 1 first. (B11's "19, 24, 23" needs a
-    // hand of 0, 2, 1; a failed nil of seat 2 giving 3, 3, 0 shows the same rule.)
-    let mut m = with_totals(json!({"first_dealer": 2}), [19, 22, 22], b9_deal());
-    quick_failed_nil(&mut m);
-    assert_eq!(spectator(m.as_ref())["totals"], json!([19, 25, 25]));
-    assert!(!m.is_over());
-    let mut m = with_totals(json!({"first_dealer": 2}), [19, 22, 22], b9_deal());
-    ok(&mut m, 0, solo());
-    ok(&mut m, 0, pass());
-    ok(&mut m, 1, pass());
-    ok(&mut m, 2, nil());
-    ok(&mut m, 0, play("TH"));
-    ok(&mut m, 1, play("9S"));
-    ok(&mut m, 2, play("QH"));
-    let r = m.result().expect("over");
-    assert_eq!(r.scores, [22.0, 25.0, 22.0]);
-    assert_eq!(r.ranking, vec![vec![1], vec![0, 2]]);
+    assert_eq!(r.scores, [0.0, 3.0, 3.0]);
 }
 
 #[test]
