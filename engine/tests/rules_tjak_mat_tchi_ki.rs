@@ -190,67 +190,85 @@ fn k5_win_on_a_draw_everybody_pays() {
     assert_eq!(end["record"]["payoffs"], json!([-2, -2, -2, 6]));
 }
 
-/// Moves every reserve tile to the table as dead discards of `seat` (tiles conserved) and reloads.
-fn empty_the_reserve(id: &str, m: &dyn Match, seat: usize) -> Box<dyn Match> {
-    let mut saved = m.save();
-    let reserve: Vec<Value> = saved["data"]["reserve"].as_array().unwrap().clone();
-    let table = saved["data"]["discards"].as_array_mut().unwrap();
-    for (i, t) in reserve.into_iter().enumerate() {
-        table.insert(i, json!({"tile": t, "seat": seat}));
+/// Plays seeded random games of `tjak_mat_tchi_ki` (4 players, `options`), calling `check` with
+/// the game before and after every action and that action's events.
+fn seeded_games(
+    options: Value,
+    seeds: std::ops::Range<u64>,
+    mut check: impl FnMut(&dyn Match, &Value, &dyn Match, &[Value]),
+) {
+    for seed in seeds {
+        let mut m = crate::support::start("tjak_mat_tchi_ki", 4, options.clone(), vec![], seed);
+        let mut rng = engine::rng::PlayoutRng::new(seed);
+        while let Some(&seat) = m.to_act().first() {
+            let legal = m.legal_actions(seat);
+            let action = legal[rng.below(legal.len())].clone();
+            let before = m.clone_match();
+            let events = act(&mut m, seat, action.clone());
+            check(before.as_ref(), &action, m.as_ref(), &events);
+        }
     }
-    saved["data"]["reserve"] = json!([]);
-    registry::find(id).unwrap().load(&saved).unwrap()
 }
 
 #[test]
 fn k6_r6_r8_exhausted_reserve_ends_the_hand_without_a_winner() {
-    let deal = [
-        "2-2#2 5-6#2 1-6#2 1-5#2 3-5",
-        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
-        "6-6#1 1-1#1 2-5 2-6 1-4",
-        "4-6#1 5-6#1 1-6#1 1-5#1 2-2#1 2-4",
-    ];
-    for (next, expected_first) in [("same", 3), ("next_seat", 0)] {
-        let m = start(
-            "tjak_mat_tchi_ki",
-            4,
-            json!({"first_player": 3, "hands": 2, "no_winner_next": next}),
-            vec![entry(&deal, 3, "")],
+    // Over seeded random games: a hand that uses up the reserve without a winner pays nobody,
+    // leaves the chips as they were, and the next hand starts with the same first player or the
+    // next seat, as `no_winner_next` says.
+    for (next, step) in [("same", 0), ("next_seat", 1)] {
+        let mut exhausted = 0;
+        seeded_games(
+            json!({"hands": 3, "no_winner_next": next}),
+            0..30,
+            |before, _, after, events| {
+                let Some(end) = events.iter().find(|e| e["type"] == "hand_end") else {
+                    return;
+                };
+                if end["record"]["winner"] != Value::Null {
+                    return;
+                }
+                exhausted += 1;
+                let (was, now) = (view(before, 0), view(after, 0));
+                assert_eq!(end["record"]["payoffs"], json!([0, 0, 0, 0]));
+                assert_eq!(now["chips"], was["chips"]);
+                if !after.is_over() {
+                    assert_eq!(
+                        now["hand_number"],
+                        json!(was["hand_number"].as_u64().unwrap() + 1)
+                    );
+                    let first = was["first_player"].as_u64().unwrap();
+                    assert_eq!(now["first_player"], json!((first + step) % 4), "{next}");
+                }
+            },
         );
-        let mut m = empty_the_reserve("tjak_mat_tchi_ki", m.as_ref(), 1);
-        assert_eq!(view(m.as_ref(), 0)["reserve_size"], 0);
-        let events = act(&mut m, 3, discard("4-6#1"));
-        let end = events.iter().find(|e| e["type"] == "hand_end").unwrap();
-        assert_eq!(end["record"]["winner"], Value::Null);
-        assert_eq!(end["record"]["payoffs"], json!([0, 0, 0, 0]));
-        let v = view(m.as_ref(), 0);
-        assert_eq!(v["chips"], json!([20, 20, 20, 20]));
-        assert_eq!(v["hand_number"], 2);
-        assert_eq!(v["first_player"], expected_first, "{next}");
+        assert!(exhausted > 0, "{next}: no seeded hand ran out of tiles");
     }
 }
 
 #[test]
 fn r6_r10_empty_reserve_take_still_possible_draw_refused() {
-    let deal = [
-        "2-2#2 5-6#2 1-6#2 1-5#2 3-5",
-        "3-4 4-4#1 5-5#1 1-3#1 3-3#1",
-        "6-6#1 1-1#1 2-5 2-6 1-4",
-        "4-6#1 5-6#1 1-6#1 1-5#1 2-2#1 2-4",
-    ];
-    let m = start(
-        "tjak_mat_tchi_ki",
-        4,
-        json!({"first_player": 3, "hands": 8}),
-        vec![entry(&deal, 3, "")],
+    // Whenever the reserve is empty and a player is to take or draw, drawing is not listed and is
+    // refused with `reserve_empty`, while taking the last discard stays possible.
+    let mut empty_turns = 0;
+    let mut takes = 0;
+    seeded_games(json!({}), 0..20, |before, action, _, _| {
+        let seat = before.to_act()[0];
+        let legal = before.legal_actions(seat);
+        if view(before, 0)["reserve_size"] != json!(0) || !legal.iter().any(|a| a["type"] == "take")
+        {
+            return;
+        }
+        assert!(!legal.contains(&draw()), "{legal:?}");
+        let mut probe = before.clone_match();
+        let err = probe.apply(seat, &draw()).unwrap_err();
+        assert_eq!(err.reason(), "reserve_empty");
+        empty_turns += 1;
+        takes += usize::from(action["type"] == "take");
+    });
+    assert!(
+        empty_turns > 0 && takes > 0,
+        "empty-reserve turns {empty_turns}, takes {takes}"
     );
-    let mut m = empty_the_reserve("tjak_mat_tchi_ki", m.as_ref(), 1);
-    act(&mut m, 3, discard("2-2#1"));
-    assert_eq!(m.legal_actions(0), vec![take("2-2#1")]);
-    assert_eq!(refused(&mut m, 0, draw()), "reserve_empty");
-    act(&mut m, 0, take("2-2#1"));
-    assert_eq!(view(m.as_ref(), 0)["laid"][0], json!([["2-2#1", "2-2#2"]]));
-    assert_eq!(view(m.as_ref(), 0)["hands"], 8, "default number of hands");
 }
 
 #[test]
