@@ -549,19 +549,19 @@ fn b11_r14_ties_play_on_or_share() {
     assert!(!m.is_over(), "play_on: another hand");
     // play_on: after every further hand the game ends exactly when one seat alone has the highest
     // total at or above the target, that seat first.
-    let totals = |m: &Box<dyn Match>| -> Vec<u64> {
-        spectator(m.as_ref())["totals"]
+    let totals = |m: &dyn Match| -> Vec<u64> {
+        spectator(m)["totals"]
             .as_array()
             .unwrap()
             .iter()
             .map(|t| t.as_u64().unwrap())
             .collect()
     };
-    let mut before = totals(&m);
+    let mut before = totals(m.as_ref());
     while let Some(&seat) = m.to_act().first() {
         let first = m.legal_actions(seat)[0].clone();
         ok(&mut m, seat, first);
-        let now = totals(&m);
+        let now = totals(m.as_ref());
         if now != before {
             let top = *now.iter().max().unwrap();
             let leaders = now.iter().filter(|t| **t == top).count();
