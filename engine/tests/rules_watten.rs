@@ -158,10 +158,56 @@ fn scores(m: &dyn Match) -> Vec<i64> {
         .collect()
 }
 
-fn set_scores(m: &mut Box<dyn Match>, id: &str, s: Value) {
-    let mut saved = m.save();
-    saved["data"]["scores"] = s;
-    *m = registry::find(id).unwrap().load(&saved).unwrap();
+/// Plays one deal so that the seats for which `wins` holds take it by a fold: every naming and
+/// card is the first legal one; the winners raise at their first chance and the others fold.
+fn win_deal(m: &mut Box<dyn Match>, wins: impl Fn(usize) -> bool) {
+    let deal = m.view(Viewer::Spectator)["deal"].clone();
+    while m.view(Viewer::Spectator)["deal"] == deal && !m.is_over() {
+        let seat = m.to_act()[0];
+        let legal = m.legal_actions(seat);
+        let of = |kind: &str| legal.iter().find(|a| a["type"] == kind).cloned();
+        let chosen = if wins(seat) { of("raise") } else { of("fold") };
+        let action = chosen.unwrap_or_else(|| {
+            legal
+                .iter()
+                .find(|a| a["type"] != "raise" && a["type"] != "fold")
+                .unwrap()
+                .clone()
+        });
+        act(m, seat, action);
+    }
+}
+
+/// A game of `players` whose first deals are won by fold as `winners` says (each a predicate on
+/// seats, 2 points a deal), then dealt `last` with seat `dealer` dealing (R49: the deal passes
+/// to the next seat). Scores are reached by play, never edited.
+fn after_deals(
+    id: &str,
+    players: usize,
+    options: Value,
+    winners: &[fn(usize) -> bool],
+    dealer: usize,
+    last: Vec<String>,
+) -> Box<dyn Match> {
+    let mut options = obj(options);
+    let first = (dealer + players * winners.len() - winners.len()) % players;
+    options.insert("first_dealer".into(), json!(first));
+    let mut deals = vec![Vec::new(); winners.len()];
+    deals.push(last);
+    let mut m = start(id, players, Value::Object(options), deals);
+    for wins in winners {
+        win_deal(&mut m, wins);
+    }
+    assert_eq!(m.view(Viewer::Spectator)["dealer"], json!(dealer));
+    m
+}
+
+fn side_a(seat: usize) -> bool {
+    seat.is_multiple_of(2)
+}
+
+fn side_b(seat: usize) -> bool {
+    seat % 2 == 1
 }
 
 fn name(m: &mut Box<dyn Match>, e: usize, dealer: usize, s: &str, t: &str) {
@@ -385,8 +431,27 @@ fn b6_raise_sequence_and_fold_values_any_time() {
 
 #[test]
 fn b7_barred_side_and_cap() {
-    let mut m = b2_game();
-    set_scores(&mut m, "watten", json!([8, 4, 8, 4]));
+    // 8-4 at 11: side A needs 3, so its raises stop at 3.
+    let b2 = |options: Value, winners: &[fn(usize) -> bool]| {
+        let hands = [
+            "JH 9C 7D AS AC",
+            "9H KS QS JS TS",
+            "AH 9S 7C QD 8S",
+            "8H JD QC TC 8D",
+        ];
+        let mut m = after_deals(
+            "watten",
+            4,
+            options,
+            winners,
+            0,
+            sequence(SHOWN, &hands, 0, None),
+        );
+        name(&mut m, 1, 0, "9", "H");
+        m
+    };
+    let mut m = b2(json!({}), &[side_b, side_b, side_a, side_a, side_a, side_a]);
+    assert_eq!(scores(m.as_ref()), vec![8, 4, 8, 4]);
     act(&mut m, 1, json!({"type":"raise","to":3}));
     assert_eq!(
         m.legal_actions(2),
@@ -397,11 +462,11 @@ fn b7_barred_side_and_cap() {
     for seat in 0..4 {
         assert!(m.legal_actions(seat).iter().all(|a| a["type"] != "raise"));
     }
-    let mut nine = b2_game();
-    set_scores(&mut nine, "watten", json!([9, 4, 9, 4]));
-    let mut any = nine.save();
-    any["data"]["table"]["options"]["raise_timing"] = json!("any_time");
-    let _ = any;
+    // A barred side (at target - 2 or more: the spec's 9 of 11; here 16 of 18) never raises.
+    let mut a_eight = vec![side_b as fn(usize) -> bool, side_b];
+    a_eight.extend([side_a as fn(usize) -> bool; 8]);
+    let mut nine = b2(json!({"target": 18}), &a_eight);
+    assert_eq!(scores(nine.as_ref()), vec![16, 4, 16, 4]);
     act(&mut nine, 1, json!({"type":"play","cards":["9H"]}));
     assert!(nine.legal_actions(2).iter().all(|a| a["type"] != "raise"));
 }
@@ -428,13 +493,26 @@ fn b8_maschine_scores_for_the_holder_side() {
 fn b9_three_players() {
     // dealer 0, E 1 solo, pair {0, 2}, cutter 2.
     let hands = ["JH 9C 9D AS AC", "9H KS QS JS TS", "AH 8S QH 7S 8H"];
-    let mut m = start(
+    // Scores 6, 2, 10 before the deal (the spec's 5, 5, 10 needs a 3-point deal; these keep
+    // what matters: seat 2 within one deal of 11, barred, seat 0 ahead of seat 1). Deals by fold,
+    // E (the solo) moving round from seat 1: E1 pair, E2 solo, E0 solo, E1 pair, E2 solo, E0 pair.
+    let winners: [fn(usize) -> bool; 6] = [
+        |s| s != 1,
+        |s| s == 2,
+        |s| s == 0,
+        |s| s != 1,
+        |s| s == 2,
+        |s| s != 0,
+    ];
+    let mut m = after_deals(
         "watten",
         3,
         json!({"raise_timing":"any_time"}),
-        vec![sequence(SHOWN, &hands, 0, None)],
+        &winners,
+        0,
+        sequence(SHOWN, &hands, 0, None),
     );
-    set_scores(&mut m, "watten", json!([5, 5, 10]));
+    assert_eq!(scores(m.as_ref()), vec![6, 2, 10]);
     act(&mut m, 1, json!({"type":"declare","schlag":"7"}));
     assert_eq!(m.to_act(), vec![1], "E names the suit too (eldest_both)");
     act(&mut m, 1, json!({"type":"declare","trump":"D"}));
@@ -466,7 +544,7 @@ fn b9_three_players() {
     for (seat, card) in pair_win {
         act(&mut m, seat, json!({"type":"play","cards":[card]}));
     }
-    assert_eq!(scores(m.as_ref()), vec![7, 5, 12]);
+    assert_eq!(scores(m.as_ref()), vec![8, 2, 12]);
     assert!(m.is_over());
     let r = m.result().unwrap();
     assert_eq!(r.ranking, vec![vec![2], vec![0], vec![1]]);
@@ -808,13 +886,18 @@ fn t7_jump_to_four() {
         "7H 8D 9D TD KD",
         "7D 8C 9S TS 9C",
     ];
-    let mut m = start(
+    // A at 2, B at 10 of 15 (the spec's 9 needs a 3-point deal; 10 keeps B free to raise to 5).
+    let mut winners = vec![side_a as fn(usize) -> bool];
+    winners.extend([side_b as fn(usize) -> bool; 5]);
+    let mut m = after_deals(
         "watten_tyrolean",
         4,
         json!({"jump_to_four": true, "raise_timing": "any_time"}),
-        vec![sequence("", &hands, 0, None)],
+        &winners,
+        0,
+        sequence("", &hands, 0, None),
     );
-    set_scores(&mut m, "watten_tyrolean", json!([2, 9, 2, 9]));
+    assert_eq!(scores(m.as_ref()), vec![2, 10, 2, 10]);
     name(&mut m, 1, 0, "9", "S");
     let raises: Vec<Value> = m
         .legal_actions(0)
@@ -832,7 +915,7 @@ fn t7_jump_to_four() {
     act(&mut m, 0, json!({"type":"raise","to":4}));
     act(&mut fold, 0, json!({"type":"raise","to":4}));
     act(&mut fold, 1, json!({"type":"fold"}));
-    assert_eq!(scores(fold.as_ref()), vec![4, 9, 4, 9]);
+    assert_eq!(scores(fold.as_ref()), vec![4, 10, 4, 10]);
     act(&mut m, 1, json!({"type":"accept"}));
     let v = m.view(Viewer::Spectator);
     assert_eq!(
