@@ -106,13 +106,13 @@ fn legal(state: &State, seat: usize) -> Vec<Action> {
 
 fn play(card: &str) -> Action {
     Action::Play {
-        cards: vec![c(card)],
+        cards: [c(card)].into_iter().collect(),
     }
 }
 
 fn cap(card: &str) -> Action {
     Action::Capture {
-        cards: vec![c(card)],
+        cards: [c(card)].into_iter().collect(),
     }
 }
 
@@ -1002,7 +1002,13 @@ fn errors_name_the_cards_and_leave_the_state() {
     assert_eq!(err(&mut s, play("AD")).reason(), "card_not_in_hand");
     assert_eq!(err(&mut s, Action::Pass {}).reason(), "nothing_to_choose");
     assert_eq!(
-        err(&mut s, Action::Play { cards: cs("5S 9C") }).reason(),
+        err(
+            &mut s,
+            Action::Play {
+                cards: cs("5S 9C").into()
+            }
+        )
+        .reason(),
         "play_one_card"
     );
     assert_eq!(s, before);

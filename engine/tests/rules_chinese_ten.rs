@@ -126,8 +126,8 @@ fn legal(state: &State, seat: usize) -> Vec<Action> {
 
 fn tplay(card: &str, capture: &str) -> Action {
     Action::Play {
-        cards: vec![c(card)],
-        capture: cs(capture),
+        cards: [c(card)].into_iter().collect(),
+        capture: cs(capture).into(),
     }
 }
 

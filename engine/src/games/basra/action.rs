@@ -1,6 +1,6 @@
 //! The actions of Basra (spec §3, R21).
 
-use crate::cards::Card;
+use crate::cards::CardList;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
@@ -11,13 +11,13 @@ pub enum Action {
     Play {
         /// The one card.
         #[schemars(length(min = 1, max = 1))]
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Add one floor card to the capture being chosen.
     Capture {
         /// The one floor card.
         #[schemars(length(min = 1, max = 1))]
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Take exactly the cards selected (with none selected: trail).
     Pass {},

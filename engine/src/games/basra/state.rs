@@ -5,7 +5,7 @@ use super::action::Action;
 use super::rules::{BuryMode, FirstDealer, GameEnd, Options, Rubber};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardList, CardSet};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
@@ -13,6 +13,7 @@ use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -56,7 +57,7 @@ pub enum Event {
         /// The player.
         seat: Seat,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A floor card selected for the capture being chosen.
     Select {
@@ -72,7 +73,7 @@ pub enum Event {
         /// The capturing card.
         card: Card,
         /// The floor cards taken.
-        cards: Vec<Card>,
+        cards: CardList,
         /// Bonus scored (points; 0 if none).
         bonus: f64,
     },
@@ -88,7 +89,7 @@ pub enum Event {
         /// The side that takes them (none: set aside unscored).
         side: Option<usize>,
         /// The cards.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A deal was scored.
     DealScored {
@@ -357,7 +358,10 @@ impl State {
                         CardSet(self.unscored.0 | CardSet::from_cards(cards.iter().copied()).0)
                 }
             }
-            events.push(Event::Remainder { side, cards });
+            events.push(Event::Remainder {
+                side,
+                cards: cards.into(),
+            });
         }
         self.score_deal(events);
         if !self.check_game_end(events) {
@@ -537,12 +541,16 @@ impl GameState for State {
         match &self.phase {
             Phase::Play => {
                 if let Some(hand) = self.hands.get(seat) {
-                    out.extend(hand.iter().map(|c| Action::Play { cards: vec![c] }));
+                    out.extend(hand.iter().map(|c| Action::Play {
+                        cards: smallvec![c],
+                    }));
                 }
             }
             Phase::Choose { choice, .. } => {
                 for card in choice.addable(self.floor.cards()) {
-                    out.push(Action::Capture { cards: vec![card] });
+                    out.push(Action::Capture {
+                        cards: smallvec![card],
+                    });
                 }
                 if choice.can_stop() {
                     out.push(Action::Pass {});
@@ -583,7 +591,7 @@ impl GameState for State {
                 self.hands[seat].remove(card);
                 events.push(Event::Play {
                     seat,
-                    cards: vec![card],
+                    cards: smallvec![card],
                 });
                 let choice = CaptureChoice::new(options);
                 match choice.resolved() {

@@ -1,7 +1,8 @@
 //! The action vocabulary of Bird Dog (spec §3), serialized as `{"type": ...}`.
 
-use crate::cards::Card;
+use crate::cards::{Card, CardList};
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// What a declaration claims.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -27,13 +28,15 @@ pub enum Action {
     /// `{"type":"play","cards":["TH"]}`: one card (the dummy's when the controller plays for it).
     Play {
         /// Exactly one card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
 }
 
 impl Action {
     /// A one-card play.
     pub fn play(card: Card) -> Action {
-        Action::Play { cards: vec![card] }
+        Action::Play {
+            cards: smallvec![card],
+        }
     }
 }

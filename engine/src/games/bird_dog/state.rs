@@ -4,7 +4,7 @@ use super::action::{Action, Contract};
 use super::rules::{AllPass, FirstDealer, HAND_SIZE, Options, PACK_SIZE, TieRule};
 use super::scoring;
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
@@ -12,6 +12,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use smallvec::smallvec;
 
 /// Where a hand stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -165,7 +166,7 @@ pub enum Event {
         /// The seat that acted.
         seat: Seat,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
         /// True for a dummy card.
         dummy: bool,
     },
@@ -558,7 +559,7 @@ impl State {
         });
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
             dummy,
         });
         if self.trick.len() < 3 {

@@ -1,6 +1,6 @@
 //! The actions of Chinese Ten (spec §3, R15).
 
-use crate::cards::Card;
+use crate::cards::CardList;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
@@ -10,13 +10,13 @@ pub enum Action {
     /// Hand step: play one card and name exactly the layout cards it takes (`[]` to trail).
     Play {
         /// The one card played.
-        cards: Vec<Card>,
+        cards: CardList,
         /// The layout cards captured (always present, R15).
-        capture: Vec<Card>,
+        capture: CardList,
     },
     /// Stock step: the layout card the flipped card takes, when it has several targets.
     Capture {
         /// Exactly one layout card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
 }

@@ -4,7 +4,7 @@ use super::action::Action;
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
@@ -12,6 +12,7 @@ use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -55,16 +56,16 @@ pub enum Event {
         /// The dealer.
         seat: Seat,
         /// The four cards.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A card played from hand and what it captured.
     Play {
         /// The player.
         seat: Seat,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
         /// The captured layout cards (`[]` = trailed).
-        capture: Vec<Card>,
+        capture: CardList,
     },
     /// A stock card turned face up.
     Flip {
@@ -80,7 +81,7 @@ pub enum Event {
         /// The flipped card.
         card: Card,
         /// The captured layout cards.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// The flipped card joined the layout.
     Trail {
@@ -296,7 +297,7 @@ impl State {
             .collect()
     }
 
-    fn in_layout_order(&self, set: CardSet) -> Vec<Card> {
+    fn in_layout_order(&self, set: CardSet) -> CardList {
         self.layout
             .cards()
             .iter()
@@ -384,7 +385,7 @@ impl State {
         let captured = self.in_layout_order(wanted);
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
             capture: captured,
         });
         if self.resolve(seat, card, wanted, events) {
@@ -667,7 +668,7 @@ impl GameState for State {
                         let three = self.layout.set().of_rank(rank);
                         if rank == trio && three.len() == 3 {
                             out.push(Action::Play {
-                                cards: vec![card],
+                                cards: smallvec![card],
                                 capture: self.in_layout_order(three),
                             });
                             continue;
@@ -678,22 +679,24 @@ impl GameState for State {
                     for &target in self.layout.cards() {
                         if partners.contains(target) {
                             out.push(Action::Play {
-                                cards: vec![card],
-                                capture: vec![target],
+                                cards: smallvec![card],
+                                capture: smallvec![target],
                             });
                         }
                     }
                     if out.len() == before {
                         out.push(Action::Play {
-                            cards: vec![card],
-                            capture: vec![],
+                            cards: smallvec![card],
+                            capture: smallvec![],
                         });
                     }
                 }
             }
             Phase::StockChoice { choice, .. } => {
                 for card in choice.addable(self.layout.cards()) {
-                    out.push(Action::Capture { cards: vec![card] });
+                    out.push(Action::Capture {
+                        cards: smallvec![card],
+                    });
                 }
             }
             Phase::Over => {}

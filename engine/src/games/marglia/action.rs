@@ -1,6 +1,6 @@
 //! The action vocabulary and events of Marglia and Maniglia (spec §3 and Part II).
 
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardList, Rank, Suit};
 use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +31,7 @@ pub enum Action {
     /// Play a card: `{"type":"play","cards":["7S"]}`.
     Play {
         /// The card (a one-element list).
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Pass: keep playing (early stop), no question, or no bid.
     Pass {},
@@ -143,7 +143,7 @@ pub enum Event {
         /// Who played.
         seat: Seat,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A trick was won.
     TrickWon {

@@ -13,6 +13,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -469,7 +470,7 @@ impl State {
         self.trick.push((seat, card));
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
         });
         if self.trick.len() == self.table.players {
             let index = Self::winning_index(&self.trick, self.trump).unwrap_or(0);
@@ -727,11 +728,9 @@ impl GameState for State {
                 });
                 out.push(Action::Pass {});
             }
-            Phase::Play => out.extend(
-                self.playable(seat)
-                    .iter()
-                    .map(|card| Action::Play { cards: vec![card] }),
-            ),
+            Phase::Play => out.extend(self.playable(seat).iter().map(|card| Action::Play {
+                cards: smallvec![card],
+            })),
             Phase::Over => {}
         }
     }

@@ -1,6 +1,6 @@
 //! The action vocabulary of Sloppy Seconds: `{"type":"play","cards":["5S"]}`.
 
-use crate::cards::Card;
+use crate::cards::CardList;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do: play one card to the trick (spec §3).
@@ -10,7 +10,7 @@ pub enum Action {
     /// Play a card (always a one-element list).
     Play {
         /// The card played.
-        cards: Vec<Card>,
+        cards: CardList,
     },
 }
 
@@ -30,7 +30,7 @@ pub enum Event {
         /// Who played.
         seat: usize,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// The first suit was broken in this hand: it can no longer become trump.
     FirstBroken {

@@ -12,6 +12,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// One completed trick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -260,11 +261,9 @@ impl GameState for State {
 
     /// Legal actions in card order.
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        out.extend(
-            self.playable(seat)
-                .iter()
-                .map(|card| Action::Play { cards: vec![card] }),
-        );
+        out.extend(self.playable(seat).iter().map(|card| Action::Play {
+            cards: smallvec![card],
+        }));
     }
 
     /// Applies a play: validated completely first.
@@ -304,7 +303,7 @@ impl GameState for State {
         self.hands[seat].remove(card);
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
         });
         if let (Some(led), Some(suit)) = (self.led(), card.suit()) {
             // R3: an off-suit card breaks its suit; the second broken suit becomes trump at once.

@@ -2,7 +2,7 @@
 //! `{"type":"call","cards":["KH"]}`, `{"type":"exchange","cards":["5S"]}`,
 //! `{"type":"play","cards":["9S","TH","JD"]}`.
 
-use crate::cards::Card;
+use crate::cards::CardList;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
@@ -16,16 +16,16 @@ pub enum Action {
     /// Round 2: call one card (a one-card list).
     Call {
         /// The called card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// After a call: the card the caller gives the holder face down (a one-card list).
     Exchange {
         /// The given card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Play a combination.
     Play {
         /// The cards, in any order.
-        cards: Vec<Card>,
+        cards: CardList,
     },
 }

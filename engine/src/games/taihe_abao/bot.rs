@@ -61,7 +61,7 @@ pub fn heuristic(view: &View, legal: &[Action]) -> Option<usize> {
             .min_by_key(|(_, c)| (count_of(c), rank_of(c)))
             .map(|(i, _)| i),
         Phase::Play => {
-            let plays: Vec<(usize, &Vec<Card>, Kind, usize, usize)> = legal
+            let plays: Vec<(usize, &CardList, Kind, usize, usize)> = legal
                 .iter()
                 .enumerate()
                 .filter_map(|(i, a)| match a {

@@ -8,13 +8,14 @@ use super::rules::{
 };
 use super::view;
 use super::view::View;
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// The phase of the current hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -177,7 +178,7 @@ pub enum Event {
         /// Caller.
         seat: Seat,
         /// Called card (one).
-        cards: Vec<Card>,
+        cards: CardList,
         /// Holder who gave it.
         from: Seat,
     },
@@ -202,7 +203,7 @@ pub enum Event {
         /// Who.
         seat: Seat,
         /// Cards.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Everyone else passed: the seat leads the next round.
     RoundWon {
@@ -472,7 +473,7 @@ impl State {
         self.phase = Phase::Exchange;
         events.push(Event::Call {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
             from: holder,
         });
         Ok(())
@@ -746,8 +747,8 @@ impl State {
 }
 
 /// A card set as a list in play order: by the game's rank order, then suits S, H, D, C.
-pub fn canonical_order(set: CardSet) -> Vec<Card> {
-    let mut cards: Vec<Card> = set.iter().collect();
+pub fn canonical_order(set: CardSet) -> CardList {
+    let mut cards: CardList = set.iter().collect();
     cards.sort_by_key(|c| (rank_index(*c), c.suit()));
     cards
 }
@@ -820,17 +821,15 @@ impl GameState for State {
                 if !self.must_call(seat) {
                     out.push(Action::Pass {});
                 }
-                out.extend(
-                    self.legal_calls(seat)
-                        .into_iter()
-                        .map(|c| Action::Call { cards: vec![c] }),
-                );
+                out.extend(self.legal_calls(seat).into_iter().map(|c| Action::Call {
+                    cards: smallvec![c],
+                }));
             }
-            Phase::Exchange => out.extend(
-                self.legal_gifts()
-                    .into_iter()
-                    .map(|c| Action::Exchange { cards: vec![c] }),
-            ),
+            Phase::Exchange => {
+                out.extend(self.legal_gifts().into_iter().map(|c| Action::Exchange {
+                    cards: smallvec![c],
+                }))
+            }
             Phase::Play => {
                 if self.top.is_some() {
                     out.push(Action::Pass {});

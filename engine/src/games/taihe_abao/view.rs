@@ -74,7 +74,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         players: state.table.players,
         hand: seat
             .and_then(|s| state.hands.get(s))
-            .map(|h| canonical_order(*h)),
+            .map(|h| canonical_order(*h).to_vec()),
         hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
         phase: state.phase,
         turn: (!over).then_some(state.turn),
@@ -88,11 +88,11 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         stake: state.stake,
         top: state.top.map(|t| TopView {
             seat: t.seat,
-            cards: canonical_order(t.cards),
+            cards: canonical_order(t.cards).to_vec(),
             combo: t.combo,
         }),
         passes: state.passes,
-        played_cards: canonical_order(state.pile),
+        played_cards: canonical_order(state.pile).to_vec(),
         plays_per_seat: state.played.clone(),
         scores: state.scores.clone(),
         history: state.history.clone(),

@@ -1,7 +1,8 @@
 //! The action vocabulary of Trump Crew (spec §3), serialized as `{"type": ...}`.
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, CardList, Suit};
 use serde::{Deserialize, Deserializer, Serialize};
+use smallvec::smallvec;
 
 /// The dealer's strength announcement (強い / 中位 / 弱い, §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -39,7 +40,7 @@ pub enum Action {
     /// (§3.3, R6); `suit` is present exactly for a joker lead.
     Play {
         /// Exactly one card.
-        cards: Vec<Card>,
+        cards: CardList,
         /// Only for a joker lead: `Some(Some(suit))` names a suit, `Some(None)` is `"suit": null`.
         #[serde(
             default,
@@ -59,7 +60,7 @@ impl Action {
     /// A plain one-card play.
     pub fn play(card: Card) -> Action {
         Action::Play {
-            cards: vec![card],
+            cards: smallvec![card],
             suit: None,
         }
     }
@@ -67,7 +68,7 @@ impl Action {
     /// A joker lead naming `suit` (None = no suit).
     pub fn joker_lead(suit: Option<Suit>) -> Action {
         Action::Play {
-            cards: vec![Card::JOKER],
+            cards: smallvec![Card::JOKER],
             suit: Some(suit),
         }
     }

@@ -3,7 +3,7 @@
 use super::action::{Action, Strength};
 use super::rules::{MAX_PLAYERS, MIN_PLAYERS, Options, PACK_SIZE};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, PackSpec, Suit};
+use crate::cards::{Card, CardList, CardSet, PackSpec, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
@@ -11,6 +11,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// Where a deal stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -105,7 +106,7 @@ pub enum Event {
         /// The player.
         seat: Seat,
         /// The card, as a one-element list.
-        cards: Vec<Card>,
+        cards: CardList,
         /// The named suit of a joker lead.
         #[serde(skip_serializing_if = "Option::is_none")]
         suit: Option<Option<Suit>>,
@@ -448,7 +449,7 @@ impl State {
         self.trick.push(Play { seat, card });
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
             suit: if leading && card.is_joker() {
                 suit
             } else {

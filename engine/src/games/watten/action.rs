@@ -1,7 +1,8 @@
 //! The action vocabulary of Watten (spec §3.0), serialized as `{"type": ...}`.
 
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardList, Rank, Suit};
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// What E may propose to the dealer during naming.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -43,7 +44,7 @@ pub enum Action {
     Play {
         /// The card, as a one-element list.
         #[schemars(length(min = 1, max = 1))]
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// Raises the deal's value to `to`.
     Raise {
@@ -98,7 +99,9 @@ impl Action {
 
     /// `play`.
     pub fn play(card: Card) -> Action {
-        Action::Play { cards: vec![card] }
+        Action::Play {
+            cards: smallvec![card],
+        }
     }
 }
 

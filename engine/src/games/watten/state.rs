@@ -8,7 +8,7 @@ use super::rules::{
 };
 use super::scoring::Roles;
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
@@ -16,6 +16,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use smallvec::smallvec;
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -164,7 +165,7 @@ pub enum Event {
         /// Holder.
         seat: Seat,
         /// The criticals.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A proposal.
     Propose {
@@ -201,7 +202,7 @@ pub enum Event {
         /// Seat.
         seat: Seat,
         /// The card.
-        cards: Vec<Card>,
+        cards: CardList,
     },
     /// A trick completed.
     TrickWon {
@@ -480,7 +481,7 @@ impl State {
         if let Some(seat) = holder {
             events.push(Event::Maschine {
                 seat,
-                cards: crit.to_vec(),
+                cards: CardList::from_slice(crit),
             });
             let side = self.side_of(seat);
             self.finish_deal(side, self.table.options.maschine_points, "maschine", events);
@@ -1038,7 +1039,7 @@ impl State {
         self.deal.current.plays.push((seat, card));
         events.push(Event::Play {
             seat,
-            cards: vec![card],
+            cards: smallvec![card],
         });
         if self.deal.current.plays.len() < self.table.players {
             return;
