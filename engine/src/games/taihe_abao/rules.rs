@@ -135,8 +135,19 @@ pub const RANKS: [Rank; 10] = [
 
 /// The game's rank index 0..10 of a card (4 = 0 ... A = 9), `None` for a rank not in the game.
 pub fn rank_index(card: Card) -> Option<usize> {
-    let rank = card.rank()?;
-    RANKS.iter().position(|r| *r == rank)
+    match card.rank()? {
+        Rank::Four => Some(0),
+        Rank::Five => Some(1),
+        Rank::Six => Some(2),
+        Rank::Seven => Some(3),
+        Rank::Nine => Some(4),
+        Rank::Ten => Some(5),
+        Rank::Jack => Some(6),
+        Rank::Queen => Some(7),
+        Rank::King => Some(8),
+        Rank::Ace => Some(9),
+        _ => None,
+    }
 }
 
 /// The deck for a player count and options, in canonical card order.
@@ -163,11 +174,16 @@ pub fn deck(players: usize, options: &Options) -> Vec<Card> {
 /// The rank index of which the deck holds exactly three cards (AAA with 3 players, KKK with 5
 /// players without Aces), if the option makes that triple the top quad (R8).
 pub fn top_triple_rank(players: usize, options: &Options) -> Option<usize> {
-    if !options.missing_card_triple_is_top_quad {
-        return None;
+    // The decks of `deck`: 3 players without the AS, 5 players without aces and without the KS.
+    match (
+        options.missing_card_triple_is_top_quad,
+        players,
+        options.no_aces,
+    ) {
+        (true, 3, false) => Some(9),
+        (true, 5, true) => Some(8),
+        _ => None,
     }
-    let deck = CardSet::from_cards(deck(players, options));
-    (0..RANKS.len()).find(|&r| deck.of_rank(RANKS[r]).len() == 3)
 }
 
 /// The kinds of combination (spec §4).
@@ -292,36 +308,26 @@ pub fn beats(y: Combo, x: Combo) -> bool {
 
 /// Rank counts of a set of cards (cards outside the game's ranks are ignored; callers check).
 pub fn rank_counts(cards: CardSet) -> [u8; 10] {
-    let mut counts = [0u8; 10];
-    for card in cards.iter() {
-        if let Some(r) = rank_index(card) {
-            counts[r] += 1;
-        }
-    }
-    counts
+    RANKS.map(|rank| cards.of_rank(rank).len() as u8)
 }
 
 /// The canonical cards for a rank multiset taken from `hand` (R13): per rank, the lowest suits in
 /// the order S, H, D, C. `None` if the hand lacks them.
 pub fn canonical(hand: CardSet, counts: &[u8; 10]) -> Option<CardSet> {
-    let mut out = CardSet::EMPTY;
+    // A rank's four cards are four adjacent bits in suit order S, H, D, C: the lowest suits are
+    // the lowest set bits of the hand's nibble for that rank.
+    let mut out = 0u64;
     for (r, &n) in counts.iter().enumerate() {
-        let mut need = n as usize;
-        for suit in Suit::ALL {
-            if need == 0 {
-                break;
+        let mut left = hand.of_rank(RANKS[r]).0;
+        for _ in 0..n {
+            if left == 0 {
+                return None;
             }
-            let card = Card::new(RANKS[r], suit);
-            if hand.contains(card) {
-                out.insert(card);
-                need -= 1;
-            }
-        }
-        if need > 0 {
-            return None;
+            out |= left & left.wrapping_neg();
+            left &= left - 1;
         }
     }
-    Some(out)
+    Some(CardSet(out))
 }
 
 /// Every distinct rank multiset `hand` can play (R13), in canonical order: singles, pairs,
@@ -372,6 +378,97 @@ pub fn for_each_play(hand: CardSet, mut f: impl FnMut(&[u8; 10])) {
     }
 }
 
+/// Calls `f` with every combination `hand` can play that may beat `over` (all of them when
+/// `over` is `None`), classified as [`classify`] would, in [`all_plays`]'s order. Only the
+/// groups that can beat `over` are enumerated: this runs at every turn of the legal list.
+pub fn for_each_combo(
+    hand: CardSet,
+    top_triple: Option<usize>,
+    over: Option<Combo>,
+    mut f: impl FnMut(&[u8; 10], Combo),
+) {
+    let have = rank_counts(hand);
+    let open = |kind: Kind, len: usize| {
+        over.is_none_or(|x| match x.kind {
+            Kind::Quad => kind == Kind::Quad,
+            Kind::Triple => matches!(kind, Kind::Triple | Kind::Quad),
+            _ => matches!(kind, Kind::Triple | Kind::Quad) || (kind == x.kind && len == x.len),
+        })
+    };
+    for (need, kind) in [(1u8, Kind::Single), (2, Kind::Pair)] {
+        if !open(kind, need as usize) {
+            continue;
+        }
+        for r in 0..10 {
+            if have[r] >= need {
+                let mut c = [0u8; 10];
+                c[r] = need;
+                f(
+                    &c,
+                    Combo {
+                        kind,
+                        len: need as usize,
+                        top: r,
+                    },
+                );
+            }
+        }
+    }
+    for (per, min_len, kind) in [(1u8, 3usize, Kind::Sequence), (2, 2, Kind::DoubleSequence)] {
+        for len in min_len..=5 {
+            if !open(kind, len * per as usize) {
+                continue;
+            }
+            for start in 0..10usize {
+                let end = start + len - 1;
+                if end >= 10 || !(start..end).all(adjacent) {
+                    continue;
+                }
+                if (start..=end).all(|r| have[r] >= per) {
+                    let mut c = [0u8; 10];
+                    for x in c.iter_mut().take(end + 1).skip(start) {
+                        *x = per;
+                    }
+                    let combo = Combo {
+                        kind,
+                        len: len * per as usize,
+                        top: end,
+                    };
+                    f(&c, combo);
+                }
+            }
+        }
+    }
+    for need in [3u8, 4] {
+        for r in 0..10 {
+            if have[r] >= need {
+                let mut c = [0u8; 10];
+                c[r] = need;
+                let combo = match need {
+                    3 if top_triple == Some(r) => Combo {
+                        kind: Kind::Quad,
+                        len: 3,
+                        top: TOP_QUAD,
+                    },
+                    3 => Combo {
+                        kind: Kind::Triple,
+                        len: 3,
+                        top: r,
+                    },
+                    _ => Combo {
+                        kind: Kind::Quad,
+                        len: 4,
+                        top: r,
+                    },
+                };
+                if open(combo.kind, combo.len) {
+                    f(&c, combo);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +479,61 @@ mod tests {
 
     fn combo(list: &str) -> Option<Combo> {
         classify(&counts(list), None)
+    }
+
+    #[test]
+    fn for_each_combo_agrees_with_classify_and_all_plays() {
+        let mut rng = crate::rng::PlayoutRng::new(3);
+        let pack: Vec<Card> = crate::cards::PackSpec::standard().cards();
+        for _ in 0..300 {
+            let hand = CardSet::from_cards(pack.iter().copied().filter(|_| rng.below(3) == 0));
+            for top_triple in [None, Some(9)] {
+                let mut listed = Vec::new();
+                for_each_combo(hand, top_triple, None, |c, combo| {
+                    assert_eq!(classify(c, top_triple), Some(combo), "{c:?}");
+                    listed.push(*c);
+                });
+                assert_eq!(listed, all_plays(hand));
+                for over in listed.iter().filter_map(|c| classify(c, top_triple)) {
+                    let mut beating = Vec::new();
+                    for_each_combo(hand, top_triple, Some(over), |c, combo| {
+                        if beats(combo, over) {
+                            beating.push(*c);
+                        }
+                    });
+                    let expected: Vec<[u8; 10]> = all_plays(hand)
+                        .into_iter()
+                        .filter(|c| classify(c, top_triple).is_some_and(|y| beats(y, over)))
+                        .collect();
+                    assert_eq!(beating, expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_top_triple_is_the_rank_the_deck_holds_three_of() {
+        for players in 3..=5 {
+            for no_aces in [false, true] {
+                let o: Options = serde_json::from_value(serde_json::json!({
+                    "no_aces": no_aces, "hands": 8, "allow_recall": false,
+                    "four_hearts_always_starts": false, "first_bidder_must_call": false,
+                    "single_call_wins": false, "stake_scheme": "seed", "spring_double": false,
+                    "return_called_card_allowed": false, "missing_card_triple_is_top_quad": true
+                }))
+                .unwrap();
+                let deck = CardSet::from_cards(deck(players, &o));
+                let three = (0..RANKS.len()).find(|&r| deck.of_rank(RANKS[r]).len() == 3);
+                assert_eq!(
+                    top_triple_rank(players, &o),
+                    three,
+                    "{players} players, no_aces {no_aces}"
+                );
+                for card in deck.iter() {
+                    assert_eq!(rank_index(card).map(|r| RANKS[r]), card.rank());
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::rules::{
-    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, deck, for_each_play,
+    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, deck, for_each_combo,
     rank_counts, rank_index, top_triple_rank,
 };
 use super::view;
@@ -394,16 +394,11 @@ impl State {
         };
         let top_triple = top_triple_rank(self.table.players, &self.table.options);
         let mut plays = Vec::new();
-        for_each_play(hand, |counts| {
-            let Some(combo) = classify(counts, top_triple) else {
-                return;
-            };
-            if let Some(top) = self.top
-                && !beats(combo, top.combo)
-            {
-                return;
+        let over = self.top.map(|t| t.combo);
+        for_each_combo(hand, top_triple, over, |counts, combo| {
+            if over.is_none_or(|x| beats(combo, x)) {
+                plays.extend(canonical(hand, counts));
             }
-            plays.extend(canonical(hand, counts));
         });
         plays
     }
@@ -748,9 +743,9 @@ impl State {
 
 /// A card set as a list in play order: by the game's rank order, then suits S, H, D, C.
 pub fn canonical_order(set: CardSet) -> CardList {
-    let mut cards: CardList = set.iter().collect();
-    cards.sort_by_key(|c| (rank_index(*c), c.suit()));
-    cards
+    // A card set iterates by rank, then suit S, H, D, C: already the game's order, as its ranks
+    // (4-7, 9-A) keep the natural order.
+    set.iter().collect()
 }
 
 /// A pack description holding exactly the cards of `deck` (for checking stacked deals).
