@@ -219,9 +219,9 @@ impl<'de> Deserialize<'de> for Suit {
     }
 }
 
-/// A short list of cards kept inline (no allocation up to 16 cards): the `cards` of actions and
+/// A short list of cards kept inline (no allocation up to 8 cards): the `cards` of actions and
 /// events, which a playout creates and drops at every move. Serialized as a JSON list of codes.
-pub type CardList = smallvec::SmallVec<[Card; 16]>;
+pub type CardList = smallvec::SmallVec<[Card; 8]>;
 
 /// One playing card: a rank of a suit, or the joker (`JK`).
 ///

@@ -15,70 +15,99 @@ use crate::cards::{Card, CardSet};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-/// The face-up cards of a fishing game, in the order they arrived on the table.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(transparent)]
-pub struct Layout(Vec<Card>);
+/// The face-up cards of a fishing game, in the order they arrived on the table, with their set
+/// kept alongside (every legal list asks which cards lie there). Serialized as the list alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    cards: Vec<Card>,
+    set: CardSet,
+}
+
+impl Serialize for Layout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.cards.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Layout {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<Card>::deserialize(deserializer).map(Layout::of)
+    }
+}
+
+impl schemars::JsonSchema for Layout {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Vec<Card>>::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        <Vec<Card>>::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<Card>>::json_schema(generator)
+    }
+}
 
 impl Layout {
     /// An empty layout.
     pub fn new() -> Layout {
-        Layout(Vec::new())
+        Layout::default()
     }
 
     /// A layout of these cards, in this order.
     pub fn of(cards: Vec<Card>) -> Layout {
-        Layout(cards)
+        let set = CardSet::from_cards(cards.iter().copied());
+        Layout { cards, set }
     }
 
     /// The cards in arrival order.
     pub fn cards(&self) -> &[Card] {
-        &self.0
+        &self.cards
     }
 
     /// The cards as a set.
     pub fn set(&self) -> CardSet {
-        CardSet::from_cards(self.0.iter().copied())
+        self.set
     }
 
     /// Number of cards.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.cards.len()
     }
 
     /// True if no card lies there.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.cards.is_empty()
     }
 
     /// True if the card lies there.
     pub fn contains(&self, card: Card) -> bool {
-        self.0.contains(&card)
+        self.set.contains(card)
     }
 
     /// Puts a card face up (a trail, or a card dealt or flipped to the layout).
     pub fn add(&mut self, card: Card) {
-        self.0.push(card);
+        self.cards.push(card);
+        self.set.insert(card);
     }
 
     /// Removes the cards of `cards` that lie there (keeping the order of the others) and returns
     /// the set actually removed.
     pub fn take(&mut self, cards: CardSet) -> CardSet {
-        let mut taken = CardSet::EMPTY;
-        self.0.retain(|c| {
-            if cards.contains(*c) {
-                taken.insert(*c);
-                false
-            } else {
-                true
-            }
-        });
+        let taken = CardSet(self.set.0 & cards.0);
+        if !taken.is_empty() {
+            self.cards.retain(|c| !taken.contains(*c));
+            self.set = CardSet(self.set.0 & !taken.0);
+        }
         taken
     }
 
     /// Removes every card and returns them in arrival order.
     pub fn take_all(&mut self) -> Vec<Card> {
-        std::mem::take(&mut self.0)
+        self.set = CardSet::EMPTY;
+        std::mem::take(&mut self.cards)
     }
 }
 

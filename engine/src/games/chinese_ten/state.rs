@@ -280,19 +280,22 @@ impl State {
     }
 
     /// The capture options of `card` on the current layout (empty: it trails).
-    pub fn capture_options(&self, card: Card) -> Vec<CardSet> {
+    pub fn capture_options(&self, card: Card) -> smallvec::SmallVec<[CardSet; 4]> {
         if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
             let three = self.layout.set().of_rank(rank);
             if rank == trio && three.len() == 3 {
-                return vec![three];
+                return smallvec![three];
             }
         }
         // Hot path of every legal list: one mask test per layout card instead of `pairs`.
-        let partners = scoring::pair_mask(card);
+        let hits = CardSet(scoring::pair_mask(card).0 & self.layout.set().0);
+        if hits.is_empty() {
+            return smallvec::SmallVec::new();
+        }
         self.layout
             .cards()
             .iter()
-            .filter(|c| partners.contains(**c))
+            .filter(|c| hits.contains(**c))
             .map(|c| CardSet::from_cards([*c]))
             .collect()
     }
@@ -506,7 +509,7 @@ impl State {
             _ => {
                 self.phase = Phase::StockChoice {
                     card,
-                    choice: CaptureChoice::new(options),
+                    choice: CaptureChoice::new(options.to_vec()),
                 };
                 return;
             }
@@ -674,21 +677,21 @@ impl GameState for State {
                             continue;
                         }
                     }
-                    let partners = scoring::pair_mask(card);
-                    let before = out.len();
+                    let hits = CardSet(scoring::pair_mask(card).0 & self.layout.set().0);
+                    if hits.is_empty() {
+                        out.push(Action::Play {
+                            cards: smallvec![card],
+                            capture: smallvec![],
+                        });
+                        continue;
+                    }
                     for &target in self.layout.cards() {
-                        if partners.contains(target) {
+                        if hits.contains(target) {
                             out.push(Action::Play {
                                 cards: smallvec![card],
                                 capture: smallvec![target],
                             });
                         }
-                    }
-                    if out.len() == before {
-                        out.push(Action::Play {
-                            cards: smallvec![card],
-                            capture: smallvec![],
-                        });
                     }
                 }
             }
