@@ -170,6 +170,9 @@ pub trait Match: Send + Sync {
     fn pieces(&self) -> Vec<String>;
     /// Codes the viewer must not see (conformance audit).
     fn hidden_from(&self, viewer: Viewer) -> Vec<String>;
+    /// A full state drawn among those consistent with what `seat` has seen (see
+    /// [`crate::game::GameState::determinize`]); `None` when the state contradicts itself.
+    fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>>;
 }
 
 /// A published game id backed by a typed family and one of its presets.
@@ -653,5 +656,16 @@ impl<G: GameDef> Match for TypedMatch<G> {
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         self.state.hidden_from(viewer)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>> {
+        if seat >= self.state.players() {
+            return None;
+        }
+        let state = self.state.determinize(seat, rng)?;
+        Some(Box::new(TypedMatch::<G> {
+            id: self.id.clone(),
+            state,
+        }))
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::error::{ActionError, SetupError};
 use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
-use crate::rng::GameRng;
+use crate::rng::{GameRng, PlayoutRng};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -228,6 +228,13 @@ pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync 
     /// Codes of pieces `viewer` must not be able to see, excluding codes of which some copy is
     /// visible to the viewer. The conformance tests check no such code appears in the view.
     fn hidden_from(&self, viewer: Viewer) -> Vec<String>;
+
+    /// A full state drawn uniformly among those consistent with everything `seat` has seen and
+    /// what the rules let it infer (a failure to follow suit shows a void; cards it passed are
+    /// where it put them), with a fresh seed for the chance still to come. The family's
+    /// `view.rs` says what it infers. `None` when the state contradicts itself (no consistent
+    /// deal exists); a reachable state never does.
+    fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Self>;
 
     /// Number of seats.
     fn players(&self) -> usize {

@@ -6,7 +6,9 @@
 //! and leave the state unchanged; a seat not in `to_act` gets `not_your_turn`; a finished game gets
 //! `game_over` and lists nothing; views never contain a piece hidden from their viewer; the state
 //! survives a save/load round trip; the same (setup, actions) replays to the identical state; the
-//! result ranks every seat exactly once with one score per seat.
+//! result ranks every seat exactly once with one score per seat; a determinization for the seat
+//! to act and for another seat exists, passes validation, conserves the pieces, shows that seat
+//! exactly its view (and legal actions), and play continues from it.
 //!
 //! `CARDROOM_PLAYOUTS` sets the number of games per (id, player count) (default 4); every check runs
 //! at every step of every game; the costliest one (applying every listed action on a copy) runs on
@@ -74,6 +76,44 @@ fn check_setup_events(game: &dyn engine::Match, events: &[Value], id: &str) {
     }
 }
 
+/// Determinization (issue 17): a sample for `seat` exists for every reachable state, passes
+/// validation, conserves the pieces, shows `seat` exactly its view (and, if it is to act, its
+/// legal actions), and play continues from it.
+fn check_determinize(game: &dyn Game, state: &dyn engine::Match, seat: usize, draw: u64) {
+    let id = &game.info().id;
+    let mut rng = engine::rng::PlayoutRng::new(draw);
+    let sample = state
+        .determinize(seat, &mut rng)
+        .unwrap_or_else(|| panic!("{id}: no determinization for seat {seat}: {}", state.save()));
+    if let Err(e) = game.load(&sample.save()) {
+        panic!("{id}: a determinization for seat {seat} is refused: {e}");
+    }
+    assert_eq!(
+        sorted(sample.pieces()),
+        sorted(state.pieces()),
+        "{id}: a determinization changed the pieces"
+    );
+    assert_eq!(
+        sample.view(Viewer::Seat(seat)),
+        state.view(Viewer::Seat(seat)),
+        "{id}: a determinization for seat {seat} changed its view"
+    );
+    assert_eq!(sample.to_act(), state.to_act(), "{id}: to_act changed");
+    if state.to_act().contains(&seat) {
+        assert_eq!(
+            sample.legal_actions(seat),
+            state.legal_actions(seat),
+            "{id}: a determinization for seat {seat} changed its legal actions"
+        );
+    }
+    if let Some(&actor) = sample.to_act().first() {
+        let legal = sample.legal_actions(actor);
+        let mut next = sample.clone_match();
+        next.apply(actor, &legal[0])
+            .unwrap_or_else(|e| panic!("{id}: play does not continue from a sample: {e}"));
+    }
+}
+
 fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, exhaustive: bool) {
     let id = game.info().id.clone();
     let request = NewGame {
@@ -125,6 +165,11 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
             }
         }
         let seat = to_act[chooser.below(to_act.len())];
+        check_determinize(game, state.as_ref(), seat, history.len() as u64);
+        let observer = chooser.below(players);
+        if observer != seat {
+            check_determinize(game, state.as_ref(), observer, history.len() as u64 + 1);
+        }
         let legal = state.legal_actions(seat);
         assert!(
             !legal.is_empty(),

@@ -1,9 +1,11 @@
 //! The engine's one integration test binary: the conformance suite over every game id and one
 //! rules module per family (`rules_<family>`), driven through the public, JSON-level interface
-//! (`registry`, `Game`, `Match`) with stacked deals; `schemas` checks the generated JSON Schemas
+//! (`registry`, `Game`, `Match`) with stacked deals; `determinize` checks sampled deals against exact
+//! enumeration; `schemas` checks the generated JSON Schemas
 //! against what seeded games write; `support` holds the shared helpers.
 
 mod conformance;
+mod determinize;
 mod rules_basra;
 mod rules_bird_dog;
 mod rules_chinese_ten;

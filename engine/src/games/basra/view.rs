@@ -1,10 +1,12 @@
 //! What one seat (or a spectator) may see (spec §6).
 
-use super::rules::Options;
+use super::rules::{BuryMode, Options};
 use super::scoring::DealScore;
 use super::state::{Phase, State};
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
+use crate::common::determinize::{redeal_hands_and_stock_by_class, reseed};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// A viewer's whitelist of the state.
@@ -130,4 +132,45 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
             .map(|c| c.to_string()),
     );
     out
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands and the stock are
+/// redealt uniformly with their sizes. The peeked bottom card stays where it is for a seat that saw
+/// it (the dealer, both seats with `open_cut` at two), and so do buried cards with `bury_mode`
+/// `bottom` (public identities at public places). Buried cards shuffled into the stock (`random`,
+/// `bottom10`) stay in the stock at any position while the view lists them there, and out of it
+/// once dealt (with `bottom10` they are in fact among the last eleven or so cards: a sample may
+/// place them higher, a documented approximation).
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let mut fixed = CardSet::EMPTY;
+    if let Some(peek) = state.peek.filter(|_| sees_peek(state, Some(seat))) {
+        fixed.insert(peek);
+    }
+    if state.table.options.bury_mode == BuryMode::Bottom {
+        fixed.0 |= CardSet::from_cards(state.buried.iter().copied()).0;
+    }
+    // The view lists the buried cards still in the stock: those stay in it (class 1), the others
+    // stay out of it (class 2), wherever the redeal puts them.
+    let buried_in_stock: Vec<Card> = state
+        .buried
+        .iter()
+        .copied()
+        .filter(|c| state.stock.contains(c))
+        .collect();
+    let class = |c: Card| match (state.buried.contains(&c), buried_in_stock.contains(&c)) {
+        (false, _) => 0,
+        (true, true) => 1,
+        (true, false) => 2,
+    };
+    let mut sample = state.clone();
+    redeal_hands_and_stock_by_class(
+        &mut sample.hands,
+        seat,
+        &mut sample.stock,
+        fixed,
+        (class, 0b101, 0b011),
+        rng,
+    )?;
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

@@ -2,7 +2,9 @@
 
 use super::state::{Call, CardName, HandSummary, Phase, Play, Pos, State, Trick};
 use crate::cards::{Card, CardSet, Suit};
+use crate::common::determinize::{Place, note_follow, redeal, reseed, suit_class};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// The dummy as everyone sees it (2 players).
@@ -148,4 +150,48 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         }
     }
     hidden.iter().map(|c| c.to_string()).collect()
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands, the dummy's
+/// face-down cards and the widow cards not yet turned are redealt with their sizes (the face-down
+/// and widow orders too, which decide what turns up next); a seat that did not follow the led suit
+/// holds none of it (§5: suit must be followed). The dummy plays only face-up cards: it shows
+/// nothing about its face-down ones.
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let n = state.table.players;
+    let mut voids = vec![0u64; n];
+    let tricks = state.tricks.iter().map(|t| t.plays.as_slice());
+    for plays in tricks.chain([state.trick.as_slice()]) {
+        if let Some(led) = plays.first().and_then(|p| p.card.suit()) {
+            for play in &plays[1..] {
+                if let Pos::Seat(s) = play.by {
+                    note_follow(&mut voids, s, led, play.card, false);
+                }
+            }
+        }
+    }
+    let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
+    let seen = (state.round + 1).min(state.widow.len());
+    let mut pieces: Vec<Card> = others.iter().flat_map(|&s| state.hands[s].iter()).collect();
+    pieces.extend(&state.dummy_down);
+    pieces.extend(&state.widow[seen..]);
+    let mut places: Vec<Place> = others
+        .iter()
+        .map(|&s| Place {
+            size: state.hands[s].len(),
+            allowed: !voids[s],
+        })
+        .collect();
+    places.push(Place::free(state.dummy_down.len()));
+    places.push(Place::free(state.widow.len() - seen));
+    let mut dealt = redeal(&pieces, suit_class, &places, rng)?;
+    let mut sample = state.clone();
+    sample.widow.truncate(seen);
+    sample.widow.extend(dealt.pop()?);
+    sample.dummy_down = dealt.pop()?;
+    for (s, hand) in others.into_iter().zip(dealt) {
+        sample.hands[s] = CardSet::from_cards(hand);
+    }
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

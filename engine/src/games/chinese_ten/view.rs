@@ -3,8 +3,10 @@
 use super::rules::Options;
 use super::scoring::{self, DealScore};
 use super::state::{Phase, State};
-use crate::cards::{Card, Rank};
+use crate::cards::{Card, CardSet, Rank};
+use crate::common::determinize::{redeal_hands_and_stock, reseed};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// A viewer's whitelist of the state.
@@ -126,4 +128,18 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
             .map(|c| c.to_string()),
     );
     out
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands and the stock are
+/// redealt uniformly with their sizes; the card the cutter peeked at stays where it is for the
+/// cutter. Nothing in play shows a void (any card may be played).
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let mut fixed = CardSet::EMPTY;
+    if let Some((_, card)) = state.peek.filter(|(cutter, _)| *cutter == seat) {
+        fixed.insert(card);
+    }
+    let mut sample = state.clone();
+    redeal_hands_and_stock(&mut sample.hands, seat, &mut sample.stock, fixed, rng)?;
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

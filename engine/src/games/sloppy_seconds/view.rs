@@ -4,7 +4,9 @@
 
 use super::state::{HandReport, State, Trick};
 use crate::cards::{Card, CardSet, Suit};
+use crate::common::determinize::{note_follow, redeal_sets, reseed};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// A whitelist view of the game.
@@ -88,4 +90,32 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         .filter(|(s, _)| viewer != Viewer::Seat(*s))
         .flat_map(|(_, h)| h.iter().map(|c| c.code()))
         .collect()
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands are redealt with
+/// their sizes; a seat that did not follow the led suit in a trick of this hand (completed or in
+/// progress) holds none of it (R-follow: suit must be followed whenever possible).
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let n = state.table.players;
+    let mut voids = vec![0u64; n];
+    let tricks = state.tricks.iter().map(|t| t.plays.as_slice());
+    for plays in tricks.chain([state.trick.as_slice()]) {
+        if let Some(led) = plays.first().and_then(|(_, c)| c.suit()) {
+            for (s, card) in &plays[1..] {
+                note_follow(&mut voids, *s, led, *card, false);
+            }
+        }
+    }
+    let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
+    let places: Vec<(CardSet, u64)> = others
+        .iter()
+        .map(|&s| (state.hands[s], !voids[s]))
+        .collect();
+    let dealt = redeal_sets(&places, rng)?;
+    let mut sample = state.clone();
+    for (s, hand) in others.into_iter().zip(dealt) {
+        sample.hands[s] = hand;
+    }
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

@@ -3,7 +3,9 @@
 use super::rules::Combo;
 use super::state::{Call, HandRecord, Phase, State, canonical_order};
 use crate::cards::{Card, CardSet};
+use crate::common::determinize::{redeal_hands_and_stock, reseed};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// The combination on top of the round, as seen by everybody.
@@ -112,4 +114,16 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         .filter(|c| !called.contains(*c))
         .map(|c| c.to_string())
         .collect()
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands are redealt
+/// uniformly with their sizes; a called card stays with its caller (the transfer is face up).
+/// Passing is always allowed, so play shows no holding. The card a caller returned face down is
+/// not in the record (the state keeps no trace of it), so a caller's sample does not place it.
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let called = CardSet::from_cards(state.calls.iter().map(|c| c.card));
+    let mut sample = state.clone();
+    redeal_hands_and_stock(&mut sample.hands, seat, &mut [], called, rng)?;
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

@@ -707,4 +707,8 @@ impl GameState for State {
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         view::hidden_from(self, viewer)
     }
+
+    fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
+        view::determinize(self, seat, rng)
+    }
 }

@@ -1,8 +1,10 @@
 //! What one seat (or a spectator) may see of a game of Tjak-mat-tchi-ki (spec §6).
 
-use super::rules::TakeFrom;
+use super::rules::{TakeFrom, partner};
 use super::state::{Discard, DrawRound, HandRecord, Phase, State};
-use crate::game::{Seat, Viewer};
+use crate::common::determinize::{Place, draw_until, redeal, reseed};
+use crate::game::{GameState, Seat, Viewer};
+use crate::rng::PlayoutRng;
 use crate::tiles::Tile;
 use serde::{Deserialize, Serialize};
 
@@ -92,4 +94,49 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         .filter(|t| !shown.contains(t))
         .map(|t| t.to_string())
         .collect()
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other concealed hands and the
+/// reserve are redealt uniformly with their sizes (the reserve's order too: it decides the next
+/// draws). A seat that has had its first turn lays every pair as soon as it forms (R5), so its
+/// concealed hand holds no pair: deals giving it one are refused; so are deals where the seat to
+/// act, with the reserve empty, could take nothing (the hand would have ended, R6).
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let n = state.table.players;
+    let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
+    let mut pieces: Vec<Tile> = others
+        .iter()
+        .flat_map(|&s| state.concealed[s].iter().copied())
+        .collect();
+    pieces.extend(&state.reserve);
+    let mut places: Vec<Place> = others
+        .iter()
+        .map(|&s| Place::free(state.concealed[s].len()))
+        .collect();
+    places.push(Place::free(state.reserve.len()));
+    let draw = |rng: &mut PlayoutRng| {
+        let mut dealt = redeal(&pieces, |_| 0, &places, rng)?;
+        let mut sample = state.clone();
+        sample.reserve = dealt.pop()?;
+        for (&s, mut hand) in others.iter().zip(dealt) {
+            hand.sort();
+            sample.concealed[s] = hand;
+        }
+        Some(sample)
+    };
+    // Also refused: a deal where the seat to act could neither take nor draw (R6 would have ended
+    // the hand), which validation rejects.
+    let no_pair_after_start = |sample: &State| {
+        sample.validate().is_ok()
+            && others.iter().all(|&s| {
+                let hand = &sample.concealed[s];
+                !sample.started[s]
+                    || !hand
+                        .iter()
+                        .any(|t| partner(*t).is_some_and(|p| hand.contains(&p)))
+            })
+    };
+    let mut sample = draw_until(rng, draw, no_pair_after_start)?;
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

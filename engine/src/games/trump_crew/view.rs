@@ -2,8 +2,10 @@
 
 use super::action::Strength;
 use super::state::{DealSummary, Phase, Play, State, Trick};
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, CardSet, Suit};
+use crate::common::determinize::{ANY, note_follow, redeal_sets, reseed};
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// The whitelisted view: public facts of the game and the current deal, plus the viewer's hand.
@@ -110,4 +112,35 @@ pub fn hidden_from(state: &State, viewer: Viewer) -> Vec<String> {
         }
     }
     hidden.iter().map(|c| c.to_string()).collect()
+}
+
+/// Determinization for `seat` (see `GameState::determinize`): the other hands and the undealt
+/// cards are redealt with their sizes; a seat that played a card of another suit than the led one
+/// (the joker excepted: it may be played at any time, R5) holds none of the led suit.
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let n = state.table.players;
+    let mut voids = vec![0u64; n];
+    let tricks = state.tricks.iter().map(|t| (t.led, t.plays.as_slice()));
+    for (led, plays) in tricks.chain([(state.led, state.trick.as_slice())]) {
+        if let Some(led) = led {
+            for play in plays.iter().skip(1) {
+                let exempt = play.card == Card::JOKER;
+                note_follow(&mut voids, play.seat, led, play.card, exempt);
+            }
+        }
+    }
+    let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
+    let mut places: Vec<(CardSet, u64)> = others
+        .iter()
+        .map(|&s| (state.hands[s], !voids[s]))
+        .collect();
+    places.push((state.undealt, ANY));
+    let mut dealt = redeal_sets(&places, rng)?;
+    let mut sample = state.clone();
+    sample.undealt = dealt.pop()?;
+    for (s, hand) in others.into_iter().zip(dealt) {
+        sample.hands[s] = hand;
+    }
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
 }

@@ -1089,6 +1089,33 @@ impl State {
     }
 }
 
+/// Whether a follow `play` was legal from `hand` (§3.2, R11, R13; Agurk R25), and if so whether it
+/// became the target: for determinization, which replays a deal's plays against sampled hands.
+pub fn follow_ok(
+    agurk: bool,
+    hand: &Hand,
+    lead: &Cards,
+    target: &Cards,
+    play: &Cards,
+) -> Option<bool> {
+    let m = lead.len();
+    if play.len() != m || target.is_empty() {
+        return None;
+    }
+    if agurk {
+        let rank = rank_of(play.as_slice()[0].index());
+        let top = rank_of(target.as_slice()[0].index());
+        return agurk_allowed(hand, lead, target)(rank).then_some(rank >= top);
+    }
+    let (x, _) = sorted_ranks(play.as_slice());
+    let (t, _) = sorted_ranks(target.as_slice());
+    if covers(&x[..m], &t[..m]) {
+        return Some(true);
+    }
+    let (low, n) = lowest_ranks(hand, m);
+    (n == m && low[..m] == x[..m]).then_some(false)
+}
+
 /// Agurk follow rule (R25): which ranks a follower may play.
 fn agurk_allowed(hand: &Hand, lead: &Cards, target: &Cards) -> impl Fn(u8) -> bool {
     let low = hand.lowest_rank().unwrap_or(0);
@@ -1312,6 +1339,10 @@ impl GameState for State {
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         view::hidden_from(self, viewer)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
+        view::determinize(self, seat, rng)
     }
 }
 

@@ -1409,6 +1409,10 @@ impl GameState for State {
             .map(|c| c.code())
             .collect()
     }
+
+    fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
+        view::determinize(self, seat, rng)
+    }
 }
 
 /// Checks a state from outside (see [`GameState::validate`]).

@@ -4,8 +4,10 @@ use super::action::Proposal;
 use super::rules::Options;
 use super::state::{DealSummary, Phase, State, Trick, blind_knowledge};
 use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::common::determinize::{ANY, draw_until, redeal_cards, reseed, shuffle};
 use crate::game::GameState;
 use crate::game::{Seat, Viewer};
+use crate::rng::PlayoutRng;
 use serde::{Deserialize, Serialize};
 
 /// A pending raise as everyone sees it.
@@ -253,4 +255,115 @@ mod view_options {
         }
         schema
     }
+}
+
+/// Determinization for `seat` (see `GameState::determinize`; spec §6): every card the seat cannot
+/// see ([`visible_cards`]: its own hand once it may look, its partner's hand where partners show,
+/// its discards, the cut, the turn-up, designated cards it saw, every played card) is redealt
+/// uniformly over the places holding unseen cards (hands, the stock at its unseen positions, the
+/// other seats' exchange discards), each keeping its size; seen cards stay where they are. A deal
+/// is kept only if every play of this deal was legal from the hand it implies (the follow rules
+/// of §3.5 replayed with the deal's roles: trump led must be answered, bound seats only). Signals
+/// are free codes, not checked by the engine: they constrain nothing.
+pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<State> {
+    let d = &state.deal;
+    let visible = visible_cards(state, Viewer::Seat(seat));
+    let unseen = |set: CardSet| CardSet(set.0 & !visible.0);
+    // A card y a follower could not have held: with y beside the card it played, that card would
+    // have been illegal (follow, beat, answer trumps). Bounds for a quick draw; the exact check
+    // is [`plays_were_legal`].
+    let pack = CardSet::from_cards(state.table.options.pack().cards());
+    let pool = CardSet(pack.0 & !visible.0);
+    let excluded = follow_exclusions(state, pool);
+    let mut places: Vec<(CardSet, u64)> = d
+        .hands
+        .iter()
+        .zip(&excluded)
+        .map(|(h, x)| (unseen(*h), !x.0))
+        .collect();
+    places.extend(d.discards.iter().map(|h| (unseen(*h), ANY)));
+    let stock_slots: Vec<usize> = (0..d.stock.len())
+        .filter(|&i| !visible.contains(d.stock[i]))
+        .collect();
+    places.push((
+        CardSet::from_cards(stock_slots.iter().map(|&i| d.stock[i])),
+        ANY,
+    ));
+    let n = d.hands.len();
+    let draw = |rng: &mut PlayoutRng| {
+        let mut dealt = redeal_cards(&places, rng)?;
+        let mut sample = state.clone();
+        let stock = dealt.pop()?;
+        let mut stock_cards: Vec<Card> = stock.iter().collect();
+        shuffle(&mut stock_cards, rng);
+        for (&i, card) in stock_slots.iter().zip(stock_cards) {
+            sample.deal.stock[i] = card;
+        }
+        for (i, set) in dealt.into_iter().enumerate() {
+            let place = if i < n {
+                &mut sample.deal.hands[i]
+            } else {
+                &mut sample.deal.discards[i - n]
+            };
+            place.0 = (place.0 & visible.0) | set.0;
+        }
+        Some(sample)
+    };
+    let mut sample = draw_until(rng, draw, plays_were_legal)?;
+    reseed(&mut sample.table.rng, rng);
+    Some(sample)
+}
+
+/// True if every play of the deal was legal from the hand these cards imply.
+fn plays_were_legal(state: &State) -> bool {
+    let d = &state.deal;
+    let Some(roles) = state.roles() else {
+        return true;
+    };
+    let mut hands = d.hands.clone();
+    let tricks: Vec<&Trick> = d.tricks.iter().chain([&d.current]).collect();
+    for (t, trick) in tricks.iter().enumerate().rev() {
+        for i in (0..trick.plays.len()).rev() {
+            let (s, card) = trick.plays[i];
+            let Some(hand) = hands.get_mut(s) else {
+                return false;
+            };
+            hand.insert(card);
+            let bound = !state.is_blind_seat(s);
+            let legal =
+                roles.legal_follow(&state.table.options, *hand, &trick.plays[..i], t, bound);
+            if !legal.contains(card) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Per seat, the unseen cards (`pool`) it cannot hold: those that, beside a card it followed
+/// with, would have made that card illegal (the follow rules are monotone: a card that forbids a
+/// play in a two-card hand forbids it in any hand).
+fn follow_exclusions(state: &State, pool: CardSet) -> Vec<CardSet> {
+    let d = &state.deal;
+    let mut excluded = vec![CardSet::EMPTY; d.hands.len()];
+    let Some(roles) = state.roles() else {
+        return excluded;
+    };
+    for (t, trick) in d.tricks.iter().chain([&d.current]).enumerate() {
+        for i in 1..trick.plays.len() {
+            let (s, card) = trick.plays[i];
+            let bound = !state.is_blind_seat(s);
+            for y in pool.iter() {
+                let pair = CardSet::from_cards([card, y]);
+                let legal =
+                    roles.legal_follow(&state.table.options, pair, &trick.plays[..i], t, bound);
+                if !legal.contains(card)
+                    && let Some(x) = excluded.get_mut(s)
+                {
+                    x.insert(y);
+                }
+            }
+        }
+    }
+    excluded
 }
