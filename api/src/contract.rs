@@ -22,12 +22,13 @@ pub const REGENERATE: &str = "cargo run -p api -- openapi --write-games openapi/
 
 /// The operations of the rules API a game document carries (`/v1/games/{game}/<op>`), with their
 /// operationIds there (fixed here, so generated clients keep their names: `new_game`, ...).
-const OPERATIONS: [(&str, &str); 5] = [
+const OPERATIONS: [(&str, &str); 6] = [
     ("new", "new_game"),
     ("legal", "legal_actions"),
     ("apply", "apply_action"),
     ("view", "view_game"),
     ("replay", "replay_game"),
+    ("determinize", "determinize_state"),
 ];
 
 /// Where a game id's document is served.

@@ -251,6 +251,37 @@ pub struct ViewResponse {
     pub view: Value,
 }
 
+/// Ask for determinizations: full states consistent with what one seat has seen.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": {"game": "sloppy_seconds", "version": 2, "data": {}}, "seat": 0, "count": 4, "seed": 7}))]
+pub struct DeterminizeRequest {
+    /// The state, exactly as returned by the server.
+    #[schema(value_type = WireState)]
+    pub state: Box<RawValue>,
+    /// The seat whose knowledge the samples must agree with (0-based).
+    pub seat: usize,
+    /// How many states to draw, 1 to 256.
+    pub count: usize,
+    /// The sampling seed (at most 2^53 - 1); omitted: the server draws one and returns it, so
+    /// the same request with it answers the same states.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Determinizations of a state for one seat.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeterminizeResponse {
+    /// The seat.
+    pub seat: usize,
+    /// The sampling seed used.
+    pub seed: u64,
+    /// `count` full states, sealed when the server seals, each showing `seat` exactly the view
+    /// the given state shows it; play continues from any of them with `/apply`.
+    #[schema(value_type = Vec<WireState>)]
+    pub states: Vec<Value>,
+}
+
 /// One action of a replay.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -34,7 +34,7 @@ repeat until `over`. The arena runs ranked matches between bots registered by UR
         license(name = "MIT OR Apache-2.0"),
     ),
     tags(
-        (name = "rules", description = "The stateless rules API: catalog, new, legal, apply, view, replay."),
+        (name = "rules", description = "The stateless rules API: catalog, new, legal, apply, view, replay, determinize."),
         (name = "service", description = "Health and metrics."),
     ),
     components(schemas(crate::error::ErrorCode, crate::error::Problem, crate::dto::WireState)),
@@ -229,6 +229,23 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         &path("view"),
         ok_body,
         json!({"seat": 0, "view": sample.start.view(Viewer::Seat(0))}),
+    );
+    set_example(
+        doc,
+        &path("determinize"),
+        json_body,
+        json!({"state": start_state, "seat": 0, "count": 2, "seed": EXAMPLE_SEED}),
+    );
+    let mut rng = engine::rng::PlayoutRng::new(EXAMPLE_SEED);
+    let samples: Vec<Value> = (0..2)
+        .filter_map(|_| sample.start.determinize(0, &mut rng))
+        .map(|m| m.save())
+        .collect();
+    set_example(
+        doc,
+        &path("determinize"),
+        ok_body,
+        json!({"seat": 0, "seed": EXAMPLE_SEED, "states": samples}),
     );
     if let Some(Move {
         before,

@@ -96,13 +96,16 @@ pub enum ErrorCode {
     DuplicateBots,
     /// 422: a built-in bot was asked for a move it cannot read (unknown game, no legal action).
     InvalidMoveRequest,
+    /// 422: no deal consistent with the state's record was found for `/determinize` (a forged
+    /// record that contradicts itself).
+    NoConsistentDeal,
     /// 500: a bug on our side; details are only in the server log.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 34] = [
+    pub const ALL: [ErrorCode; 35] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -136,6 +139,7 @@ impl ErrorCode {
         ErrorCode::RankedOverrides,
         ErrorCode::DuplicateBots,
         ErrorCode::InvalidMoveRequest,
+        ErrorCode::NoConsistentDeal,
         ErrorCode::Internal,
     ];
 
@@ -175,6 +179,7 @@ impl ErrorCode {
             ErrorCode::RankedOverrides => "ranked_overrides",
             ErrorCode::DuplicateBots => "duplicate_bots",
             ErrorCode::InvalidMoveRequest => "invalid_move_request",
+            ErrorCode::NoConsistentDeal => "no_consistent_deal",
             ErrorCode::Internal => "internal",
         }
     }
@@ -213,7 +218,8 @@ impl ErrorCode {
             | ErrorCode::BotGameMismatch
             | ErrorCode::RankedOverrides
             | ErrorCode::DuplicateBots
-            | ErrorCode::InvalidMoveRequest => StatusCode::UNPROCESSABLE_ENTITY,
+            | ErrorCode::InvalidMoveRequest
+            | ErrorCode::NoConsistentDeal => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -254,6 +260,7 @@ impl ErrorCode {
             ErrorCode::RankedOverrides => "Ranked matches take no overrides",
             ErrorCode::DuplicateBots => "Duplicate bots",
             ErrorCode::InvalidMoveRequest => "Invalid move request",
+            ErrorCode::NoConsistentDeal => "No consistent deal",
             ErrorCode::Internal => "Internal error",
         }
     }

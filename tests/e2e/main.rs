@@ -10,6 +10,7 @@ mod arena;
 mod catalog;
 mod cli;
 mod contract;
+mod determinize;
 mod errors;
 mod openapi_drift;
 mod operations;

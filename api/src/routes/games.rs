@@ -3,8 +3,8 @@
 
 use crate::codec::StateCodec;
 use crate::dto::{
-    ApplyRequest, GameEntry, LegalRequest, NewGameRequest, ReplayRequest, ReplayResponse,
-    ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
+    ApplyRequest, DeterminizeRequest, DeterminizeResponse, GameEntry, LegalRequest, NewGameRequest,
+    ReplayRequest, ReplayResponse, ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ErrorCode, Problem, ServiceError, guard};
 use actix_web::{HttpResponse, get, post, web};
@@ -291,6 +291,85 @@ pub async fn view(
     })
     .map(web::Json)
 }
+
+/// Sample full states a seat cannot tell apart from this one.
+///
+/// Answers `count` full states (sealed when the server seals) drawn uniformly among the deals
+/// consistent with everything `seat` has seen and what the rules let it infer: its own pieces,
+/// every public event, voids shown by a failure to follow suit, cards it passed or was shown
+/// (docs/api.md lists what each family infers). Each shows `seat` exactly the view this state
+/// shows it, and play continues from it with `apply`: the building block of search over hidden
+/// information (IS-MCTS, PIMC) from any language. The chance still to come (the next deals) is
+/// redrawn too. A state with nothing hidden from the seat answers copies of itself.
+#[utoipa::path(
+    operation_id = "determinize_state",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = DeterminizeRequest,
+    responses(
+        (status = 200, description = "The sampled states", body = DeterminizeResponse),
+        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/determinize")]
+pub async fn determinize(
+    game: web::Path<String>,
+    request: web::Json<DeterminizeRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<web::Json<DeterminizeResponse>, ServiceError> {
+    let game = find_game(&game)?;
+    guard(|| {
+        if !(1..=MAX_DETERMINIZE).contains(&request.count) {
+            return Err(ServiceError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "count must be 1 to {MAX_DETERMINIZE}, not {}",
+                    request.count
+                ),
+            ));
+        }
+        let seed = match request.seed {
+            Some(seed) if seed > engine::rng::MAX_SEED => {
+                return Err(ServiceError::new(
+                    ErrorCode::InvalidSeed,
+                    format!("seed {seed} is above 2^53 - 1"),
+                ));
+            }
+            Some(seed) => seed,
+            None => rand::random::<u64>() & engine::rng::MAX_SEED,
+        };
+        let state = codec.decode_raw(game, &request.state)?;
+        check_seat(state.as_ref(), request.seat)?;
+        let mut rng = engine::rng::PlayoutRng::new(seed);
+        let states = (0..request.count)
+            .map(|_| {
+                let sample = state.determinize(request.seat, &mut rng).ok_or_else(|| {
+                    ServiceError::new(
+                        ErrorCode::NoConsistentDeal,
+                        format!(
+                            "no deal is consistent with this state's record as seat {} sees it",
+                            request.seat
+                        ),
+                    )
+                })?;
+                codec.encode(sample.as_ref())
+            })
+            .collect::<Result<Vec<Value>, ServiceError>>()?;
+        Ok(DeterminizeResponse {
+            seat: request.seat,
+            seed,
+            states,
+        })
+    })
+    .map(web::Json)
+}
+
+/// The most states one `determinize` request may ask for.
+const MAX_DETERMINIZE: usize = 256;
 
 /// Replay a game.
 ///

@@ -18,6 +18,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::apply)
         .service(games::view)
         .service(games::replay)
+        .service(games::determinize)
         .service(health::healthz)
         .service(health::metrics);
 }
