@@ -173,6 +173,14 @@ pub trait Match: Send + Sync {
     /// A full state drawn among those consistent with what `seat` has seen (see
     /// [`crate::game::GameState::determinize`]); `None` when the state contradicts itself.
     fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>>;
+    /// IS-MCTS for `seat` ([`crate::search::ismcts`]): the index of the chosen action in
+    /// `legal_actions(seat)`, `None` if it has none. `keep_going` bounds the iterations.
+    fn ismcts(
+        &self,
+        seat: Seat,
+        rng: &mut PlayoutRng,
+        keep_going: &mut dyn FnMut(u32) -> bool,
+    ) -> Option<usize>;
 }
 
 /// A published game id backed by a typed family and one of its presets.
@@ -656,6 +664,15 @@ impl<G: GameDef> Match for TypedMatch<G> {
 
     fn hidden_from(&self, viewer: Viewer) -> Vec<String> {
         self.state.hidden_from(viewer)
+    }
+
+    fn ismcts(
+        &self,
+        seat: Seat,
+        rng: &mut PlayoutRng,
+        keep_going: &mut dyn FnMut(u32) -> bool,
+    ) -> Option<usize> {
+        crate::search::ismcts(&self.state, seat, rng, keep_going)
     }
 
     fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>> {

@@ -27,6 +27,7 @@ pub mod options;
 pub mod registry;
 pub mod rng;
 pub mod schema;
+pub mod search;
 pub mod tiles;
 
 pub use erased::{Game, GameInfo, Match, NewGame};

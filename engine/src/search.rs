@@ -1,0 +1,208 @@
+//! Information-set Monte Carlo tree search (single-observer IS-MCTS, Cowling, Powley and
+//! Whitehouse 2012) over the engine's own determinizations: every iteration draws a full state
+//! consistent with what the searching seat has seen ([`GameState::determinize`]), walks one tree
+//! of action sequences shared by all of them (a child is available when its action is legal in
+//! the iteration's state, and UCB counts availability rather than parent visits), expands one
+//! action, plays uniformly random moves to the end of the game and credits every node with the
+//! final standing of the seat that chose it. No clock here: the caller's `keep_going` bounds the
+//! work (the arena turns a budget in milliseconds into it).
+
+use crate::game::{GameResult, GameState, Seat};
+use crate::rng::PlayoutRng;
+
+/// Exploration constant of UCB1 (rewards are in [0, 1]).
+const EXPLORATION: f64 = 0.7;
+/// A rollout longer than this many actions stops and counts as a draw for everyone.
+const MAX_ROLLOUT: usize = 20_000;
+
+struct Node<A> {
+    /// The action that leads here and the seat that chose it (None at the root).
+    action: Option<(Seat, A)>,
+    children: Vec<usize>,
+    visits: u32,
+    available: u32,
+    reward: f64,
+}
+
+/// The standing of `seat` in a result, in [0, 1]: 1 for sole first, 0 for sole last, ties shared.
+/// When every seat shares one place (a cooperative crew), its score decides instead, squashed
+/// into (0, 1), so that going further still counts.
+pub fn standing(result: &GameResult, seat: Seat, players: usize) -> f64 {
+    if players < 2 || result.ranking.len() == 1 {
+        let score = result.scores.get(seat).copied().unwrap_or(0.0);
+        return 0.5 + (score / 10.0).atan() / std::f64::consts::PI;
+    }
+    let mut above = 0usize;
+    for group in &result.ranking {
+        if group.contains(&seat) {
+            // Seats sharing the group split its places.
+            let beaten = players - above - group.len();
+            let shared = (group.len() - 1) as f64 / 2.0;
+            return (beaten as f64 + shared) / (players - 1) as f64;
+        }
+        above += group.len();
+    }
+    0.0
+}
+
+/// Searches for `seat`'s move in `state` and answers the index of the chosen action in
+/// `state.legal_actions(seat)`, or `None` when the seat has no legal action. `keep_going` is asked
+/// before every iteration with the number done so far.
+pub fn ismcts<S: GameState>(
+    state: &S,
+    seat: Seat,
+    rng: &mut PlayoutRng,
+    mut keep_going: impl FnMut(u32) -> bool,
+) -> Option<usize> {
+    let mut root_legal = Vec::new();
+    state.legal_actions(seat, &mut root_legal);
+    if root_legal.len() <= 1 {
+        return (!root_legal.is_empty()).then_some(0);
+    }
+    let players = state.players();
+    let mut nodes: Vec<Node<S::Action>> = vec![Node {
+        action: None,
+        children: Vec::new(),
+        visits: 0,
+        available: 0,
+        reward: 0.0,
+    }];
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    let mut path = Vec::new();
+    let mut iterations = 0u32;
+    while keep_going(iterations) {
+        iterations += 1;
+        let Some(mut game) = state.determinize(seat, rng) else {
+            break;
+        };
+        path.clear();
+        let mut node = 0usize;
+        // Selection and expansion.
+        while let Some(&actor) = game.to_act().as_slice().first() {
+            legal.clear();
+            game.legal_actions(actor, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let mut best: Option<(f64, usize)> = None;
+            let mut tried = vec![false; legal.len()];
+            for ci in 0..nodes[node].children.len() {
+                let child = nodes[node].children[ci];
+                let Some((who, action)) = &nodes[child].action else {
+                    continue;
+                };
+                if *who != actor {
+                    continue;
+                }
+                let Some(i) = legal.iter().position(|a| a == action) else {
+                    continue;
+                };
+                tried[i] = true;
+                nodes[child].available += 1;
+                let c = &nodes[child];
+                let visits = f64::from(c.visits.max(1));
+                let score =
+                    c.reward / visits + EXPLORATION * (f64::from(c.available).ln() / visits).sqrt();
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, child));
+                }
+            }
+            let untried: Vec<usize> = (0..legal.len()).filter(|&i| !tried[i]).collect();
+            if !untried.is_empty() {
+                let action = legal[untried[rng.below(untried.len())]].clone();
+                events.clear();
+                if game.apply(actor, &action, &mut events).is_err() {
+                    break;
+                }
+                nodes.push(Node {
+                    action: Some((actor, action)),
+                    children: Vec::new(),
+                    visits: 0,
+                    available: 1,
+                    reward: 0.0,
+                });
+                let child = nodes.len() - 1;
+                nodes[node].children.push(child);
+                path.push(child);
+                break;
+            }
+            let Some((_, child)) = best else { break };
+            let Some((_, action)) = nodes[child].action.clone() else {
+                break;
+            };
+            events.clear();
+            if game.apply(actor, &action, &mut events).is_err() {
+                break;
+            }
+            path.push(child);
+            node = child;
+        }
+        // Rollout: uniform random play to the end of the game.
+        let mut steps = 0;
+        while let Some(&actor) = game.to_act().as_slice().first() {
+            if steps >= MAX_ROLLOUT {
+                break;
+            }
+            legal.clear();
+            game.legal_actions(actor, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let action = legal[rng.below(legal.len())].clone();
+            events.clear();
+            if game.apply(actor, &action, &mut events).is_err() {
+                break;
+            }
+            steps += 1;
+        }
+        let result = game.result();
+        // Backpropagation: each node scores for the seat that chose its action.
+        for &n in &path {
+            let Some((who, _)) = &nodes[n].action else {
+                continue;
+            };
+            let reward = result.as_ref().map_or(0.5, |r| standing(r, *who, players));
+            nodes[n].visits += 1;
+            nodes[n].reward += reward;
+        }
+    }
+    // The most visited of the root's moves (the seat's own legal list never changes across
+    // determinizations).
+    let mut choice = 0;
+    let mut most = 0;
+    for &child in &nodes[0].children {
+        if let Some((_, action)) = &nodes[child].action
+            && let Some(i) = root_legal.iter().position(|a| a == action)
+            && nodes[child].visits > most
+        {
+            most = nodes[child].visits;
+            choice = i;
+        }
+    }
+    Some(choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standing_shares_ties_and_spans_zero_to_one() {
+        let result: GameResult = serde_json::from_value(serde_json::json!({
+            "ranking": [[2], [0, 3], [1]],
+            "scores": [0.0, 0.0, 0.0, 0.0],
+        }))
+        .unwrap();
+        assert_eq!(standing(&result, 2, 4), 1.0);
+        assert_eq!(standing(&result, 1, 4), 0.0);
+        assert_eq!(standing(&result, 0, 4), 0.5);
+        assert_eq!(standing(&result, 3, 4), 0.5);
+        let crew: GameResult = serde_json::from_value(serde_json::json!({
+            "ranking": [[0, 1, 2]],
+            "scores": [3.0, 3.0, 3.0],
+        }))
+        .unwrap();
+        assert!(standing(&crew, 0, 3) > 0.5);
+    }
+}
