@@ -2,7 +2,10 @@
 //! - `random`: uniform over the legal actions (deterministic for a given request, so a seeded match
 //!   replays identically);
 //! - `heuristic`: each game's own simple policy ([`engine::Game::heuristic`]), from the seat's view
-//!   only.
+//!   only;
+//! - `ismcts`: information-set Monte Carlo tree search ([`engine::search`]) over determinizations
+//!   of the state for [`ISMCTS_BUDGET_MS`] per move (at most half the move's deadline). It needs
+//!   the state: the arena hands it over in process; over HTTP the request carries `state`.
 //!
 //! The arena calls its own built-in bots in-process (URL `builtin:<name>`) with the same
 //! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
@@ -10,10 +13,20 @@
 use crate::problem::{ErrorCode, Problem, ServiceError};
 use crate::wire::{BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use engine::Match;
 use serde_json::Value;
+use std::time::{Duration, Instant};
 
 /// Names of the built-in bots.
-pub const NAMES: [&str; 2] = ["random", "heuristic"];
+pub const NAMES: [&str; 3] = ["random", "heuristic", "ismcts"];
+
+/// The built-in bots that search (run off the async workers).
+pub const SEARCHES: [&str; 1] = ["ismcts"];
+
+/// How long `ismcts` searches per move, in milliseconds (at most half the move's deadline).
+pub const ISMCTS_BUDGET_MS: u64 = 200;
+/// An upper bound on its iterations per move, whatever the clock says.
+const ISMCTS_MAX_ITERATIONS: u32 = 200_000;
 
 /// The identity of a built-in bot, if `name` is one.
 pub fn info(name: &str) -> Option<BotInfo> {
@@ -33,25 +46,59 @@ pub fn info(name: &str) -> Option<BotInfo> {
 
 /// The built-in bot `name`'s answer to a move request.
 pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String> {
+    let state = match &request.state {
+        Some(state) => Some(
+            engine::registry::find(&request.game)
+                .ok_or_else(|| format!("unknown game `{}`", request.game))?
+                .load(state)
+                .map_err(|e| format!("state: {e}"))?,
+        ),
+        None => None,
+    };
     choose_from(
         name,
-        &request.game,
-        &request.match_id,
-        request.seat,
-        &request.view,
-        &request.legal_actions,
+        &Position {
+            game: &request.game,
+            match_id: &request.match_id,
+            seat: request.seat,
+            view: &request.view,
+            legal_actions: &request.legal_actions,
+            deadline_ms: request.deadline_ms,
+            state: state.as_deref(),
+        },
     )
 }
 
+/// What a built-in bot decides from: the move request's parts, borrowed, and the state when the
+/// caller has it.
+pub struct Position<'a> {
+    /// The game id.
+    pub game: &'a str,
+    /// The match id.
+    pub match_id: &'a str,
+    /// The seat to move.
+    pub seat: usize,
+    /// Its view.
+    pub view: &'a Value,
+    /// Its legal actions.
+    pub legal_actions: &'a [Value],
+    /// The move's deadline.
+    pub deadline_ms: u64,
+    /// The full state (`ismcts` only).
+    pub state: Option<&'a (dyn Match + 'static)>,
+}
+
 /// [`choose`] from the request's parts (the arena's in-process calls borrow them).
-pub fn choose_from(
-    name: &str,
-    game: &str,
-    match_id: &str,
-    seat: usize,
-    view: &Value,
-    legal_actions: &[Value],
-) -> Result<MoveResponse, String> {
+pub fn choose_from(name: &str, position: &Position<'_>) -> Result<MoveResponse, String> {
+    let Position {
+        game,
+        match_id,
+        seat,
+        view,
+        legal_actions,
+        deadline_ms,
+        state,
+    } = *position;
     if legal_actions.is_empty() {
         return Err("no legal action to choose from".into());
     }
@@ -67,6 +114,27 @@ pub fn choose_from(
             let game =
                 engine::registry::find(game).ok_or_else(|| format!("unknown game `{game}`"))?;
             game.heuristic(view, legal_actions)?
+        }
+        "ismcts" => {
+            let state = state.ok_or(
+                "the ismcts bot searches the game's state: send `state` (transparent) with the request",
+            )?;
+            if state.legal_actions(seat) != legal_actions {
+                return Err(format!(
+                    "the state does not give seat {seat} these legal actions"
+                ));
+            }
+            let budget = Duration::from_millis(ISMCTS_BUDGET_MS.min(deadline_ms / 2).max(1));
+            let started = Instant::now();
+            let bytes = serde_json::to_vec(&(match_id, seat, legal_actions.len()))
+                .map_err(|e| e.to_string())?;
+            let mut rng = engine::rng::PlayoutRng::new(fnv1a(&bytes));
+            let mut keep_going = |done: u32| {
+                done < ISMCTS_MAX_ITERATIONS && (done < 8 || started.elapsed() < budget)
+            };
+            state
+                .ismcts(seat, &mut rng, &mut keep_going)
+                .ok_or("no legal action to choose from")?
         }
         other => return Err(format!("no built-in bot `{other}`")),
     };
@@ -100,7 +168,7 @@ fn unknown(name: &str) -> ServiceError {
 #[utoipa::path(
     operation_id = "builtin_bot_info",
     tag = "built-in bots",
-    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    params(("name" = String, Path, description = "`random`, `heuristic` or `ismcts`")),
     responses(
         (status = 200, description = "The bot's identity", body = BotInfo),
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
@@ -114,11 +182,13 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 /// Ask a built-in bot for a move (bot protocol `POST /move`).
 ///
 /// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
-/// simple policy on the seat's view. Useful to test a client or to get a hint.
+/// simple policy on the seat's view; `ismcts` searches (IS-MCTS) over determinizations of the
+/// request's `state` for 200 ms or half the deadline, whichever is shorter (it refuses a request
+/// without `state`). Useful to test a client or to get a hint.
 #[utoipa::path(
     operation_id = "builtin_bot_move",
     tag = "built-in bots",
-    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    params(("name" = String, Path, description = "`random`, `heuristic` or `ismcts`")),
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The chosen action", body = MoveResponse),
@@ -161,6 +231,8 @@ pub struct BuiltinMove {
     time_left_ms: Option<u64>,
     #[serde(default)]
     history: Option<Vec<SkippedEntry>>,
+    #[serde(default)]
+    state: Option<Value>,
 }
 
 impl BuiltinMove {
@@ -175,6 +247,7 @@ impl BuiltinMove {
             deadline_ms: self.deadline_ms,
             time_left_ms: self.time_left_ms,
             history: None,
+            state: self.state,
         }
     }
 }
@@ -223,7 +296,7 @@ impl<'de> serde::Deserialize<'de> for SkippedObject {
 #[utoipa::path(
     operation_id = "builtin_bot_start",
     tag = "built-in bots",
-    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    params(("name" = String, Path, description = "`random`, `heuristic` or `ismcts`")),
     request_body = StartNotice,
     responses(
         (status = 204, description = "Acknowledged"),
@@ -248,7 +321,7 @@ pub async fn bot_start(
 #[utoipa::path(
     operation_id = "builtin_bot_end",
     tag = "built-in bots",
-    params(("name" = String, Path, description = "`random` or `heuristic`")),
+    params(("name" = String, Path, description = "`random`, `heuristic` or `ismcts`")),
     request_body = EndNotice,
     responses(
         (status = 204, description = "Acknowledged"),

@@ -7,6 +7,7 @@ use crate::wire::{BotInfo, MoveResponse, OutgoingMove, SIGNATURE_HEADER, TIMESTA
 use hmac::{Hmac, KeyInit, Mac};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::Sha256;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -173,19 +174,59 @@ impl BotClient {
     ) -> (Result<MoveResponse, Fault>, u64) {
         let started = Instant::now();
         if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
-            let answer = serde_json::from_str(request.view.get())
-                .map_err(|e| e.to_string())
-                .and_then(|view| {
+            let view: Value = match serde_json::from_str(request.view.get()) {
+                Ok(view) => view,
+                Err(e) => {
+                    return (
+                        Err(Fault::new(FaultKind::BadJson, e.to_string())),
+                        started.elapsed().as_millis() as u64,
+                    );
+                }
+            };
+            let answer = if builtin::SEARCHES.contains(&name) {
+                // A search takes its budget of CPU: off the async workers.
+                let (name, game, match_id) = (
+                    name.to_string(),
+                    request.game.to_string(),
+                    request.match_id.to_string(),
+                );
+                let (seat, legal, deadline_ms) = (
+                    request.seat,
+                    request.legal_actions.to_vec(),
+                    request.deadline_ms,
+                );
+                let state = request.state.map(|s| s.clone_match());
+                tokio::task::spawn_blocking(move || {
                     builtin::choose_from(
-                        name,
-                        request.game,
-                        request.match_id,
-                        request.seat,
-                        &view,
-                        request.legal_actions,
+                        &name,
+                        &builtin::Position {
+                            game: &game,
+                            match_id: &match_id,
+                            seat,
+                            view: &view,
+                            legal_actions: &legal,
+                            deadline_ms,
+                            state: state.as_deref(),
+                        },
                     )
                 })
-                .map_err(|e| Fault::new(FaultKind::BadJson, e));
+                .await
+                .unwrap_or_else(|e| Err(format!("the search failed: {e}")))
+            } else {
+                builtin::choose_from(
+                    name,
+                    &builtin::Position {
+                        game: request.game,
+                        match_id: request.match_id,
+                        seat: request.seat,
+                        view: &view,
+                        legal_actions: request.legal_actions,
+                        deadline_ms: request.deadline_ms,
+                        state: request.state,
+                    },
+                )
+            }
+            .map_err(|e| Fault::new(FaultKind::BadJson, e));
             return (answer, started.elapsed().as_millis() as u64);
         }
         let body = match crate::wire::move_request_body(request, history_entries) {

@@ -173,9 +173,17 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         if busy.iter().any(|m| m.ladder && &m.game == id) {
             continue;
         }
+        // The built-in searchers spend their budget of CPU on every move: they play the matches
+        // and tournaments that name them, not the automatic ladder.
         let candidates: Vec<&BotRecord> = bots
             .iter()
             .filter(|b| !b.paused && b.games.contains(id))
+            .filter(|b| {
+                !(b.builtin
+                    && crate::builtin::SEARCHES
+                        .iter()
+                        .any(|s| b.url == format!("{}{s}", crate::client::BUILTIN_SCHEME)))
+            })
             .collect();
         let players = game.info().players;
         if candidates.len() < players.min.max(2) {

@@ -382,6 +382,7 @@ impl Runner {
                     legal_actions: &legal,
                     deadline_ms: timeout_ms,
                     time_left_ms,
+                    state: Some(state.as_ref()),
                 };
                 let timeout = deadline.min(Duration::from_millis(timeout_ms));
                 let (answer, latency) = self
@@ -802,6 +803,7 @@ mod tests {
             legal_actions: &legal,
             deadline_ms: 1000,
             time_left_ms: Some(5000),
+            state: None,
         };
         let whole = MoveRequest {
             match_id: "m_1".into(),
@@ -812,6 +814,7 @@ mod tests {
             deadline_ms: 1000,
             time_left_ms: Some(5000),
             history: Some(for_seat_1),
+            state: None,
         };
         let body = crate::wire::move_request_body(&outgoing, histories.json(1)).unwrap();
         assert_eq!(body, serde_json::to_vec(&whole).unwrap());

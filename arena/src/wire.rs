@@ -112,6 +112,12 @@ pub struct MoveRequest {
     /// Every move so far, oldest first, as this seat may know it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryEntry>>,
+    /// The full state (transparent, as `/v1/games/{game}/new` and `/apply` return it): read only
+    /// by the built-in `ismcts` bot, which searches over its determinizations. The arena never
+    /// sends it to a bot (it would show the hidden cards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub state: Option<Value>,
 }
 
 /// The bot's answer to `POST {url}/move`.
@@ -195,6 +201,10 @@ pub struct OutgoingMove<'a> {
     /// See [`MoveRequest::time_left_ms`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_left_ms: Option<u64>,
+    /// The match's state, for the built-in bots called in process (never serialized: a URL bot
+    /// sees only its view).
+    #[serde(skip)]
+    pub state: Option<&'a (dyn engine::Match + 'static)>,
 }
 
 /// The JSON body of a move request and its history, already serialized: `history_entries` is

@@ -134,6 +134,16 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     assert_rfc3339(&view["created_at"]);
     assert_rfc3339(&view["started_at"]);
     assert_rfc3339(&view["finished_at"]);
+    // The searching built-in bot plays a whole match in process (a short deadline: it searches
+    // half of it per move), with no fault.
+    let (status, _, created) = send(http.post(format!("{base}/v1/matches")).json(
+        &json!({"game": game, "bots": ["ismcts", "heuristic"], "seed": 5, "deadline_ms": 20}),
+    ))
+    .await;
+    assert_eq!(status, 202, "{created}");
+    let view = wait_finished(&base, &http, created["id"].as_str().expect("id")).await;
+    assert_eq!(view["status"], "finished", "{view}");
+    assert_eq!(view["seats"][0]["name"], "ismcts");
     let (status, _, created) = send(
         http.post(format!("{base}/v1/matches"))
             .json(&json!({"game": game, "bots": ["alpha", beta_id], "seed": 3})),
@@ -404,7 +414,8 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
     assert_eq!(header("ratelimit-limit"), 3);
     assert_eq!(header("ratelimit-remaining"), 0);
     assert!((1..=60).contains(&header("ratelimit-reset")));
-    assert_eq!(arena.list_bots().await.expect("bots").bots.len(), 5);
+    // The three built-in bots and the three allowed registrations.
+    assert_eq!(arena.list_bots().await.expect("bots").bots.len(), 6);
 
     let create = json!({"game": game, "bots": ["random", "heuristic"]});
     for _ in 0..2 {

@@ -32,6 +32,7 @@ fn heuristic_wins(
             deadline_ms: 1000,
             time_left_ms: None,
             history: None,
+            state: None,
         };
         let name = if seat == seat_of_heuristic {
             "heuristic"
@@ -105,4 +106,42 @@ fn the_heuristic_bot_beats_random_in_every_game() {
         weak.is_empty(),
         "the heuristic does not beat random: {weak:?}"
     );
+}
+
+#[test]
+fn the_ismcts_bot_searches_the_state_it_is_sent_and_refuses_a_request_without_one() {
+    let game = engine::registry::find("sloppy_seconds").expect("game");
+    let mut state = game
+        .start(&NewGame {
+            players: 3,
+            seed: 8,
+            ..NewGame::default()
+        })
+        .expect("start");
+    for _ in 0..6 {
+        let seat = state.to_act()[0];
+        let mut request = MoveRequest {
+            match_id: "m_ismcts".into(),
+            game: game.info().id.clone(),
+            seat,
+            view: state.view(Viewer::Seat(seat)),
+            legal_actions: state.legal_actions(seat),
+            deadline_ms: 40,
+            time_left_ms: None,
+            history: None,
+            state: None,
+        };
+        let refusal = choose("ismcts", &request).unwrap_err();
+        assert!(refusal.contains("send `state`"), "{refusal}");
+        request.state = Some(state.save());
+        let answer = choose("ismcts", &request).expect("a choice");
+        assert!(request.legal_actions.contains(&answer.action));
+        // A state that does not match the request's legal actions is refused.
+        let mut wrong = request.clone();
+        wrong.legal_actions.pop();
+        if !wrong.legal_actions.is_empty() {
+            assert!(choose("ismcts", &wrong).is_err());
+        }
+        state.apply(seat, &answer.action).expect("a legal choice");
+    }
 }
