@@ -14,7 +14,7 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
     ))
     .await
     .expect("open the arena");
-    let builtins = arena.register_builtins().await.expect("built-in bots");
+    let builtins = fast_builtins(&arena).await;
     let running = build(ServeConfig {
         port: 0,
         workers: Some(1),
@@ -83,6 +83,18 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
     handle.stop(true).await;
 }
 
+/// Registers the built-in bots and answers the ids of `random` and `heuristic` (the searching
+/// `ismcts` spends 200 ms a move: these tests need quick two-seat matches).
+async fn fast_builtins(arena: &arena::Arena) -> Vec<String> {
+    let ids = arena.register_builtins().await.expect("built-in bots");
+    assert_eq!(
+        arena::builtin::NAMES[..2],
+        ["random", "heuristic"],
+        "the registration order"
+    );
+    ids[..2].to_vec()
+}
+
 /// Starts the server with an arena on a fresh SQLite file and the built-in bots registered.
 async fn spawn_arena(name: &str) -> (String, actix_web::dev::ServerHandle, Vec<String>) {
     let dir = std::env::temp_dir().join(format!("cardroom-e2e-{name}-{}", std::process::id()));
@@ -93,7 +105,7 @@ async fn spawn_arena(name: &str) -> (String, actix_web::dev::ServerHandle, Vec<S
     ))
     .await
     .expect("open the arena");
-    let builtins = arena.register_builtins().await.expect("built-in bots");
+    let builtins = fast_builtins(&arena).await;
     let running = build(ServeConfig {
         port: 0,
         workers: Some(1),
