@@ -138,3 +138,63 @@ async fn bad_determinize_requests_get_stable_codes() {
         assert_eq!(reply.problem_code(), code, "{body}: {}", reply.body);
     }
 }
+
+/// The Python example (`examples/ismcts/ismcts.py`, standard library only) runs its IS-MCTS
+/// against the real server: every search samples with `determinize` and plays its rollouts with
+/// `apply`, the other seats ask the built-in heuristic bot's move route, and every game of the
+/// duplicate series ends with a full result. A refused call would stop it with the problem's code.
+/// The server only takes sealed states: the example never reads one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_ismcts_example_plays_duplicate_games_over_http() {
+    let app = spawn_with(StateCodec::sealed(&test_key(), true)).await;
+    let base = app.base.clone();
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("python3")
+            .arg(crate::support::workspace_root().join("examples/ismcts/ismcts.py"))
+            .args(["duel", "--base", &base, "--game", "bird_dog_short"])
+            .args([
+                "--players",
+                "3",
+                "--seeds",
+                "1",
+                "--iterations",
+                "2",
+                "--json",
+            ])
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+    })
+    .await
+    .expect("join")
+    .expect("this test needs python3 on PATH");
+    assert!(
+        output.status.success(),
+        "the example failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    let summary = &report["summary"];
+    assert_eq!(summary["games"], 3, "{summary}");
+    let games = report["games"].as_array().expect("games");
+    assert_eq!(games.len(), 3);
+    for (seat, game) in games.iter().enumerate() {
+        assert_eq!(game["seat"], seat);
+        let ranked: usize = game["result"]["ranking"]
+            .as_array()
+            .expect("ranking")
+            .iter()
+            .map(|group| group.as_array().expect("group").len())
+            .sum();
+        assert_eq!(ranked, 3, "every seat is ranked: {game}");
+        for key in ["ismcts", "heuristic"] {
+            let standing = game[key].as_f64().expect("a standing");
+            assert!((0.0..=1.0).contains(&standing), "{game}");
+        }
+    }
+    let better = summary["better"].as_u64().expect("better");
+    let level = summary["level"].as_u64().expect("level");
+    let worse = summary["worse"].as_u64().expect("worse");
+    assert_eq!(better + level + worse, 3);
+    // Searches made calls beyond the moves of the three games and their baseline.
+    assert!(summary["calls"].as_u64().expect("calls") > 300, "{summary}");
+}
