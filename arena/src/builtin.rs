@@ -133,7 +133,12 @@ pub fn choose_from(name: &str, position: &Position<'_>) -> Result<MoveResponse, 
                 done < ISMCTS_MAX_ITERATIONS && (done < 8 || started.elapsed() < budget)
             };
             state
-                .ismcts(seat, &mut rng, &mut keep_going)
+                .ismcts(
+                    seat,
+                    &mut rng,
+                    engine::search::Rollout::default(),
+                    &mut keep_going,
+                )
                 .ok_or("no legal action to choose from")?
         }
         other => return Err(format!("no built-in bot `{other}`")),

@@ -6,13 +6,15 @@
 //! share of paired games IS-MCTS did better in (ties count half).
 //!
 //! `cargo bench -p engine --bench ismcts` (environment: `ISMCTS_SEEDS` seeds per id, default 2;
-//! `ISMCTS_ITERATIONS` iterations per move, default 150; `ISMCTS_IDS` a comma list of ids).
-//! A benchmark, not a test: it prints figures and asserts nothing.
+//! `ISMCTS_ITERATIONS` iterations per move, default 150; `ISMCTS_MS` a time budget per move in
+//! milliseconds instead, as the arena's bot has; `ISMCTS_ROLLOUT` `uniform` or the percentage of
+//! rollout moves the family's heuristic plays, default the arena's; `ISMCTS_IDS` a comma list of
+//! ids). A benchmark, not a test: it prints figures and asserts nothing.
 
 use engine::rng::PlayoutRng;
-use engine::search::standing;
+use engine::search::{Rollout, standing};
 use engine::{Game, Match, NewGame, Viewer, registry};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const IDS: [&str; 10] = [
     "twenty_two_short",
@@ -41,15 +43,22 @@ fn env_or(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// How long one search runs.
+#[derive(Clone, Copy)]
+enum Budget {
+    Iterations(u32),
+    Time(Duration),
+}
+
 /// Plays one game and answers the standing of `seat`.
 fn play(
     game: &dyn Game,
     players: usize,
     seed: u64,
     seat: usize,
-    mine: Policy,
-    others: Policy,
-    iterations: u32,
+    (mine, others): (Policy, Policy),
+    budget: Budget,
+    rollout: Rollout,
 ) -> f64 {
     let mut state: Box<dyn Match> = game
         .start(&NewGame {
@@ -68,9 +77,16 @@ fn play(
             Policy::Heuristic => game
                 .heuristic(&state.view(Viewer::Seat(actor)), &legal)
                 .unwrap_or(0),
-            Policy::Search => state
-                .ismcts(actor, &mut rng, &mut |done| done < iterations)
-                .unwrap_or(0),
+            Policy::Search => {
+                let started = Instant::now();
+                let mut keep_going = |done: u32| match budget {
+                    Budget::Iterations(n) => done < n,
+                    Budget::Time(t) => done < 8 || started.elapsed() < t,
+                };
+                state
+                    .ismcts(actor, &mut rng, rollout, &mut keep_going)
+                    .unwrap_or(0)
+            }
         };
         state.apply(actor, &legal[index]).expect("a listed action");
         moves += 1;
@@ -83,11 +99,27 @@ fn play(
 fn main() {
     let seeds = env_or("ISMCTS_SEEDS", 2) as u64;
     let iterations = env_or("ISMCTS_ITERATIONS", 150) as u32;
+    let budget = match std::env::var("ISMCTS_MS").ok().and_then(|v| v.parse().ok()) {
+        Some(ms) => Budget::Time(Duration::from_millis(ms)),
+        None => Budget::Iterations(iterations),
+    };
+    let rollout = match std::env::var("ISMCTS_ROLLOUT").as_deref() {
+        Ok("uniform") => Rollout::Uniform,
+        Ok(percent) => match percent.parse() {
+            Ok(percent) => Rollout::Heuristic { percent },
+            Err(_) => Rollout::default(),
+        },
+        Err(_) => Rollout::default(),
+    };
     let chosen: Vec<String> = std::env::var("ISMCTS_IDS")
         .map(|v| v.split(',').map(String::from).collect())
         .unwrap_or_else(|_| IDS.iter().map(|s| s.to_string()).collect());
+    let per_move = match budget {
+        Budget::Iterations(n) => format!("{n} iterations"),
+        Budget::Time(t) => format!("{} ms", t.as_millis()),
+    };
     println!(
-        "IS-MCTS ({iterations} iterations per move) in duplicate series, {seeds} seeds x every seat"
+        "IS-MCTS ({per_move} per move, rollouts {rollout:?}) in duplicate series, {seeds} seeds x every seat"
     );
     println!(
         "{:<18} {:>3} {:>10} {:>10} {:>9} {:>10} {:>10} {:>9} {:>8}",
@@ -110,11 +142,19 @@ fn main() {
                         players,
                         seed,
                         seat,
-                        Policy::Search,
-                        opponent,
-                        iterations,
+                        (Policy::Search, opponent),
+                        budget,
+                        rollout,
                     );
-                    let b = play(game, players, seed, seat, opponent, opponent, iterations);
+                    let b = play(
+                        game,
+                        players,
+                        seed,
+                        seat,
+                        (opponent, opponent),
+                        budget,
+                        rollout,
+                    );
                     search += s;
                     base += b;
                     won += if s > b {

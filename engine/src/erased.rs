@@ -12,6 +12,7 @@ use crate::options::{
     OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
 };
 use crate::rng::PlayoutRng;
+use crate::search::Rollout;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::marker::PhantomData;
@@ -174,11 +175,13 @@ pub trait Match: Send + Sync {
     /// [`crate::game::GameState::determinize`]); `None` when the state contradicts itself.
     fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>>;
     /// IS-MCTS for `seat` ([`crate::search::ismcts`]): the index of the chosen action in
-    /// `legal_actions(seat)`, `None` if it has none. `keep_going` bounds the iterations.
+    /// `legal_actions(seat)`, `None` if it has none. `rollout` says how it plays the rest of a
+    /// sampled game; `keep_going` bounds the iterations.
     fn ismcts(
         &self,
         seat: Seat,
         rng: &mut PlayoutRng,
+        rollout: Rollout,
         keep_going: &mut dyn FnMut(u32) -> bool,
     ) -> Option<usize>;
 }
@@ -670,9 +673,27 @@ impl<G: GameDef> Match for TypedMatch<G> {
         &self,
         seat: Seat,
         rng: &mut PlayoutRng,
+        rollout: Rollout,
         keep_going: &mut dyn FnMut(u32) -> bool,
     ) -> Option<usize> {
-        crate::search::ismcts(&self.state, seat, rng, keep_going)
+        match rollout {
+            Rollout::Uniform => {
+                crate::search::ismcts(&self.state, seat, rng, keep_going, crate::search::uniform)
+            }
+            Rollout::Heuristic { percent } => crate::search::ismcts(
+                &self.state,
+                seat,
+                rng,
+                keep_going,
+                |state, actor, legal, rng| {
+                    if rng.below(100) < usize::from(percent) {
+                        G::heuristic(&state.view(Viewer::Seat(actor)), legal)
+                    } else {
+                        rng.below(legal.len())
+                    }
+                },
+            ),
+        }
     }
 
     fn determinize(&self, seat: Seat, rng: &mut PlayoutRng) -> Option<Box<dyn Match>> {

@@ -3,7 +3,7 @@
 //! consistent with what the searching seat has seen ([`GameState::determinize`]), walks one tree
 //! of action sequences shared by all of them (a child is available when its action is legal in
 //! the iteration's state, and UCB counts availability rather than parent visits), expands one
-//! action, plays uniformly random moves to the end of the game and credits every node with the
+//! action, plays a rollout policy's moves (uniform by default) to the end of the game and credits every node with the
 //! final standing of the seat that chose it. No clock here: the caller's `keep_going` bounds the
 //! work (the arena turns a budget in milliseconds into it).
 
@@ -22,6 +22,33 @@ struct Node<A> {
     visits: u32,
     available: u32,
     reward: f64,
+}
+
+/// How the search plays its rollouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniformly random moves.
+    Uniform,
+    /// The family's heuristic bot, on the view of the seat to act, for `percent` of the moves;
+    /// uniformly random for the rest (some noise keeps the samples of the future varied).
+    Heuristic {
+        /// The share of rollout moves the heuristic plays, 0 to 100.
+        percent: u8,
+    },
+}
+
+impl Default for Rollout {
+    /// What the built-in `ismcts` bot plays: uniform. At equal time the families' heuristics,
+    /// some of which sample the unseen cards themselves, buy fewer iterations than they add
+    /// (bench/README.md compares the two).
+    fn default() -> Self {
+        Rollout::Uniform
+    }
+}
+
+/// The uniformly random rollout policy.
+pub fn uniform<S, A>(_: &S, _: Seat, legal: &[A], rng: &mut PlayoutRng) -> usize {
+    rng.below(legal.len())
 }
 
 /// The standing of `seat` in a result, in [0, 1]: 1 for sole first, 0 for sole last, ties shared.
@@ -47,12 +74,14 @@ pub fn standing(result: &GameResult, seat: Seat, players: usize) -> f64 {
 
 /// Searches for `seat`'s move in `state` and answers the index of the chosen action in
 /// `state.legal_actions(seat)`, or `None` when the seat has no legal action. `keep_going` is asked
-/// before every iteration with the number done so far.
+/// before every iteration with the number done so far; `rollout` picks the index of each rollout
+/// move among the legal actions of the seat to act ([`uniform`], or a family's heuristic).
 pub fn ismcts<S: GameState>(
     state: &S,
     seat: Seat,
     rng: &mut PlayoutRng,
     mut keep_going: impl FnMut(u32) -> bool,
+    mut rollout: impl FnMut(&S, Seat, &[S::Action], &mut PlayoutRng) -> usize,
 ) -> Option<usize> {
     let mut root_legal = Vec::new();
     state.legal_actions(seat, &mut root_legal);
@@ -138,7 +167,7 @@ pub fn ismcts<S: GameState>(
             path.push(child);
             node = child;
         }
-        // Rollout: uniform random play to the end of the game.
+        // Rollout: the policy's moves to the end of the game.
         let mut steps = 0;
         while let Some(&actor) = game.to_act().as_slice().first() {
             if steps >= MAX_ROLLOUT {
@@ -149,7 +178,8 @@ pub fn ismcts<S: GameState>(
             if legal.is_empty() {
                 break;
             }
-            let action = legal[rng.below(legal.len())].clone();
+            let index = rollout(&game, actor, &legal, rng).min(legal.len() - 1);
+            let action = legal[index].clone();
             events.clear();
             if game.apply(actor, &action, &mut events).is_err() {
                 break;

@@ -1,0 +1,105 @@
+//! IS-MCTS through the public interface (`Match::ismcts`, issue 17): on every game id, from a
+//! seeded mid-game position, both rollout policies answer an index into the seat's legal list,
+//! stop when the caller's budget says so, leave the position untouched and answer the same move
+//! for the same random seed. (Strength is measured by `cargo bench -p engine --bench ismcts`.)
+
+use engine::rng::PlayoutRng;
+use engine::search::Rollout;
+use engine::{Game, Match, NewGame, registry};
+
+/// A seeded game advanced by pseudo-random moves to a position where the seat to act has a choice.
+fn position(game: &dyn Game, seed: u64) -> Box<dyn Match> {
+    let players = game.info().players.min.max(3).min(game.info().players.max);
+    let mut state = game
+        .start(&NewGame {
+            players,
+            seed,
+            ..NewGame::default()
+        })
+        .expect("setup");
+    let mut rng = PlayoutRng::new(seed);
+    for turn in 0.. {
+        let seat = state.to_act()[0];
+        let legal = state.legal_actions(seat);
+        if turn >= 6 && legal.len() >= 2 {
+            break;
+        }
+        assert!(turn < 10_000, "{}: no choice found", game.info().id);
+        state
+            .apply(seat, &legal[rng.below(legal.len())])
+            .expect("a listed action");
+        assert!(
+            !state.to_act().is_empty(),
+            "{}: over too soon",
+            game.info().id
+        );
+    }
+    state
+}
+
+#[test]
+fn ismcts_answers_a_legal_move_within_its_budget_and_replays_with_its_seed() {
+    for game in registry::games() {
+        let id = &game.info().id;
+        let state = position(game.as_ref(), 3);
+        let before = state.save();
+        let seat = state.to_act()[0];
+        let legal = state.legal_actions(seat);
+        for rollout in [Rollout::Uniform, Rollout::Heuristic { percent: 100 }] {
+            let search = |seed: u64| {
+                let mut asked = Vec::new();
+                let choice = state.ismcts(seat, &mut PlayoutRng::new(seed), rollout, &mut |done| {
+                    asked.push(done);
+                    done < 24
+                });
+                (choice, asked)
+            };
+            let (choice, asked) = search(11);
+            let index = choice.unwrap_or_else(|| panic!("{id} {rollout:?}: no choice"));
+            assert!(index < legal.len(), "{id} {rollout:?}: index {index}");
+            assert_eq!(
+                asked,
+                (0..=24).collect::<Vec<u32>>(),
+                "{id} {rollout:?}: the budget is asked before every iteration"
+            );
+            assert_eq!(
+                search(11).0,
+                choice,
+                "{id} {rollout:?}: same seed, same move"
+            );
+            assert_eq!(state.save(), before, "{id}: the position is untouched");
+        }
+    }
+}
+
+#[test]
+fn a_seat_with_one_legal_action_or_none_needs_no_search() {
+    let game = registry::find("bird_dog_short").expect("bird_dog_short");
+    let mut state = position(game, 5);
+    let mut rng = PlayoutRng::new(1);
+    // Play on to the end: wherever the seat to act has one action, the search answers it at once.
+    while let Some(&seat) = state.to_act().first() {
+        let legal = state.legal_actions(seat);
+        let mut iterations = 0;
+        let choice = state.ismcts(seat, &mut rng, Rollout::Uniform, &mut |done| {
+            iterations = done;
+            done < 4
+        });
+        if legal.len() == 1 {
+            assert_eq!((choice, iterations), (Some(0), 0));
+        }
+        let index = choice.expect("a choice");
+        state.apply(seat, &legal[index]).expect("the chosen action");
+        // A seat not to act has nothing to choose from.
+        let players = state.players();
+        if let Some(&next) = state.to_act().first() {
+            let idle = (next + 1) % players;
+            if !state.to_act().contains(&idle) && state.legal_actions(idle).is_empty() {
+                assert_eq!(
+                    state.ismcts(idle, &mut rng, Rollout::Uniform, &mut |_| true),
+                    None
+                );
+            }
+        }
+    }
+}
