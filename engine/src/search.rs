@@ -3,9 +3,9 @@
 //! consistent with what the searching seat has seen ([`GameState::determinize`]), walks one tree
 //! of action sequences shared by all of them (a child is available when its action is legal in
 //! the iteration's state, and UCB counts availability rather than parent visits), expands one
-//! action, plays a rollout policy's moves (uniform by default) to the end of the game and credits every node with the
-//! final standing of the seat that chose it. No clock here: the caller's `keep_going` bounds the
-//! work (the arena turns a budget in milliseconds into it).
+//! action, plays a rollout policy's moves (uniform by default) to the end of the game and credits
+//! every node with the final standing of the seat that chose it. No clock here: the caller's
+//! `keep_going` bounds the work (the arena turns a budget in milliseconds into it).
 
 use crate::game::{GameResult, GameState, Seat};
 use crate::rng::PlayoutRng;
@@ -178,8 +178,17 @@ pub fn ismcts<S: GameState>(
             if legal.is_empty() {
                 break;
             }
-            let index = rollout(&game, actor, &legal, rng).min(legal.len() - 1);
-            let action = legal[index].clone();
+            let index = rollout(&game, actor, &legal, rng);
+            // A policy answers an index into the list it was given; one that does not is a bug
+            // in that policy, not a reason to play another move in its place.
+            debug_assert!(
+                index < legal.len(),
+                "rollout index {index} of {}",
+                legal.len()
+            );
+            let Some(action) = legal.get(index).cloned() else {
+                break;
+            };
             events.clear();
             if game.apply(actor, &action, &mut events).is_err() {
                 break;
