@@ -99,15 +99,23 @@ fn play(
 fn main() {
     let seeds = env_or("ISMCTS_SEEDS", 2) as u64;
     let iterations = env_or("ISMCTS_ITERATIONS", 150) as u32;
-    let budget = match std::env::var("ISMCTS_MS").ok().and_then(|v| v.parse().ok()) {
-        Some(ms) => Budget::Time(Duration::from_millis(ms)),
-        None => Budget::Iterations(iterations),
+    let budget = match std::env::var("ISMCTS_MS") {
+        Ok(ms) => Budget::Time(Duration::from_millis(
+            ms.parse()
+                .unwrap_or_else(|_| panic!("ISMCTS_MS: milliseconds, not `{ms}`")),
+        )),
+        Err(_) => Budget::Iterations(iterations),
     };
     let rollout = match std::env::var("ISMCTS_ROLLOUT").as_deref() {
         Ok("uniform") => Rollout::Uniform,
-        Ok(percent) => match percent.parse() {
-            Ok(percent) => Rollout::Heuristic { percent },
-            Err(_) => Rollout::default(),
+        Ok(percent) => Rollout::Heuristic {
+            percent: percent
+                .parse()
+                .ok()
+                .filter(|p| *p <= 100)
+                .unwrap_or_else(|| {
+                    panic!("ISMCTS_ROLLOUT: `uniform` or a percentage 0-100, not `{percent}`")
+                }),
         },
         Err(_) => Rollout::default(),
     };
