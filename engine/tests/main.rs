@@ -2,7 +2,8 @@
 //! rules module per family (`rules_<family>`), driven through the public, JSON-level interface
 //! (`registry`, `Game`, `Match`) with stacked deals; `determinize` checks sampled deals against exact
 //! enumeration; `schemas` checks the generated JSON Schemas
-//! against what seeded games write; `search` runs IS-MCTS on every game id; `support` holds the shared helpers.
+//! against what seeded games write; `search` runs IS-MCTS on every game id; `support` holds the
+//! shared helpers.
 
 mod conformance;
 mod determinize;

@@ -3,20 +3,16 @@
 //! stop when the caller's budget says so, leave the position untouched and answer the same move
 //! for the same random seed. (Strength is measured by `cargo bench -p engine --bench ismcts`.)
 
+use crate::support::start;
 use engine::rng::PlayoutRng;
 use engine::search::Rollout;
-use engine::{Game, Match, NewGame, registry};
+use engine::{Game, Match, registry};
+use serde_json::json;
 
 /// A seeded game advanced by pseudo-random moves to a position where the seat to act has a choice.
 fn position(game: &dyn Game, seed: u64) -> Box<dyn Match> {
     let players = game.info().players.min.max(3).min(game.info().players.max);
-    let mut state = game
-        .start(&NewGame {
-            players,
-            seed,
-            ..NewGame::default()
-        })
-        .expect("setup");
+    let mut state = start(&game.info().id, players, json!({}), Vec::new(), seed);
     let mut rng = PlayoutRng::new(seed);
     for turn in 0.. {
         let seat = state.to_act()[0];
