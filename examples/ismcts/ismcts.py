@@ -3,7 +3,7 @@
 
 The server is the rules authority: this file knows no rule of any game. Each iteration of the
 search samples one full state that the searching seat cannot tell from the real one
-(`POST /v1/games/{game}/determinize`, fetched in one batch per move), walks a tree of actions
+(`POST /v1/games/{game}/determinize`, fetched in batches of up to 256), walks a tree of actions
 shared by all samples (single-observer IS-MCTS: a child is selected by UCB among the actions legal
 in the current sample, its `available` count standing in for its parent's visits), adds one node,
 plays uniformly random moves to the end of the game with `POST /v1/games/{game}/apply` (every
@@ -116,22 +116,25 @@ def search(server, game, step, seat, players, iterations, rng, seconds=None):
     root_legal = next(e["actions"] for e in step["legal_actions"] if e["seat"] == seat)
     if len(root_legal) == 1:
         return root_legal[0]
-    samples = server.game(
-        game,
-        "determinize",
-        {
-            "state": step["state"],
-            "seat": seat,
-            "count": max(1, min(iterations, 256)),
-            "seed": rng.randrange(2**53),
-        },
-    )["states"]
+    samples = []
     deadline = time.monotonic() + seconds if seconds else None
     root = Node()
     for iteration in range(iterations):
         if deadline and time.monotonic() > deadline:
             break
-        state = samples[iteration % len(samples)]
+        if not samples:
+            # A fresh sample per iteration, fetched in batches (the endpoint answers up to 256).
+            samples = server.game(
+                game,
+                "determinize",
+                {
+                    "state": step["state"],
+                    "seat": seat,
+                    "count": max(1, min(iterations - iteration, 256)),
+                    "seed": rng.randrange(2**53),
+                },
+            )["states"]
+        state = samples.pop()
         # The seat to act in every sample is the real one: its legal list is the root's.
         actor, legal, current, node, path = seat, root_legal, None, root, []
         while actor is not None:
