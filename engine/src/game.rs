@@ -25,6 +25,10 @@ pub enum Viewer {
     Spectator,
 }
 
+/// A short list of seats, inline up to six (the most seats of any game): `to_act` runs before
+/// every move, and a list on the heap for it was a share of Watten's playout time.
+pub type Seats = smallvec::SmallVec<[Seat; 6]>;
+
 /// The seats that may act now. With several, the seat whose turn it is comes first; the others may
 /// act out of turn (a raise in Watten, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +38,7 @@ pub enum Actors {
     /// Exactly one seat.
     One(Seat),
     /// Several seats, the seat whose turn it is first.
-    Many(Vec<Seat>),
+    Many(Seats),
 }
 
 impl Actors {

@@ -32,4 +32,4 @@ pub mod tiles;
 
 pub use erased::{Game, GameInfo, Match, NewGame};
 pub use error::{ActionError, ReplayError, SetupError, StateError};
-pub use game::{Actors, GameDef, GameResult, Seat, Viewer};
+pub use game::{Actors, GameDef, GameResult, Seat, Seats, Viewer};

@@ -81,7 +81,7 @@ fn dealt(overrides: Value, dealer: usize, hands: [&str; 2], floor: &str) -> Stat
 fn k(opts: &Options, floor: &str, card: &str) -> Vec<CardSet> {
     let mut out = scoring::capture_sets(opts, &Layout::of(cs(floor)), c(card));
     out.sort_by_key(|s| s.0);
-    out
+    out.to_vec()
 }
 
 fn sets(list: &[&str]) -> Vec<CardSet> {

@@ -1664,3 +1664,24 @@ fn issue11_watten_bohemian_variant_seats_five_and_six() {
             .contains(&json!({"when": {"variant": ["bohemian"]}, "players": {"min": 2, "max": 6}}))
     );
 }
+
+/// `Options::pack_set` is a constant mask on the hot path; it must be exactly the pack's cards
+/// (33 with the Weli, 32 without) for every variant.
+#[test]
+fn pack_set_is_the_pack_of_every_variant() {
+    for id in [
+        "watten",
+        "watten_austrian",
+        "watten_carinthian",
+        "watten_tyrolean",
+        "watten_kritische",
+        "watten_blind",
+        "watten_bohemian",
+    ] {
+        let o = options(id, 4, json!({}));
+        let pack = CardSet::from_cards(o.pack().cards());
+        assert_eq!(o.pack_set(), pack, "{id}");
+        let size = if o.variant.has_weli() { 33 } else { 32 };
+        assert_eq!(pack.len(), size, "{id}");
+    }
+}

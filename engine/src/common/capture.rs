@@ -11,9 +11,17 @@
 //! "stop here"). Games pass their own rules in (which cards pair, card values, which parts are
 //! compulsory); nothing here knows a particular game.
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardList, CardSet};
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::collections::HashSet;
+
+/// Capture sets of one play. Nearly every play has at most a handful, so they live inline (a
+/// list per play was a large share of Basra's playout time).
+pub type CaptureSets = SmallVec<[CardSet; 4]>;
+
+/// Candidate cards for sums with their values (a layout rarely holds more than 16 cards).
+pub type Valued = SmallVec<[(Card, u32); 16]>;
 
 /// The face-up cards of a fishing game, in the order they arrived on the table, with their set
 /// kept alongside (every legal list asks which cards lie there). Serialized as the list alone.
@@ -112,7 +120,7 @@ impl Layout {
 }
 
 /// The layout cards a played card pairs with (the game's predicate), in layout order.
-pub fn pair_targets(layout: &Layout, pairs_with: impl Fn(Card) -> bool) -> Vec<Card> {
+pub fn pair_targets(layout: &Layout, pairs_with: impl Fn(Card) -> bool) -> CardList {
     layout
         .cards()
         .iter()
@@ -124,7 +132,7 @@ pub fn pair_targets(layout: &Layout, pairs_with: impl Fn(Card) -> bool) -> Vec<C
 /// Every group of at least `min_size` cards among `candidates` (card, value) whose values add up
 /// to exactly `target`. Values must be positive; the number of groups is bounded by the number of
 /// subsets with that sum, small for card values up to 10.
-pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> Vec<CardSet> {
+pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> CaptureSets {
     fn walk(
         cands: &[(Card, u32)],
         start: usize,
@@ -132,7 +140,7 @@ pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> V
         size: usize,
         set: CardSet,
         min_size: usize,
-        out: &mut Vec<CardSet>,
+        out: &mut CaptureSets,
     ) {
         if left == 0 {
             if size >= min_size {
@@ -150,7 +158,7 @@ pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> V
             walk(cands, i + 1, left - value, size + 1, next, min_size, out);
         }
     }
-    let mut out = Vec::new();
+    let mut out = CaptureSets::new();
     if target > 0 {
         walk(candidates, 0, target, 0, CardSet::EMPTY, min_size, &mut out);
     }
@@ -163,11 +171,11 @@ pub const UNION_LIMIT: usize = 1 << 16;
 
 /// Every union of pairwise disjoint `groups` (the empty union included), deduplicated, in a
 /// deterministic order (by size, then by card mask).
-pub fn disjoint_unions(groups: &[CardSet]) -> Vec<CardSet> {
+pub fn disjoint_unions(groups: &[CardSet]) -> CaptureSets {
     // The usual plays have no group or one (a single sum): answer those without any search.
     match groups {
-        [] => return vec![CardSet::EMPTY],
-        [one] if !one.is_empty() => return vec![CardSet::EMPTY, *one],
+        [] => return smallvec::smallvec![CardSet::EMPTY],
+        [one] if !one.is_empty() => return smallvec::smallvec![CardSet::EMPTY, *one],
         _ => {}
     }
     let mut groups: Vec<CardSet> = groups.to_vec();
@@ -193,7 +201,7 @@ pub fn disjoint_unions(groups: &[CardSet]) -> Vec<CardSet> {
             }
         }
     }
-    let mut out: Vec<CardSet> = unions.into_iter().map(CardSet).collect();
+    let mut out: CaptureSets = unions.into_iter().map(CardSet).collect();
     out.sort_by_key(|s| (s.len(), s.0));
     out
 }
@@ -241,21 +249,19 @@ pub fn sum_captures(
     target: u32,
     min_size: usize,
     rule: SumRule,
-) -> Vec<CardSet> {
-    let unions = disjoint_unions(&sum_groups(candidates, target, min_size));
-    match rule {
-        SumRule::Optional => unions,
-        SumRule::Maximal => {
-            let best = unions.iter().map(|u| u.len()).max().unwrap_or(0);
-            unions.into_iter().filter(|u| u.len() == best).collect()
-        }
+) -> CaptureSets {
+    let mut unions = disjoint_unions(&sum_groups(candidates, target, min_size));
+    if rule == SumRule::Maximal {
+        let best = unions.iter().map(|u| u.len()).max().unwrap_or(0);
+        unions.retain(|u| u.len() == best);
     }
+    unions
 }
 
 /// All capture sets `p ∪ s` for a compulsory part `p` among `parts` and a sum part `s` among
 /// `sums` (each list holds the empty set where that part may be empty), deduplicated.
-pub fn combine(parts: &[CardSet], sums: &[CardSet]) -> Vec<CardSet> {
-    let mut out: Vec<CardSet> = Vec::new();
+pub fn combine(parts: &[CardSet], sums: &[CardSet]) -> CaptureSets {
+    let mut out = CaptureSets::new();
     for p in parts {
         for s in sums {
             let set = CardSet(p.0 | s.0);
@@ -281,14 +287,14 @@ pub fn is_sweep(before: CardSet, captured: CardSet) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CaptureChoice {
     /// The legal capture sets (the empty set stands for "capture nothing").
-    pub options: Vec<CardSet>,
+    pub options: CaptureSets,
     /// The cards selected so far.
     pub selection: CardSet,
 }
 
 impl CaptureChoice {
     /// A choice among `options` with nothing selected yet.
-    pub fn new(options: Vec<CardSet>) -> CaptureChoice {
+    pub fn new(options: CaptureSets) -> CaptureChoice {
         CaptureChoice {
             options,
             selection: CardSet::EMPTY,
@@ -311,7 +317,7 @@ impl CaptureChoice {
     }
 
     /// The cards (in the given layout order) that may be added to the selection.
-    pub fn addable(&self, order: &[Card]) -> Vec<Card> {
+    pub fn addable(&self, order: &[Card]) -> CardList {
         let union = self.open().fold(0u64, |acc, o| acc | o.0) & !self.selection.0;
         order
             .iter()
@@ -387,11 +393,11 @@ mod tests {
             .collect()
     }
 
-    fn sets(list: &[&str]) -> Vec<CardSet> {
+    fn sets(list: &[&str]) -> CaptureSets {
         list.iter().map(|l| set(l)).collect()
     }
 
-    fn same(mut a: Vec<CardSet>, mut b: Vec<CardSet>) -> bool {
+    fn same(mut a: CaptureSets, mut b: CaptureSets) -> bool {
         a.sort_by_key(|s| s.0);
         b.sort_by_key(|s| s.0);
         a == b
@@ -413,7 +419,7 @@ mod tests {
     fn pair_targets_follow_the_predicate_in_layout_order() {
         let layout = Layout::of(cards("3S 8D 3H KC"));
         let threes = pair_targets(&layout, |c| c.rank() == cards("3C")[0].rank());
-        assert_eq!(threes, cards("3S 3H"));
+        assert_eq!(threes.to_vec(), cards("3S 3H"));
         assert!(pair_targets(&layout, |_| false).is_empty());
     }
 
@@ -486,7 +492,7 @@ mod tests {
         let order = cards("AS AH 2C 3D");
         let mut choice = CaptureChoice::new(sets(&["3D AS 2C", "3D AH 2C"]));
         assert_eq!(choice.resolved(), None);
-        assert_eq!(choice.addable(&order), cards("AS AH 2C 3D"));
+        assert_eq!(choice.addable(&order).to_vec(), cards("AS AH 2C 3D"));
         assert!(!choice.can_stop());
         assert!(choice.select(cards("3D")[0]));
         assert_eq!(choice.resolved(), None);
@@ -499,7 +505,10 @@ mod tests {
         assert!(optional.can_stop());
         assert!(optional.select(cards("AS")[0]));
         assert!(!optional.can_stop());
-        assert_eq!(optional.addable(&cards("AS 4D 5C 8H")), cards("4D 5C 8H"));
+        assert_eq!(
+            optional.addable(&cards("AS 4D 5C 8H")).to_vec(),
+            cards("4D 5C 8H")
+        );
         assert!(optional.select(cards("8H")[0]));
         assert!(optional.can_stop());
         assert!(optional.select(cards("4D")[0]));

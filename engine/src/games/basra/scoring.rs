@@ -5,8 +5,11 @@ use super::rules::{
     SumCapture, SyriaCardPoints, SyriaDouble, TieRule,
 };
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
-use crate::common::capture::{Layout, SumRule, combine, is_sweep, pair_targets, sum_captures};
+use crate::common::capture::{
+    CaptureSets, Layout, SumRule, Valued, combine, is_sweep, pair_targets, sum_captures,
+};
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 /// The seven of diamonds.
 pub const SEVEN_D: Card = Card::new(Rank::Seven, Suit::Diamonds);
@@ -40,27 +43,27 @@ pub fn is_special_seven(options: &Options, card: Card) -> bool {
 }
 
 /// K: the legal capture sets of `card` played on `floor` (§4). The empty set is a trail.
-pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> Vec<CardSet> {
+pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSets {
     if floor.is_empty() {
-        return vec![CardSet::EMPTY];
+        return smallvec![CardSet::EMPTY];
     }
     let rank = card.rank();
     if rank == Some(Rank::Jack) || is_special_seven(options, card) {
-        return vec![floor.set()];
+        return smallvec![floor.set()];
     }
     let same = pair_targets(floor, |c| c.rank() == rank);
-    let parts: Vec<CardSet> = if same.is_empty() {
-        vec![CardSet::EMPTY]
+    let parts: CaptureSets = if same.is_empty() {
+        smallvec![CardSet::EMPTY]
     } else {
         match options.same_rank_capture {
             SameRank::One => same.iter().map(|c| CardSet::from_cards([*c])).collect(),
-            SameRank::All => vec![CardSet::from_cards(same.iter().copied())],
+            SameRank::All => smallvec![CardSet::from_cards(same.iter().copied())],
         }
     };
     let Some(v) = value(card) else {
         return parts; // Q or K: same rank only.
     };
-    let candidates: Vec<(Card, u32)> = floor
+    let candidates: Valued = floor
         .cards()
         .iter()
         .filter(|c| !same.contains(c))

@@ -96,7 +96,7 @@ pub enum Event {
         /// Deal number.
         deal: usize,
         /// The scoring.
-        score: DealScore,
+        score: Box<DealScore>,
         /// Side totals (points).
         totals: Vec<f64>,
     },
@@ -300,7 +300,7 @@ impl State {
             self.floor.add(card);
             events.push(Event::Trail { seat, card });
         } else {
-            let before: Vec<Card> = self.floor.cards().to_vec();
+            let before: CardList = self.floor.cards().iter().copied().collect();
             let taken = self.floor.take(capture);
             let last_card = self.hands_empty() && self.stock.is_empty();
             let mut bonus = scoring::bonus(&self.table.options, card, &before, taken);
@@ -328,8 +328,7 @@ impl State {
             let n = self.table.players;
             let m = self.table.options.hand_size.min(self.stock.len() / n);
             if m > 0 {
-                for i in 0..m * n {
-                    let card = self.stock.remove(0);
+                for (i, card) in self.stock.drain(..m * n).enumerate() {
                     self.hands[(self.dealer + 1 + i) % n].insert(card);
                 }
                 self.buried.retain(|c| self.stock.contains(c));
@@ -383,7 +382,7 @@ impl State {
         }
         events.push(Event::DealScored {
             deal: self.deal,
-            score: score.clone(),
+            score: Box::new(score.clone()),
             totals: self.totals.iter().map(|x| half(*x)).collect(),
         });
         self.last_deal = Some(score);

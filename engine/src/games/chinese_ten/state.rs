@@ -509,7 +509,7 @@ impl State {
             _ => {
                 self.phase = Phase::StockChoice {
                     card,
-                    choice: CaptureChoice::new(options.to_vec()),
+                    choice: CaptureChoice::new(options),
                 };
                 return;
             }

@@ -65,7 +65,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         _ => None,
     };
     let (flipped, targets) = match &state.phase {
-        Phase::StockChoice { card, choice } => (Some(*card), choice.addable(state.layout.cards())),
+        Phase::StockChoice { card, choice } => {
+            (Some(*card), choice.addable(state.layout.cards()).to_vec())
+        }
         _ => (None, Vec::new()),
     };
     let peek = state

@@ -237,6 +237,20 @@ pub fn adjacent(a: usize) -> bool {
     matches!(a, 0..=2 | 4..=7)
 }
 
+/// [`adjacent`] as a mask over rank indices.
+const ADJACENT: u16 = 0b1111_0111;
+
+/// The set bits of a rank mask, lowest first.
+fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let r = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            r
+        })
+    })
+}
+
 /// Classifies a rank count vector (cards per rank index). `None` if it is no combination.
 pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
     // One pass, no allocation: this runs for every candidate of every legal list.
@@ -395,75 +409,80 @@ pub fn for_each_combo(
             _ => matches!(kind, Kind::Triple | Kind::Quad) || (kind == x.kind && len == x.len),
         })
     };
+    // `at_least[k]`: bit r set when the hand holds k or more cards of rank index r. The loops
+    // below walk set bits in increasing rank order, the order of `all_plays`.
+    let mut at_least = [0u16; 5];
+    for (r, &n) in have.iter().enumerate() {
+        for mask in at_least.iter_mut().take(usize::from(n.min(4)) + 1).skip(1) {
+            *mask |= 1 << r;
+        }
+    }
     for (need, kind) in [(1u8, Kind::Single), (2, Kind::Pair)] {
         if !open(kind, need as usize) {
             continue;
         }
-        for r in 0..10 {
-            if have[r] >= need {
-                let mut c = [0u8; 10];
-                c[r] = need;
-                f(
-                    &c,
-                    Combo {
-                        kind,
-                        len: need as usize,
-                        top: r,
-                    },
-                );
-            }
+        for r in bits(at_least[usize::from(need)]) {
+            let mut c = [0u8; 10];
+            c[r] = need;
+            f(
+                &c,
+                Combo {
+                    kind,
+                    len: need as usize,
+                    top: r,
+                },
+            );
         }
     }
     for (per, min_len, kind) in [(1u8, 3usize, Kind::Sequence), (2, 2, Kind::DoubleSequence)] {
+        let held = at_least[usize::from(per)];
         for len in min_len..=5 {
             if !open(kind, len * per as usize) {
                 continue;
             }
-            for start in 0..10usize {
+            // Starts of a run of `len` held ranks, each adjacent to the next.
+            let mut starts = held;
+            for k in 1..len {
+                starts &= (held >> k) & (ADJACENT >> (k - 1));
+            }
+            for start in bits(starts) {
                 let end = start + len - 1;
-                if end >= 10 || !(start..end).all(adjacent) {
-                    continue;
+                let mut c = [0u8; 10];
+                for x in c.iter_mut().take(end + 1).skip(start) {
+                    *x = per;
                 }
-                if (start..=end).all(|r| have[r] >= per) {
-                    let mut c = [0u8; 10];
-                    for x in c.iter_mut().take(end + 1).skip(start) {
-                        *x = per;
-                    }
-                    let combo = Combo {
-                        kind,
-                        len: len * per as usize,
-                        top: end,
-                    };
-                    f(&c, combo);
-                }
+                let combo = Combo {
+                    kind,
+                    len: len * per as usize,
+                    top: end,
+                };
+                f(&c, combo);
             }
         }
     }
     for need in [3u8, 4] {
-        for r in 0..10 {
-            if have[r] >= need {
-                let mut c = [0u8; 10];
-                c[r] = need;
-                let combo = match need {
-                    3 if top_triple == Some(r) => Combo {
-                        kind: Kind::Quad,
-                        len: 3,
-                        top: TOP_QUAD,
-                    },
-                    3 => Combo {
-                        kind: Kind::Triple,
-                        len: 3,
-                        top: r,
-                    },
-                    _ => Combo {
-                        kind: Kind::Quad,
-                        len: 4,
-                        top: r,
-                    },
-                };
-                if open(combo.kind, combo.len) {
-                    f(&c, combo);
-                }
+        for r in bits(at_least[usize::from(need)]) {
+            let mut c = [0u8; 10];
+            c[r] = need;
+            let combo = match need {
+                3 if top_triple == Some(r) => Combo {
+                    kind: Kind::Quad,
+                    len: 3,
+                    top: TOP_QUAD,
+                },
+                3 => Combo {
+                    kind: Kind::Triple,
+                    len: 3,
+                    top: r,
+                },
+                _ => Combo {
+                    kind: Kind::Quad,
+                    len: 4,
+                    top: r,
+                },
+            };
+            if open(combo.kind, combo.len) {
+                f(&c, combo);
             }
         }
     }
@@ -479,6 +498,13 @@ mod tests {
 
     fn combo(list: &str) -> Option<Combo> {
         classify(&counts(list), None)
+    }
+
+    #[test]
+    fn the_adjacency_mask_is_adjacent() {
+        for r in 0..10 {
+            assert_eq!(ADJACENT & (1 << r) != 0, adjacent(r), "rank index {r}");
+        }
     }
 
     #[test]

@@ -387,20 +387,21 @@ impl State {
         if others.is_empty() { allowed } else { others }
     }
 
-    /// The combinations `seat` may play now, as canonical card sets (R13).
-    pub fn legal_plays(&self, seat: Seat) -> Vec<CardSet> {
+    /// Calls `f` with every combination `seat` may play now, as a canonical card set (R13), in
+    /// the legal list's order; no intermediate list (this runs at every turn).
+    fn for_each_legal_play(&self, seat: Seat, mut f: impl FnMut(CardSet)) {
         let Some(&hand) = self.hands.get(seat) else {
-            return Vec::new();
+            return;
         };
         let top_triple = top_triple_rank(self.table.players, &self.table.options);
-        let mut plays = Vec::new();
         let over = self.top.map(|t| t.combo);
         for_each_combo(hand, top_triple, over, |counts, combo| {
-            if over.is_none_or(|x| beats(combo, x)) {
-                plays.extend(canonical(hand, counts));
+            if over.is_none_or(|x| beats(combo, x))
+                && let Some(set) = canonical(hand, counts)
+            {
+                f(set);
             }
         });
-        plays
     }
 
     fn must_call(&self, seat: Seat) -> bool {
@@ -829,9 +830,11 @@ impl GameState for State {
                 if self.top.is_some() {
                     out.push(Action::Pass {});
                 }
-                out.extend(self.legal_plays(seat).into_iter().map(|set| Action::Play {
-                    cards: canonical_order(set),
-                }));
+                self.for_each_legal_play(seat, |set| {
+                    out.push(Action::Play {
+                        cards: canonical_order(set),
+                    })
+                });
             }
             Phase::Over => {}
         }

@@ -286,10 +286,11 @@ impl Options {
 
     /// The cards of [`Options::pack`] as a set, without building the pack's list.
     pub fn pack_set(&self) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for rank in Rank::ALL.into_iter().filter(|r| *r >= Rank::Seven) {
-            set = CardSet(set.0 | CardSet::from_cards(Suit::ALL.map(|s| Card::new(rank, s))).0);
-        }
+        // Sevens up to aces are the bits from the first seven to the last ace (cards are indexed
+        // rank-major); a constant, since this runs for every legal list and every move.
+        const SEVEN_TO_ACE: u64 = (1u64 << (Card::new(Rank::Ace, Suit::Clubs).index() + 1))
+            - (1u64 << Card::new(Rank::Seven, Suit::Spades).index());
+        let mut set = CardSet(SEVEN_TO_ACE);
         if self.variant.has_weli() {
             set.insert(weli());
         }

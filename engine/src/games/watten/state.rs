@@ -12,11 +12,11 @@ use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use smallvec::smallvec;
+use smallvec::{SmallVec, smallvec};
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -287,6 +287,23 @@ pub struct State {
     pub deal: Deal,
     /// The last finished deal.
     pub last_deal: Option<DealSummary>,
+    /// The roles of the current deal once named (derived data, never serialized).
+    #[serde(skip)]
+    roles_cache: RolesCache,
+}
+
+/// The roles of a deal for the Schlag and trump they were computed for. Every legal list and
+/// every card play needs them, and computing them was the largest share of Watten's playout time;
+/// [`State::roles`] uses them only while the key still matches, so a stale or absent cache (a
+/// state just deserialized) costs a recomputation, never a wrong answer.
+#[derive(Debug, Clone, Default)]
+struct RolesCache(Option<(Option<Rank>, Suit, Roles)>);
+
+impl PartialEq for RolesCache {
+    /// Derived data: two states are equal whatever their caches hold.
+    fn eq(&self, _: &RolesCache) -> bool {
+        true
+    }
 }
 
 fn list(cards: CardSet) -> String {
@@ -320,8 +337,10 @@ impl State {
                 options,
                 rng: GameRng::new(seed),
             },
+            roles_cache: RolesCache::default(),
         };
         state.start_deal(dealer, events);
+        state.refresh_roles_cache();
         state
     }
 
@@ -369,11 +388,32 @@ impl State {
 
     /// The roles of the current deal, once Schlag and trump are known.
     pub fn roles(&self) -> Option<Roles> {
+        let (s, t) = self.roles_key()?;
+        if let Some((cs, ct, roles)) = &self.roles_cache.0
+            && (*cs, *ct) == (s, t)
+        {
+            return Some(roles.clone());
+        }
+        Some(Roles::new(&self.table.options, s, t))
+    }
+
+    /// The Schlag (none in Bohemian Watten) and trump the roles depend on, once named.
+    fn roles_key(&self) -> Option<(Option<Rank>, Suit)> {
         let t = self.deal.trump?;
         if self.table.options.variant == Variant::Bohemian {
-            return Some(Roles::new(&self.table.options, None, t));
+            return Some((None, t));
         }
-        Some(Roles::new(&self.table.options, Some(self.deal.schlag?), t))
+        Some((Some(self.deal.schlag?), t))
+    }
+
+    /// Keeps [`RolesCache`] in step after a move.
+    fn refresh_roles_cache(&mut self) {
+        let fresh = match (self.roles_key(), &self.roles_cache.0) {
+            (None, _) => None,
+            (Some(key), Some((cs, ct, _))) if key == (*cs, *ct) => return,
+            (Some((s, t)), _) => Some((s, t, Roles::new(&self.table.options, s, t))),
+        };
+        self.roles_cache = RolesCache(fresh);
     }
 
     /// The seat whose card is next (E before the first lead).
@@ -572,10 +612,10 @@ impl State {
     }
 
     /// The seats answering a raise by `raiser` (§3.4.2, R63).
-    pub fn responders(&self, raiser: Seat) -> Vec<Seat> {
+    pub fn responders(&self, raiser: Seat) -> Seats {
         let n = self.table.players;
         let side = self.side_of(raiser);
-        let mut out = Vec::new();
+        let mut out = Seats::new();
         for k in 1..n {
             let s = (raiser + k) % n;
             if self.side_of(s) != side {
@@ -639,20 +679,20 @@ impl State {
     }
 
     /// The raises `seat` may open now (no raise pending), in increasing order.
-    pub fn raise_options(&self, seat: Seat) -> Vec<u32> {
+    pub fn raise_options(&self, seat: Seat) -> SmallVec<[u32; 2]> {
         let d = &self.deal;
         if self.phase != Phase::Play
             || self.table.options.variant == Variant::Bohemian
             || d.pending.is_some()
         {
-            return Vec::new();
+            return SmallVec::new();
         }
         let side = self.side_of(seat);
         if d.raise_right.is_some_and(|r| r != side) {
-            return Vec::new();
+            return SmallVec::new();
         }
         if self.table.options.raise_timing == RaiseTiming::OnTurn && seat != self.seat_to_play() {
-            return Vec::new();
+            return SmallVec::new();
         }
         if self.table.options.last_trick_raise == LastTrickRaise::Restricted
             && self.table.options.variant.tyrolean_family()
@@ -660,9 +700,9 @@ impl State {
             && !self.is_blind_seat(seat)
             && !self.last_card_qualifies(seat)
         {
-            return Vec::new();
+            return SmallVec::new();
         }
-        let mut out = Vec::new();
+        let mut out = SmallVec::new();
         if self.may_raise_to(seat, d.stake + 1) {
             out.push(d.stake + 1);
         }
@@ -1199,7 +1239,7 @@ impl GameState for State {
                 {
                     return Actors::One(stp);
                 }
-                let mut seats = vec![stp];
+                let mut seats: Seats = smallvec![stp];
                 for k in 1..self.table.players {
                     let s = (stp + k) % self.table.players;
                     if !self.raise_options(s).is_empty() || self.can_signal(s) {
@@ -1338,6 +1378,7 @@ impl GameState for State {
             (Phase::Play, _) => self.apply_play(seat, action, events),
             (Phase::Over, _) => return Err(ActionError::GameOver),
         }
+        self.refresh_roles_cache();
         Ok(())
     }
 
