@@ -16,6 +16,10 @@ use std::str::FromStr;
 /// Highest pip count on one end of a tile (double-six sets).
 pub const MAX_PIPS: u8 = 6;
 
+/// A short list of tiles, inline up to four: the one-tile lists of actions and events are built
+/// for every legal action and every move.
+pub type TileList = smallvec::SmallVec<[Tile; 4]>;
+
 /// One domino tile: two ends (`low` ≤ `high`) and a copy number (0 for a tile the set holds once,
 /// 1.. for the copies of a duplicated tile).
 ///

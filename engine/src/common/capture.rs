@@ -1,10 +1,11 @@
 //! Fishing-game building blocks: capturing from a shared face-up layout.
 //!
 //! A [`Layout`] holds the face-up cards in the order they arrived. A played card captures by
-//! pairing ([`pair_targets`]: cards the game's predicate accepts, e.g. "makes ten" in Chinese Ten,
-//! "same rank" in Basra) and/or by sums ([`sum_captures`]: disjoint groups of cards whose values
-//! add up to the played card's value, as in Basra). A capture that empties the layout is a sweep
-//! ([`is_sweep`]). At the end of a deal the cards left go to the last capturer ([`LastCapture`]).
+//! pairing (cards the game's mask accepts, tested against [`Layout::set`]: "makes ten" in Chinese
+//! Ten, "same rank" in Basra) and/or by sums ([`sum_captures`]: disjoint groups of cards whose
+//! values add up to the played card's value, as in Basra). A capture that empties the layout is a
+//! sweep ([`is_sweep`]). At the end of a deal the cards left go to the last capturer
+//! ([`LastCapture`]).
 //!
 //! When a play admits several capture sets, the player chooses one card at a time
 //! ([`CaptureChoice`]), so that every legal list stays small (one action per layout card plus a
@@ -117,16 +118,6 @@ impl Layout {
         self.set = CardSet::EMPTY;
         std::mem::take(&mut self.cards)
     }
-}
-
-/// The layout cards a played card pairs with (the game's predicate), in layout order.
-pub fn pair_targets(layout: &Layout, pairs_with: impl Fn(Card) -> bool) -> CardList {
-    layout
-        .cards()
-        .iter()
-        .copied()
-        .filter(|c| pairs_with(*c))
-        .collect()
 }
 
 /// Every group of at least `min_size` cards among `candidates` (card, value) whose values add up
@@ -413,14 +404,6 @@ mod tests {
         assert!(layout.contains(cards("KC")[0]));
         assert_eq!(layout.take_all(), cards("3S KC"));
         assert!(layout.is_empty());
-    }
-
-    #[test]
-    fn pair_targets_follow_the_predicate_in_layout_order() {
-        let layout = Layout::of(cards("3S 8D 3H KC"));
-        let threes = pair_targets(&layout, |c| c.rank() == cards("3C")[0].rank());
-        assert_eq!(threes.to_vec(), cards("3S 3H"));
-        assert!(pair_targets(&layout, |_| false).is_empty());
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //!
 //! Implementation notes:
 //! - Capture sets K (same-rank part × maximal or optional sum families) are built with
-//!   [`crate::common::capture`] (shared with Chinese Ten): `pair_targets` for the same rank,
+//!   [`crate::common::capture`] (shared with Chinese Ten): the same-rank cards by mask,
 //!   `sum_captures` for the sums, `combine`; the player then picks one floor card at a time with
 //!   `CaptureChoice` (R21), and `LastCapture` hands the floor to the last capturing side.
 //! - All scores are kept in integer half-points and reported divided by 2 (Syrian jacks: 12.5; R18).

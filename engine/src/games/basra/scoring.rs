@@ -6,7 +6,7 @@ use super::rules::{
 };
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{
-    CaptureSets, Layout, SumRule, Valued, combine, is_sweep, pair_targets, sum_captures,
+    CaptureSets, Layout, SumRule, Valued, combine, is_sweep, sum_captures,
 };
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
@@ -51,24 +51,33 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     if rank == Some(Rank::Jack) || is_special_seven(options, card) {
         return smallvec![floor.set()];
     }
-    let same = pair_targets(floor, |c| c.rank() == rank);
+    // The same-rank cards as a mask (one test per floor card below, no list).
+    let same = rank.map_or(CardSet::EMPTY, |r| floor.set().of_rank(r));
     let parts: CaptureSets = if same.is_empty() {
         smallvec![CardSet::EMPTY]
     } else {
         match options.same_rank_capture {
-            SameRank::One => same.iter().map(|c| CardSet::from_cards([*c])).collect(),
-            SameRank::All => smallvec![CardSet::from_cards(same.iter().copied())],
+            // One part per same-rank card, in floor order.
+            SameRank::One => floor
+                .cards()
+                .iter()
+                .filter(|c| same.contains(**c))
+                .map(|c| CardSet::from_cards([*c]))
+                .collect(),
+            SameRank::All => smallvec![same],
         }
     };
     let Some(v) = value(card) else {
         return parts; // Q or K: same rank only.
     };
-    let candidates: Valued = floor
-        .cards()
-        .iter()
-        .filter(|c| !same.contains(c))
-        .filter_map(|c| value(*c).map(|v| (*c, v)))
-        .collect();
+    let mut candidates = Valued::new();
+    for &c in floor.cards() {
+        if let Some(cv) = value(c)
+            && !same.contains(c)
+        {
+            candidates.push((c, cv));
+        }
+    }
     let rule = match options.sum_capture {
         SumCapture::Maximal => SumRule::Maximal,
         SumCapture::Optional => SumRule::Optional,

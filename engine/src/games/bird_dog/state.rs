@@ -183,7 +183,7 @@ pub enum Event {
     /// A hand ended.
     HandEnd {
         /// What happened.
-        summary: HandSummary,
+        summary: Box<HandSummary>,
         /// Totals after the hand.
         totals: Vec<u32>,
     },
@@ -663,7 +663,7 @@ impl State {
         let annulled = summary.kind == "annulled";
         self.hands_played += 1;
         events.push(Event::HandEnd {
-            summary: summary.clone(),
+            summary: Box::new(summary.clone()),
             totals: self.totals.clone(),
         });
         self.last_hand = Some(summary);

@@ -102,7 +102,7 @@ pub enum Event {
         /// Deal number.
         deal: usize,
         /// The scoring.
-        score: DealScore,
+        score: Box<DealScore>,
         /// Cumulative scores.
         totals: Vec<i64>,
     },
@@ -558,7 +558,7 @@ impl State {
         }
         events.push(Event::DealScored {
             deal: self.deal,
-            score: score.clone(),
+            score: Box::new(score.clone()),
             totals: self.totals.clone(),
         });
         self.last_deal = Some(score);

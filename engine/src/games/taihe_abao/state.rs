@@ -213,7 +213,7 @@ pub enum Event {
     /// A hand ended.
     HandEnd {
         /// The record.
-        record: HandRecord,
+        record: Box<HandRecord>,
     },
     /// The game is over.
     GameOver {
@@ -728,7 +728,9 @@ impl State {
         }
         self.hands_done += 1;
         self.history.push(record.clone());
-        events.push(Event::HandEnd { record });
+        events.push(Event::HandEnd {
+            record: Box::new(record),
+        });
         if self.hands_done >= self.table.options.hands {
             self.phase = Phase::Over;
             self.top = None;

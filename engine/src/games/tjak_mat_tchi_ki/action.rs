@@ -1,7 +1,7 @@
 //! The actions of Tjak-mat-tchi-ki (spec §3): `{"type":"take","tiles":["3-5"]}`,
 //! `{"type":"draw"}`, `{"type":"discard","tiles":["3-6"]}`.
 
-use crate::tiles::Tile;
+use crate::tiles::TileList;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
@@ -11,13 +11,13 @@ pub enum Action {
     /// Take a face-up discard that pairs with a tile in hand (a one-tile list).
     Take {
         /// The taken tile.
-        tiles: Vec<Tile>,
+        tiles: TileList,
     },
     /// Draw the top tile of the reserve.
     Draw {},
     /// Discard a tile face up (a one-tile list).
     Discard {
         /// The discarded tile.
-        tiles: Vec<Tile>,
+        tiles: TileList,
     },
 }

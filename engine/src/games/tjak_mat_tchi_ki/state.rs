@@ -10,8 +10,10 @@ use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
-use crate::tiles::{Tile, parse_tile_deals};
+use crate::tiles::{Tile, TileList, parse_tile_deals};
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// Tiles each non-first player is dealt (the first player gets one more).
 pub const HAND: usize = 5;
@@ -127,7 +129,7 @@ pub enum Event {
         /// Who.
         seat: Seat,
         /// The tile (one).
-        tiles: Vec<Tile>,
+        tiles: TileList,
         /// Its discarder.
         from: Seat,
     },
@@ -141,12 +143,12 @@ pub enum Event {
         /// Who.
         seat: Seat,
         /// The tile (one).
-        tiles: Vec<Tile>,
+        tiles: TileList,
     },
     /// A hand ended.
     HandEnd {
         /// The record.
-        record: HandRecord,
+        record: Box<HandRecord>,
     },
     /// The game is over.
     GameOver {
@@ -249,9 +251,14 @@ impl State {
         let f = self.first_player;
         let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&tile_set().tiles(), entry, &mut self.table.rng);
-        self.concealed = vec![Vec::new(); n];
-        self.laid = vec![Vec::new(); n];
+        // The set in canonical order, built once: a hand is short and this runs for every one.
+        static SET: LazyLock<Vec<Tile>> = LazyLock::new(|| tile_set().tiles());
+        let sequence = deal_sequence(&SET, entry, &mut self.table.rng);
+        // Hands, laid pairs and the reserve are emptied in place (their lists are reused).
+        self.concealed.resize_with(n, Vec::new);
+        self.laid.resize_with(n, Vec::new);
+        self.concealed.iter_mut().for_each(Vec::clear);
+        self.laid.iter_mut().for_each(Vec::clear);
         self.discards.clear();
         self.started = vec![false; n];
         for (i, &tile) in sequence.iter().take(HAND * n).enumerate() {
@@ -260,7 +267,9 @@ impl State {
         if let Some(&sixth) = sequence.get(HAND * n) {
             self.concealed[f].push(sixth);
         }
-        self.reserve = sequence.iter().skip(HAND * n + 1).copied().collect();
+        self.reserve.clear();
+        self.reserve
+            .extend(sequence.iter().skip(HAND * n + 1).copied());
         for hand in &mut self.concealed {
             hand.sort();
         }
@@ -296,7 +305,9 @@ impl State {
                 };
                 self.laid[seat].push(pair);
                 events.push(Event::Lay { seat, tiles: pair });
-                i = 0;
+                // Scanning goes on at `i` (now the next tile): the tiles before it had no partner
+                // in the hand, and taking a pair out gives none one (partners are mutual, so the
+                // other tile lay after `i`).
             } else {
                 i += 1;
             }
@@ -446,7 +457,9 @@ impl State {
         }
         self.hands_done += 1;
         self.history.push(record.clone());
-        events.push(Event::HandEnd { record });
+        events.push(Event::HandEnd {
+            record: Box::new(record),
+        });
         if self.hands_done >= self.table.options.hands {
             self.phase = Phase::Over;
             events.push(Event::GameOver {
@@ -496,7 +509,7 @@ impl GameState for State {
         match self.phase {
             Phase::Acquire => {
                 out.extend(self.takeable_iter(seat).map(|d| Action::Take {
-                    tiles: vec![d.tile],
+                    tiles: smallvec![d.tile],
                 }));
                 if !self.reserve.is_empty() {
                     out.push(Action::Draw {});
@@ -504,7 +517,9 @@ impl GameState for State {
             }
             Phase::Discard => {
                 if let Some(hand) = self.concealed.get(seat) {
-                    out.extend(hand.iter().map(|t| Action::Discard { tiles: vec![*t] }));
+                    out.extend(hand.iter().map(|t| Action::Discard {
+                        tiles: smallvec![*t],
+                    }));
                 }
             }
             Phase::Over => {}
@@ -535,7 +550,7 @@ impl GameState for State {
                 self.concealed[seat].sort();
                 events.push(Event::Take {
                     seat,
-                    tiles: vec![tile],
+                    tiles: smallvec![tile],
                     from: discard.seat,
                 });
                 self.lay_pairs(seat, events);
@@ -569,7 +584,7 @@ impl GameState for State {
                 self.discards.push(Discard { tile, seat });
                 events.push(Event::Discard {
                     seat,
-                    tiles: vec![tile],
+                    tiles: smallvec![tile],
                 });
                 let next = self.next(seat);
                 self.begin_turn(next, events);

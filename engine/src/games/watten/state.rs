@@ -258,7 +258,7 @@ pub enum Event {
     DealEnd {
         /// Summary.
         #[serde(flatten)]
-        summary: DealSummary,
+        summary: Box<DealSummary>,
         /// Blind: the designated cards (E's, dealer's).
         #[serde(skip_serializing_if = "Vec::is_empty")]
         designated: Vec<Card>,
@@ -556,7 +556,7 @@ impl State {
         };
         let designated = self.deal.designated.iter().flatten().copied().collect();
         events.push(Event::DealEnd {
-            summary: summary.clone(),
+            summary: Box::new(summary.clone()),
             designated,
         });
         self.last_deal = Some(summary);
