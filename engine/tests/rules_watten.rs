@@ -1665,10 +1665,11 @@ fn issue11_watten_bohemian_variant_seats_five_and_six() {
     );
 }
 
-/// `Options::pack_set` is a constant mask on the hot path; it must be exactly the pack's cards
-/// (33 with the Weli, 32 without) for every variant.
+/// `Options::pack_set` (a constant mask) and `Options::pack_cards` (a list built once) stand in for
+/// the pack on the hot path; they must be exactly the pack's cards (33 with the Weli, 32 without),
+/// the list in the pack's order, for every variant.
 #[test]
-fn pack_set_is_the_pack_of_every_variant() {
+fn pack_set_and_pack_cards_are_the_pack_of_every_variant() {
     for id in [
         "watten",
         "watten_austrian",
@@ -1681,6 +1682,7 @@ fn pack_set_is_the_pack_of_every_variant() {
         let o = options(id, 4, json!({}));
         let pack = CardSet::from_cards(o.pack().cards());
         assert_eq!(o.pack_set(), pack, "{id}");
+        assert_eq!(o.pack_cards(), &o.pack().cards()[..], "{id}");
         let size = if o.variant.has_weli() { 33 } else { 32 };
         assert_eq!(pack.len(), size, "{id}");
     }

@@ -6,6 +6,7 @@ use crate::error::SetupError;
 use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::sync::LazyLock;
 
 /// The regional ruleset (`variant`, spec §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -257,6 +258,19 @@ impl Options {
             pack.extra(&[weli()])
         } else {
             pack
+        }
+    }
+
+    /// The cards of [`Options::pack`] in its order, built once per pack (every deal shuffles them).
+    pub fn pack_cards(&self) -> &'static [Card] {
+        static WITH_WELI: LazyLock<Vec<Card>> =
+            LazyLock::new(|| PackSpec::ranks_from(Rank::Seven).extra(&[weli()]).cards());
+        static WITHOUT_WELI: LazyLock<Vec<Card>> =
+            LazyLock::new(|| PackSpec::ranks_from(Rank::Seven).cards());
+        if self.variant.has_weli() {
+            &WITH_WELI
+        } else {
+            &WITHOUT_WELI
         }
     }
 

@@ -37,8 +37,9 @@ pub enum Phase {
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
-    /// `(seat, card)` in play order.
-    pub plays: Vec<(Seat, Card)>,
+    /// `(seat, card)` in play order (inline: a trick holds at most six cards, and a list on the
+    /// heap per trick showed in playout profiles).
+    pub plays: SmallVec<[(Seat, Card); 6]>,
     /// The winner, once complete.
     pub winner: Option<Seat>,
 }
@@ -425,9 +426,8 @@ impl State {
 
     fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
         let n = self.table.players;
-        let pack = self.table.options.pack().cards();
         let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
-        let seq = deal_sequence(&pack, entry, &mut self.table.rng);
+        let seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
         self.deal = Deal::empty(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
@@ -974,7 +974,7 @@ impl State {
                     self.phase = Phase::Play;
                     self.deal.current = Trick {
                         leader: e,
-                        plays: Vec::new(),
+                        plays: SmallVec::new(),
                         winner: None,
                     };
                 }
@@ -1092,7 +1092,7 @@ impl State {
             &mut self.deal.current,
             Trick {
                 leader: winner,
-                plays: Vec::new(),
+                plays: SmallVec::new(),
                 winner: None,
             },
         );
@@ -1167,10 +1167,11 @@ impl Deal {
             schlag: None,
             trump: None,
             designated: [None, None],
-            tricks: Vec::new(),
+            // At most five tricks a deal: one allocation instead of growing.
+            tricks: Vec::with_capacity(5),
             current: Trick {
                 leader: (dealer + 1) % n.max(1),
-                plays: Vec::new(),
+                plays: SmallVec::new(),
                 winner: None,
             },
             won: vec![0; n.max(2)],
