@@ -61,8 +61,14 @@ pub fn deal_sequence<T: Copy + PartialEq>(
     rng: &mut GameRng,
 ) -> Vec<T> {
     let mut rest: Vec<T> = current.to_vec();
+    let Some(entry) = entry else {
+        // Nothing stacked (every random deal): the shuffled pack is the whole sequence, the same
+        // as below with an empty entry, without a second list.
+        rng.shuffle(&mut rest);
+        return rest;
+    };
     let mut sequence = Vec::with_capacity(current.len());
-    for piece in entry.unwrap_or(&[]) {
+    for piece in entry {
         if let Some(pos) = rest.iter().position(|p| p == piece) {
             sequence.push(rest.remove(pos));
         }
@@ -95,6 +101,17 @@ mod tests {
         let mut all = pack.cards();
         all.sort();
         assert_eq!(sorted, all);
+    }
+
+    #[test]
+    fn no_entry_deals_as_an_empty_entry_and_draws_the_same_chance() {
+        let pack = PackSpec::standard().cards();
+        let (mut absent, mut empty) = (GameRng::new(7), GameRng::new(7));
+        let a = deal_sequence(&pack, None, &mut absent);
+        let b = deal_sequence(&pack, Some(&[]), &mut empty);
+        assert_eq!(a, b);
+        assert_ne!(a, pack, "shuffled");
+        assert_eq!(absent, empty, "the same chance events were drawn");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -215,11 +216,13 @@ impl State {
         let n = self.table.players;
         let (h, l) = scoring::sizes(self.table.options.ruleset, n);
         self.deal += 1;
-        let pack = PackSpec::standard().cards();
+        // The pack in canonical order, listed once (Chinese Ten deals are short).
+        static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| PackSpec::standard().cards());
+        let pack: &[Card] = &PACK;
         loop {
             let entry = self.stacked.get(self.entries_used).cloned();
             self.entries_used += 1;
-            let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
+            let deck = deal_sequence(pack, entry.as_deref(), &mut self.table.rng);
             self.hands = vec![CardSet::EMPTY; n];
             for (i, card) in deck.iter().take(n * h).enumerate() {
                 self.hands[(self.dealer + 1 + i) % n].insert(*card);

@@ -37,8 +37,8 @@ pub enum Phase {
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
-    /// `(seat, card)` in play order (inline: a trick holds at most six cards, and a list on the
-    /// heap per trick showed in playout profiles).
+    /// `(seat, card)` in play order.
+    // Inline: a trick holds at most six cards, and a heap list per trick showed in profiles.
     pub plays: SmallVec<[(Seat, Card); 6]>,
     /// The winner, once complete.
     pub winner: Option<Seat>,
