@@ -5,10 +5,11 @@
 //! applies; actions not listed (drawn from a pool of actions seen elsewhere) are refused as illegal
 //! and leave the state unchanged; a seat not in `to_act` gets `not_your_turn`; a finished game gets
 //! `game_over` and lists nothing; views never contain a piece hidden from their viewer; the state
-//! survives a save/load round trip; the same (setup, actions) replays to the identical state; the
-//! result ranks every seat exactly once with one score per seat; a determinization for the seat
-//! to act and for another seat exists, passes validation, conserves the pieces, shows that seat
-//! exactly its view (and legal actions), and play continues from it.
+//! survives a save/load round trip and the loaded state answers the same `to_act` and legal
+//! actions; the same (setup, actions) replays to the identical state; the result ranks every seat
+//! exactly once with one score per seat; a determinization for the seat to act and for another
+//! seat exists, passes validation, conserves the pieces, shows that seat exactly its view (and
+//! legal actions), and play continues from it.
 //!
 //! `CARDROOM_PLAYOUTS` sets the number of games per (id, player count) (default 4); every check runs
 //! at every step of every game; the costliest one (applying every listed action on a copy) runs on
@@ -149,6 +150,20 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
             .load(&saved)
             .unwrap_or_else(|e| panic!("{id}: own state refused: {e}"));
         assert_eq!(reloaded.save(), saved, "{id}: save/load round trip differs");
+        // A loaded state carries none of the live one's derived caches (Watten's roles): it must
+        // answer exactly as the live state does.
+        assert_eq!(
+            reloaded.to_act(),
+            state.to_act(),
+            "{id}: to_act after reload"
+        );
+        for seat in 0..players {
+            assert_eq!(
+                reloaded.legal_actions(seat),
+                state.legal_actions(seat),
+                "{id}/{players} seed {seed}: legal actions of seat {seat} after reload"
+            );
+        }
 
         let to_act = state.to_act();
         if to_act.is_empty() {
