@@ -1670,15 +1670,14 @@ fn issue11_watten_bohemian_variant_seats_five_and_six() {
 /// the list in the pack's order, for every variant.
 #[test]
 fn pack_set_and_pack_cards_are_the_pack_of_every_variant() {
-    for id in [
-        "watten",
-        "watten_austrian",
-        "watten_carinthian",
-        "watten_tyrolean",
-        "watten_kritische",
-        "watten_blind",
-        "watten_bohemian",
-    ] {
+    let ids: Vec<&str> = registry::games()
+        .iter()
+        .map(|g| g.info())
+        .filter(|info| info.family == "watten")
+        .map(|info| info.id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 7, "every Watten preset: {ids:?}");
+    for id in ids {
         let o = options(id, 4, json!({}));
         let pack = CardSet::from_cards(o.pack().cards());
         assert_eq!(o.pack_set(), pack, "{id}");
