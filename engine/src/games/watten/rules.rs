@@ -250,23 +250,26 @@ pub fn weli() -> Card {
     Card::new(Rank::Six, Suit::Diamonds)
 }
 
+/// Sevens to aces, and the Weli when the variant has it.
+fn pack_of(with_weli: bool) -> PackSpec {
+    let pack = PackSpec::ranks_from(Rank::Seven);
+    if with_weli {
+        pack.extra(&[weli()])
+    } else {
+        pack
+    }
+}
+
 impl Options {
     /// The pack of the variant: 32 cards, or 33 with the Weli.
     pub fn pack(&self) -> PackSpec {
-        let pack = PackSpec::ranks_from(Rank::Seven);
-        if self.variant.has_weli() {
-            pack.extra(&[weli()])
-        } else {
-            pack
-        }
+        pack_of(self.variant.has_weli())
     }
 
     /// The cards of [`Options::pack`] in its order, built once per pack (every deal shuffles them).
     pub fn pack_cards(&self) -> &'static [Card] {
-        static WITH_WELI: LazyLock<Vec<Card>> =
-            LazyLock::new(|| PackSpec::ranks_from(Rank::Seven).extra(&[weli()]).cards());
-        static WITHOUT_WELI: LazyLock<Vec<Card>> =
-            LazyLock::new(|| PackSpec::ranks_from(Rank::Seven).cards());
+        static WITH_WELI: LazyLock<Vec<Card>> = LazyLock::new(|| pack_of(true).cards());
+        static WITHOUT_WELI: LazyLock<Vec<Card>> = LazyLock::new(|| pack_of(false).cards());
         if self.variant.has_weli() {
             &WITH_WELI
         } else {
