@@ -676,8 +676,13 @@ impl<G: GameDef> Match for TypedMatch<G> {
         rollout: Rollout,
         keep_going: &mut dyn FnMut(u32) -> bool,
     ) -> Option<usize> {
+        let rollout = match rollout {
+            Rollout::Family => G::SEARCH_ROLLOUT,
+            chosen => chosen,
+        };
         match rollout {
-            Rollout::Uniform => {
+            // A family whose choice is `Family` chose nothing: uniform.
+            Rollout::Uniform | Rollout::Family => {
                 crate::search::ismcts(&self.state, seat, rng, keep_going, crate::search::uniform)
             }
             Rollout::Heuristic { percent } => crate::search::ismcts(

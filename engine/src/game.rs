@@ -272,6 +272,12 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// The full state, hidden cards and RNG included.
     type State: GameState;
 
+    /// How the built-in `ismcts` bot plays its rollouts in this family
+    /// ([`crate::search::Rollout::Family`] stands for this; it is not a value for it). Uniform
+    /// unless the family measured better at the bot's budget (bench/README.md): the heuristic
+    /// costs a view per move, so it must add more than the iterations it takes away.
+    const SEARCH_ROLLOUT: crate::search::Rollout = crate::search::Rollout::Uniform;
+
     /// The family description, options and presets.
     fn family() -> Family;
 

@@ -3,9 +3,9 @@
 //! consistent with what the searching seat has seen ([`GameState::determinize`]), walks one tree
 //! of action sequences shared by all of them (a child is available when its action is legal in
 //! the iteration's state, and UCB counts availability rather than parent visits), expands one
-//! action, plays a rollout policy's moves (uniform by default) to the end of the game and credits
-//! every node with the final standing of the seat that chose it. No clock here: the caller's
-//! `keep_going` bounds the work (the arena turns a budget in milliseconds into it).
+//! action, plays a rollout policy's moves (the family's choice by default) to the end of the game
+//! and credits every node with the final standing of the seat that chose it. No clock here: the
+//! caller's `keep_going` bounds the work (the arena turns a budget in milliseconds into it).
 
 use crate::game::{GameResult, GameState, Seat};
 use crate::rng::PlayoutRng;
@@ -25,8 +25,12 @@ struct Node<A> {
 }
 
 /// How the search plays its rollouts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Rollout {
+    /// What the family measured best ([`crate::game::GameDef::SEARCH_ROLLOUT`]): what the
+    /// built-in `ismcts` bot plays.
+    #[default]
+    Family,
     /// Uniformly random moves.
     Uniform,
     /// The family's heuristic bot, on the view of the seat to act, for `percent` of the moves;
@@ -35,15 +39,6 @@ pub enum Rollout {
         /// The share of rollout moves the heuristic plays, 0 to 100.
         percent: u8,
     },
-}
-
-impl Default for Rollout {
-    /// What the built-in `ismcts` bot plays: uniform. At equal time the families' heuristics,
-    /// some of which sample the unseen cards themselves, buy fewer iterations than they add
-    /// (bench/README.md compares the two).
-    fn default() -> Self {
-        Rollout::Uniform
-    }
 }
 
 /// The uniformly random rollout policy.

@@ -41,7 +41,11 @@ fn ismcts_answers_a_legal_move_within_its_budget_and_replays_with_its_seed() {
         let before = state.save();
         let seat = state.to_act()[0];
         let legal = state.legal_actions(seat);
-        for rollout in [Rollout::Uniform, Rollout::Heuristic { percent: 100 }] {
+        for rollout in [
+            Rollout::Uniform,
+            Rollout::Heuristic { percent: 100 },
+            Rollout::Family,
+        ] {
             let search = |seed: u64| {
                 let mut asked = Vec::new();
                 let choice = state.ismcts(seat, &mut PlayoutRng::new(seed), rollout, &mut |done| {
@@ -64,6 +68,28 @@ fn ismcts_answers_a_legal_move_within_its_budget_and_replays_with_its_seed() {
                 "{id} {rollout:?}: same seed, same move"
             );
             assert_eq!(state.save(), before, "{id}: the position is untouched");
+        }
+    }
+}
+
+#[test]
+fn the_family_rollout_is_the_one_the_family_chose() {
+    // 22 measured its heuristic ahead in rollouts; basra keeps uniform moves (bench/README.md).
+    for (id, chosen) in [
+        ("twenty_two_short", Rollout::Heuristic { percent: 100 }),
+        ("basra", Rollout::Uniform),
+    ] {
+        let game = registry::find(id).expect(id);
+        for seed in 0..4 {
+            let state = position(game, seed);
+            let seat = state.to_act()[0];
+            let search = |rollout| {
+                let mut rng = PlayoutRng::new(seed);
+                let choice = state.ismcts(seat, &mut rng, rollout, &mut |done| done < 64);
+                // The generator's next draw tells that both searches drew the same chance.
+                (choice, rng.below(1 << 30))
+            };
+            assert_eq!(search(Rollout::Family), search(chosen), "{id} seed {seed}");
         }
     }
 }
