@@ -676,12 +676,19 @@ impl<G: GameDef> Match for TypedMatch<G> {
         rollout: Rollout,
         keep_going: &mut dyn FnMut(u32) -> bool,
     ) -> Option<usize> {
+        // A family's own choice must be a policy, not a reference back to itself.
+        const {
+            assert!(
+                !matches!(G::SEARCH_ROLLOUT, Rollout::Family),
+                "GameDef::SEARCH_ROLLOUT names a policy, not Rollout::Family"
+            )
+        };
         let rollout = match rollout {
             Rollout::Family => G::SEARCH_ROLLOUT,
             chosen => chosen,
         };
         match rollout {
-            // A family whose choice is `Family` chose nothing: uniform.
+            // `Family` is resolved above to a policy that is not `Family` (checked at compile time).
             Rollout::Uniform | Rollout::Family => {
                 crate::search::ismcts(&self.state, seat, rng, keep_going, crate::search::uniform)
             }

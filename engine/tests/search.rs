@@ -1,7 +1,8 @@
 //! IS-MCTS through the public interface (`Match::ismcts`, issue 17): on every game id, from a
-//! seeded mid-game position, both rollout policies answer an index into the seat's legal list,
-//! stop when the caller's budget says so, leave the position untouched and answer the same move
-//! for the same random seed. (Strength is measured by `cargo bench -p engine --bench ismcts`.)
+//! seeded mid-game position, every rollout policy (uniform, heuristic, the family's) answers an
+//! index into the seat's legal list, stops when the caller's budget says so, leaves the position
+//! untouched and answers the same move for the same random seed; `Rollout::Family` is the
+//! family's chosen policy. (Strength is measured by `cargo bench -p engine --bench ismcts`.)
 
 use crate::support::start;
 use engine::rng::PlayoutRng;
@@ -75,22 +76,27 @@ fn ismcts_answers_a_legal_move_within_its_budget_and_replays_with_its_seed() {
 #[test]
 fn the_family_rollout_is_the_one_the_family_chose() {
     // 22 measured its heuristic ahead in rollouts; basra keeps uniform moves (bench/README.md).
-    for (id, chosen) in [
-        ("twenty_two_short", Rollout::Heuristic { percent: 100 }),
-        ("basra", Rollout::Uniform),
+    let heuristic = Rollout::Heuristic { percent: 100 };
+    for (id, chosen, other) in [
+        ("twenty_two_short", heuristic, Rollout::Uniform),
+        ("basra", Rollout::Uniform, heuristic),
     ] {
         let game = registry::find(id).expect(id);
+        let mut told_apart = false;
         for seed in 0..4 {
             let state = position(game, seed);
             let seat = state.to_act()[0];
             let search = |rollout| {
                 let mut rng = PlayoutRng::new(seed);
                 let choice = state.ismcts(seat, &mut rng, rollout, &mut |done| done < 64);
-                // The generator's next draw tells that both searches drew the same chance.
+                // The generator's next draw tells whether both searches drew the same chance.
                 (choice, rng.below(1 << 30))
             };
             assert_eq!(search(Rollout::Family), search(chosen), "{id} seed {seed}");
+            told_apart |= search(other) != search(chosen);
         }
+        // Otherwise the comparison above could not tell the two policies apart.
+        assert!(told_apart, "{id}: {chosen:?} and {other:?} searched alike");
     }
 }
 
