@@ -18,7 +18,8 @@
 //! rollout moves the family's heuristic plays, or `family` (the default: the family's choice, what
 //! the arena's bot plays); `ISMCTS_IDS` a comma list of
 //! ids; `ISMCTS_OPPONENTS` `heuristic` or `random` for one of the two; `ISMCTS_SIDE=seat` to put
-//! IS-MCTS in one seat only of a partnership, beside a partner of the opponent policy). A
+//! IS-MCTS in one seat only of a partnership, beside a partner of the opponent policy;
+//! `ISMCTS_PLAYERS` a player count, within each id's range, instead of its least from 3). A
 //! benchmark, not a test: it prints figures and asserts nothing.
 
 use engine::rng::PlayoutRng;
@@ -219,7 +220,8 @@ fn main() {
             println!("{id}: no such game id");
             continue;
         };
-        let players = game.info().players.min.max(3).min(game.info().players.max);
+        let range = game.info().players;
+        let players = env_or("ISMCTS_PLAYERS", range.min.max(3)).clamp(range.min, range.max);
         for &opponent in &opponents {
             let started = Instant::now();
             let mut tally = Tally::default();

@@ -689,14 +689,20 @@ impl<G: GameDef> Match for TypedMatch<G> {
         };
         match rollout {
             // `Family` is resolved above to a policy that is not `Family` (checked at compile time).
-            Rollout::Uniform | Rollout::Family => {
-                crate::search::ismcts(&self.state, seat, rng, keep_going, crate::search::uniform)
-            }
+            Rollout::Uniform | Rollout::Family => crate::search::ismcts(
+                &self.state,
+                seat,
+                rng,
+                keep_going,
+                G::search_actions,
+                crate::search::uniform,
+            ),
             Rollout::Heuristic { percent } => crate::search::ismcts(
                 &self.state,
                 seat,
                 rng,
                 keep_going,
+                G::search_actions,
                 |state, actor, legal, rng| {
                     if rng.below(100) < usize::from(percent) {
                         G::heuristic(&state.view(Viewer::Seat(actor)), legal)

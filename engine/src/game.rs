@@ -278,6 +278,15 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// costs a view per move, so it must add more than the iterations it takes away.
     const SEARCH_ROLLOUT: crate::search::Rollout = crate::search::Rollout::Uniform;
 
+    /// Cuts `legal` (the legal actions of `seat` in `state`, canonical order) down to the moves
+    /// the built-in `ismcts` bot weighs, in its tree and in its rollouts; the bot only ever plays
+    /// one of those. For a family whose lists hold many moves that differ only by degree (a bid's
+    /// price), so that the search's iterations are not spread over them; keeps at least one
+    /// action and the order. The default keeps every action.
+    fn search_actions(state: &Self::State, seat: Seat, legal: &mut Vec<ActionOf<Self>>) {
+        let _ = (state, seat, legal);
+    }
+
     /// The family description, options and presets.
     fn family() -> Family;
 

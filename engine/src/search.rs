@@ -4,8 +4,10 @@
 //! of action sequences shared by all of them (a child is available when its action is legal in
 //! the iteration's state, and UCB counts availability rather than parent visits), expands one
 //! action, plays a rollout policy's moves (the family's choice by default) to the end of the game
-//! and credits every node with the final standing of the seat that chose it. No clock here: the
-//! caller's `keep_going` bounds the work (the arena turns a budget in milliseconds into it).
+//! and credits every node with the final standing of the seat that chose it. The moves it weighs,
+//! in the tree and in rollouts, are the legal ones a family's `narrow` keeps (all of them unless
+//! the family abstracts some away, see [`crate::game::GameDef::search_actions`]). No clock here:
+//! the caller's `keep_going` bounds the work (the arena turns a budget in milliseconds into it).
 
 use crate::game::{GameResult, GameState, Seat};
 use crate::rng::PlayoutRng;
@@ -69,19 +71,33 @@ pub fn standing(result: &GameResult, seat: Seat, players: usize) -> f64 {
 
 /// Searches for `seat`'s move in `state` and answers the index of the chosen action in
 /// `state.legal_actions(seat)`, or `None` when the seat has no legal action. `keep_going` is asked
-/// before every iteration with the number done so far; `rollout` picks the index of each rollout
-/// move among the legal actions of the seat to act ([`uniform`], or a family's heuristic).
+/// before every iteration with the number done so far; `narrow` cuts a seat's legal list down to
+/// the moves the search weighs (a non-empty subset in the same order; `|_, _, _| {}` keeps all);
+/// `rollout` picks the index of each rollout move among those ([`uniform`], or a family's
+/// heuristic).
 pub fn ismcts<S: GameState>(
     state: &S,
     seat: Seat,
     rng: &mut PlayoutRng,
     mut keep_going: impl FnMut(u32) -> bool,
+    narrow: impl Fn(&S, Seat, &mut Vec<S::Action>),
     mut rollout: impl FnMut(&S, Seat, &[S::Action], &mut PlayoutRng) -> usize,
 ) -> Option<usize> {
-    let mut root_legal = Vec::new();
-    state.legal_actions(seat, &mut root_legal);
+    let mut all_legal = Vec::new();
+    state.legal_actions(seat, &mut all_legal);
+    let mut root_legal = all_legal.clone();
+    narrow(state, seat, &mut root_legal);
+    debug_assert!(
+        root_legal.is_empty() == all_legal.is_empty(),
+        "narrowing emptied a legal list"
+    );
+    if root_legal.is_empty() {
+        root_legal.clone_from(&all_legal);
+    }
+    // The answer is an index into the full list, whatever the narrowed one holds.
+    let index_in_all = |action: &S::Action| all_legal.iter().position(|a| a == action);
     if root_legal.len() <= 1 {
-        return (!root_legal.is_empty()).then_some(0);
+        return root_legal.first().and_then(index_in_all);
     }
     let players = state.players();
     let mut nodes: Vec<Node<S::Action>> = vec![Node {
@@ -106,6 +122,7 @@ pub fn ismcts<S: GameState>(
         while let Some(&actor) = game.to_act().as_slice().first() {
             legal.clear();
             game.legal_actions(actor, &mut legal);
+            narrow(&game, actor, &mut legal);
             if legal.is_empty() {
                 break;
             }
@@ -170,6 +187,7 @@ pub fn ismcts<S: GameState>(
             }
             legal.clear();
             game.legal_actions(actor, &mut legal);
+            narrow(&game, actor, &mut legal);
             if legal.is_empty() {
                 break;
             }
@@ -203,18 +221,18 @@ pub fn ismcts<S: GameState>(
     }
     // The most visited of the root's moves (the seat's own legal list never changes across
     // determinizations).
-    let mut choice = 0;
+    let mut choice = &root_legal[0];
     let mut most = 0;
     for &child in &nodes[0].children {
         if let Some((_, action)) = &nodes[child].action
-            && let Some(i) = root_legal.iter().position(|a| a == action)
+            && root_legal.contains(action)
             && nodes[child].visits > most
         {
             most = nodes[child].visits;
-            choice = i;
+            choice = action;
         }
     }
-    Some(choice)
+    index_in_all(choice)
 }
 
 #[cfg(test)]

@@ -93,6 +93,10 @@ macro_rules! marglia_game {
             fn heuristic(view: &View, legal: &[Action]) -> usize {
                 bot::heuristic(view, legal)
             }
+
+            fn search_actions(state: &State, _seat: Seat, legal: &mut Vec<Action>) {
+                bot::search_actions(state, legal)
+            }
         }
     };
 }
