@@ -53,6 +53,15 @@ pub fn sizes(ruleset: Ruleset, players: usize) -> (usize, usize) {
     }
 }
 
+/// A red card's points where red cards count (spec §5): 2-8 face value, 9-K 10, A 20.
+fn red_table(rank: Rank) -> i64 {
+    match rank {
+        Rank::Ace => 20,
+        r if r.value() <= 8 => i64::from(r.value()),
+        _ => 10,
+    }
+}
+
 /// Points of one captured card under the options and player count (spec §5).
 pub fn card_points(options: &Options, players: usize, card: Card) -> i64 {
     let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
@@ -60,11 +69,6 @@ pub fn card_points(options: &Options, players: usize, card: Card) -> i64 {
     };
     let red = suit.is_red();
     let v = i64::from(rank.value());
-    let red_table = |rank: Rank| match rank {
-        Rank::Ace => 20,
-        r if r.value() <= 8 => i64::from(r.value()),
-        _ => 10,
-    };
     match options.ruleset {
         Ruleset::Base | Ruleset::Taiwan => {
             if red {
@@ -110,9 +114,50 @@ pub fn card_points(options: &Options, players: usize, card: Card) -> i64 {
     }
 }
 
-/// Card points of a pile.
+/// Card points of a pile: [`card_points`] summed, counted rank by rank on the set's masks (a
+/// Taiwan race asks after every capture, and card by card this was a seventh of its time).
 pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
-    pile.iter().map(|c| card_points(options, players, c)).sum()
+    let red = CardSet(pile.of_suit(Suit::Hearts).0 | pile.of_suit(Suit::Diamonds).0);
+    let black = CardSet(pile.of_suit(Suit::Spades).0 | pile.of_suit(Suit::Clubs).0);
+    let count = |set: CardSet, rank: Rank| i64::from(set.of_rank(rank).0.count_ones());
+    let holds = |rank: Rank, suit: Suit| i64::from(pile.contains(Card::new(rank, suit)));
+    let red_points = || {
+        Rank::ALL
+            .iter()
+            .map(|&rank| red_table(rank) * count(red, rank))
+            .sum::<i64>()
+    };
+    match options.ruleset {
+        Ruleset::Base | Ruleset::Taiwan => {
+            let spade_ace = if players >= 3 { 30 } else { 0 };
+            let club_ace_counts = options.ruleset == Ruleset::Base
+                && match options.black_aces {
+                    BlackAces::ByPlayerCount => players == 4,
+                    BlackAces::SeedLiteral => players >= 3,
+                };
+            let club_ace = if club_ace_counts { 40 } else { 0 };
+            red_points()
+                + spade_ace * holds(Rank::Ace, Suit::Spades)
+                + club_ace * holds(Rank::Ace, Suit::Clubs)
+        }
+        Ruleset::MainMerah => red_points(),
+        Ruleset::Thai => {
+            let low_colour = match options.thai_low_cards {
+                ThaiLowCards::Red => red,
+                ThaiLowCards::Black => black,
+            };
+            let mut points = 50 * holds(Rank::Ace, Suit::Spades);
+            for rank in Rank::ALL {
+                points += match rank {
+                    Rank::Ace => 0,
+                    r if r.value() <= 8 => i64::from(r.value()) * count(low_colour, r),
+                    Rank::Nine => options.thai_nine * count(black, rank),
+                    _ => 10 * count(black, rank),
+                };
+            }
+            points
+        }
+    }
 }
 
 /// The par ("winning threshold") of a deal, where the spec's table gives one (R12).
@@ -184,4 +229,54 @@ pub fn race_reached(options: &Options, players: usize, pile: CardSet) -> Option<
     }
     let points = pile_points(options, players, pile);
     (points >= options.taiwan_target).then_some(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::PlayoutRng;
+
+    #[test]
+    fn pile_points_is_the_sum_of_card_points_under_every_rule_set() {
+        let base: Options = serde_json::from_value(serde_json::json!({
+            "ruleset": "base", "first_dealer": "random", "black_aces": "by_player_count",
+            "red_five_bonus": true, "thai_nine": 10, "thai_low_cards": "black",
+            "taiwan_target": 140, "taiwan_end": "race", "cutter_peek": false, "deals": 1,
+        }))
+        .expect("options");
+        let mut rng = PlayoutRng::new(7);
+        for ruleset in [
+            Ruleset::Base,
+            Ruleset::Taiwan,
+            Ruleset::Thai,
+            Ruleset::MainMerah,
+        ] {
+            for (black_aces, thai_low_cards, thai_nine) in [
+                (BlackAces::ByPlayerCount, ThaiLowCards::Black, 10),
+                (BlackAces::SeedLiteral, ThaiLowCards::Red, 9),
+            ] {
+                let options = Options {
+                    ruleset,
+                    black_aces,
+                    thai_low_cards,
+                    thai_nine,
+                    ..base.clone()
+                };
+                for players in 2..=4 {
+                    for _ in 0..200 {
+                        // A random subset of the 52 cards (every rank and suit, aces included).
+                        let mask = ((rng.below(1 << 26) as u64) << 26) | rng.below(1 << 26) as u64;
+                        let pile = CardSet(mask);
+                        let by_card: i64 =
+                            pile.iter().map(|c| card_points(&options, players, c)).sum();
+                        assert_eq!(
+                            pile_points(&options, players, pile),
+                            by_card,
+                            "{options:?} {players}p {pile:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
