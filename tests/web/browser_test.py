@@ -237,11 +237,38 @@ def replay(context):
     )
     check(page.locator("#deals table").count() == 1, "replay: no scores-per-deal table")
     # Any seat once the match is over: seat 0 sees its own hand.
-    page.select_option("#seat-select", "0")
+    with page.expect_response(lambda r: r.url.endswith("/frames?seat=0")):
+        page.select_option("#seat-select", "0")
     page.wait_for_function("() => document.querySelector('#view') && document.querySelector('#view').textContent.includes('seat')", timeout=5000)
     page.click("#first")
     page.keyboard.press("ArrowRight")
     accessibility(page, "replay")
+    # Seats chosen in quick succession: seat 1's frames, held back until seat 0's have arrived,
+    # must not replace them (the page once showed whichever answer came last).
+    held = []
+
+    def is_seat_1(url):
+        return url.endswith("/frames?seat=1")
+
+    def hold(route):
+        held.append(route)
+
+    page.route(is_seat_1, hold)
+    page.select_option("#seat-select", "1")
+    deadline = time.time() + 10
+    while not held and time.time() < deadline:
+        page.wait_for_timeout(50)
+    check(held, "replay: choosing seat 1 asked for its frames")
+    with page.expect_response(lambda r: r.url.endswith("/frames?seat=0")):
+        page.select_option("#seat-select", "0")
+    page.wait_for_timeout(300)
+    seat_0_view = page.inner_text("#view")
+    with page.expect_response(lambda r: is_seat_1(r.url)):
+        held[0].continue_()
+    page.wait_for_timeout(300)
+    check(page.inner_text("#view") == seat_0_view, "replay: seat 1's late frames replaced seat 0's")
+    check(position.inner_text() == f"Move 1 of {moves}", f"replay: the position moved while seats loaded: {position.inner_text()}")
+    page.unroute(is_seat_1)
     page.select_option("#seat-select", index=0)
     page.click("#last")
     page.click("#prev")

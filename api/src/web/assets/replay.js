@@ -132,18 +132,23 @@ export async function matchPage(id) {
     event.preventDefault();
   });
 
+  // Only the latest request's frames are shown: an answer for a seat chosen before another one
+  // (they can arrive out of order) must not replace the newer seat's frames.
+  let framesRequest = 0;
   async function loadFrames() {
+    const ticket = ++framesRequest;
     const query = viewerSeat === '' ? '' : `?seat=${enc(viewerSeat)}`;
     const reply = await api(`/v1/matches/${enc(id)}/frames${query}`);
+    if (ticket !== framesRequest) return false;
     if (!reply.ok) { viewBox.replaceChildren(errorBox(problemText(reply))); return false; }
     frames = reply.body.frames;
     return true;
   }
 
+  // The position stays where the reader is when the frames arrive (every seat has the same moves).
   seatSelect.addEventListener('change', async () => {
     viewerSeat = seatSelect.value;
-    const keep = pos;
-    if (await loadFrames()) { pos = keep; show(); }
+    if (await loadFrames()) show();
   });
 
   function watch() {
@@ -173,8 +178,7 @@ export async function matchPage(id) {
       const again = await api(`/v1/matches/${enc(id)}`);
       if (again.ok) match = again.body;
       fillSummary();
-      const keep = pos;
-      if (await loadFrames()) { pos = keep; show(); }
+      if (await loadFrames()) show();
       fillScores();
     });
     liveSource.addEventListener('error', () => {
