@@ -4,8 +4,9 @@
 //! - `heuristic`: each game's own simple policy ([`engine::Game::heuristic`]), from the seat's view
 //!   only;
 //! - `ismcts`: information-set Monte Carlo tree search ([`engine::search`]) over determinizations
-//!   of the state for [`ISMCTS_BUDGET_MS`] per move (at most half the move's deadline). It needs
-//!   the state: the arena hands it over in process; over HTTP the request carries `state`.
+//!   of the state for [`ISMCTS_BUDGET_MS`] per move by default (`cardroom serve --ismcts-ms`; at
+//!   most half the move's deadline). It needs the state: the arena hands it over in process; over
+//!   HTTP the request carries `state`.
 //!
 //! The arena calls its own built-in bots in-process (URL `builtin:<name>`) with the same
 //! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
@@ -23,7 +24,8 @@ pub const NAMES: [&str; 3] = ["random", "heuristic", "ismcts"];
 /// The built-in bots that search (run off the async workers).
 pub const SEARCHES: [&str; 1] = ["ismcts"];
 
-/// How long `ismcts` searches per move, in milliseconds (at most half the move's deadline).
+/// How long `ismcts` searches per move by default, in milliseconds (`--ismcts-ms`; at most half
+/// the move's deadline).
 pub const ISMCTS_BUDGET_MS: u64 = 200;
 /// An upper bound on its iterations per move, whatever the clock says.
 const ISMCTS_MAX_ITERATIONS: u32 = 200_000;
@@ -44,8 +46,9 @@ pub fn info(name: &str) -> Option<BotInfo> {
     })
 }
 
-/// The built-in bot `name`'s answer to a move request.
-pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String> {
+/// The built-in bot `name`'s answer to a move request; `ismcts_ms` bounds a search's time per
+/// move (with half the request's deadline).
+pub fn choose(name: &str, request: &MoveRequest, ismcts_ms: u64) -> Result<MoveResponse, String> {
     let state = match &request.state {
         Some(state) => Some(
             engine::registry::find(&request.game)
@@ -64,6 +67,7 @@ pub fn choose(name: &str, request: &MoveRequest) -> Result<MoveResponse, String>
             view: &request.view,
             legal_actions: &request.legal_actions,
             deadline_ms: request.deadline_ms,
+            ismcts_ms,
             state: state.as_deref(),
         },
     )
@@ -84,6 +88,8 @@ pub struct Position<'a> {
     pub legal_actions: &'a [Value],
     /// The move's deadline.
     pub deadline_ms: u64,
+    /// How long `ismcts` may search, in milliseconds (it also keeps to half the deadline).
+    pub ismcts_ms: u64,
     /// The full state (`ismcts` only).
     pub state: Option<&'a (dyn Match + 'static)>,
 }
@@ -97,6 +103,7 @@ pub fn choose_from(name: &str, position: &Position<'_>) -> Result<MoveResponse, 
         view,
         legal_actions,
         deadline_ms,
+        ismcts_ms,
         state,
     } = *position;
     if legal_actions.is_empty() {
@@ -124,7 +131,7 @@ pub fn choose_from(name: &str, position: &Position<'_>) -> Result<MoveResponse, 
                     "the state does not give seat {seat} these legal actions"
                 ));
             }
-            let budget = Duration::from_millis(ISMCTS_BUDGET_MS.min(deadline_ms / 2).max(1));
+            let budget = Duration::from_millis(ismcts_ms.min(deadline_ms / 2).max(1));
             let started = Instant::now();
             let bytes = serde_json::to_vec(&(match_id, seat, legal_actions.len()))
                 .map_err(|e| e.to_string())?;
@@ -188,7 +195,8 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 ///
 /// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
 /// simple policy on the seat's view; `ismcts` searches (IS-MCTS) over determinizations of the
-/// request's `state` for 200 ms or half the deadline, whichever is shorter (it refuses a request
+/// request's `state` for the server's `--ismcts-ms` (200 by default) or half the deadline,
+/// whichever is shorter (it refuses a request
 /// without `state`). Useful to test a client or to get a hint.
 #[utoipa::path(
     operation_id = "builtin_bot_move",
@@ -208,13 +216,15 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 pub async fn bot_move(
     name: web::Path<String>,
     request: web::Json<BuiltinMove>,
+    arena: Option<web::Data<crate::Arena>>,
 ) -> Result<web::Json<MoveResponse>, ServiceError> {
     if info(&name).is_none() {
         return Err(unknown(&name));
     }
     let request = request.into_inner().into_request();
     request.check().map_err(ServiceError::invalid)?;
-    choose(&name, &request)
+    let ismcts_ms = arena.map_or(ISMCTS_BUDGET_MS, |arena| arena.config().ismcts_ms);
+    choose(&name, &request, ismcts_ms)
         .map(web::Json)
         .map_err(|detail| ServiceError::new(ErrorCode::InvalidMoveRequest, detail))
 }

@@ -118,6 +118,8 @@ pub struct Target {
 pub struct BotClient {
     http: reqwest::Client,
     policy: Arc<AddressPolicy>,
+    /// How long the built-in `ismcts` searches per move, in milliseconds.
+    ismcts_ms: u64,
 }
 
 /// Installs rustls's `ring` crypto provider as the process default, once; later calls (and a
@@ -143,7 +145,18 @@ impl BotClient {
             .connect_timeout(Duration::from_secs(5))
             .user_agent(concat!("cardroom-arena/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        Ok(BotClient { http, policy })
+        Ok(BotClient {
+            http,
+            policy,
+            ismcts_ms: builtin::ISMCTS_BUDGET_MS,
+        })
+    }
+
+    /// The same client with the built-in `ismcts` searching `ms` milliseconds per move (at most
+    /// half the move's deadline).
+    pub fn with_ismcts_ms(mut self, ms: u64) -> Self {
+        self.ismcts_ms = ms;
+        self
     }
 
     /// The address policy in force.
@@ -190,10 +203,11 @@ impl BotClient {
                     request.game.to_string(),
                     request.match_id.to_string(),
                 );
-                let (seat, legal, deadline_ms) = (
+                let (seat, legal, deadline_ms, ismcts_ms) = (
                     request.seat,
                     request.legal_actions.to_vec(),
                     request.deadline_ms,
+                    self.ismcts_ms,
                 );
                 let state = request.state.map(|s| s.clone_match());
                 tokio::task::spawn_blocking(move || {
@@ -206,6 +220,7 @@ impl BotClient {
                             view: &view,
                             legal_actions: &legal,
                             deadline_ms,
+                            ismcts_ms,
                             state: state.as_deref(),
                         },
                     )
@@ -222,6 +237,7 @@ impl BotClient {
                         view: &view,
                         legal_actions: request.legal_actions,
                         deadline_ms: request.deadline_ms,
+                        ismcts_ms: self.ismcts_ms,
                         state: request.state,
                     },
                 )

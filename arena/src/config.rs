@@ -68,6 +68,9 @@ pub struct ArenaConfig {
     /// How often an idle worker looks for queued matches (matches created in the same process
     /// wake it at once).
     pub poll_interval: Duration,
+    /// How long the built-in `ismcts` bot searches per move, in milliseconds (at most half the
+    /// move's deadline).
+    pub ismcts_ms: u64,
 }
 
 impl ArenaConfig {
@@ -90,6 +93,7 @@ impl ArenaConfig {
             role: Role::All,
             lease: Duration::from_secs(10),
             poll_interval: Duration::from_millis(200),
+            ismcts_ms: crate::builtin::ISMCTS_BUDGET_MS,
         }
     }
 }
@@ -146,6 +150,11 @@ pub struct ArenaArgs {
     /// token; 0 turns the limit off.
     #[arg(long, env = "CARDROOM_MATCHES_PER_MINUTE", default_value_t = 120)]
     pub matches_per_minute: u32,
+    /// Milliseconds the built-in `ismcts` bot searches per move (1 to 60000; it never takes more
+    /// than half the move's deadline).
+    #[arg(long, env = "CARDROOM_ISMCTS_MS", default_value_t = crate::builtin::ISMCTS_BUDGET_MS,
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub ismcts_ms: u64,
 }
 
 impl ArenaArgs {
@@ -171,6 +180,7 @@ impl ArenaArgs {
             role: self.role,
             lease: Duration::from_millis(self.match_lease_ms.max(300)),
             poll_interval: Duration::from_millis(200),
+            ismcts_ms: self.ismcts_ms,
         }
     }
 }

@@ -88,7 +88,7 @@ impl Arena {
             );
         }
         let store: Arc<dyn Store> = Arc::new(sql);
-        let client = BotClient::new(config.policy.clone())?;
+        let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
         let arena = Arena {
             inner: Arc::new(Inner {
                 config: config.clone(),

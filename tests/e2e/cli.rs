@@ -68,6 +68,24 @@ fn serve_flags_parse_and_require_sealed_needs_a_key() {
 }
 
 #[test]
+fn serve_sets_the_ismcts_budget_per_move() {
+    let budget = |extra: &[&str]| {
+        let cli = Cli::try_parse_from([&["cardroom", "serve"], extra].concat())?;
+        let Command::Serve(args) = cli.command else {
+            panic!("serve")
+        };
+        Ok::<u64, clap::Error>(args.arena.config().ismcts_ms)
+    };
+    assert_eq!(budget(&[]).unwrap(), arena::builtin::ISMCTS_BUDGET_MS);
+    assert_eq!(budget(&["--ismcts-ms", "1500"]).unwrap(), 1500);
+    assert!(
+        budget(&["--ismcts-ms", "0"]).is_err(),
+        "a search needs time"
+    );
+    assert!(budget(&["--ismcts-ms", "60001"]).is_err(), "over a minute");
+}
+
+#[test]
 fn openapi_writes_and_checks_every_game_document() {
     use api::cli::{OpenapiArgs, openapi};
     let dir = std::env::temp_dir().join(format!("cardroom-games-{}", std::process::id()));

@@ -37,7 +37,11 @@ async fn spawn_slow_bot(delay: Duration) -> String {
                 web::post().to(
                     move |request: web::Json<arena::wire::MoveRequest>| async move {
                         tokio::time::sleep(delay).await;
-                        match arena::builtin::choose("heuristic", &request) {
+                        match arena::builtin::choose(
+                            "heuristic",
+                            &request,
+                            arena::builtin::ISMCTS_BUDGET_MS,
+                        ) {
                             Ok(answer) => HttpResponse::Ok().json(answer),
                             Err(reason) => HttpResponse::UnprocessableEntity().body(reason),
                         }

@@ -1,7 +1,7 @@
 //! The built-in heuristic bot beats the built-in random bot, in every game, through the same
 //! protocol types the arena sends over HTTP. Prints the figure per game.
 
-use arena::builtin::choose;
+use arena::builtin::{ISMCTS_BUDGET_MS, choose};
 use arena::wire::MoveRequest;
 use engine::{NewGame, Viewer};
 
@@ -39,7 +39,7 @@ fn heuristic_wins(
         } else {
             "random"
         };
-        let answer = choose(name, &request).expect("a choice");
+        let answer = choose(name, &request, ISMCTS_BUDGET_MS).expect("a choice");
         state.apply(seat, &answer.action).expect("a legal choice");
         turns += 1;
         assert!(turns < 100_000, "the game does not end");
@@ -131,16 +131,16 @@ fn the_ismcts_bot_searches_the_state_it_is_sent_and_refuses_a_request_without_on
             history: None,
             state: None,
         };
-        let refusal = choose("ismcts", &request).unwrap_err();
+        let refusal = choose("ismcts", &request, ISMCTS_BUDGET_MS).unwrap_err();
         assert!(refusal.contains("send `state`"), "{refusal}");
         request.state = Some(state.save());
-        let answer = choose("ismcts", &request).expect("a choice");
+        let answer = choose("ismcts", &request, ISMCTS_BUDGET_MS).expect("a choice");
         assert!(request.legal_actions.contains(&answer.action));
         // A state that does not match the request's legal actions is refused.
         let mut wrong = request.clone();
         wrong.legal_actions.pop();
         if !wrong.legal_actions.is_empty() {
-            assert!(choose("ismcts", &wrong).is_err());
+            assert!(choose("ismcts", &wrong, ISMCTS_BUDGET_MS).is_err());
         }
         state.apply(seat, &answer.action).expect("a legal choice");
     }
