@@ -196,8 +196,8 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 /// `random` picks uniformly (deterministically per request); `heuristic` runs the game's own
 /// simple policy on the seat's view; `ismcts` searches (IS-MCTS) over determinizations of the
 /// request's `state` for the server's `--ismcts-ms` (200 by default) or half the deadline,
-/// whichever is shorter (it refuses a request
-/// without `state`). Useful to test a client or to get a hint.
+/// whichever is shorter (it refuses a request without `state`). Useful to test a client or to get
+/// a hint.
 #[utoipa::path(
     operation_id = "builtin_bot_move",
     tag = "built-in bots",
