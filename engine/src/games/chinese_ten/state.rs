@@ -223,23 +223,29 @@ impl State {
             let entry = self.stacked.get(self.entries_used).cloned();
             self.entries_used += 1;
             let deck = deal_sequence(pack, entry.as_deref(), &mut self.table.rng);
-            self.hands = vec![CardSet::EMPTY; n];
+            // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
+            // where allocating them anew weighed on every game.
+            self.hands.clear();
+            self.hands.resize(n, CardSet::EMPTY);
             for (i, card) in deck.iter().take(n * h).enumerate() {
                 self.hands[(self.dealer + 1 + i) % n].insert(*card);
             }
-            let layout: Vec<Card> = deck.iter().skip(n * h).take(l).copied().collect();
-            self.stock = deck.iter().skip(n * h + l).rev().copied().collect();
-            self.piles = vec![CardSet::EMPTY; n];
-            self.red_fives = vec![0; n];
+            let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
+            self.stock.clear();
+            self.stock.extend(deck.iter().skip(n * h + l).rev());
+            self.piles.clear();
+            self.piles.resize(n, CardSet::EMPTY);
+            self.red_fives.clear();
+            self.red_fives.resize(n, 0);
             self.trio = None;
             self.peek = if self.table.options.cutter_peek {
                 deck.last().map(|c| ((self.dealer + n - 1) % n, *c))
             } else {
                 None
             };
-            self.layout = Layout::of(layout.clone());
+            self.layout = Layout::of(layout.to_vec());
             if self.table.options.ruleset == Ruleset::MainMerah
-                && let Some(reason) = main_merah_redeal(&layout)
+                && let Some(reason) = main_merah_redeal(layout)
             {
                 events.push(Event::Redeal {
                     dealer: self.dealer,
@@ -250,7 +256,7 @@ impl State {
             events.push(Event::Deal {
                 deal: self.deal,
                 dealer: self.dealer,
-                layout,
+                layout: layout.to_vec(),
             });
             if self.table.options.ruleset != Ruleset::MainMerah {
                 self.initial_specials(events);
