@@ -53,7 +53,8 @@ pub fn sizes(ruleset: Ruleset, players: usize) -> (usize, usize) {
     }
 }
 
-/// A red card's points where red cards count (spec §5): 2-8 face value, 9-K 10, A 20.
+/// A red card's points where red cards count (spec §5, R1: the seed's suitless lines are the red
+/// cards): 2-8 face value, 9-K 10, A 20.
 fn red_table(rank: Rank) -> i64 {
     match rank {
         Rank::Ace => 20,
@@ -62,60 +63,15 @@ fn red_table(rank: Rank) -> i64 {
     }
 }
 
-/// Points of one captured card under the options and player count (spec §5).
+/// Points of one captured card under the options and player count (spec §5): the points of a
+/// pile holding only that card, so the table is written once, in [`pile_points`].
 pub fn card_points(options: &Options, players: usize, card: Card) -> i64 {
-    let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
-        return 0;
-    };
-    let red = suit.is_red();
-    let v = i64::from(rank.value());
-    match options.ruleset {
-        Ruleset::Base | Ruleset::Taiwan => {
-            if red {
-                return red_table(rank);
-            }
-            match (rank, suit) {
-                (Rank::Ace, Suit::Spades) if players >= 3 => 30,
-                (Rank::Ace, Suit::Clubs) if options.ruleset == Ruleset::Base => {
-                    let counts = match options.black_aces {
-                        BlackAces::ByPlayerCount => players == 4,
-                        BlackAces::SeedLiteral => players >= 3,
-                    };
-                    if counts { 40 } else { 0 }
-                }
-                _ => 0,
-            }
-        }
-        Ruleset::MainMerah => {
-            if red {
-                red_table(rank)
-            } else {
-                0
-            }
-        }
-        Ruleset::Thai => {
-            if rank == Rank::Ace {
-                return if suit == Suit::Spades { 50 } else { 0 };
-            }
-            let low = v <= 8;
-            let low_colour_red = options.thai_low_cards == ThaiLowCards::Red;
-            if low {
-                return if red == low_colour_red { v } else { 0 };
-            }
-            if red {
-                return 0;
-            }
-            if rank == Rank::Nine {
-                options.thai_nine
-            } else {
-                10
-            }
-        }
-    }
+    pile_points(options, players, CardSet::from_cards([card]))
 }
 
-/// Card points of a pile: [`card_points`] summed, counted rank by rank on the set's masks (a
-/// Taiwan race asks after every capture, and card by card this was a seventh of its time).
+/// Card points of a pile under the options and player count (spec §5), counted rank by rank on
+/// the set's masks: a Taiwan race asks after every capture, and card by card this was a seventh
+/// of its time. A card without rank or suit (the joker, in no pack of the family) counts 0.
 pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
     let red = CardSet(pile.of_suit(Suit::Hearts).0 | pile.of_suit(Suit::Diamonds).0);
     let black = CardSet(pile.of_suit(Suit::Spades).0 | pile.of_suit(Suit::Clubs).0);
@@ -129,6 +85,8 @@ pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
     };
     match options.ruleset {
         Ruleset::Base | Ruleset::Taiwan => {
+            // R2: AS 30 from 3 players; AC 40 with 4 (or from 3 with `seed_literal`), base game
+            // only (R18 a).
             let spade_ace = if players >= 3 { 30 } else { 0 };
             let club_ace_counts = options.ruleset == Ruleset::Base
                 && match options.black_aces {
@@ -142,6 +100,8 @@ pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
         }
         Ruleset::MainMerah => red_points(),
         Ruleset::Thai => {
+            // R4: 2-8 of the `thai_low_cards` colour at face value, black 9-K 10 (the 9 at
+            // `thai_nine`), AS 50; red 9-K and the other aces nothing.
             let low_colour = match options.thai_low_cards {
                 ThaiLowCards::Red => red,
                 ThaiLowCards::Black => black,
@@ -236,6 +196,55 @@ mod tests {
     use super::*;
     use crate::rng::PlayoutRng;
 
+    /// Spec §5's table read card by card, as the rules state it (R1, R2, R4, R18 a): the oracle
+    /// the mask count is checked against.
+    fn spec_card_points(options: &Options, players: usize, card: Card) -> i64 {
+        let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
+            return 0;
+        };
+        let red = suit.is_red();
+        let v = i64::from(rank.value());
+        match options.ruleset {
+            Ruleset::Base | Ruleset::Taiwan => {
+                if red {
+                    return red_table(rank);
+                }
+                match (rank, suit) {
+                    (Rank::Ace, Suit::Spades) if players >= 3 => 30,
+                    (Rank::Ace, Suit::Clubs) if options.ruleset == Ruleset::Base => {
+                        let counts = match options.black_aces {
+                            BlackAces::ByPlayerCount => players == 4,
+                            BlackAces::SeedLiteral => players >= 3,
+                        };
+                        if counts { 40 } else { 0 }
+                    }
+                    _ => 0,
+                }
+            }
+            Ruleset::MainMerah => {
+                if red {
+                    red_table(rank)
+                } else {
+                    0
+                }
+            }
+            Ruleset::Thai => {
+                if rank == Rank::Ace {
+                    return if suit == Suit::Spades { 50 } else { 0 };
+                }
+                let low_colour_red = options.thai_low_cards == ThaiLowCards::Red;
+                if v <= 8 {
+                    return if red == low_colour_red { v } else { 0 };
+                }
+                match (red, rank) {
+                    (true, _) => 0,
+                    (false, Rank::Nine) => options.thai_nine,
+                    (false, _) => 10,
+                }
+            }
+        }
+    }
+
     #[test]
     fn pile_points_is_the_sum_of_card_points_under_every_rule_set() {
         let base: Options = serde_json::from_value(serde_json::json!({
@@ -267,8 +276,10 @@ mod tests {
                         // A random subset of the 52 cards (every rank and suit, aces included).
                         let mask = ((rng.below(1 << 26) as u64) << 26) | rng.below(1 << 26) as u64;
                         let pile = CardSet(mask);
-                        let by_card: i64 =
-                            pile.iter().map(|c| card_points(&options, players, c)).sum();
+                        let by_card: i64 = pile
+                            .iter()
+                            .map(|c| spec_card_points(&options, players, c))
+                            .sum();
                         assert_eq!(
                             pile_points(&options, players, pile),
                             by_card,
