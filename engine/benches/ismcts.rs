@@ -16,11 +16,11 @@
 //! `ISMCTS_ITERATIONS` iterations per move, default 150; `ISMCTS_MS` a time budget per move in
 //! milliseconds instead, as the arena's bot has; `ISMCTS_ROLLOUT` `uniform` or the percentage of
 //! rollout moves the family's heuristic plays, or `family` (the default: the family's choice, what
-//! the arena's bot plays); `ISMCTS_IDS` a comma list of
-//! ids; `ISMCTS_OPPONENTS` `heuristic` or `random` for one of the two; `ISMCTS_SIDE=seat` to put
-//! IS-MCTS in one seat only of a partnership, beside a partner of the opponent policy;
-//! `ISMCTS_PLAYERS` a player count, within each id's range, instead of its least from 3). A
-//! benchmark, not a test: it prints figures and asserts nothing.
+//! the arena's bot plays); `ISMCTS_IDS` a comma list of ids; `ISMCTS_OPPONENTS` `heuristic` or
+//! `random` for one of the two; `ISMCTS_SIDE=seat` to put IS-MCTS in one seat only of a
+//! partnership, beside a partner of the opponent policy; `ISMCTS_PLAYERS` a player count, clamped
+//! to each id's range, instead of its least from 3). A benchmark, not a test: it prints figures
+//! and asserts nothing.
 
 use engine::rng::PlayoutRng;
 use engine::search::{Rollout, standing};

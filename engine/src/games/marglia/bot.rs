@@ -9,7 +9,8 @@ use crate::cards::*;
 use crate::game::Seat;
 
 /// The moves the built-in `ismcts` bot's search weighs (`GameDef::search_actions`): in Maniglia's
-/// auction, the lowest bid and pass. Raising by the least is how an auction climbs anyway (the
+/// auction (spec Part II, bidding; bids from `maniglia_min_bid`, R11, to 70), the lowest bid and
+/// pass. Raising by the least is how an auction climbs anyway (the
 /// heuristic bids that way too) and a jump only pays more for the same contract; searched whole,
 /// 35 prices spread the iterations so thin that the search passed every auction it was traced in
 /// (bench/README.md). Everywhere else, every legal action.
