@@ -15,6 +15,11 @@
 #             $CONCURRENCY matches each, against one `--role api` process that serves the bots
 #             and the API.
 # Moves/s = moves logged in the database during $DURATION seconds, after $WARMUP seconds.
+# cpu_us_per_move / cpu_us_per_call: CPU time (user + system) the server process(es) spent in the
+# window, per move logged or per call served. Unlike the rates, it barely moves with the load of a
+# shared machine, so the arena's cost per move can be compared with the bot call's cost on a busy
+# one: the arena can reach 50% of the ceiling only if its CPU per move is at most twice the CPU
+# per call of the ceiling (wrk's own CPU is not counted).
 #
 # Needs wrk, curl, jq, python3 and PostgreSQL 15 server binaries (apt-get install -y wrk curl jq
 # postgresql); starts a throwaway cluster with .ci/postgres.sh unless DATABASE_URL is set.
@@ -73,12 +78,23 @@ queue_matches() { # base bots_json count (four requests at a time, so queueing k
 pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM moves'; }
 sqlite_moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
 
+# CPU time in microseconds (user + system, all threads) of the server processes started so far.
+cpu_us() {
+  local total=0 pid ticks
+  for pid in "${PIDS[@]}"; do
+    ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+    total=$((total + ticks))
+  done
+  echo $((total * 1000000 / $(getconf CLK_TCK)))
+}
+
 measure() { # name count_command...
   local name=$1; shift
   sleep "$WARMUP"
-  local a b
-  a=$("$@"); sleep "$DURATION"; b=$("$@")
-  echo "$name moves_per_s=$(( (b - a) / DURATION ))" | tee -a "$OUT/arena_load.txt"
+  local a b cpu_a cpu_b
+  a=$("$@"); cpu_a=$(cpu_us); sleep "$DURATION"; b=$("$@"); cpu_b=$(cpu_us)
+  echo "$name moves_per_s=$(( (b - a) / DURATION )) cpu_us_per_move=$(( (cpu_b - cpu_a) / (b - a > 0 ? b - a : 1) ))" \
+    | tee -a "$OUT/arena_load.txt"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, $BIN, ${DURATION}s windows" | tee -a "$OUT/arena_load.txt"
@@ -113,8 +129,13 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
     body_at "$TMP/typical.json"
     for body in early typical; do
       json "$base/bots/random/move" @"$TMP/$body.json" >/dev/null
+      cpu_a=$(cpu_us)
       BODY_FILE="$TMP/$body.json" wrk -t1 -c"$WRK_CONNS" -d"${DURATION}s" -s bench/apply.lua "$base/bots/random/move" \
-        | tee "$OUT/arena_ceiling_$body.txt" | grep RESULT | sed "s/^RESULT/ceiling-$body/" | tee -a "$OUT/arena_load.txt"
+        >"$OUT/arena_ceiling_$body.txt"
+      cpu_b=$(cpu_us)
+      calls=$(sed -n 's/^RESULT requests=\([0-9]*\).*/\1/p' "$OUT/arena_ceiling_$body.txt")
+      echo "$(grep RESULT "$OUT/arena_ceiling_$body.txt" | sed "s/^RESULT/ceiling-$body/") cpu_us_per_call=$(( (cpu_b - cpu_a) / (calls > 0 ? calls : 1) ))" \
+        | tee -a "$OUT/arena_load.txt"
     done
   fi
   if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then

@@ -187,7 +187,7 @@ impl BotClient {
     ) -> (Result<MoveResponse, Fault>, u64) {
         let started = Instant::now();
         if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
-            let view: Value = match serde_json::from_str(request.view.get()) {
+            let view: Value = match serde_json::from_str(request.view) {
                 Ok(view) => view,
                 Err(e) => {
                     return (
@@ -305,16 +305,17 @@ impl BotClient {
         body: Option<Vec<u8>>,
         timeout: Duration,
     ) -> Result<(Vec<u8>, u16), Fault> {
-        let url = format!("{}{}", target.url.trim_end_matches('/'), path);
-        self.policy
-            .check_url(&url)
+        // The URL as checked is the one requested: parsed once.
+        let url = self
+            .policy
+            .check_url(&format!("{}{}", target.url.trim_end_matches('/'), path))
             .map_err(|e| Fault::new(FaultKind::Transport, e.to_string()))?;
         let body = body.unwrap_or_default();
         let timestamp = unix_seconds();
         let signature = sign(&target.signing_secret, timestamp, &body);
         let mut request = self
             .http
-            .request(method, &url)
+            .request(method, url)
             .header(TIMESTAMP_HEADER, timestamp.to_string())
             .header(SIGNATURE_HEADER, signature);
         if !body.is_empty() {

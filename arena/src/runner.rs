@@ -24,7 +24,7 @@ use crate::ratings;
 use crate::store::{
     BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
 };
-use crate::wire::{Clock, EndNotice, HistoryEntry, OutgoingMove, SeatInfo, StartNotice};
+use crate::wire::{Clock, EndNotice, OutgoingMove, SeatInfo, StartNotice};
 use engine::{GameResult, NewGame, Viewer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -373,7 +373,6 @@ impl Runner {
                 let timeout_ms = time_left_ms
                     .map_or(record.deadline_ms, |left| left.clamp(1, record.deadline_ms));
                 let view = state.view_json(Viewer::Seat(seat));
-                let view = serde_json::value::RawValue::from_string(view)?;
                 let request = OutgoingMove {
                     match_id: id,
                     game: &record.game,
@@ -633,9 +632,10 @@ pub fn compact(action: &Value) -> String {
     }
 }
 
-/// The match history as each seat may know it ([`HistoryEntry`]: every move's public events, and
-/// the action itself only for the seat's own moves), kept serialized per seat: one entry is
-/// appended per move, so a move request costs no re-serialization of the match.
+/// The match history as each seat may know it ([`crate::wire::HistoryEntry`]: every move's
+/// public events, and the action itself only for the seat's own moves), kept serialized per
+/// seat: one entry is appended per move, so a move request costs no re-serialization of the
+/// match.
 struct Histories {
     /// Per seat, the JSON of its entries joined by commas.
     seats: Vec<Vec<u8>>,
@@ -650,23 +650,26 @@ impl Histories {
         }
     }
 
+    /// Appends a move to every seat's history: `{"seat":..,"action":..,"events":[..]}` for the
+    /// mover, the same without `action` for the others (the shape of
+    /// [`crate::wire::HistoryEntry`]). The events are serialized once for every seat.
     fn push(&mut self, mover: usize, action: &Value, events: &[Value]) {
-        let entry = |action: Option<Value>| {
-            serde_json::to_vec(&HistoryEntry {
-                seat: mover,
-                action,
-                events: events.to_vec(),
-            })
-            .unwrap_or_default()
-        };
-        // Every other seat sees the same entry; the mover's also has its action.
-        let public = entry(None);
-        let own = entry(Some(action.clone()));
+        let events = serde_json::to_vec(events).unwrap_or_else(|_| b"[]".to_vec());
+        let action = serde_json::to_vec(action).unwrap_or_else(|_| b"{}".to_vec());
+        let seat_field = format!("{{\"seat\":{mover},");
         for (seat, history) in self.seats.iter_mut().enumerate() {
             if !history.is_empty() {
                 history.push(b',');
             }
-            history.extend_from_slice(if seat == mover { &own } else { &public });
+            history.extend_from_slice(seat_field.as_bytes());
+            if seat == mover {
+                history.extend_from_slice(b"\"action\":");
+                history.extend_from_slice(&action);
+                history.push(b',');
+            }
+            history.extend_from_slice(b"\"events\":");
+            history.extend_from_slice(&events);
+            history.push(b'}');
         }
         self.moves += 1;
     }
@@ -682,7 +685,7 @@ impl Histories {
 
     /// The seat's entries.
     #[cfg(test)]
-    fn entries(&self, seat: usize) -> Vec<HistoryEntry> {
+    fn entries(&self, seat: usize) -> Vec<crate::wire::HistoryEntry> {
         let mut text = b"[".to_vec();
         text.extend_from_slice(self.json(seat));
         text.push(b']');
@@ -793,13 +796,12 @@ mod tests {
 
         // The body written from the typed view and the serialized history reads back as the
         // request serialized whole, and a first move's body has an empty history.
-        let view = serde_json::value::RawValue::from_string(r#"{"hand":["7H"]}"#.into()).unwrap();
         let legal = vec![json!({"type": "play", "cards": ["7H"]})];
         let outgoing = OutgoingMove {
             match_id: "m_1",
             game: "twenty_two",
             seat: 1,
-            view: &view,
+            view: r#"{"hand":["7H"]}"#,
             legal_actions: &legal,
             deadline_ms: 1000,
             time_left_ms: Some(5000),
@@ -817,7 +819,10 @@ mod tests {
             state: None,
         };
         let body = crate::wire::move_request_body(&outgoing, histories.json(1)).unwrap();
-        assert_eq!(body, serde_json::to_vec(&whole).unwrap());
+        assert_eq!(
+            serde_json::from_slice::<Value>(&body).unwrap(),
+            serde_json::to_value(&whole).unwrap()
+        );
         let first = crate::wire::move_request_body(&outgoing, b"").unwrap();
         let parsed: MoveRequest = serde_json::from_slice(&first).unwrap();
         assert_eq!(parsed.history, Some(Vec::new()));

@@ -6,7 +6,6 @@
 //! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::{OpenApi, ToSchema};
 
@@ -181,8 +180,8 @@ pub struct EndNotice {
 }
 
 /// A move request as the arena writes it: the fields of [`MoveRequest`] borrowed, the view
-/// already serialized from the engine's typed view (no `Value` tree per move) and the history
-/// spliced in by [`move_request_body`].
+/// already serialized from the engine's typed view (no `Value` tree per move), and the view and
+/// the history spliced in by [`move_request_body`].
 #[derive(Debug, Serialize)]
 pub struct OutgoingMove<'a> {
     /// See [`MoveRequest::match_id`].
@@ -192,8 +191,11 @@ pub struct OutgoingMove<'a> {
     pub game: &'a str,
     /// See [`MoveRequest::seat`].
     pub seat: usize,
-    /// See [`MoveRequest::view`]: a JSON object.
-    pub view: &'a RawValue,
+    /// See [`MoveRequest::view`]: a JSON object, as the engine serialized it
+    /// (`Match::view_json`). Spliced into the body as it is: parsing it again to check it would
+    /// cost as much as writing it.
+    #[serde(skip)]
+    pub view: &'a str,
     /// See [`MoveRequest::legal_actions`].
     pub legal_actions: &'a [Value],
     /// See [`MoveRequest::deadline_ms`].
@@ -207,17 +209,20 @@ pub struct OutgoingMove<'a> {
     pub state: Option<&'a (dyn engine::Match + 'static)>,
 }
 
-/// The JSON body of a move request and its history, already serialized: `history_entries` is
-/// the entries' JSON joined by commas. The arena keeps each seat's history serialized and
-/// appends one entry per move, so a request costs no re-serialization of the whole match.
+/// The JSON body of a move request, its view and its history already serialized:
+/// `history_entries` is the entries' JSON joined by commas. The arena keeps each seat's history
+/// serialized and appends one entry per move, so a request costs no re-serialization of the
+/// whole match.
 pub fn move_request_body(
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
 ) -> serde_json::Result<Vec<u8>> {
-    let mut body = Vec::with_capacity(request.view.get().len() + history_entries.len() + 512);
+    let mut body = Vec::with_capacity(request.view.len() + history_entries.len() + 512);
     serde_json::to_writer(&mut body, request)?;
-    // `history` comes last: the object ends with its brace.
+    // `view` and `history` come last: the object ends with its brace.
     body.pop();
+    body.extend_from_slice(b",\"view\":");
+    body.extend_from_slice(request.view.as_bytes());
     body.extend_from_slice(b",\"history\":[");
     body.extend_from_slice(history_entries);
     body.extend_from_slice(b"]}");

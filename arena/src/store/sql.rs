@@ -366,7 +366,11 @@ impl SqlStore {
                     })
                     .synchronous(SqliteSynchronous::Normal)
                     .busy_timeout(Duration::from_secs(30))
-                    .foreign_keys(true);
+                    .foreign_keys(true)
+                    // A multi-row INSERT in a transaction keeps a statement journal (to undo
+                    // itself alone on a constraint error); in a temporary file that cost a file
+                    // open, writes and a close per batch of moves. Nothing durable lives there.
+                    .pragma("temp_store", "memory");
                 // A local file answers or fails at once: no ping before every statement.
                 let pool = SqlitePoolOptions::new()
                     .test_before_acquire(false)
@@ -461,10 +465,19 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
                 return;
             };
             batch.push(first);
-            while batch.len() < MAX_BATCH {
-                match receiver.try_recv() {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
+            // Whatever is waiting, then once more after letting the tasks that are ready run
+            // (a match whose bot has answered is about to log its move): a commit costs about
+            // the same for one move or for twenty, and with nothing else ready the yield
+            // returns at once.
+            for pass in 0..2 {
+                if pass == 1 && batch.len() < MAX_BATCH {
+                    tokio::task::yield_now().await;
+                }
+                while batch.len() < MAX_BATCH {
+                    match receiver.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
                 }
             }
         }
