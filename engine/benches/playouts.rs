@@ -1,5 +1,6 @@
-//! Random playouts per second on the typed path (`engine::erased::random_playout::<G>`), legal
-//! action generation included. One line per (game id, players) in [`ENTRIES`]: every published id.
+//! Random playouts per second on the typed path (`engine::erased::PlayoutLists`, as
+//! `engine::erased::random_playout` plays them, its lists kept from game to game), legal action
+//! generation included. One line per (game id, players) in [`ENTRIES`]: every published id.
 //! `bench/openspiel_compare.sh` runs the same loop through `cardroom playouts` beside OpenSpiel.
 //!
 //! Each iteration plays the same [`GAMES`] seeded games, so the throughput (applied actions per
@@ -7,7 +8,7 @@
 //! Run: `cargo bench -p engine --bench playouts -- --quick`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::erased::random_playout;
+use engine::erased::PlayoutLists;
 use engine::game::{GameDef, OptionsOf, Setup};
 use engine::games::basra::Basra;
 use engine::games::bird_dog::BirdDog;
@@ -102,9 +103,10 @@ fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<OptionsOf<G>> {
 }
 
 fn batch<G: GameDef>(setups: &[Setup<OptionsOf<G>>]) -> u64 {
+    let mut lists = PlayoutLists::<G>::default();
     setups
         .iter()
-        .map(|s| random_playout::<G>(s, s.seed ^ 0x9E37_79B9_7F4A_7C15))
+        .map(|s| lists.play(s, s.seed ^ 0x9E37_79B9_7F4A_7C15))
         .sum()
 }
 

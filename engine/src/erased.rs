@@ -7,7 +7,9 @@
 
 use crate::error::{ActionError, ReplayError, SetupError, StateError};
 use crate::game::Viewer;
-use crate::game::{ActionOf, GameDef, GameResult, GameState, OptionsOf, Seat, Setup, ViewOf};
+use crate::game::{
+    ActionOf, EventOf, GameDef, GameResult, GameState, OptionsOf, Seat, Setup, ViewOf,
+};
 use crate::options::{
     OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
 };
@@ -117,7 +119,18 @@ pub trait Game: Send + Sync {
     /// Replays `actions` from a setup; stops at the first refused action.
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
-    fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError>;
+    fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError> {
+        self.random_playouts(players, seed, 1)
+    }
+    /// Plays `games` uniformly random games, seeds `first_seed`, `first_seed + 1`, ..., each as
+    /// [`Game::random_playout`] would, and returns the number of actions applied in all. The
+    /// games share one set of working lists: a loop of short games spends nothing re-growing them.
+    fn random_playouts(
+        &self,
+        players: usize,
+        first_seed: u64,
+        games: u64,
+    ) -> Result<u64, SetupError>;
     /// The built-in heuristic bot's choice: an index into `legal`, from a seat's view only.
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String>;
     /// The JSON Schemas of the family's options, actions, events and views (shared by every id
@@ -461,7 +474,12 @@ impl<G: GameDef> Game for PresetGame<G> {
         })
     }
 
-    fn random_playout(&self, players: usize, seed: u64) -> Result<u64, SetupError> {
+    fn random_playouts(
+        &self,
+        players: usize,
+        first_seed: u64,
+        games: u64,
+    ) -> Result<u64, SetupError> {
         let cached = {
             let setups = self
                 .playout_setups
@@ -484,8 +502,14 @@ impl<G: GameDef> Game for PresetGame<G> {
                 setup
             }
         };
-        setup.seed = seed & crate::rng::MAX_SEED;
-        Ok(random_playout::<G>(&setup, seed ^ 0x9E37_79B9_7F4A_7C15))
+        let mut lists = PlayoutLists::<G>::default();
+        let mut applied = 0;
+        for game in 0..games {
+            let seed = first_seed.wrapping_add(game);
+            setup.seed = seed & crate::rng::MAX_SEED;
+            applied += lists.play(&setup, seed ^ 0x9E37_79B9_7F4A_7C15);
+        }
+        Ok(applied)
     }
 
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String> {
@@ -514,32 +538,55 @@ use serde::Deserialize;
 /// Plays one uniformly random game on typed calls (a random actor, then a random legal action)
 /// and returns the number of actions applied. Used by `cardroom playouts` and the benchmarks.
 pub fn random_playout<G: GameDef>(setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
-    let mut events = Vec::new();
-    let Ok(mut state) = G::setup(setup, &mut events) else {
-        return 0;
-    };
-    let mut rng = PlayoutRng::new(choice_seed);
-    let mut actions = Vec::new();
-    let mut applied = 0;
-    loop {
-        let actors = state.to_act();
-        let seats = actors.as_slice();
-        if seats.is_empty() {
-            return applied;
+    PlayoutLists::<G>::default().play(setup, choice_seed)
+}
+
+/// The working lists of random playouts (a move's events, a seat's legal actions), kept from one
+/// game to the next by a loop of playouts.
+pub struct PlayoutLists<G: GameDef> {
+    events: Vec<EventOf<G>>,
+    actions: Vec<ActionOf<G>>,
+}
+
+impl<G: GameDef> Default for PlayoutLists<G> {
+    fn default() -> Self {
+        PlayoutLists {
+            events: Vec::new(),
+            actions: Vec::new(),
         }
-        let seat = seats[rng.below(seats.len())];
-        actions.clear();
-        state.legal_actions(seat, &mut actions);
-        if actions.is_empty() {
-            // A listed actor with nothing to do would be a rules bug; stop rather than spin.
-            return applied;
-        }
-        let action = &actions[rng.below(actions.len())];
+    }
+}
+
+impl<G: GameDef> PlayoutLists<G> {
+    /// Plays one game as [`random_playout`] does, in these lists.
+    pub fn play(&mut self, setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
+        let PlayoutLists { events, actions } = self;
         events.clear();
-        if state.apply(seat, action, &mut events).is_err() {
-            return applied;
+        let Ok(mut state) = G::setup(setup, events) else {
+            return 0;
+        };
+        let mut rng = PlayoutRng::new(choice_seed);
+        let mut applied = 0;
+        loop {
+            let actors = state.to_act();
+            let seats = actors.as_slice();
+            if seats.is_empty() {
+                return applied;
+            }
+            let seat = seats[rng.below(seats.len())];
+            actions.clear();
+            state.legal_actions(seat, actions);
+            if actions.is_empty() {
+                // A listed actor with nothing to do would be a rules bug; stop rather than spin.
+                return applied;
+            }
+            let action = &actions[rng.below(actions.len())];
+            events.clear();
+            if state.apply(seat, action, events).is_err() {
+                return applied;
+            }
+            applied += 1;
         }
-        applied += 1;
     }
 }
 

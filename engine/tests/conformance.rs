@@ -314,6 +314,25 @@ fn check_game(game: &dyn Game, n: u64) {
     }
 }
 
+/// `random_playouts` keeps its working lists from game to game: the games it plays are still
+/// exactly the games `random_playout` plays one by one (the number of actions of each seed).
+#[test]
+fn a_loop_of_playouts_plays_the_same_games_as_single_playouts() {
+    for game in registry::games() {
+        let players = game.info().players.min;
+        let one_by_one: u64 = (40..48)
+            .map(|seed| game.random_playout(players, seed).expect("playout"))
+            .sum();
+        let looped = game.random_playouts(players, 40, 8).expect("playouts");
+        assert_eq!(looped, one_by_one, "{}", game.info().id);
+        assert!(
+            looped > 8,
+            "{}: games of at least one action",
+            game.info().id
+        );
+    }
+}
+
 #[test]
 fn every_game_id_passes_random_playouts() {
     let n = playouts();
