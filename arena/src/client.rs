@@ -4,6 +4,7 @@
 use crate::bots::safety::{AddressPolicy, CheckedResolver};
 use crate::builtin;
 use crate::wire::{BotInfo, MoveResponse, OutgoingMove, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use dashmap::DashMap;
 use hmac::{Hmac, KeyInit, Mac};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -94,8 +95,17 @@ pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
 
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    text
 }
+
+/// Checked URLs kept at most by a [`BotClient`] before it starts its cache over.
+const CHECKED_URLS_MAX: usize = 4096;
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
@@ -118,6 +128,9 @@ pub struct Target {
 pub struct BotClient {
     http: reqwest::Client,
     policy: Arc<AddressPolicy>,
+    /// Bot URLs already checked against the policy (a pure check of the URL's form), parsed:
+    /// parsing a URL with its host costs more than signing a small body, once per move.
+    checked_urls: Arc<DashMap<String, reqwest::Url>>,
     /// How long the built-in `ismcts` searches per move, in milliseconds.
     ismcts_ms: u64,
 }
@@ -148,6 +161,7 @@ impl BotClient {
         Ok(BotClient {
             http,
             policy,
+            checked_urls: Arc::new(DashMap::new()),
             ismcts_ms: builtin::ISMCTS_BUDGET_MS,
         })
     }
@@ -297,6 +311,23 @@ impl BotClient {
         Ok((value, status))
     }
 
+    /// `url` parsed and checked against the policy, from the cache when it was checked before.
+    fn checked_url(&self, url: &str) -> Result<reqwest::Url, Fault> {
+        if let Some(checked) = self.checked_urls.get(url) {
+            return Ok(checked.clone());
+        }
+        let checked = self
+            .policy
+            .check_url(url)
+            .map_err(|e| Fault::new(FaultKind::Transport, e.to_string()))?;
+        // A handful of URLs per bot; a long-lived arena whose bots moved many times starts over.
+        if self.checked_urls.len() >= CHECKED_URLS_MAX {
+            self.checked_urls.clear();
+        }
+        self.checked_urls.insert(url.to_string(), checked.clone());
+        Ok(checked)
+    }
+
     async fn call_raw(
         &self,
         target: &Target,
@@ -305,11 +336,7 @@ impl BotClient {
         body: Option<Vec<u8>>,
         timeout: Duration,
     ) -> Result<(Vec<u8>, u16), Fault> {
-        // The URL as checked is the one requested: parsed once.
-        let url = self
-            .policy
-            .check_url(&format!("{}{}", target.url.trim_end_matches('/'), path))
-            .map_err(|e| Fault::new(FaultKind::Transport, e.to_string()))?;
+        let url = self.checked_url(&format!("{}{}", target.url.trim_end_matches('/'), path))?;
         let body = body.unwrap_or_default();
         let timestamp = unix_seconds();
         let signature = sign(&target.signing_secret, timestamp, &body);

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Instructions per move of the arena (issue 14), counted by valgrind's callgrind over every thread
+# of one `cardroom serve` process: the same set-up as the `sqlite` scenario of arena_load.sh (four
+# URL bots at the server's own /bots/random, unranked 4-player twenty_two matches on SQLite), with
+# the count split into
+#   bot      the HTTP server's side of every bot call (actix's connection dispatcher: parsing the
+#            request, the built-in bot, the answer): what wrk's ceiling measures;
+#   hmac     the arena signing each request (under valgrind SHA-256 runs its portable code, about
+#            four times the instructions of the SHA extensions used natively: shown apart);
+#   arena    everything else: the match loop, the engine, the HTTP client, the move log (SQLite).
+# Unlike moves per second or CPU time, these counts barely move with the load of a shared machine,
+# so a change to the arena's side of a move can be judged on a busy one. They leave out the kernel
+# (loopback TCP, wake-ups, file writes): confirm with arena_load.sh on a quiet machine.
+#
+#   bench/arena_instructions.sh                          # this build
+#   BASELINE=/tmp/cardroom-before bench/arena_instructions.sh   # and a baseline binary
+#
+# Needs valgrind, curl, jq and python3. Bounded: about 60 s per binary (WINDOW seconds counted
+# after WARMUP seconds, under valgrind's ~50x slowdown).
+set -euo pipefail
+export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
+cd "$(dirname "$0")/.."
+WINDOW=${WINDOW:-30}
+WARMUP=${WARMUP:-10}
+PORT=${PORT:-18280}
+for tool in valgrind callgrind_control callgrind_annotate curl jq python3; do
+  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y valgrind curl jq)" >&2; exit 2; }
+done
+if [ -z "${CARDROOM_BIN:-}" ]; then
+  cargo build --release -q -p api --bin cardroom
+  CARDROOM_BIN=target/release/cardroom
+fi
+scratch=$(mktemp -d)
+server=
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$scratch"; true; }
+trap cleanup EXIT
+
+moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
+
+# Inclusive instructions of the first function whose name contains $2 in callgrind output $1.
+inclusive() {
+  callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F "$2" | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
+}
+
+measure() { # binary
+  local bin=$1 dir="$scratch/run" base="http://127.0.0.1:$PORT"
+  rm -rf "$dir"; mkdir -p "$dir"
+  CARDROOM_LOG=warn valgrind --tool=callgrind --callgrind-out-file="$dir/cg.%p" \
+    "$bin" serve --port "$PORT" --no-ladder --match-concurrency 64 --database "$dir/arena.db" 2>/dev/null &
+  server=$!
+  for _ in $(seq 600); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+  local ids=() i
+  for i in 1 2 3 4; do
+    ids+=("$(curl -fsS -H 'content-type: application/json' \
+      -d "{\"name\":\"random-$i\",\"url\":\"$base/bots/random\",\"games\":[\"twenty_two\"]}" "$base/v1/bots" | jq -r .id)")
+  done
+  local bots
+  bots=$(printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .)
+  seq 128 | xargs -P4 -I{} curl -fsS -o /dev/null -H 'content-type: application/json' \
+    -d "{\"game\":\"twenty_two\",\"bots\":$bots}" "$base/v1/matches"
+  sleep "$WARMUP"
+  callgrind_control -z "$server" >/dev/null 2>&1
+  local a b
+  a=$(moves "$dir/arena.db")
+  sleep "$WINDOW"
+  b=$(moves "$dir/arena.db")
+  callgrind_control -d "$server" >/dev/null 2>&1
+  sleep 1
+  kill "$server"; wait "$server" 2>/dev/null || true; server=
+  local dump total bot hmac n=$((b - a))
+  dump=$(ls "$dir"/cg.*.1)
+  total=$(grep -h '^summary:' "$dump" | awk '{print $2}')
+  bot=$(inclusive "$dump" '<actix_http::h1::dispatcher::Dispatcher<T,S,B,X,U> as core::future::future::Future>::poll [')
+  hmac=$(inclusive "$dump" 'arena::client::sign [')
+  printf '%-28s %6d %10d %10d %10d %10d\n' "$(basename "$bin")" "$n" $((total / n)) $((bot / n)) $((hmac / n)) \
+    $(((total - bot - hmac) / n))
+}
+
+echo "# $(date -u +%FT%TZ) instructions per move, ${WINDOW}s window under callgrind"
+printf '%-28s %6s %10s %10s %10s %10s\n' binary moves total bot hmac arena
+measure "$CARDROOM_BIN"
+if [ -n "${BASELINE:-}" ]; then
+  measure "$BASELINE"
+fi
