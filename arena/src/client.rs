@@ -397,6 +397,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn checked_urls_are_cached_and_refusals_are_not() {
+        let client = BotClient::new(AddressPolicy::public()).expect("client");
+        let url = "http://bots.example.org:8080/bot/move";
+        let first = client
+            .checked_url(url)
+            .expect("a host name (checked when resolved)");
+        assert_eq!(client.checked_url(url).expect("cached"), first);
+        assert_eq!(first.as_str(), url);
+        assert_eq!(client.checked_urls.len(), 1);
+        // A URL the policy refuses is refused every time and never cached.
+        for _ in 0..2 {
+            let fault = client
+                .checked_url("http://127.0.0.1:9/move")
+                .expect_err("loopback is refused by the public policy");
+            assert_eq!(fault.kind, FaultKind::Transport);
+        }
+        assert_eq!(client.checked_urls.len(), 1);
+    }
+
+    #[test]
     fn signature_matches_a_hand_computed_hmac() {
         // HMAC-SHA256("key", "The quick brown fox jumps over the lazy dog") is a published
         // test vector; here the message is "1700000000." + body.
