@@ -301,21 +301,25 @@ impl State {
         if hits.is_empty() {
             return smallvec::SmallVec::new();
         }
-        self.layout
-            .cards()
-            .iter()
-            .filter(|c| hits.contains(**c))
-            .map(|c| CardSet::from_cards([*c]))
-            .collect()
+        // Pushed one by one: `collect` into a SmallVec goes through its generic `extend`, a
+        // tenth of the instructions of a Main Merah playout.
+        let mut options = smallvec::SmallVec::new();
+        for &card in self.layout.cards() {
+            if hits.contains(card) {
+                options.push(CardSet::from_cards([card]));
+            }
+        }
+        options
     }
 
     fn in_layout_order(&self, set: CardSet) -> CardList {
-        self.layout
-            .cards()
-            .iter()
-            .copied()
-            .filter(|c| set.contains(*c))
-            .collect()
+        let mut cards = CardList::new();
+        for &card in self.layout.cards() {
+            if set.contains(card) {
+                cards.push(card);
+            }
+        }
+        cards
     }
 
     fn play(
