@@ -466,9 +466,9 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             };
             batch.push(first);
             // Whatever is waiting, then once more after letting the tasks that are ready run
-            // (a match whose bot has answered is about to log its move): a commit costs about
-            // the same for one move or for twenty, and with nothing else ready the yield
-            // returns at once.
+            // (a match whose bot has answered is about to log its move): a commit's four
+            // statements cost the same for one move or for twenty (its pages do not: about one
+            // per move), and with nothing else ready the yield returns at once.
             for pass in 0..2 {
                 if pass == 1 && batch.len() < MAX_BATCH {
                     tokio::task::yield_now().await;
