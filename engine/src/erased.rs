@@ -535,14 +535,8 @@ impl<G: GameDef> Game for PresetGame<G> {
 
 use serde::Deserialize;
 
-/// Plays one uniformly random game on typed calls (a random actor, then a random legal action)
-/// and returns the number of actions applied. Used by `cardroom playouts` and the benchmarks.
-pub fn random_playout<G: GameDef>(setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
-    PlayoutLists::<G>::default().play(setup, choice_seed)
-}
-
 /// The working lists of random playouts (a move's events, a seat's legal actions), kept from one
-/// game to the next by a loop of playouts.
+/// game to the next by a loop of playouts (`cardroom playouts`, the benchmarks).
 pub struct PlayoutLists<G: GameDef> {
     events: Vec<EventOf<G>>,
     actions: Vec<ActionOf<G>>,
@@ -558,7 +552,8 @@ impl<G: GameDef> Default for PlayoutLists<G> {
 }
 
 impl<G: GameDef> PlayoutLists<G> {
-    /// Plays one game as [`random_playout`] does, in these lists.
+    /// Plays one uniformly random game on typed calls (a random actor, then a random legal
+    /// action) in these lists and returns the number of actions applied.
     pub fn play(&mut self, setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
         let PlayoutLists { events, actions } = self;
         events.clear();
