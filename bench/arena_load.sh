@@ -16,10 +16,11 @@
 #             and the API.
 # Moves/s = moves logged in the database during $DURATION seconds, after $WARMUP seconds.
 # cpu_us_per_move / cpu_us_per_call: CPU time (user + system) the server process(es) spent in the
-# window, per move logged or per call served. Unlike the rates, it barely moves with the load of a
-# shared machine, so the arena's cost per move can be compared with the bot call's cost on a busy
-# one: the arena can reach 50% of the ceiling only if its CPU per move is at most twice the CPU
-# per call of the ceiling (wrk's own CPU is not counted).
+# window, per move logged or per call served. It moves less with the load of a shared machine than
+# the rates do (still about 20% from one window to the next on a busy one: judge small changes with
+# arena_instructions.sh), and it compares the arena's cost per move with the bot call's cost: the
+# arena can reach 50% of the ceiling only if its CPU per move is at most twice the CPU per call of
+# the ceiling (wrk's own CPU is not counted).
 #
 # Needs wrk, curl, jq, python3 and PostgreSQL 15 server binaries (apt-get install -y wrk curl jq
 # postgresql); starts a throwaway cluster with .ci/postgres.sh unless DATABASE_URL is set.
