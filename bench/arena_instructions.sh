@@ -37,9 +37,17 @@ trap cleanup EXIT
 
 moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
 
-# Inclusive instructions of the first function whose name contains $2 in callgrind output $1.
+# Inclusive instructions of the first function whose name contains $2 in callgrind output $1
+# (0, with a warning, when no function matches: a renamed symbol must not pass unnoticed).
 inclusive() {
-  callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F "$2" | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
+  local line
+  line=$(callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F -m1 "$2" || true)
+  if [ -z "$line" ]; then
+    echo "warning: no function matching \`$2\` in the profile; counted as 0" >&2
+    echo 0
+    return
+  fi
+  awk '{gsub(",", "", $1); print $1 + 0}' <<<"$line"
 }
 
 measure() { # binary
@@ -68,6 +76,10 @@ measure() { # binary
   sleep 1
   kill "$server"; wait "$server" 2>/dev/null || true; server=
   local dump total bot hmac n=$((b - a))
+  if [ "$n" -le 0 ]; then
+    echo "$(basename "$bin"): no move logged in the ${WINDOW}s window" >&2
+    return 1
+  fi
   dump=$(ls "$dir"/cg.*.1)
   total=$(grep -h '^summary:' "$dump" | awk '{print $2}')
   bot=$(inclusive "$dump" '<actix_http::h1::dispatcher::Dispatcher<T,S,B,X,U> as core::future::future::Future>::poll [')
