@@ -469,16 +469,10 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             // (a match whose bot has answered is about to log its move): a commit's four
             // statements cost the same for one move or for twenty (its pages do not: about one
             // per move), and with nothing else ready the yield returns at once.
-            for pass in 0..2 {
-                if pass == 1 && batch.len() < MAX_BATCH {
-                    tokio::task::yield_now().await;
-                }
-                while batch.len() < MAX_BATCH {
-                    match receiver.try_recv() {
-                        Ok(next) => batch.push(next),
-                        Err(_) => break,
-                    }
-                }
+            take_waiting(&mut receiver, &mut batch);
+            if batch.len() < MAX_BATCH {
+                tokio::task::yield_now().await;
+                take_waiting(&mut receiver, &mut batch);
             }
         }
         // Row locks in id order, like the lease renewal: no deadlock between the two.
@@ -514,6 +508,16 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
                     let _ = pending.done.send(Err(message.clone()));
                 }
             }
+        }
+    }
+}
+
+/// Moves already waiting in the writer's queue, added to `batch` up to [`MAX_BATCH`].
+fn take_waiting(receiver: &mut mpsc::UnboundedReceiver<PendingMove>, batch: &mut Vec<PendingMove>) {
+    while batch.len() < MAX_BATCH {
+        match receiver.try_recv() {
+            Ok(next) => batch.push(next),
+            Err(_) => break,
         }
     }
 }
