@@ -274,13 +274,12 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
 
 #[test]
 fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
-    let dir = std::env::temp_dir().join(format!(
-        "cardroom-sqlite-lock-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let database = dir.join("arena.db").to_string_lossy().to_string();
+    // Removed when the test ends, passing or failing.
+    let dir = tempfile::Builder::new()
+        .prefix("cardroom-sqlite-lock-")
+        .tempdir()
+        .expect("temp dir");
+    let database = dir.path().join("arena.db").to_string_lossy().to_string();
     let serve = |extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args([
@@ -328,7 +327,6 @@ fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
         "{}",
         String::from_utf8_lossy(&worker.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A `--role worker` process with the ladder on, its log lines sent to `lines` as

@@ -7,10 +7,12 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
-    let dir = std::env::temp_dir().join(format!("cardroom-e2e-arena-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = tempfile::Builder::new()
+        .prefix("cardroom-e2e-arena-")
+        .tempdir()
+        .expect("temp dir");
     let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.join("arena.db").to_string_lossy().to_string(),
+        dir.path().join("arena.db").to_string_lossy().to_string(),
     ))
     .await
     .expect("open the arena");
@@ -95,13 +97,23 @@ async fn fast_builtins(arena: &arena::Arena) -> Vec<String> {
     ids[..2].to_vec()
 }
 
-/// Starts the server with an arena on a fresh SQLite file and the built-in bots registered.
-async fn spawn_arena(name: &str) -> (String, actix_web::dev::ServerHandle, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!("cardroom-e2e-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// Starts the server with an arena on a fresh SQLite file and the built-in bots registered; the
+/// last item is the guard of the file's temporary directory (removed when dropped: keep it to the
+/// end of the test).
+async fn spawn_arena(
+    name: &str,
+) -> (
+    String,
+    actix_web::dev::ServerHandle,
+    Vec<String>,
+    tempfile::TempDir,
+) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("cardroom-e2e-{name}-"))
+        .tempdir()
+        .expect("temp dir");
     let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.join("arena.db").to_string_lossy().to_string(),
+        dir.path().join("arena.db").to_string_lossy().to_string(),
     ))
     .await
     .expect("open the arena");
@@ -118,7 +130,7 @@ async fn spawn_arena(name: &str) -> (String, actix_web::dev::ServerHandle, Vec<S
     let handle = running.server.handle();
     tokio::spawn(running.server);
     arena::client::install_crypto_provider();
-    (base, handle, builtins)
+    (base, handle, builtins, dir)
 }
 
 /// Runs `program args` with `input` on stdin and returns its stdout.
@@ -146,7 +158,7 @@ fn pipe(program: &str, args: &[&str], input: &str) -> String {
 /// `replay` block replays to the same result after passing through either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
-    let (base, handle, builtins) = spawn_arena("replay-jq").await;
+    let (base, handle, builtins, _dir) = spawn_arena("replay-jq").await;
     let http = reqwest::Client::new();
     let created: Value = http
         .post(format!("{base}/v1/matches"))
@@ -216,7 +228,7 @@ async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
 /// refusals are problems.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
-    let (base, handle, builtins) = spawn_arena("limits").await;
+    let (base, handle, builtins, _dir) = spawn_arena("limits").await;
     let http = reqwest::Client::new();
     let cases = [
         (

@@ -88,8 +88,12 @@ fn serve_sets_the_ismcts_budget_per_move() {
 #[test]
 fn openapi_writes_and_checks_every_game_document() {
     use api::cli::{OpenapiArgs, openapi};
-    let dir = std::env::temp_dir().join(format!("cardroom-games-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // `games/` does not exist yet: `--write-games` creates it. Removed when the test ends.
+    let scratch = tempfile::Builder::new()
+        .prefix("cardroom-games-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = scratch.path().join("games");
     let args = |write: bool| OpenapiArgs {
         write: None,
         check: None,
@@ -116,5 +120,4 @@ fn openapi_writes_and_checks_every_game_document() {
         error.contains("chess.json") && !error.contains("watten.json"),
         "{error}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -35,10 +35,12 @@ async fn a_clients_request_id_is_echoed_and_a_bad_one_is_replaced() {
 
 #[tokio::test]
 async fn metrics_count_the_arenas_matches_moves_and_bot_calls() {
-    let dir = std::env::temp_dir().join(format!("cardroom-e2e-ops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = tempfile::Builder::new()
+        .prefix("cardroom-e2e-ops-")
+        .tempdir()
+        .expect("temp dir");
     let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.join("arena.db").to_string_lossy().to_string(),
+        dir.path().join("arena.db").to_string_lossy().to_string(),
     ))
     .await
     .expect("open the arena");

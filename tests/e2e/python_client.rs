@@ -57,9 +57,14 @@ async fn a_generated_python_client_plays_a_full_game_of_twenty_two() {
     .await
     .expect("venv");
     let app = spawn_app().await;
-    let out = std::env::temp_dir().join(format!("cardroom-pyclient-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let config = out.with_extension("yaml");
+    // The client is generated into `client/` (which must not exist yet) beside its config; the
+    // directory is removed when the test ends.
+    let scratch = tempfile::Builder::new()
+        .prefix("cardroom-pyclient-")
+        .tempdir()
+        .expect("scratch dir");
+    let out = scratch.path().join("client");
+    let config = scratch.path().join("client.yaml");
     std::fs::write(
         &config,
         "project_name_override: cardroom-client\npackage_name_override: cardroom_client\npost_hooks: []\n",
@@ -88,8 +93,6 @@ async fn a_generated_python_client_plays_a_full_game_of_twenty_two() {
                 .env("PYTHONPATH", &out),
             "tests/python/play_twenty_two.py",
         );
-        let _ = std::fs::remove_dir_all(&out);
-        let _ = std::fs::remove_file(&config);
     })
     .await
     .expect("python");

@@ -50,11 +50,13 @@ async fn schemathesis_finds_no_failure_in_the_service_and_two_game_documents() {
     })
     .await
     .expect("install");
-    let dir = std::env::temp_dir().join(format!("cardroom-e2e-st-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    // Removed when the test ends (the guard lives to the end of this function).
+    let dir = tempfile::Builder::new()
+        .prefix("cardroom-e2e-st-")
+        .tempdir()
+        .expect("temp dir");
     let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.join("arena.db").to_string_lossy().to_string(),
+        dir.path().join("arena.db").to_string_lossy().to_string(),
     ))
     .await
     .expect("open the arena");
@@ -76,11 +78,12 @@ async fn schemathesis_finds_no_failure_in_the_service_and_two_game_documents() {
         "/v1/games/watten/openapi.json",
         "/v1/games/basra/openapi.json",
     ];
+    let work_dir = dir.path().to_path_buf();
     let failures = tokio::task::spawn_blocking(move || {
         let mut failures = Vec::new();
         for document in documents {
             let output = Command::new(&schemathesis)
-                .current_dir(&dir)
+                .current_dir(&work_dir)
                 .env("NO_COLOR", "1")
                 .args([
                     "run",
@@ -112,7 +115,6 @@ response_schema_conformance,negative_data_rejection",
                 ));
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
         failures
     })
     .await

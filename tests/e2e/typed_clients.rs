@@ -11,11 +11,12 @@ use crate::support::{spawn_app, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardroom-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh scratch directory (`cardroom-<name>-<random>`), removed when the guard is dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cardroom-{name}-"))
+        .tempdir()
+        .expect("scratch dir")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -31,7 +32,8 @@ async fn generated_python_clients_play_watten_and_basra_with_typed_models_only()
     let base = app.base.clone();
     tokio::task::spawn_blocking(move || {
         for game in ["watten", "basra"] {
-            let out = scratch(&format!("py-{game}"));
+            let scratch = scratch(&format!("py-{game}"));
+            let out = scratch.path();
             let package = format!("{game}_client");
             let config = out.join("config.yaml");
             std::fs::write(
@@ -61,7 +63,6 @@ async fn generated_python_clients_play_watten_and_basra_with_typed_models_only()
                     .env("PYTHONPATH", &client),
                 &format!("tests/python/play_typed.py {game}"),
             );
-            let _ = std::fs::remove_dir_all(&out);
         }
     })
     .await
@@ -122,7 +123,8 @@ fn tsc(bin: &Path, dir: &Path, file: &str) -> std::process::Output {
 fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_action() {
     let root = workspace_root();
     let bin = ensure_ts_tools(&root);
-    let dir = scratch("ts-twenty_two");
+    let scratch = scratch("ts-twenty_two");
+    let dir = scratch.path();
     run(
         Command::new(bin.join("openapi-typescript"))
             .arg(root.join(api::contract::committed_path("twenty_two")))
@@ -132,7 +134,7 @@ fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_
     );
     let source = std::fs::read_to_string(root.join("tests/ts/play_twenty_two.ts")).expect("loop");
     std::fs::write(dir.join("play.ts"), &source).expect("play.ts");
-    let good = tsc(&bin, &dir, "play.ts");
+    let good = tsc(&bin, dir, "play.ts");
     assert!(
         good.status.success(),
         "the game loop does not type-check:\n{}{}",
@@ -144,7 +146,7 @@ fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_
     assert!(source.contains(correct), "the loop builds a fold action");
     let misspelt = source.replace(correct, "const fold: Action = { type: \"flod\" };");
     std::fs::write(dir.join("misspelt.ts"), misspelt).expect("misspelt.ts");
-    let bad = tsc(&bin, &dir, "misspelt.ts");
+    let bad = tsc(&bin, dir, "misspelt.ts");
     let output = String::from_utf8_lossy(&bad.stdout).to_string();
     assert!(
         !bad.status.success(),
@@ -154,5 +156,4 @@ fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_
         output.contains("misspelt.ts") && output.contains("\"flod\""),
         "tsc refused the loop for another reason:\n{output}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

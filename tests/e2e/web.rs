@@ -63,16 +63,18 @@ struct Server {
     base: String,
     http: reqwest::Client,
     handle: actix_web::dev::ServerHandle,
+    /// The temporary directory of the arena's SQLite file, removed when the server is dropped.
+    _dir: tempfile::TempDir,
 }
 
 impl Server {
     async fn start(name: &str) -> Server {
-        let dir =
-            std::env::temp_dir().join(format!("cardroom-e2e-web-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("cardroom-e2e-web-{name}-"))
+            .tempdir()
+            .expect("temp dir");
         let arena = arena::Arena::open(arena::ArenaConfig::local(
-            dir.join("arena.db").to_string_lossy().to_string(),
+            dir.path().join("arena.db").to_string_lossy().to_string(),
         ))
         .await
         .expect("open the arena");
@@ -91,6 +93,7 @@ impl Server {
             base: format!("http://{}", running.addr),
             http: reqwest::Client::new(),
             handle,
+            _dir: dir,
         }
     }
 

@@ -11,10 +11,9 @@ use std::time::Duration;
 #[test]
 fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
     let game = two_player_game();
-    let db = temp_dir("restart")
-        .join("arena.db")
-        .to_string_lossy()
-        .to_string();
+    // Held to the end: both arena "processes" open this one file.
+    let dir = temp_dir("restart");
+    let db = dir.path().join("arena.db").to_string_lossy().to_string();
     // The bots outlive both arena "processes".
     let bots_runtime = tokio::runtime::Runtime::new().expect("runtime");
     let (a, b) = bots_runtime.block_on(async {

@@ -5,15 +5,13 @@ use arena::bots::safety::AddressPolicy;
 use arena::dto::RegisterBot;
 use arena::{Arena, ArenaConfig};
 
-async fn public_arena() -> Arena {
-    let mut config = ArenaConfig::local(
-        temp_dir("safety")
-            .join("a.db")
-            .to_string_lossy()
-            .to_string(),
-    );
+/// An arena refusing non-public addresses, with the guard of its temporary directory (keep it
+/// while the arena is in use).
+async fn public_arena() -> (Arena, tempfile::TempDir) {
+    let dir = temp_dir("safety");
+    let mut config = ArenaConfig::local(dir.path().join("a.db").to_string_lossy().to_string());
     config.policy = AddressPolicy::public();
-    Arena::open(config).await.expect("open")
+    (Arena::open(config).await.expect("open"), dir)
 }
 
 async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
@@ -34,7 +32,7 @@ async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
 
 #[tokio::test]
 async fn every_refused_address_kind_is_refused_at_registration() {
-    let arena = public_arena().await;
+    let (arena, _dir) = public_arena().await;
     for (url, kind) in [
         ("http://127.0.0.1:8080/", "loopback"),
         ("http://[::1]:8080/", "loopback"),
@@ -72,7 +70,7 @@ async fn every_refused_address_kind_is_refused_at_registration() {
 /// `bot_unreachable`; a URL the address policy refuses is always `bot_url_refused`, with the reason.
 #[tokio::test]
 async fn public_localhost_urls_are_bot_url_refused_with_the_reason_not_bot_unreachable() {
-    let arena = public_arena().await;
+    let (arena, _dir) = public_arena().await;
     let bot = spawn_bot(Behavior::Good).await;
     let port = bot.url.rsplit(':').next().expect("port");
     for url in [
@@ -101,8 +99,9 @@ async fn public_localhost_urls_are_bot_url_refused_with_the_reason_not_bot_unrea
 
 #[tokio::test]
 async fn unreachable_and_nonconforming_bots_are_refused() {
+    let dir = temp_dir("probe");
     let arena = Arena::open(ArenaConfig::local(
-        temp_dir("probe").join("a.db").to_string_lossy().to_string(),
+        dir.path().join("a.db").to_string_lossy().to_string(),
     ))
     .await
     .expect("open");

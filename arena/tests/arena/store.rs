@@ -376,7 +376,8 @@ impl WithTime for BotRecord {
 
 #[tokio::test]
 async fn the_sqlite_store_keeps_the_contract() {
-    let path = temp_dir("store").join("s.db");
+    let dir = temp_dir("store");
+    let path = dir.path().join("s.db");
     let store = SqlStore::open(&path.to_string_lossy()).await.expect("open");
     contract(&store).await;
     // The one process of a SQLite database leads the ladder.
@@ -391,7 +392,8 @@ async fn the_sqlite_store_keeps_the_contract() {
 
 #[tokio::test]
 async fn a_sqlite_database_refuses_a_second_opener_with_a_clear_message() {
-    let path = temp_dir("store-lock").join("s.db");
+    let dir = temp_dir("store-lock");
+    let path = dir.path().join("s.db");
     let first = SqlStore::open(&path.to_string_lossy()).await.expect("open");
     let refused = SqlStore::open(&path.to_string_lossy())
         .await
@@ -409,7 +411,8 @@ async fn a_sqlite_database_refuses_a_second_opener_with_a_clear_message() {
 
 #[tokio::test]
 async fn a_role_other_than_all_needs_postgres() {
-    let path = temp_dir("store-role").join("s.db");
+    let dir = temp_dir("store-role");
+    let path = dir.path().join("s.db");
     let mut config = ArenaConfig::local(path.to_string_lossy().to_string());
     config.role = arena::Role::Worker;
     let refused = Arena::open(config).await.expect_err("refused");

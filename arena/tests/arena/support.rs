@@ -223,29 +223,45 @@ async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::i
     stream.flush().await
 }
 
-/// A fresh temporary directory for one test.
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "cardroom-arena-{name}-{}-{}",
-        std::process::id(),
-        hex(&rand::random::<[u8; 4]>())
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh temporary directory for one test (`cardroom-arena-<name>-<random>`), removed when the
+/// guard is dropped: when the test ends, passing or panicking. Keep it alive as long as the
+/// database inside is in use.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cardroom-arena-{name}-"))
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// An arena on its own SQLite file, with the temporary directory holding that file: the directory
+/// is removed when this is dropped. Derefs to the [`Arena`].
+pub struct TestArena {
+    arena: Arena,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for TestArena {
+    type Target = Arena;
+
+    fn deref(&self) -> &Arena {
+        &self.arena
+    }
 }
 
 /// An arena on a fresh SQLite file, loopback allowed, no ladder, short deadlines.
-pub async fn spawn_arena(name: &str) -> Arena {
+pub async fn spawn_arena(name: &str) -> TestArena {
     spawn_arena_with(name, |_| {}).await
 }
 
 /// [`spawn_arena`] with changes to the configuration.
-pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig)) -> Arena {
-    let db = temp_dir(name).join("arena.db");
+pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig)) -> TestArena {
+    let dir = temp_dir(name);
+    let db = dir.path().join("arena.db");
     let mut config = ArenaConfig::local(db.to_string_lossy().to_string());
     config.deadline_ms = 200;
     change(&mut config);
-    Arena::open(config).await.expect("open arena")
+    let arena = Arena::open(config).await.expect("open arena");
+    TestArena { arena, _dir: dir }
 }
 
 /// Registers a fake bot through the arena (named after its URL: names are unique) and sets its

@@ -33,7 +33,8 @@ async fn wait_tournament(base: &str, http: &reqwest::Client, id: &str) -> Value 
 
 #[tokio::test]
 async fn every_deal_is_played_at_every_rotation_with_the_same_cards_and_scored() {
-    play_a_tournament(spawn_arena("tournament").await).await;
+    let arena = spawn_arena("tournament").await;
+    play_a_tournament(&arena).await;
 }
 
 #[tokio::test]
@@ -41,13 +42,13 @@ async fn a_tournament_plays_on_postgres_when_a_database_is_given() {
     let Some(url) = fresh_postgres().await else {
         return;
     };
-    play_a_tournament(Arena::open(ArenaConfig::local(url)).await.expect("open")).await;
+    play_a_tournament(&Arena::open(ArenaConfig::local(url)).await.expect("open")).await;
 }
 
-async fn play_a_tournament(arena: Arena) {
+async fn play_a_tournament(arena: &Arena) {
     let game = two_player_game();
     arena.register_builtins().await.expect("builtins");
-    let base = spawn_app(&arena).await;
+    let base = spawn_app(arena).await;
     let http = reqwest::Client::new();
     let (status, created) = send(http.post(format!("{base}/v1/tournaments")).json(&json!({
         "game": game, "bots": ["random", "heuristic"], "deals": 3, "seed": 42
