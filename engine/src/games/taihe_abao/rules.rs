@@ -393,15 +393,16 @@ pub fn for_each_play(hand: CardSet, mut f: impl FnMut(&[u8; 10])) {
 }
 
 /// Calls `f` with every combination `hand` can play that may beat `over` (all of them when
-/// `over` is `None`), classified as [`classify`] would, in [`all_plays`]'s order. Only the
-/// groups that can beat `over` are enumerated: this runs at every turn of the legal list.
+/// `over` is `None`), as its canonical cards (R13, what [`canonical`] gives) classified as
+/// [`classify`] would, in [`all_plays`]'s order. Only the groups that can beat `over` are
+/// enumerated, and each set is built from per-rank masks: this runs at every turn of the legal
+/// list.
 pub fn for_each_combo(
     hand: CardSet,
     top_triple: Option<usize>,
     over: Option<Combo>,
-    mut f: impl FnMut(&[u8; 10], Combo),
+    mut f: impl FnMut(CardSet, Combo),
 ) {
-    let have = rank_counts(hand);
     let open = |kind: Kind, len: usize| {
         over.is_none_or(|x| match x.kind {
             Kind::Quad => kind == Kind::Quad,
@@ -409,35 +410,44 @@ pub fn for_each_combo(
             _ => matches!(kind, Kind::Triple | Kind::Quad) || (kind == x.kind && len == x.len),
         })
     };
-    // `at_least[k]`: bit r set when the hand holds k or more cards of rank index r. The loops
-    // below walk set bits in increasing rank order, the order of `all_plays`.
+    // `lowest[k][r]`: the canonical k cards of rank index r (its k lowest suits, R13), 0 when the
+    // hand holds fewer; `at_least[k]`: bit r set when it holds k or more. The loops below walk
+    // set bits in increasing rank order, the order of `all_plays`.
+    let mut lowest = [[0u64; 10]; 5];
     let mut at_least = [0u16; 5];
-    for (r, &n) in have.iter().enumerate() {
-        for mask in at_least.iter_mut().take(usize::from(n.min(4)) + 1).skip(1) {
-            *mask |= 1 << r;
+    for (r, rank) in RANKS.iter().enumerate() {
+        let mut left = hand.of_rank(*rank).0;
+        let mut taken = 0;
+        for k in 1..=4 {
+            if left == 0 {
+                break;
+            }
+            taken |= left & left.wrapping_neg();
+            left &= left - 1;
+            lowest[k][r] = taken;
+            at_least[k] |= 1 << r;
         }
     }
-    for (need, kind) in [(1u8, Kind::Single), (2, Kind::Pair)] {
-        if !open(kind, need as usize) {
+    for (need, kind) in [(1usize, Kind::Single), (2, Kind::Pair)] {
+        if !open(kind, need) {
             continue;
         }
-        for r in bits(at_least[usize::from(need)]) {
-            let mut c = [0u8; 10];
-            c[r] = need;
-            f(
-                &c,
-                Combo {
-                    kind,
-                    len: need as usize,
-                    top: r,
-                },
-            );
+        for r in bits(at_least[need]) {
+            let combo = Combo {
+                kind,
+                len: need,
+                top: r,
+            };
+            f(CardSet(lowest[need][r]), combo);
         }
     }
-    for (per, min_len, kind) in [(1u8, 3usize, Kind::Sequence), (2, 2, Kind::DoubleSequence)] {
-        let held = at_least[usize::from(per)];
+    for (per, min_len, kind) in [
+        (1usize, 3usize, Kind::Sequence),
+        (2, 2, Kind::DoubleSequence),
+    ] {
+        let held = at_least[per];
         for len in min_len..=5 {
-            if !open(kind, len * per as usize) {
+            if !open(kind, len * per) {
                 continue;
             }
             // Starts of a run of `len` held ranks, each adjacent to the next.
@@ -447,23 +457,20 @@ pub fn for_each_combo(
             }
             for start in bits(starts) {
                 let end = start + len - 1;
-                let mut c = [0u8; 10];
-                for x in c.iter_mut().take(end + 1).skip(start) {
-                    *x = per;
-                }
+                let set = lowest[per][start..=end]
+                    .iter()
+                    .fold(0, |set, cards| set | cards);
                 let combo = Combo {
                     kind,
-                    len: len * per as usize,
+                    len: len * per,
                     top: end,
                 };
-                f(&c, combo);
+                f(CardSet(set), combo);
             }
         }
     }
-    for need in [3u8, 4] {
-        for r in bits(at_least[usize::from(need)]) {
-            let mut c = [0u8; 10];
-            c[r] = need;
+    for need in [3usize, 4] {
+        for r in bits(at_least[need]) {
             let combo = match need {
                 3 if top_triple == Some(r) => Combo {
                     kind: Kind::Quad,
@@ -482,7 +489,7 @@ pub fn for_each_combo(
                 },
             };
             if open(combo.kind, combo.len) {
-                f(&c, combo);
+                f(CardSet(lowest[need][r]), combo);
             }
         }
     }
@@ -515,16 +522,18 @@ mod tests {
             let hand = CardSet::from_cards(pack.iter().copied().filter(|_| rng.below(3) == 0));
             for top_triple in [None, Some(9)] {
                 let mut listed = Vec::new();
-                for_each_combo(hand, top_triple, None, |c, combo| {
-                    assert_eq!(classify(c, top_triple), Some(combo), "{c:?}");
-                    listed.push(*c);
+                for_each_combo(hand, top_triple, None, |set, combo| {
+                    let c = rank_counts(set);
+                    assert_eq!(classify(&c, top_triple), Some(combo), "{c:?}");
+                    assert_eq!(canonical(hand, &c), Some(set), "{c:?}");
+                    listed.push(c);
                 });
                 assert_eq!(listed, all_plays(hand));
                 for over in listed.iter().filter_map(|c| classify(c, top_triple)) {
                     let mut beating = Vec::new();
-                    for_each_combo(hand, top_triple, Some(over), |c, combo| {
+                    for_each_combo(hand, top_triple, Some(over), |set, combo| {
                         if beats(combo, over) {
-                            beating.push(*c);
+                            beating.push(rank_counts(set));
                         }
                     });
                     let expected: Vec<[u8; 10]> = all_plays(hand)
