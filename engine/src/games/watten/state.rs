@@ -17,6 +17,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use smallvec::{SmallVec, smallvec};
+use std::borrow::Cow;
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -33,7 +34,7 @@ pub enum Phase {
 }
 
 /// One trick: its leader, the cards in play order, the winner once complete.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
@@ -56,7 +57,7 @@ pub struct PendingRaise {
 }
 
 /// One deal in progress (or the last one, once the game is over).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deal {
     /// The dealer.
     pub dealer: Seat,
@@ -113,6 +114,8 @@ pub struct Deal {
 }
 
 /// Public summary of a finished deal.
+// Inline lists and a static reason, with the JSON and schema of `Vec` and `String`: a summary is
+// built and copied every deal (about 15 actions), and their allocations showed in profiles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// Deal number (0-based).
@@ -120,18 +123,18 @@ pub struct DealSummary {
     /// Dealer.
     pub dealer: Seat,
     /// The seats that scored.
-    pub winners: Vec<Seat>,
+    pub winners: SmallVec<[Seat; 2]>,
     /// Points scored by each winner (Bohemian: per-seat change, in `changes`).
     pub points: i32,
     /// How the deal ended: `tricks`, `fold`, `maschine`, `challenge`.
-    pub reason: String,
+    pub reason: Cow<'static, str>,
     /// The Schlag.
     pub schlag: Option<Rank>,
     /// The trump suit.
     pub trump: Option<Suit>,
     /// Bohemian: score change per seat.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<i32>,
+    #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+    pub changes: SmallVec<[i32; 6]>,
 }
 
 /// Public events.
@@ -331,7 +334,8 @@ impl State {
             scores: vec![start; players],
             deal_no: 0,
             phase: Phase::Naming,
-            deal: Deal::empty(dealer, players),
+            // Dealt by `start_deal` below.
+            deal: Deal::default(),
             last_deal: None,
             table: Table {
                 players,
@@ -427,8 +431,8 @@ impl State {
     fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
         let n = self.table.players;
         let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
-        let seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
-        self.deal = Deal::empty(dealer, n);
+        let mut seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
+        self.deal.reset(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
             deal: self.deal_no,
@@ -469,7 +473,7 @@ impl State {
             events.push(Event::TurnUp { card: b, trump });
         }
         let c = self.deal.cut_taken.len();
-        for card in self.deal.cut_taken.clone() {
+        for &card in &self.deal.cut_taken {
             self.deal.hands[cutter].insert(card);
         }
         // §2.7: two rounds from E, the cutter's packets reduced by the criticals it took.
@@ -491,7 +495,9 @@ impl State {
                 }
             }
         }
-        self.deal.stock = seq.get(pos..).unwrap_or(&[]).to_vec();
+        // The rest of the sequence is the stock: kept rather than copied.
+        seq.drain(..pos.min(seq.len()));
+        self.deal.stock = seq;
         self.deal.new_cards_open = self.table.options.new_cards && variant != Variant::Bohemian;
         self.deal.swap_open = self.table.options.schlag_swap
             && n != 3
@@ -528,20 +534,28 @@ impl State {
         }
     }
 
-    fn finish_deal(&mut self, side: usize, points: i32, reason: &str, events: &mut Vec<Event>) {
-        let winners = self.side_seats(side);
+    fn finish_deal(
+        &mut self,
+        side: usize,
+        points: i32,
+        reason: &'static str,
+        events: &mut Vec<Event>,
+    ) {
+        let winners: SmallVec<[Seat; 2]> = (0..self.table.players)
+            .filter(|s| self.side_of(*s) == side)
+            .collect();
         for &s in &winners {
             self.scores[s] += points;
         }
-        self.end_deal(winners, points, reason, Vec::new(), events);
+        self.end_deal(winners, points, reason, SmallVec::new(), events);
     }
 
     fn end_deal(
         &mut self,
-        winners: Vec<Seat>,
+        winners: SmallVec<[Seat; 2]>,
         points: i32,
-        reason: &str,
-        changes: Vec<i32>,
+        reason: &'static str,
+        changes: SmallVec<[i32; 6]>,
         events: &mut Vec<Event>,
     ) {
         let summary = DealSummary {
@@ -549,7 +563,7 @@ impl State {
             dealer: self.deal.dealer,
             winners,
             points,
-            reason: reason.to_string(),
+            reason: Cow::Borrowed(reason),
             schlag: self.deal.schlag,
             trump: self.deal.trump,
             changes,
@@ -1118,7 +1132,7 @@ impl State {
             1
         };
         let p = self.table.options.bohemian_trick_points;
-        let changes: Vec<i32> = (0..self.table.players)
+        let changes: SmallVec<[i32; 6]> = (0..self.table.players)
             .map(|s| {
                 let k = self.deal.won[s] as i32;
                 if k > 0 { -k * p * m } else { 5 * m }
@@ -1127,7 +1141,7 @@ impl State {
         for (s, c) in changes.iter().enumerate() {
             self.scores[s] += c;
         }
-        self.end_deal(Vec::new(), 0, "tricks", changes, events);
+        self.end_deal(SmallVec::new(), 0, "tricks", changes, events);
     }
 
     /// Every card of the game, wherever it is.
@@ -1150,16 +1164,35 @@ impl State {
     }
 }
 
+/// `list` emptied, its allocation kept.
+fn emptied<T>(mut list: Vec<T>) -> Vec<T> {
+    list.clear();
+    list
+}
+
+/// `list` holding `len` copies of `value`, its allocation kept.
+fn refill<T: Clone>(list: Vec<T>, len: usize, value: T) -> Vec<T> {
+    let mut list = emptied(list);
+    list.resize(len, value);
+    list
+}
+
 impl Deal {
-    fn empty(dealer: Seat, n: usize) -> Deal {
-        Deal {
+    /// Starts a fresh deal in place. The lists are emptied rather than rebuilt: a Watten deal is
+    /// about 15 actions, so per-deal allocations showed in playout profiles.
+    fn reset(&mut self, dealer: Seat, n: usize) {
+        let old = std::mem::take(self);
+        let mut tricks = emptied(old.tricks);
+        // At most five tricks a deal: one allocation instead of growing.
+        tricks.reserve(5);
+        *self = Deal {
             dealer,
-            hands: vec![CardSet::EMPTY; n],
-            cut_taken: Vec::new(),
+            hands: refill(old.hands, n, CardSet::EMPTY),
+            cut_taken: emptied(old.cut_taken),
             cut_shown: None,
             turn_up: None,
-            stock: Vec::new(),
-            discards: vec![CardSet::EMPTY; n],
+            stock: emptied(old.stock),
+            discards: refill(old.discards, n, CardSet::EMPTY),
             proposal: None,
             new_cards_open: false,
             swap_open: false,
@@ -1167,24 +1200,23 @@ impl Deal {
             schlag: None,
             trump: None,
             designated: [None, None],
-            // At most five tricks a deal: one allocation instead of growing.
-            tricks: Vec::with_capacity(5),
+            tricks,
             current: Trick {
                 leader: (dealer + 1) % n.max(1),
                 plays: SmallVec::new(),
                 winner: None,
             },
-            won: vec![0; n.max(2)],
+            won: refill(old.won, n.max(2), 0),
             stake: 2,
             pending: None,
             raise_right: None,
             raised: false,
-            signals: Vec::new(),
-            signals_used: vec![0; n],
+            signals: emptied(old.signals),
+            signals_used: refill(old.signals_used, n, 0),
             ex_seat: (dealer + 1) % n.max(1),
             ex_discarded: 0,
-            exchanges: Vec::new(),
-        }
+            exchanges: emptied(old.exchanges),
+        };
     }
 }
 
@@ -1289,7 +1321,7 @@ impl GameState for State {
                     out.extend(d.hands[seat].iter().map(Action::designate));
                 } else if self.declaring_schlag() {
                     let hand = d.hands[seat];
-                    for r in self.table.options.schlag_ranks() {
+                    for &r in self.table.options.schlag_ranks() {
                         if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
                             out.push(Action::schlag(r));
                         }
