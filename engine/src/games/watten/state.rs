@@ -310,6 +310,47 @@ impl PartialEq for RolesCache {
     }
 }
 
+/// Where [`State::list_legal`] puts the legal actions.
+trait ActionSink {
+    fn push(&mut self, action: Action);
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>);
+}
+
+impl ActionSink for Vec<Action> {
+    fn push(&mut self, action: Action) {
+        Vec::push(self, action);
+    }
+
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
+        self.extend(actions);
+    }
+}
+
+/// Notes whether one action is legal without building the list: `apply` checks every move that
+/// is not a card play this way, and a list per check showed in playout profiles.
+struct Contains<'a> {
+    action: &'a Action,
+    found: bool,
+}
+
+impl ActionSink for Contains<'_> {
+    fn push(&mut self, action: Action) {
+        self.found |= action == *self.action;
+    }
+
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
+        for action in actions {
+            self.push(action);
+        }
+    }
+}
+
+/// `seat % n` for `seat < 2 * n` (a seat plus less than a round), without the division: seat
+/// arithmetic runs on every move, and divisions showed in wall-time profiles.
+fn wrap(seat: Seat, n: usize) -> Seat {
+    if seat >= n { seat - n } else { seat }
+}
+
 fn list(cards: CardSet) -> String {
     cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
 }
@@ -353,7 +394,7 @@ impl State {
 
     /// The seat after the dealer (Vorhand).
     pub fn eldest(&self) -> Seat {
-        (self.deal.dealer + 1) % self.table.players
+        wrap(self.deal.dealer + 1, self.table.players)
     }
 
     /// The cutter: the seat before the dealer (E with 2 players).
@@ -391,15 +432,16 @@ impl State {
         self.is_blind() && seat != self.eldest() && seat != self.deal.dealer
     }
 
-    /// The roles of the current deal, once Schlag and trump are known.
-    pub fn roles(&self) -> Option<Roles> {
+    /// The roles of the current deal, once Schlag and trump are known (borrowed from the cache
+    /// when it is fresh: this runs for every card play and legal list).
+    pub fn roles(&self) -> Option<Cow<'_, Roles>> {
         let (s, t) = self.roles_key()?;
         if let Some((cs, ct, roles)) = &self.roles_cache.0
             && (*cs, *ct) == (s, t)
         {
-            return Some(roles.clone());
+            return Some(Cow::Borrowed(roles));
         }
-        Some(Roles::new(&self.table.options, s, t))
+        Some(Cow::Owned(Roles::new(&self.table.options, s, t)))
     }
 
     /// The Schlag (none in Bohemian Watten) and trump the roles depend on, once named.
@@ -423,7 +465,11 @@ impl State {
 
     /// The seat whose card is next (E before the first lead).
     pub fn seat_to_play(&self) -> Seat {
-        (self.deal.current.leader + self.deal.current.plays.len()) % self.table.players
+        // The leader is a seat and a trick in progress holds fewer plays than seats.
+        wrap(
+            self.deal.current.leader + self.deal.current.plays.len(),
+            self.table.players,
+        )
     }
 
     // ----- dealing -----
@@ -480,19 +526,17 @@ impl State {
         let first = 3usize.saturating_sub(c);
         for round in 0..2 {
             for i in 0..n {
-                let seat = (eldest + i) % n;
+                let seat = wrap(eldest + i, n);
                 let size = match (round, seat == cutter && c > 0) {
                     (0, false) => 3,
                     (1, false) => 2,
                     (0, true) => first,
                     _ => 5 - c.min(5) - first,
                 };
-                for _ in 0..size {
-                    if let Some(&card) = seq.get(pos) {
-                        self.deal.hands[seat].insert(card);
-                    }
-                    pos += 1;
-                }
+                let packet = seq.get(pos..(pos + size).min(seq.len())).unwrap_or(&[]);
+                let hand = &mut self.deal.hands[seat];
+                hand.0 |= CardSet::from_cards(packet.iter().copied()).0;
+                pos += size;
             }
         }
         // The rest of the sequence is the stock: kept rather than copied.
@@ -999,8 +1043,7 @@ impl State {
 
     fn apply_draw(&mut self, seat: Seat, events: &mut Vec<Event>) {
         let k = (self.deal.ex_discarded as usize).min(self.deal.stock.len());
-        let drawn: Vec<Card> = self.deal.stock.drain(..k).collect();
-        for c in drawn {
+        for c in self.deal.stock.drain(..k) {
             self.deal.hands[seat].insert(c);
         }
         events.push(Event::Draw {
@@ -1142,6 +1185,90 @@ impl State {
             self.scores[s] += c;
         }
         self.end_deal(SmallVec::new(), 0, "tricks", changes, events);
+    }
+
+    /// Every legal action of `seat`, canonical order, into `out`.
+    fn list_legal(&self, seat: Seat, out: &mut impl ActionSink) {
+        if seat >= self.table.players {
+            return;
+        }
+        let d = &self.deal;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Naming => {
+                if seat != self.naming_actor() {
+                    return;
+                }
+                if d.proposal.is_some() {
+                    out.push(Action::Accept {});
+                    out.push(Action::Decline {});
+                    return;
+                }
+                if seat == self.eldest() {
+                    if d.new_cards_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::NewCards,
+                        });
+                    }
+                    if d.swap_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::SchlagSwap,
+                        });
+                    }
+                }
+                if self.is_blind() {
+                    out.push_all(d.hands[seat].iter().map(Action::designate));
+                } else if self.declaring_schlag() {
+                    let hand = d.hands[seat];
+                    for &r in self.table.options.schlag_ranks() {
+                        if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
+                            out.push(Action::schlag(r));
+                        }
+                    }
+                } else {
+                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
+                        out.push(Action::trump(s));
+                    }
+                }
+            }
+            Phase::Exchange => {
+                if seat != d.ex_seat {
+                    return;
+                }
+                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
+                    out.push_all(d.hands[seat].iter().map(|card| Action::Discard { card }));
+                }
+                out.push(Action::Draw {});
+            }
+            Phase::Play => {
+                if let Some(p) = d.pending {
+                    if self.responders(p.seat).contains(&seat) {
+                        out.push(Action::Accept {});
+                        out.push(Action::Fold {});
+                        if self.may_raise_to(seat, p.to + 1) {
+                            out.push(Action::Raise { to: p.to + 1 });
+                        }
+                        if p.challengeable && self.last_card(p.seat).is_some() {
+                            out.push(Action::Challenge {});
+                        }
+                    }
+                    return;
+                }
+                if seat == self.seat_to_play() {
+                    out.push_all(self.legal_cards(seat).iter().map(Action::play));
+                }
+                out.push_all(
+                    self.raise_options(seat)
+                        .into_iter()
+                        .map(|to| Action::Raise { to }),
+                );
+                if self.can_signal(seat) {
+                    out.push_all(SIGNAL_CODES.iter().map(|c| Action::Signal {
+                        code: c.to_string(),
+                    }));
+                }
+            }
+        }
     }
 
     /// Every card of the game, wherever it is.
@@ -1290,86 +1417,7 @@ impl GameState for State {
 
     /// Every legal action of `seat`, canonical order.
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat >= self.table.players {
-            return;
-        }
-        let d = &self.deal;
-        match self.phase {
-            Phase::Over => {}
-            Phase::Naming => {
-                if seat != self.naming_actor() {
-                    return;
-                }
-                if d.proposal.is_some() {
-                    out.push(Action::Accept {});
-                    out.push(Action::Decline {});
-                    return;
-                }
-                if seat == self.eldest() {
-                    if d.new_cards_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::NewCards,
-                        });
-                    }
-                    if d.swap_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::SchlagSwap,
-                        });
-                    }
-                }
-                if self.is_blind() {
-                    out.extend(d.hands[seat].iter().map(Action::designate));
-                } else if self.declaring_schlag() {
-                    let hand = d.hands[seat];
-                    for &r in self.table.options.schlag_ranks() {
-                        if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
-                            out.push(Action::schlag(r));
-                        }
-                    }
-                } else {
-                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
-                        out.push(Action::trump(s));
-                    }
-                }
-            }
-            Phase::Exchange => {
-                if seat != d.ex_seat {
-                    return;
-                }
-                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
-                    out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
-                }
-                out.push(Action::Draw {});
-            }
-            Phase::Play => {
-                if let Some(p) = d.pending {
-                    if self.responders(p.seat).contains(&seat) {
-                        out.push(Action::Accept {});
-                        out.push(Action::Fold {});
-                        if self.may_raise_to(seat, p.to + 1) {
-                            out.push(Action::Raise { to: p.to + 1 });
-                        }
-                        if p.challengeable && self.last_card(p.seat).is_some() {
-                            out.push(Action::Challenge {});
-                        }
-                    }
-                    return;
-                }
-                if seat == self.seat_to_play() {
-                    out.extend(self.legal_cards(seat).iter().map(Action::play));
-                }
-                out.extend(
-                    self.raise_options(seat)
-                        .into_iter()
-                        .map(|to| Action::Raise { to }),
-                );
-                if self.can_signal(seat) {
-                    out.extend(SIGNAL_CODES.iter().map(|c| Action::Signal {
-                        code: c.to_string(),
-                    }));
-                }
-            }
-        }
+        self.list_legal(seat, out);
     }
 
     /// Applies an action of a seat in `to_act` (validated before any change).
@@ -1391,9 +1439,12 @@ impl GameState for State {
                 _ => false,
             },
             _ => {
-                let mut legal = Vec::new();
-                self.legal_actions(seat, &mut legal);
-                legal.contains(action)
+                let mut sink = Contains {
+                    action,
+                    found: false,
+                };
+                self.list_legal(seat, &mut sink);
+                sink.found
             }
         };
         if !legal {
