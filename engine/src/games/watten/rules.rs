@@ -314,14 +314,25 @@ impl Options {
         set
     }
 
-    /// The ranks that may be declared as Schlag (R8).
-    pub fn schlag_ranks(&self) -> Vec<Rank> {
-        let from = if self.variant == Variant::Tyrolean {
-            Rank::Six
+    /// The ranks that may be declared as Schlag (R8), low to high: a constant list (it is read for
+    /// every naming move).
+    pub fn schlag_ranks(&self) -> &'static [Rank] {
+        static SIX_UP: [Rank; 9] = [
+            Rank::Six,
+            Rank::Seven,
+            Rank::Eight,
+            Rank::Nine,
+            Rank::Ten,
+            Rank::Jack,
+            Rank::Queen,
+            Rank::King,
+            Rank::Ace,
+        ];
+        if self.variant == Variant::Tyrolean {
+            &SIX_UP
         } else {
-            Rank::Seven
-        };
-        Rank::ALL.iter().copied().filter(|r| *r >= from).collect()
+            &SIX_UP[1..]
+        }
     }
 }
 

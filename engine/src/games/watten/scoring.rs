@@ -22,6 +22,8 @@ pub struct Roles {
     pub weli_no_suit: bool,
     /// The trump suit.
     pub trump: Suit,
+    /// Every card with a role (criticals, Guate, Rechte, Linke, TRS): the rest are plain.
+    pub roled: CardSet,
 }
 
 fn next_rank(rank: Rank) -> Rank {
@@ -93,6 +95,7 @@ impl Roles {
         if weli_in_trs && pack.contains(weli()) && !roled.contains(weli()) {
             trs.insert(weli());
         }
+        roled.0 |= trs.0;
         Roles {
             crit,
             crit_set,
@@ -102,6 +105,7 @@ impl Roles {
             trs,
             weli_no_suit: weli_mode == WeliMode::NoSuit,
             trump: t,
+            roled,
         }
     }
 
@@ -119,11 +123,7 @@ impl Roles {
 
     /// True for a plain card (no role).
     pub fn is_plain(&self, c: Card) -> bool {
-        !(self.crit_set.contains(c)
-            || Some(c) == self.guate
-            || Some(c) == self.rechte
-            || self.linke.contains(c)
-            || self.trs.contains(c))
+        !self.roled.contains(c)
     }
 
     /// The suit of a plain card (the Weli has none under `no_suit`).
@@ -137,7 +137,22 @@ impl Roles {
 
     /// The strength key of a card in a trick led by `led` (§4.2); `None` = cannot win.
     pub fn key(&self, c: Card, led: Card, is_led: bool) -> Option<(u8, u8)> {
-        if let Some(i) = self.crit.iter().position(|x| *x == c) {
+        let rank = c.rank().map_or(0, Rank::value);
+        // Most cards are plain: one set test instead of the role checks (every trick, every card).
+        if !self.roled.contains(c) {
+            if is_led {
+                return Some((1, rank));
+            }
+            return match self.plain_suit(led) {
+                Some(suit) if self.is_plain(led) && self.plain_suit(c) == Some(suit) => {
+                    Some((1, rank))
+                }
+                _ => None,
+            };
+        }
+        if self.crit_set.contains(c)
+            && let Some(i) = self.crit.iter().position(|x| *x == c)
+        {
             return Some((6, (self.crit.len() - i) as u8));
         }
         if Some(c) == self.guate {
@@ -149,17 +164,8 @@ impl Roles {
         if self.linke.contains(c) {
             return Some((3, 0));
         }
-        let rank = c.rank().map_or(0, Rank::value);
-        if self.trs.contains(c) {
-            return Some((2, rank));
-        }
-        if is_led {
-            return Some((1, rank));
-        }
-        match self.plain_suit(led) {
-            Some(suit) if self.is_plain(led) && self.plain_suit(c) == Some(suit) => Some((1, rank)),
-            _ => None,
-        }
+        // A roled card that is none of the above is in TRS.
+        Some((2, rank))
     }
 
     /// Index of the winning play of a complete trick (first-played wins ties, R11).
@@ -234,11 +240,12 @@ impl Roles {
             }
             Variant::Bohemian => {
                 // §3.7.3: follow the effective suit, beat if possible.
-                let led_suit = self.effective_suit(led);
-                let same: CardSet = hand
-                    .iter()
-                    .filter(|c| self.effective_suit(*c) == led_suit)
-                    .collect();
+                // The cards of the led effective suit, by set arithmetic (see `effective_suit`).
+                let trumps = self.crit_set.0 | self.trs.0;
+                let same = match self.effective_suit(led) {
+                    None => CardSet(hand.0 & trumps),
+                    Some(suit) => CardSet(hand.of_suit(suit).0 & !trumps),
+                };
                 let s = if same.is_empty() { hand } else { same };
                 let best = self.current_best(plays);
                 let beaters: CardSet = s

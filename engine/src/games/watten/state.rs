@@ -17,6 +17,7 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use smallvec::{SmallVec, smallvec};
+use std::borrow::Cow;
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -33,7 +34,7 @@ pub enum Phase {
 }
 
 /// One trick: its leader, the cards in play order, the winner once complete.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The seat that led.
     pub leader: Seat,
@@ -56,7 +57,7 @@ pub struct PendingRaise {
 }
 
 /// One deal in progress (or the last one, once the game is over).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deal {
     /// The dealer.
     pub dealer: Seat,
@@ -113,6 +114,8 @@ pub struct Deal {
 }
 
 /// Public summary of a finished deal.
+// Inline lists and a static reason, with the JSON and schema of `Vec` and `String`: a summary is
+// built and copied every deal (about 15 actions), and their allocations showed in profiles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealSummary {
     /// Deal number (0-based).
@@ -120,18 +123,18 @@ pub struct DealSummary {
     /// Dealer.
     pub dealer: Seat,
     /// The seats that scored.
-    pub winners: Vec<Seat>,
+    pub winners: SmallVec<[Seat; 2]>,
     /// Points scored by each winner (Bohemian: per-seat change, in `changes`).
     pub points: i32,
     /// How the deal ended: `tricks`, `fold`, `maschine`, `challenge`.
-    pub reason: String,
+    pub reason: Cow<'static, str>,
     /// The Schlag.
     pub schlag: Option<Rank>,
     /// The trump suit.
     pub trump: Option<Suit>,
     /// Bohemian: score change per seat.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<i32>,
+    #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+    pub changes: SmallVec<[i32; 6]>,
 }
 
 /// Public events.
@@ -307,6 +310,47 @@ impl PartialEq for RolesCache {
     }
 }
 
+/// Where [`State::list_legal`] puts the legal actions.
+trait ActionSink {
+    fn push(&mut self, action: Action);
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>);
+}
+
+impl ActionSink for Vec<Action> {
+    fn push(&mut self, action: Action) {
+        Vec::push(self, action);
+    }
+
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
+        self.extend(actions);
+    }
+}
+
+/// Notes whether one action is legal without building the list: `apply` checks every move that
+/// is not a card play this way, and a list per check showed in playout profiles.
+struct Contains<'a> {
+    action: &'a Action,
+    found: bool,
+}
+
+impl ActionSink for Contains<'_> {
+    fn push(&mut self, action: Action) {
+        self.found |= action == *self.action;
+    }
+
+    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
+        for action in actions {
+            self.push(action);
+        }
+    }
+}
+
+/// `seat % n` for `seat < 2 * n` (a seat plus less than a round), without the division: seat
+/// arithmetic runs on every move, and divisions showed in wall-time profiles.
+fn wrap(seat: Seat, n: usize) -> Seat {
+    if seat >= n { seat - n } else { seat }
+}
+
 fn list(cards: CardSet) -> String {
     cards.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
 }
@@ -331,7 +375,8 @@ impl State {
             scores: vec![start; players],
             deal_no: 0,
             phase: Phase::Naming,
-            deal: Deal::empty(dealer, players),
+            // Dealt by `start_deal` below.
+            deal: Deal::default(),
             last_deal: None,
             table: Table {
                 players,
@@ -349,7 +394,7 @@ impl State {
 
     /// The seat after the dealer (Vorhand).
     pub fn eldest(&self) -> Seat {
-        (self.deal.dealer + 1) % self.table.players
+        wrap(self.deal.dealer + 1, self.table.players)
     }
 
     /// The cutter: the seat before the dealer (E with 2 players).
@@ -387,15 +432,16 @@ impl State {
         self.is_blind() && seat != self.eldest() && seat != self.deal.dealer
     }
 
-    /// The roles of the current deal, once Schlag and trump are known.
-    pub fn roles(&self) -> Option<Roles> {
+    /// The roles of the current deal, once Schlag and trump are known (borrowed from the cache
+    /// when it is fresh: this runs for every card play and legal list).
+    pub fn roles(&self) -> Option<Cow<'_, Roles>> {
         let (s, t) = self.roles_key()?;
         if let Some((cs, ct, roles)) = &self.roles_cache.0
             && (*cs, *ct) == (s, t)
         {
-            return Some(roles.clone());
+            return Some(Cow::Borrowed(roles));
         }
-        Some(Roles::new(&self.table.options, s, t))
+        Some(Cow::Owned(Roles::new(&self.table.options, s, t)))
     }
 
     /// The Schlag (none in Bohemian Watten) and trump the roles depend on, once named.
@@ -419,7 +465,11 @@ impl State {
 
     /// The seat whose card is next (E before the first lead).
     pub fn seat_to_play(&self) -> Seat {
-        (self.deal.current.leader + self.deal.current.plays.len()) % self.table.players
+        // The leader is a seat and a trick in progress holds fewer plays than seats.
+        wrap(
+            self.deal.current.leader + self.deal.current.plays.len(),
+            self.table.players,
+        )
     }
 
     // ----- dealing -----
@@ -427,8 +477,8 @@ impl State {
     fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
         let n = self.table.players;
         let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
-        let seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
-        self.deal = Deal::empty(dealer, n);
+        let mut seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
+        self.deal.reset(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
             deal: self.deal_no,
@@ -469,29 +519,29 @@ impl State {
             events.push(Event::TurnUp { card: b, trump });
         }
         let c = self.deal.cut_taken.len();
-        for card in self.deal.cut_taken.clone() {
+        for &card in &self.deal.cut_taken {
             self.deal.hands[cutter].insert(card);
         }
         // §2.7: two rounds from E, the cutter's packets reduced by the criticals it took.
         let first = 3usize.saturating_sub(c);
         for round in 0..2 {
             for i in 0..n {
-                let seat = (eldest + i) % n;
+                let seat = wrap(eldest + i, n);
                 let size = match (round, seat == cutter && c > 0) {
                     (0, false) => 3,
                     (1, false) => 2,
                     (0, true) => first,
                     _ => 5 - c.min(5) - first,
                 };
-                for _ in 0..size {
-                    if let Some(&card) = seq.get(pos) {
-                        self.deal.hands[seat].insert(card);
-                    }
-                    pos += 1;
-                }
+                let packet = seq.get(pos..(pos + size).min(seq.len())).unwrap_or(&[]);
+                let hand = &mut self.deal.hands[seat];
+                hand.0 |= CardSet::from_cards(packet.iter().copied()).0;
+                pos += size;
             }
         }
-        self.deal.stock = seq.get(pos..).unwrap_or(&[]).to_vec();
+        // The rest of the sequence is the stock: kept rather than copied.
+        seq.drain(..pos.min(seq.len()));
+        self.deal.stock = seq;
         self.deal.new_cards_open = self.table.options.new_cards && variant != Variant::Bohemian;
         self.deal.swap_open = self.table.options.schlag_swap
             && n != 3
@@ -528,20 +578,28 @@ impl State {
         }
     }
 
-    fn finish_deal(&mut self, side: usize, points: i32, reason: &str, events: &mut Vec<Event>) {
-        let winners = self.side_seats(side);
+    fn finish_deal(
+        &mut self,
+        side: usize,
+        points: i32,
+        reason: &'static str,
+        events: &mut Vec<Event>,
+    ) {
+        let winners: SmallVec<[Seat; 2]> = (0..self.table.players)
+            .filter(|s| self.side_of(*s) == side)
+            .collect();
         for &s in &winners {
             self.scores[s] += points;
         }
-        self.end_deal(winners, points, reason, Vec::new(), events);
+        self.end_deal(winners, points, reason, SmallVec::new(), events);
     }
 
     fn end_deal(
         &mut self,
-        winners: Vec<Seat>,
+        winners: SmallVec<[Seat; 2]>,
         points: i32,
-        reason: &str,
-        changes: Vec<i32>,
+        reason: &'static str,
+        changes: SmallVec<[i32; 6]>,
         events: &mut Vec<Event>,
     ) {
         let summary = DealSummary {
@@ -549,7 +607,7 @@ impl State {
             dealer: self.deal.dealer,
             winners,
             points,
-            reason: reason.to_string(),
+            reason: Cow::Borrowed(reason),
             schlag: self.deal.schlag,
             trump: self.deal.trump,
             changes,
@@ -985,8 +1043,7 @@ impl State {
 
     fn apply_draw(&mut self, seat: Seat, events: &mut Vec<Event>) {
         let k = (self.deal.ex_discarded as usize).min(self.deal.stock.len());
-        let drawn: Vec<Card> = self.deal.stock.drain(..k).collect();
-        for c in drawn {
+        for c in self.deal.stock.drain(..k) {
             self.deal.hands[seat].insert(c);
         }
         events.push(Event::Draw {
@@ -1118,7 +1175,7 @@ impl State {
             1
         };
         let p = self.table.options.bohemian_trick_points;
-        let changes: Vec<i32> = (0..self.table.players)
+        let changes: SmallVec<[i32; 6]> = (0..self.table.players)
             .map(|s| {
                 let k = self.deal.won[s] as i32;
                 if k > 0 { -k * p * m } else { 5 * m }
@@ -1127,7 +1184,91 @@ impl State {
         for (s, c) in changes.iter().enumerate() {
             self.scores[s] += c;
         }
-        self.end_deal(Vec::new(), 0, "tricks", changes, events);
+        self.end_deal(SmallVec::new(), 0, "tricks", changes, events);
+    }
+
+    /// Every legal action of `seat`, canonical order, into `out`.
+    fn list_legal(&self, seat: Seat, out: &mut impl ActionSink) {
+        if seat >= self.table.players {
+            return;
+        }
+        let d = &self.deal;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Naming => {
+                if seat != self.naming_actor() {
+                    return;
+                }
+                if d.proposal.is_some() {
+                    out.push(Action::Accept {});
+                    out.push(Action::Decline {});
+                    return;
+                }
+                if seat == self.eldest() {
+                    if d.new_cards_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::NewCards,
+                        });
+                    }
+                    if d.swap_open {
+                        out.push(Action::Propose {
+                            proposal: Proposal::SchlagSwap,
+                        });
+                    }
+                }
+                if self.is_blind() {
+                    out.push_all(d.hands[seat].iter().map(Action::designate));
+                } else if self.declaring_schlag() {
+                    let hand = d.hands[seat];
+                    for &r in self.table.options.schlag_ranks() {
+                        if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
+                            out.push(Action::schlag(r));
+                        }
+                    }
+                } else {
+                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
+                        out.push(Action::trump(s));
+                    }
+                }
+            }
+            Phase::Exchange => {
+                if seat != d.ex_seat {
+                    return;
+                }
+                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
+                    out.push_all(d.hands[seat].iter().map(|card| Action::Discard { card }));
+                }
+                out.push(Action::Draw {});
+            }
+            Phase::Play => {
+                if let Some(p) = d.pending {
+                    if self.responders(p.seat).contains(&seat) {
+                        out.push(Action::Accept {});
+                        out.push(Action::Fold {});
+                        if self.may_raise_to(seat, p.to + 1) {
+                            out.push(Action::Raise { to: p.to + 1 });
+                        }
+                        if p.challengeable && self.last_card(p.seat).is_some() {
+                            out.push(Action::Challenge {});
+                        }
+                    }
+                    return;
+                }
+                if seat == self.seat_to_play() {
+                    out.push_all(self.legal_cards(seat).iter().map(Action::play));
+                }
+                out.push_all(
+                    self.raise_options(seat)
+                        .into_iter()
+                        .map(|to| Action::Raise { to }),
+                );
+                if self.can_signal(seat) {
+                    out.push_all(SIGNAL_CODES.iter().map(|c| Action::Signal {
+                        code: c.to_string(),
+                    }));
+                }
+            }
+        }
     }
 
     /// Every card of the game, wherever it is.
@@ -1150,16 +1291,35 @@ impl State {
     }
 }
 
+/// `list` emptied, its allocation kept.
+fn emptied<T>(mut list: Vec<T>) -> Vec<T> {
+    list.clear();
+    list
+}
+
+/// `list` holding `len` copies of `value`, its allocation kept.
+fn refill<T: Clone>(list: Vec<T>, len: usize, value: T) -> Vec<T> {
+    let mut list = emptied(list);
+    list.resize(len, value);
+    list
+}
+
 impl Deal {
-    fn empty(dealer: Seat, n: usize) -> Deal {
-        Deal {
+    /// Starts a fresh deal in place. The lists are emptied rather than rebuilt: a Watten deal is
+    /// about 15 actions, so per-deal allocations showed in playout profiles.
+    fn reset(&mut self, dealer: Seat, n: usize) {
+        let old = std::mem::take(self);
+        let mut tricks = emptied(old.tricks);
+        // At most five tricks a deal: one allocation instead of growing.
+        tricks.reserve(5);
+        *self = Deal {
             dealer,
-            hands: vec![CardSet::EMPTY; n],
-            cut_taken: Vec::new(),
+            hands: refill(old.hands, n, CardSet::EMPTY),
+            cut_taken: emptied(old.cut_taken),
             cut_shown: None,
             turn_up: None,
-            stock: Vec::new(),
-            discards: vec![CardSet::EMPTY; n],
+            stock: emptied(old.stock),
+            discards: refill(old.discards, n, CardSet::EMPTY),
             proposal: None,
             new_cards_open: false,
             swap_open: false,
@@ -1167,24 +1327,23 @@ impl Deal {
             schlag: None,
             trump: None,
             designated: [None, None],
-            // At most five tricks a deal: one allocation instead of growing.
-            tricks: Vec::with_capacity(5),
+            tricks,
             current: Trick {
                 leader: (dealer + 1) % n.max(1),
                 plays: SmallVec::new(),
                 winner: None,
             },
-            won: vec![0; n.max(2)],
+            won: refill(old.won, n.max(2), 0),
             stake: 2,
             pending: None,
             raise_right: None,
             raised: false,
-            signals: Vec::new(),
-            signals_used: vec![0; n],
+            signals: emptied(old.signals),
+            signals_used: refill(old.signals_used, n, 0),
             ex_seat: (dealer + 1) % n.max(1),
             ex_discarded: 0,
-            exchanges: Vec::new(),
-        }
+            exchanges: emptied(old.exchanges),
+        };
     }
 }
 
@@ -1258,86 +1417,7 @@ impl GameState for State {
 
     /// Every legal action of `seat`, canonical order.
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat >= self.table.players {
-            return;
-        }
-        let d = &self.deal;
-        match self.phase {
-            Phase::Over => {}
-            Phase::Naming => {
-                if seat != self.naming_actor() {
-                    return;
-                }
-                if d.proposal.is_some() {
-                    out.push(Action::Accept {});
-                    out.push(Action::Decline {});
-                    return;
-                }
-                if seat == self.eldest() {
-                    if d.new_cards_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::NewCards,
-                        });
-                    }
-                    if d.swap_open {
-                        out.push(Action::Propose {
-                            proposal: Proposal::SchlagSwap,
-                        });
-                    }
-                }
-                if self.is_blind() {
-                    out.extend(d.hands[seat].iter().map(Action::designate));
-                } else if self.declaring_schlag() {
-                    let hand = d.hands[seat];
-                    for r in self.table.options.schlag_ranks() {
-                        if !self.table.options.schlag_must_hold || !hand.of_rank(r).is_empty() {
-                            out.push(Action::schlag(r));
-                        }
-                    }
-                } else {
-                    for s in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
-                        out.push(Action::trump(s));
-                    }
-                }
-            }
-            Phase::Exchange => {
-                if seat != d.ex_seat {
-                    return;
-                }
-                if (d.ex_discarded as usize) < self.exchange_limit(seat) {
-                    out.extend(d.hands[seat].iter().map(|card| Action::Discard { card }));
-                }
-                out.push(Action::Draw {});
-            }
-            Phase::Play => {
-                if let Some(p) = d.pending {
-                    if self.responders(p.seat).contains(&seat) {
-                        out.push(Action::Accept {});
-                        out.push(Action::Fold {});
-                        if self.may_raise_to(seat, p.to + 1) {
-                            out.push(Action::Raise { to: p.to + 1 });
-                        }
-                        if p.challengeable && self.last_card(p.seat).is_some() {
-                            out.push(Action::Challenge {});
-                        }
-                    }
-                    return;
-                }
-                if seat == self.seat_to_play() {
-                    out.extend(self.legal_cards(seat).iter().map(Action::play));
-                }
-                out.extend(
-                    self.raise_options(seat)
-                        .into_iter()
-                        .map(|to| Action::Raise { to }),
-                );
-                if self.can_signal(seat) {
-                    out.extend(SIGNAL_CODES.iter().map(|c| Action::Signal {
-                        code: c.to_string(),
-                    }));
-                }
-            }
-        }
+        self.list_legal(seat, out);
     }
 
     /// Applies an action of a seat in `to_act` (validated before any change).
@@ -1359,9 +1439,12 @@ impl GameState for State {
                 _ => false,
             },
             _ => {
-                let mut legal = Vec::new();
-                self.legal_actions(seat, &mut legal);
-                legal.contains(action)
+                let mut sink = Contains {
+                    action,
+                    found: false,
+                };
+                self.list_legal(seat, &mut sink);
+                sink.found
             }
         };
         if !legal {
