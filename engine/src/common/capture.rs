@@ -107,7 +107,16 @@ impl Layout {
     pub fn take(&mut self, cards: CardSet) -> CardSet {
         let taken = CardSet(self.set.0 & cards.0);
         if !taken.is_empty() {
-            self.cards.retain(|c| !taken.contains(*c));
+            // Compacted by hand: `retain` costs several times this on a list of a few cards.
+            let mut kept = 0;
+            for i in 0..self.cards.len() {
+                let card = self.cards[i];
+                if !taken.contains(card) {
+                    self.cards[kept] = card;
+                    kept += 1;
+                }
+            }
+            self.cards.truncate(kept);
             self.set = CardSet(self.set.0 & !taken.0);
         }
         taken
@@ -241,7 +250,17 @@ pub fn sum_captures(
     min_size: usize,
     rule: SumRule,
 ) -> CaptureSets {
-    let mut unions = disjoint_unions(&sum_groups(candidates, target, min_size));
+    let groups = sum_groups(candidates, target, min_size);
+    // No group or one (nearly every play): the answer without the union search and its counts.
+    match (&groups[..], rule) {
+        ([], _) => return smallvec::smallvec![CardSet::EMPTY],
+        ([one], SumRule::Maximal) if !one.is_empty() => return smallvec::smallvec![*one],
+        ([one], SumRule::Optional) if !one.is_empty() => {
+            return smallvec::smallvec![CardSet::EMPTY, *one];
+        }
+        _ => {}
+    }
+    let mut unions = disjoint_unions(&groups);
     if rule == SumRule::Maximal {
         let best = unions.iter().map(|u| u.len()).max().unwrap_or(0);
         unions.retain(|u| u.len() == best);

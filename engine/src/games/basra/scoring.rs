@@ -58,31 +58,52 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     } else {
         match options.same_rank_capture {
             // One part per same-rank card, in floor order.
-            SameRank::One => floor
-                .cards()
-                .iter()
-                .filter(|c| same.contains(**c))
-                .map(|c| CardSet::from_cards([*c]))
-                .collect(),
+            // Pushed one by one: `collect` into a SmallVec goes through its slow generic `extend`.
+            SameRank::One => {
+                let mut parts = CaptureSets::new();
+                for &c in floor.cards() {
+                    if same.contains(c) {
+                        parts.push(CardSet::from_cards([c]));
+                    }
+                }
+                parts
+            }
             SameRank::All => smallvec![same],
         }
     };
     let Some(v) = value(card) else {
         return parts; // Q or K: same rank only.
     };
+    // A group of two or more cards adding up to `v` holds only cards worth less than `v`: the
+    // others are left out, and when those left cannot reach `v` there is no sum to look for.
     let mut candidates = Valued::new();
+    let mut reach = 0;
     for &c in floor.cards() {
         if let Some(cv) = value(c)
+            && cv < v
             && !same.contains(c)
         {
             candidates.push((c, cv));
+            reach += cv;
         }
+    }
+    if reach < v {
+        return parts;
     }
     let rule = match options.sum_capture {
         SumCapture::Maximal => SumRule::Maximal,
         SumCapture::Optional => SumRule::Optional,
     };
-    combine(&parts, &sum_captures(&candidates, v, 2, rule))
+    let sums = sum_captures(&candidates, v, 2, rule);
+    // The sums are distinct, and so are the parts: with either side only the empty set, the
+    // other is the answer.
+    if parts[..] == [CardSet::EMPTY] {
+        return sums;
+    }
+    if sums[..] == [CardSet::EMPTY] {
+        return parts;
+    }
+    combine(&parts, &sums)
 }
 
 /// Card points of one card, in half-points (§5, §7, R27).

@@ -300,10 +300,19 @@ impl State {
             self.floor.add(card);
             events.push(Event::Trail { seat, card });
         } else {
-            let before: CardList = self.floor.cards().iter().copied().collect();
-            let taken = self.floor.take(capture);
+            // The bonus and the event read the floor before the capture; the cards taken are
+            // pushed one by one (collecting into a `CardList` goes through SmallVec's slow
+            // generic `extend`).
+            let taken = CardSet(self.floor.set().0 & capture.0);
+            let mut cards = CardList::new();
+            for &c in self.floor.cards() {
+                if taken.contains(c) {
+                    cards.push(c);
+                }
+            }
             let last_card = self.hands_empty() && self.stock.is_empty();
-            let mut bonus = scoring::bonus(&self.table.options, card, &before, taken);
+            let mut bonus = scoring::bonus(&self.table.options, card, self.floor.cards(), taken);
+            self.floor.take(taken);
             if last_card && !self.table.options.basra_on_last_card {
                 bonus = 0;
             }
@@ -315,7 +324,6 @@ impl State {
                 self.bonus[side] += bonus;
                 self.basras[side] += 1;
             }
-            let cards = before.into_iter().filter(|c| taken.contains(*c)).collect();
             events.push(Event::Capture {
                 seat,
                 card,

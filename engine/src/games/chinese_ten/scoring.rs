@@ -22,18 +22,22 @@ pub fn pairs(a: Card, b: Card) -> bool {
     }
 }
 
+/// The rank index each rank index pairs with (see [`pairs`]): 2-8 with 8-2, 9 with the Ace, T,
+/// J, Q and K with themselves. A table, as every legal list asks it for each card in hand.
+const PARTNER: [usize; 13] = [6, 5, 4, 3, 2, 1, 0, 12, 8, 9, 10, 11, 7];
+
 /// Every card `card` pairs with (the same relation as [`pairs`], as one set).
 pub fn pair_mask(card: Card) -> CardSet {
     let Some(rank) = card.rank() else {
         // The joker pairs with a joker only (no pack of the family holds one).
         return CardSet::from_cards([Card::JOKER]);
     };
-    let partner = match capture_value(card) {
-        // 10 - x is 1..=9: the Ace for 1, the numeral otherwise.
-        Some(x) => Rank::from_value(if x == 9 { 14 } else { (10 - x) as u8 }).unwrap_or(rank),
-        None => rank,
-    };
-    CardSet(0xF << (partner.index() * 4))
+    CardSet(0xF << (PARTNER[rank.index()] * 4))
+}
+
+/// The index of the rank a card pairs with (none for the joker, which pairs with no suited card).
+pub fn partner_index(card: Card) -> Option<usize> {
+    card.rank().map(|rank| PARTNER[rank.index()])
 }
 
 /// The ranks whose three or four copies in the initial layout trigger the trio / four rules.
@@ -241,6 +245,16 @@ mod tests {
                     (false, Rank::Nine) => options.thai_nine,
                     (false, _) => 10,
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn pair_mask_is_the_pairs_relation() {
+        let pack = crate::cards::PackSpec::standard().cards();
+        for &a in &pack {
+            for &b in &pack {
+                assert_eq!(pair_mask(a).contains(b), pairs(a, b), "{a} {b}");
             }
         }
     }

@@ -288,16 +288,28 @@ impl State {
         }
     }
 
-    /// The capture options of `card` on the current layout (empty: it trails).
-    pub fn capture_options(&self, card: Card) -> smallvec::SmallVec<[CardSet; 4]> {
+    /// The layout cards `card` may capture, and whether it takes them all together (the fourth
+    /// card of an initial trio) or exactly one of them.
+    fn targets(&self, card: Card) -> (CardSet, bool) {
         if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
             let three = self.layout.set().of_rank(rank);
             if rank == trio && three.len() == 3 {
-                return smallvec![three];
+                return (three, true);
             }
         }
-        // Hot path of every legal list: one mask test per layout card instead of `pairs`.
-        let hits = CardSet(scoring::pair_mask(card).0 & self.layout.set().0);
+        // One mask test per layout card instead of `pairs`.
+        (
+            CardSet(scoring::pair_mask(card).0 & self.layout.set().0),
+            false,
+        )
+    }
+
+    /// The capture options of `card` on the current layout (empty: it trails).
+    pub fn capture_options(&self, card: Card) -> smallvec::SmallVec<[CardSet; 4]> {
+        let (hits, together) = self.targets(card);
+        if together {
+            return smallvec![hits];
+        }
         if hits.is_empty() {
             return smallvec::SmallVec::new();
         }
@@ -314,6 +326,13 @@ impl State {
 
     fn in_layout_order(&self, set: CardSet) -> CardList {
         let mut cards = CardList::new();
+        // Nearly every capture takes one card (or none): no scan of the layout for it.
+        if set.0 & set.0.wrapping_sub(1) == 0 {
+            if let Some(card) = set.iter().next() {
+                cards.push(card);
+            }
+            return cards;
+        }
         for &card in self.layout.cards() {
             if set.contains(card) {
                 cards.push(card);
@@ -359,9 +378,18 @@ impl State {
                 ),
             ));
         }
-        let options = self.capture_options(card);
-        if options.is_empty() {
-            if !wanted.is_empty() {
+        // Checked on the targets' mask; the list of options is built for the error only.
+        let (targets, together) = self.targets(card);
+        let legal = if targets.is_empty() {
+            wanted.is_empty()
+        } else if together {
+            wanted == targets
+        } else {
+            wanted.len() == 1 && wanted.0 & !targets.0 == 0
+        };
+        if !legal {
+            let options = self.capture_options(card);
+            if options.is_empty() {
                 return Err(ActionError::illegal(
                     "invalid_capture",
                     format!(
@@ -370,23 +398,19 @@ impl State {
                     ),
                 ));
             }
-        } else if wanted.is_empty() {
             let names: Vec<String> = options
                 .iter()
                 .map(|o| list(self.in_layout_order(*o)))
                 .collect();
-            return Err(ActionError::illegal(
-                "capture_compulsory",
-                format!(
-                    "{card} can capture ({}), so it must: a card that can capture does capture",
-                    names.join(" or ")
-                ),
-            ));
-        } else if !options.contains(&wanted) {
-            let names: Vec<String> = options
-                .iter()
-                .map(|o| list(self.in_layout_order(*o)))
-                .collect();
+            if wanted.is_empty() {
+                return Err(ActionError::illegal(
+                    "capture_compulsory",
+                    format!(
+                        "{card} can capture ({}), so it must: a card that can capture does capture",
+                        names.join(" or ")
+                    ),
+                ));
+            }
             return Err(ActionError::illegal(
                 "invalid_capture",
                 format!(
@@ -502,14 +526,14 @@ impl State {
             return;
         };
         events.push(Event::Flip { seat, card });
-        let options = self.capture_options(card);
-        match options.len() {
+        let (targets, together) = self.targets(card);
+        match targets.len() {
             0 => {
                 self.layout.add(card);
                 events.push(Event::Trail { seat, card });
             }
-            1 => {
-                let set = options[0];
+            n if n == 1 || together => {
+                let set = targets;
                 events.push(Event::Capture {
                     seat,
                     card,
@@ -522,7 +546,7 @@ impl State {
             _ => {
                 self.phase = Phase::StockChoice {
                     card,
-                    choice: CaptureChoice::new(options),
+                    choice: CaptureChoice::new(self.capture_options(card)),
                 };
                 return;
             }
@@ -679,6 +703,17 @@ impl GameState for State {
                     return;
                 };
                 // `capture_options` without its lists: this runs for every move of every game.
+                // A card's targets are the layout cards of its partner rank, so the layout is
+                // sorted by rank once (each rank in layout order) for the whole hand.
+                let mut by_rank = [[Card::new(Rank::Two, Suit::Spades); 4]; 13];
+                let mut counts = [0usize; 13];
+                for &c in self.layout.cards() {
+                    if let Some(r) = c.rank() {
+                        let i = r.index();
+                        by_rank[i][counts[i]] = c;
+                        counts[i] += 1;
+                    }
+                }
                 for card in hand.iter() {
                     if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
                         let three = self.layout.set().of_rank(rank);
@@ -690,21 +725,21 @@ impl GameState for State {
                             continue;
                         }
                     }
-                    let hits = CardSet(scoring::pair_mask(card).0 & self.layout.set().0);
-                    if hits.is_empty() {
+                    let targets = match scoring::partner_index(card) {
+                        Some(p) => &by_rank[p][..counts[p]],
+                        None => &[],
+                    };
+                    if targets.is_empty() {
                         out.push(Action::Play {
                             cards: smallvec![card],
                             capture: smallvec![],
                         });
-                        continue;
                     }
-                    for &target in self.layout.cards() {
-                        if hits.contains(target) {
-                            out.push(Action::Play {
-                                cards: smallvec![card],
-                                capture: smallvec![target],
-                            });
-                        }
+                    for &target in targets {
+                        out.push(Action::Play {
+                            cards: smallvec![card],
+                            capture: smallvec![target],
+                        });
                     }
                 }
             }
