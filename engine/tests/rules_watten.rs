@@ -1686,3 +1686,19 @@ fn pack_set_and_pack_cards_are_the_pack_of_every_variant() {
         assert_eq!(pack.len(), size, "{id}");
     }
 }
+
+#[test]
+fn r8_schlag_ranks_run_from_seven_to_ace_and_from_six_in_tyrolean() {
+    let codes = |id: &str| -> Vec<char> {
+        options(id, 4, json!({}))
+            .schlag_ranks()
+            .iter()
+            .map(|r| r.code())
+            .collect()
+    };
+    let seven_up = ['7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+    assert_eq!(codes("watten"), seven_up);
+    assert_eq!(codes("watten_bohemian"), seven_up);
+    assert_eq!(codes("watten_tyrolean")[0], '6');
+    assert_eq!(codes("watten_tyrolean")[1..], seven_up);
+}

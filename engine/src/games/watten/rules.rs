@@ -317,21 +317,11 @@ impl Options {
     /// The ranks that may be declared as Schlag (R8), low to high: a constant list (it is read for
     /// every naming move).
     pub fn schlag_ranks(&self) -> &'static [Rank] {
-        static SIX_UP: [Rank; 9] = [
-            Rank::Six,
-            Rank::Seven,
-            Rank::Eight,
-            Rank::Nine,
-            Rank::Ten,
-            Rank::Jack,
-            Rank::Queen,
-            Rank::King,
-            Rank::Ace,
-        ];
+        // `Rank::ALL` runs 2..A: Six is its fifth entry, Seven its sixth.
         if self.variant == Variant::Tyrolean {
-            &SIX_UP
+            &Rank::ALL[4..]
         } else {
-            &SIX_UP[1..]
+            &Rank::ALL[5..]
         }
     }
 }
