@@ -417,10 +417,8 @@ impl State {
     }
 
     /// Seats of a side.
-    pub fn side_seats(&self, side: usize) -> Vec<Seat> {
-        (0..self.table.players)
-            .filter(|s| self.side_of(*s) == side)
-            .collect()
+    pub fn side_seats(&self, side: usize) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.table.players).filter(move |s| self.side_of(*s) == side)
     }
 
     fn is_blind(&self) -> bool {
@@ -585,9 +583,7 @@ impl State {
         reason: &'static str,
         events: &mut Vec<Event>,
     ) {
-        let winners: SmallVec<[Seat; 2]> = (0..self.table.players)
-            .filter(|s| self.side_of(*s) == side)
-            .collect();
+        let winners: SmallVec<[Seat; 2]> = self.side_seats(side).collect();
         for &s in &winners {
             self.scores[s] += points;
         }

@@ -170,7 +170,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         dealer: d.dealer,
         eldest: state.eldest(),
         cutter: state.cutter(),
-        sides: (0..sides_count).map(|s| state.side_seats(s)).collect(),
+        sides: (0..sides_count)
+            .map(|s| state.side_seats(s).collect())
+            .collect(),
         scores: state.scores.clone(),
         hand: seat
             .filter(|s| hand_visible(state, *s))
