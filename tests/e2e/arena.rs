@@ -7,15 +7,7 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
-    let dir = tempfile::Builder::new()
-        .prefix("cardroom-e2e-arena-")
-        .tempdir()
-        .expect("temp dir");
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.path().join("arena.db").to_string_lossy().to_string(),
-    ))
-    .await
-    .expect("open the arena");
+    let (arena, _dir) = crate::support::open_arena("arena").await;
     let builtins = fast_builtins(&arena).await;
     let running = build(ServeConfig {
         port: 0,
@@ -108,15 +100,7 @@ async fn spawn_arena(
     Vec<String>,
     tempfile::TempDir,
 ) {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("cardroom-e2e-{name}-"))
-        .tempdir()
-        .expect("temp dir");
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.path().join("arena.db").to_string_lossy().to_string(),
-    ))
-    .await
-    .expect("open the arena");
+    let (arena, dir) = crate::support::open_arena(name).await;
     let builtins = fast_builtins(&arena).await;
     let running = build(ServeConfig {
         port: 0,

@@ -89,10 +89,7 @@ fn serve_sets_the_ismcts_budget_per_move() {
 fn openapi_writes_and_checks_every_game_document() {
     use api::cli::{OpenapiArgs, openapi};
     // `games/` does not exist yet: `--write-games` creates it. Removed when the test ends.
-    let scratch = tempfile::Builder::new()
-        .prefix("cardroom-games-")
-        .tempdir()
-        .expect("temp dir");
+    let scratch = crate::support::temp_dir("games");
     let dir = scratch.path().join("games");
     let args = |write: bool| OpenapiArgs {
         write: None,

@@ -252,15 +252,7 @@ async fn a_body_over_the_limit_is_413() {
 /// answers 415 `unsupported_media_type` to another content type and to none.
 #[tokio::test]
 async fn a_json_body_sent_as_text_plain_is_415_on_every_json_endpoint() {
-    let dir = tempfile::Builder::new()
-        .prefix("cardroom-e2e-415-")
-        .tempdir()
-        .expect("temp dir");
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.path().join("arena.db").to_string_lossy().to_string(),
-    ))
-    .await
-    .expect("open the arena");
+    let (arena, _dir) = crate::support::open_arena("415").await;
     let running = api::startup::build(api::startup::ServeConfig {
         port: 0,
         workers: Some(1),

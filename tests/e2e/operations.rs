@@ -35,15 +35,7 @@ async fn a_clients_request_id_is_echoed_and_a_bad_one_is_replaced() {
 
 #[tokio::test]
 async fn metrics_count_the_arenas_matches_moves_and_bot_calls() {
-    let dir = tempfile::Builder::new()
-        .prefix("cardroom-e2e-ops-")
-        .tempdir()
-        .expect("temp dir");
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.path().join("arena.db").to_string_lossy().to_string(),
-    ))
-    .await
-    .expect("open the arena");
+    let (arena, _dir) = crate::support::open_arena("ops").await;
     arena.register_builtins().await.expect("built-in bots");
     let running = build(ServeConfig {
         port: 0,

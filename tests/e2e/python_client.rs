@@ -59,10 +59,7 @@ async fn a_generated_python_client_plays_a_full_game_of_twenty_two() {
     let app = spawn_app().await;
     // The client is generated into `client/` (which must not exist yet) beside its config; the
     // directory is removed when the test ends.
-    let scratch = tempfile::Builder::new()
-        .prefix("cardroom-pyclient-")
-        .tempdir()
-        .expect("scratch dir");
+    let scratch = crate::support::temp_dir("pyclient");
     let out = scratch.path().join("client");
     let config = scratch.path().join("client.yaml");
     std::fs::write(

@@ -51,15 +51,7 @@ async fn schemathesis_finds_no_failure_in_the_service_and_two_game_documents() {
     .await
     .expect("install");
     // Removed when the test ends (the guard lives to the end of this function).
-    let dir = tempfile::Builder::new()
-        .prefix("cardroom-e2e-st-")
-        .tempdir()
-        .expect("temp dir");
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
-        dir.path().join("arena.db").to_string_lossy().to_string(),
-    ))
-    .await
-    .expect("open the arena");
+    let (arena, dir) = crate::support::open_arena("st").await;
     arena.register_builtins().await.expect("built-in bots");
     let running = build(ServeConfig {
         port: 0,

@@ -45,6 +45,27 @@ impl Reply {
     }
 }
 
+/// A fresh temporary directory `cardroom-e2e-<name>-<random>`, removed when the guard is
+/// dropped: when the test ends, passing or panicking.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cardroom-e2e-{name}-"))
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// An arena on a fresh SQLite file, with the temporary directory holding it: keep the guard as
+/// long as the arena is in use.
+pub async fn open_arena(name: &str) -> (arena::Arena, tempfile::TempDir) {
+    let dir = temp_dir(name);
+    let arena = arena::Arena::open(arena::ArenaConfig::local(
+        dir.path().join("arena.db").to_string_lossy().to_string(),
+    ))
+    .await
+    .expect("open the arena");
+    (arena, dir)
+}
+
 /// The sealing key of sealed-mode tests.
 pub fn test_key() -> SealKey {
     SealKey::from_bytes([0x5a; 32])

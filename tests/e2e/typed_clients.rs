@@ -11,14 +11,6 @@ use crate::support::{spawn_app, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A fresh scratch directory (`cardroom-<name>-<random>`), removed when the guard is dropped.
-fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("cardroom-{name}-"))
-        .tempdir()
-        .expect("scratch dir")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn generated_python_clients_play_watten_and_basra_with_typed_models_only() {
     let root = workspace_root();
@@ -32,7 +24,7 @@ async fn generated_python_clients_play_watten_and_basra_with_typed_models_only()
     let base = app.base.clone();
     tokio::task::spawn_blocking(move || {
         for game in ["watten", "basra"] {
-            let scratch = scratch(&format!("py-{game}"));
+            let scratch = crate::support::temp_dir(&format!("py-{game}"));
             let out = scratch.path();
             let package = format!("{game}_client");
             let config = out.join("config.yaml");
@@ -123,7 +115,7 @@ fn tsc(bin: &Path, dir: &Path, file: &str) -> std::process::Output {
 fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_action() {
     let root = workspace_root();
     let bin = ensure_ts_tools(&root);
-    let scratch = scratch("ts-twenty_two");
+    let scratch = crate::support::temp_dir("ts-twenty_two");
     let dir = scratch.path();
     run(
         Command::new(bin.join("openapi-typescript"))

@@ -69,15 +69,7 @@ struct Server {
 
 impl Server {
     async fn start(name: &str) -> Server {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("cardroom-e2e-web-{name}-"))
-            .tempdir()
-            .expect("temp dir");
-        let arena = arena::Arena::open(arena::ArenaConfig::local(
-            dir.path().join("arena.db").to_string_lossy().to_string(),
-        ))
-        .await
-        .expect("open the arena");
+        let (arena, dir) = crate::support::open_arena(&format!("web-{name}")).await;
         arena.register_builtins().await.expect("built-in bots");
         let running = build(ServeConfig {
             port: 0,
