@@ -1,5 +1,6 @@
 //! Random playouts per second on the typed path (`engine::erased::PlayoutLists`, its lists kept
-//! from game to game as `cardroom playouts` keeps them), legal action generation included. One line per (game id, players) in [`ENTRIES`]: every published id.
+//! from game to game as `cardroom playouts` keeps them), legal action generation included. One
+//! line per (game id, players) in [`ENTRIES`]: every published id.
 //! `bench/openspiel_compare.sh` runs the same loop through `cardroom playouts` beside OpenSpiel.
 //!
 //! Each iteration plays the same [`GAMES`] seeded games, so the throughput (applied actions per
