@@ -37,9 +37,13 @@ impl Tile {
 
     /// The tile with ends `a` and `b` (in any order) and copy number `copy` (0 = no suffix).
     /// `None` if an end exceeds [`MAX_PIPS`] or the copy exceeds 9.
-    pub fn new(a: u8, b: u8, copy: u8) -> Option<Tile> {
+    pub const fn new(a: u8, b: u8, copy: u8) -> Option<Tile> {
         let (low, high) = if a <= b { (a, b) } else { (b, a) };
-        (high <= MAX_PIPS && copy <= 9).then_some(Tile { low, high, copy })
+        if high <= MAX_PIPS && copy <= 9 {
+            Some(Tile { low, high, copy })
+        } else {
+            None
+        }
     }
 
     /// The lower end.

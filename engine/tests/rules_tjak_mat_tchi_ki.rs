@@ -654,3 +654,83 @@ fn issue11_tjak_hand_sizes_are_checked_per_phase_at_load() {
         assert!(err.to_string().contains("tiles"), "{err}");
     }
 }
+
+/// R5 at load: a seat past its first turn has laid every pair it held, and concealed tiles are
+/// kept in order; a state breaking either is unreachable and refused (apply relies on both: an
+/// acquired tile is the only one that can make a pair, and it is put in its sorted place).
+#[test]
+fn r5_a_started_seat_holding_a_pair_and_an_unsorted_hand_are_refused_at_load() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let m = start(
+        "tjak_mat_tchi_ki",
+        4,
+        json!({"first_player": 1}),
+        vec![entry(&K3, 1, "")],
+    );
+    let saved = m.save();
+    let data = &saved["data"];
+    let tiles_of = |v: &Value| -> Vec<Tile> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| tile(t.as_str().unwrap()))
+            .collect()
+    };
+    let seat = (0..4)
+        .find(|&s| {
+            data["started"][s] == json!(true)
+                && !data["concealed"][s].as_array().unwrap().is_empty()
+        })
+        .expect("the first player has started");
+    let own = tiles_of(&data["concealed"][seat]);
+    // A partner of one of the seat's tiles, held by a seat that has not started (or the reserve),
+    // swapped for another of the seat's tiles: the counts stay right, only R5 is broken.
+    let (holder, at, partner_tile, keep) = (0..4)
+        .filter(|&s| s != seat)
+        .map(|s| ("concealed", s))
+        .chain([("reserve", 0)])
+        .find_map(|(list, s)| {
+            let tiles = if list == "reserve" {
+                tiles_of(&data["reserve"])
+            } else {
+                tiles_of(&data["concealed"][s])
+            };
+            tiles.iter().enumerate().find_map(|(i, t)| {
+                own.iter()
+                    .position(|o| is_pair(*o, *t))
+                    .map(|k| ((list, s), i, *t, k))
+            })
+        })
+        .expect("some tile elsewhere pairs with the seat's");
+    let mut forged = saved.clone();
+    let d = &mut forged["data"];
+    let given = own[(keep + 1) % own.len()];
+    let mut hand_tiles: Vec<Tile> = own.clone();
+    hand_tiles.retain(|t| *t != given);
+    hand_tiles.push(partner_tile);
+    hand_tiles.sort();
+    d["concealed"][seat] = json!(hand_tiles.iter().map(|t| t.to_string()).collect::<Vec<_>>());
+    let list = match holder {
+        ("reserve", _) => &mut d["reserve"],
+        (_, s) => &mut d["concealed"][s],
+    };
+    list[at] = json!(given.to_string());
+    if holder.0 == "concealed" {
+        let mut other = tiles_of(list);
+        other.sort();
+        *list = json!(other.iter().map(|t| t.to_string()).collect::<Vec<_>>());
+    }
+    let err = game.load(&forged).unwrap_err();
+    assert_eq!(err.code(), "invalid_state");
+    assert!(err.to_string().contains("R5"), "{err}");
+
+    // The same hand out of order.
+    let mut unsorted = saved.clone();
+    let mut reversed = own.clone();
+    reversed.reverse();
+    unsorted["data"]["concealed"][seat] =
+        json!(reversed.iter().map(|t| t.to_string()).collect::<Vec<_>>());
+    let err = game.load(&unsorted).unwrap_err();
+    assert_eq!(err.code(), "invalid_state");
+    assert!(err.to_string().contains("not in order"), "{err}");
+}

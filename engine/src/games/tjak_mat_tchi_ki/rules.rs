@@ -137,15 +137,37 @@ const MILITARY_PAIRS: [((u8, u8), (u8, u8)); 5] = [
 /// The one partner of a tile of the set (R1, R2): the other copy of a civil tile, the listed
 /// military or supreme partner otherwise. `None` for a tile outside the set.
 pub fn partner(tile: Tile) -> Option<Tile> {
-    // A table by face (built at compile time from the lists above): this runs for every tile of
-    // every hand on every turn.
-    let (kind, low, high) = *PARTNERS.get(tile.face_index())?;
-    match (kind, tile.copy()) {
-        (CIVIL, 1) => Tile::new(low, high, 2),
-        (CIVIL, 2) => Tile::new(low, high, 1),
-        (MILITARY, 0) => Tile::new(low, high, 0),
-        _ => None,
+    // A table by face and copy, built at compile time from the lists below: this runs for every
+    // tile of every hand on every turn. Copies above 2 are outside the set.
+    let copy = tile.copy() as usize;
+    if copy > 2 {
+        return None;
     }
+    PARTNER_OF
+        .get(tile.face_index() * 3 + copy)
+        .copied()
+        .flatten()
+}
+
+/// Per (face index, copy): the partner tile.
+const PARTNER_OF: [Option<Tile>; 28 * 3] = partner_of_table();
+
+const fn partner_of_table() -> [Option<Tile>; 28 * 3] {
+    let mut table = [None; 28 * 3];
+    let mut face = 0;
+    while face < PARTNERS.len() {
+        let (kind, low, high) = PARTNERS[face];
+        match kind {
+            CIVIL => {
+                table[face * 3 + 1] = Tile::new(low, high, 2);
+                table[face * 3 + 2] = Tile::new(low, high, 1);
+            }
+            MILITARY => table[face * 3] = Tile::new(low, high, 0),
+            _ => {}
+        }
+        face += 1;
+    }
+    table
 }
 
 const NONE: u8 = 0;

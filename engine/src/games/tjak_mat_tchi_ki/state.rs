@@ -18,6 +18,10 @@ use std::sync::LazyLock;
 /// Tiles each non-first player is dealt (the first player gets one more).
 pub const HAND: usize = 5;
 
+/// The set in canonical order, built once: a hand is short and every hand (and every round of
+/// the first-player draw) starts from it.
+static SET: LazyLock<Vec<Tile>> = LazyLock::new(|| tile_set().tiles());
+
 /// The phase of the current turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -228,7 +232,7 @@ impl State {
         let mut drawing: Vec<Seat> = (0..self.table.players).collect();
         // Each round leaves fewer tied seats with probability > 0; the cap only bounds the loop.
         for _ in 0..1000 {
-            let mut tiles = tile_set().tiles();
+            let mut tiles = SET.clone();
             self.table.rng.shuffle(&mut tiles);
             let round: DrawRound = drawing.iter().copied().zip(tiles).collect();
             let outcome = decide_draw(&round);
@@ -251,8 +255,6 @@ impl State {
         let f = self.first_player;
         let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        // The set in canonical order, built once: a hand is short and this runs for every one.
-        static SET: LazyLock<Vec<Tile>> = LazyLock::new(|| tile_set().tiles());
         let sequence = deal_sequence(&SET, entry, &mut self.table.rng);
         // Hands, laid pairs and the reserve are emptied in place (their lists are reused).
         self.concealed.resize_with(n, Vec::new);
@@ -312,6 +314,37 @@ impl State {
                 i += 1;
             }
         }
+    }
+
+    /// Puts an acquired tile in its sorted place in `seat`'s concealed hand.
+    fn acquire(&mut self, seat: Seat, tile: Tile) {
+        let hand = &mut self.concealed[seat];
+        let at = hand.partition_point(|t| *t <= tile);
+        hand.insert(at, tile);
+    }
+
+    /// Lays the pair an acquired `tile` makes, if its partner is concealed (R5). After a seat's
+    /// first turn its hand holds no pair (validation checks it), so the new tile is the only one
+    /// that can pair: the same lay as [`State::lay_pairs`] would make, without its scan.
+    fn lay_pair_of(&mut self, seat: Seat, tile: Tile, events: &mut Vec<Event>) {
+        let Some(other) = partner(tile) else {
+            return;
+        };
+        let hand = &mut self.concealed[seat];
+        let Some(j) = hand.iter().position(|t| *t == other) else {
+            return;
+        };
+        hand.remove(j);
+        if let Some(i) = hand.iter().position(|t| *t == tile) {
+            hand.remove(i);
+        }
+        let pair = if tile <= other {
+            [tile, other]
+        } else {
+            [other, tile]
+        };
+        self.laid[seat].push(pair);
+        events.push(Event::Lay { seat, tiles: pair });
     }
 
     /// The discards `seat` may take now, in table order.
@@ -546,14 +579,13 @@ impl GameState for State {
                     ));
                 };
                 self.discards.remove(pos);
-                self.concealed[seat].push(tile);
-                self.concealed[seat].sort();
+                self.acquire(seat, tile);
                 events.push(Event::Take {
                     seat,
                     tiles: smallvec![tile],
                     from: discard.seat,
                 });
-                self.lay_pairs(seat, events);
+                self.lay_pair_of(seat, tile, events);
                 self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
                 Ok(())
             }
@@ -565,10 +597,9 @@ impl GameState for State {
                     ));
                 }
                 let tile = self.reserve.remove(0);
-                self.concealed[seat].push(tile);
-                self.concealed[seat].sort();
+                self.acquire(seat, tile);
                 events.push(Event::Draw { seat });
-                self.lay_pairs(seat, events);
+                self.lay_pair_of(seat, tile, events);
                 self.after_acquire(seat, WinBy::Draw, None, events);
                 Ok(())
             }
@@ -695,6 +726,18 @@ impl GameState for State {
             }
             if !self.started[seat] && !self.laid[seat].is_empty() {
                 return Err(format!("seat {seat} laid pairs before its first turn"));
+            }
+            let hand = &self.concealed[seat];
+            if !hand.is_sorted() {
+                return Err(format!("seat {seat}'s concealed tiles are not in order"));
+            }
+            // R5: a seat lays every pair it holds from its first turn on.
+            if self.started[seat]
+                && hand
+                    .iter()
+                    .any(|t| partner(*t).is_some_and(|p| hand.contains(&p)))
+            {
+                return Err(format!("seat {seat} holds a pair it did not lay (R5)"));
             }
             if self.phase != Phase::Over && self.laid[seat].len() >= 3 {
                 return Err(format!("seat {seat} has three pairs but the hand goes on"));

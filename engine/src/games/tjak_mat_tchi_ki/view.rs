@@ -1,6 +1,6 @@
 //! What one seat (or a spectator) may see of a game of Tjak-mat-tchi-ki (spec §6).
 
-use super::rules::{TakeFrom, partner};
+use super::rules::TakeFrom;
 use super::state::{Discard, DrawRound, HandRecord, Phase, State};
 use crate::common::determinize::{Place, draw_until, redeal, reseed};
 use crate::game::{GameState, Seat, Viewer};
@@ -124,19 +124,9 @@ pub fn determinize(state: &State, seat: Seat, rng: &mut PlayoutRng) -> Option<St
         }
         Some(sample)
     };
-    // Also refused: a deal where the seat to act could neither take nor draw (R6 would have ended
-    // the hand), which validation rejects.
-    let no_pair_after_start = |sample: &State| {
-        sample.validate().is_ok()
-            && others.iter().all(|&s| {
-                let hand = &sample.concealed[s];
-                !sample.started[s]
-                    || !hand
-                        .iter()
-                        .any(|t| partner(*t).is_some_and(|p| hand.contains(&p)))
-            })
-    };
-    let mut sample = draw_until(rng, draw, no_pair_after_start)?;
+    // Validation refuses a deal giving a seat past its first turn a pair it would have laid (R5),
+    // and one where the seat to act could neither take nor draw (R6 would have ended the hand).
+    let mut sample = draw_until(rng, draw, |sample: &State| sample.validate().is_ok())?;
     reseed(&mut sample.table.rng, rng);
     Some(sample)
 }
