@@ -577,7 +577,7 @@ impl<G: GameDef> PlayoutLists<G> {
             }
             let action = &actions[rng.below(actions.len())];
             events.clear();
-            if state.apply(seat, action, events).is_err() {
+            if state.apply_listed(seat, action, events).is_err() {
                 return applied;
             }
             applied += 1;

@@ -213,6 +213,19 @@ pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync 
         events: &mut Vec<Self::Event>,
     ) -> Result<(), ActionError>;
 
+    /// [`GameState::apply`] for an action taken from this state's own [`GameState::legal_actions`]
+    /// of `seat` (random playouts, searches): the same move and events. A family whose legality
+    /// check costs a fair part of a move overrides it to skip re-checking what the list
+    /// guarantees (checking it under `debug_assertions`).
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), ActionError> {
+        self.apply(seat, action, events)
+    }
+
     /// What `viewer` may know, and nothing else.
     fn view(&self, viewer: Viewer) -> Self::View;
 

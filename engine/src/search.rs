@@ -159,7 +159,7 @@ pub fn ismcts<S: GameState>(
             if !untried.is_empty() {
                 let action = legal[untried[rng.below(untried.len())]].clone();
                 events.clear();
-                if game.apply(actor, &action, &mut events).is_err() {
+                if game.apply_listed(actor, &action, &mut events).is_err() {
                     break;
                 }
                 nodes.push(Node {
@@ -179,7 +179,7 @@ pub fn ismcts<S: GameState>(
                 break;
             };
             events.clear();
-            if game.apply(actor, &action, &mut events).is_err() {
+            if game.apply_listed(actor, &action, &mut events).is_err() {
                 break;
             }
             path.push(child);
@@ -209,7 +209,7 @@ pub fn ismcts<S: GameState>(
                 break;
             };
             events.clear();
-            if game.apply(actor, &action, &mut events).is_err() {
+            if game.apply_listed(actor, &action, &mut events).is_err() {
                 break;
             }
             steps += 1;

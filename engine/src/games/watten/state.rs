@@ -838,6 +838,53 @@ impl State {
 
     // ----- apply -----
 
+    /// Whether `action` is among `seat`'s legal actions, without listing them all.
+    fn is_legal(&self, seat: Seat, action: &Action) -> bool {
+        // A card play (most actions) is checked without listing every legal action; the same
+        // rule as `legal_actions`: no pending raise, the seat's turn, a legal card.
+        match (self.phase, action) {
+            (Phase::Play, Action::Play { cards }) => match cards.as_slice() {
+                [card] => {
+                    self.deal.pending.is_none()
+                        && seat == self.seat_to_play()
+                        && self.legal_cards(seat).contains(*card)
+                }
+                _ => false,
+            },
+            _ => {
+                let mut sink = Contains {
+                    action,
+                    found: false,
+                };
+                self.list_legal(seat, &mut sink);
+                sink.found
+            }
+        }
+    }
+
+    /// Applies a legal action.
+    fn apply_legal(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Naming, _) => self.apply_naming(seat, action, events),
+            (Phase::Exchange, Action::Discard { card }) => {
+                self.deal.hands[seat].remove(*card);
+                self.deal.discards[seat].insert(*card);
+                self.deal.ex_discarded += 1;
+                events.push(Event::Discard { seat });
+            }
+            (Phase::Exchange, _) => self.apply_draw(seat, events),
+            (Phase::Play, _) => self.apply_play(seat, action, events),
+            (Phase::Over, _) => return Err(ActionError::GameOver),
+        }
+        self.refresh_roles_cache();
+        Ok(())
+    }
+
     /// Why an unlisted action is refused (a sentence naming the cards).
     fn refusal(&self, seat: Seat, action: &Action) -> ActionError {
         let d = &self.deal;
@@ -1423,43 +1470,24 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        // A card play (most actions) is checked without listing every legal action; the same
-        // rule as `legal_actions`: no pending raise, the seat's turn, a legal card.
-        let legal = match (self.phase, action) {
-            (Phase::Play, Action::Play { cards }) => match cards.as_slice() {
-                [card] => {
-                    self.deal.pending.is_none()
-                        && seat == self.seat_to_play()
-                        && self.legal_cards(seat).contains(*card)
-                }
-                _ => false,
-            },
-            _ => {
-                let mut sink = Contains {
-                    action,
-                    found: false,
-                };
-                self.list_legal(seat, &mut sink);
-                sink.found
-            }
-        };
-        if !legal {
+        if !self.is_legal(seat, action) {
             return Err(self.refusal(seat, action));
         }
-        match (self.phase, action) {
-            (Phase::Naming, _) => self.apply_naming(seat, action, events),
-            (Phase::Exchange, Action::Discard { card }) => {
-                self.deal.hands[seat].remove(*card);
-                self.deal.discards[seat].insert(*card);
-                self.deal.ex_discarded += 1;
-                events.push(Event::Discard { seat });
-            }
-            (Phase::Exchange, _) => self.apply_draw(seat, events),
-            (Phase::Play, _) => self.apply_play(seat, action, events),
-            (Phase::Over, _) => return Err(ActionError::GameOver),
-        }
-        self.refresh_roles_cache();
-        Ok(())
+        self.apply_legal(seat, action, events)
+    }
+
+    /// A listed action needs no second check: the card check alone is a tenth of a playout.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        debug_assert!(
+            self.is_legal(seat, action),
+            "{action:?} of seat {seat} is listed"
+        );
+        self.apply_legal(seat, action, events)
     }
 
     fn view(&self, viewer: Viewer) -> View {
