@@ -218,7 +218,7 @@ pub async fn bot_move(
     request: web::Json<BuiltinMove>,
     arena: Option<web::Data<crate::Arena>>,
 ) -> Result<web::Json<MoveResponse>, ServiceError> {
-    if info(&name).is_none() {
+    if !NAMES.contains(&name.as_str()) {
         return Err(unknown(&name));
     }
     let request = request.into_inner().into_request();
@@ -362,7 +362,7 @@ fn acknowledge<T: serde::de::DeserializeOwned>(
     body: &[u8],
     check: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<HttpResponse, ServiceError> {
-    if info(name).is_none() {
+    if !NAMES.contains(&name) {
         return Err(unknown(name));
     }
     let notice: T = crate::routes::parse_body(request, body)?;
