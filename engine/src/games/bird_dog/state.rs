@@ -407,14 +407,16 @@ impl State {
     /// Deals a hand (§2, R20): 3 players round-robin from the dealer's left, 2 players ND, dummy,
     /// DL; the last three cards are the widow.
     fn deal(&mut self, events: &mut Vec<Event>) {
-        let cards = pack().cards();
+        // The pack in canonical order, listed once; the per-seat lists are refilled in place.
+        static PACK: std::sync::LazyLock<Vec<Card>> = std::sync::LazyLock::new(|| pack().cards());
         let entry = self
             .stacked
             .get(self.hands_played as usize)
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&cards, entry, &mut self.table.rng);
+        let sequence = deal_sequence(&PACK, entry, &mut self.table.rng);
         let dealt = 3 * HAND_SIZE;
-        self.hands = vec![CardSet::EMPTY; self.table.players];
+        self.hands.clear();
+        self.hands.resize(self.table.players, CardSet::EMPTY);
         self.dummy_down.clear();
         self.dummy_up = CardSet::EMPTY;
         let nd = self.left_of_dealer();
@@ -432,7 +434,8 @@ impl State {
                 self.hands[(self.dealer + 1 + i) % 3].insert(card);
             }
         }
-        self.widow = sequence.iter().skip(dealt).copied().collect();
+        self.widow.clear();
+        self.widow.extend(sequence.iter().skip(dealt).copied());
         self.round = 0;
         self.passes = 0;
         self.calls.clear();

@@ -225,7 +225,8 @@ impl State {
         let entry = self.deals.get(self.deal_number).map(Vec::as_slice);
         let sequence = deal_sequence(&pack(&self.table.options, n), entry, &mut self.table.rng);
         self.deal_number += 1;
-        self.hands = vec![CardSet::EMPTY; n];
+        self.hands.clear();
+        self.hands.resize(n, CardSet::EMPTY);
         self.turned = None;
         self.trump = None;
         self.auction.clear();
@@ -466,6 +467,12 @@ impl State {
             };
             return Err(ActionError::illegal(reason, message));
         }
+        self.lay_card(seat, card, events);
+        Ok(())
+    }
+
+    /// Plays a legal card: the trick, and the deal's end after its last trick.
+    fn lay_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
         self.hands[seat].remove(card);
         self.trick.push((seat, card));
         events.push(Event::Play {
@@ -485,7 +492,6 @@ impl State {
                 self.score_deal(events);
             }
         }
-        Ok(())
     }
 
     /// Raw deal totals per side (card points + trick bonus of the tricks each side won).
@@ -873,6 +879,25 @@ impl GameState for State {
                     self.expecting()
                 ),
             )),
+        }
+    }
+
+    /// A listed card play skips the second computation of the playable cards (a fifth of a
+    /// playout); every other listed action goes through `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (&self.phase, action) {
+            (Phase::Play, Action::Play { cards }) if cards.len() == 1 => {
+                let card = cards[0];
+                debug_assert!(self.playable(seat).contains(card), "{card} is listed");
+                self.lay_card(seat, card, events);
+                Ok(())
+            }
+            _ => self.apply(seat, action, events),
         }
     }
 

@@ -12,6 +12,7 @@ use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// Where a deal stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -317,27 +318,32 @@ impl State {
     /// Deals stage `self.stage` with `self.dealer` (§2, R12, R16).
     fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
-        let cards = pack().cards();
+        // The pack in canonical order, listed once; the per-seat lists are refilled in place:
+        // the early stages deal a card or two, so a deal's set-up is most of their cost.
+        static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| pack().cards());
         let entry = usize::try_from(self.deals_played)
             .ok()
             .and_then(|d| self.stacked.get(d))
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&cards, entry, &mut self.table.rng);
+        let sequence = deal_sequence(&PACK, entry, &mut self.table.rng);
         let dealt = n * self.stage as usize;
-        self.hands = vec![CardSet::EMPTY; n];
+        self.hands.clear();
+        self.hands.resize(n, CardSet::EMPTY);
         for (i, card) in sequence.iter().take(dealt).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
         }
         // A stage deals at most PACK_SIZE - 1 cards (validate and setup bound the stage), so the
         // indicator always exists.
         self.indicator = sequence[dealt];
-        self.undealt = sequence.iter().skip(dealt + 1).copied().collect();
+        self.undealt = sequence[dealt + 1..].iter().copied().collect();
         self.strength = None;
-        self.bids = vec![None; n];
+        self.bids.clear();
+        self.bids.resize(n, None);
         self.trick.clear();
         self.led = None;
         self.tricks.clear();
-        self.won = vec![0; n];
+        self.won.clear();
+        self.won.resize(n, 0);
         self.phase = Phase::Declare;
         self.to_play = self.dealer;
         events.push(Event::Deal {
