@@ -235,12 +235,15 @@ impl State {
         let entry = self.stacked.get(self.deal).cloned();
         self.deal += 1;
         let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
-        self.hands = vec![CardSet::EMPTY; n];
+        // The per-seat and per-side lists are refilled in place (a deal is short).
+        self.hands.clear();
+        self.hands.resize(n, CardSet::EMPTY);
         for (i, card) in deck.iter().take(k * n).enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
         }
         let mut floor: Vec<Card> = deck.iter().skip(k * n).take(4).copied().collect();
-        self.stock = deck.iter().skip(k * n + 4).copied().collect();
+        self.stock.clear();
+        self.stock.extend(deck.iter().skip(k * n + 4).copied());
         self.peek = deck.last().copied();
         let buried_here = |c: &Card| {
             c.rank() == Some(crate::cards::Rank::Jack)
@@ -272,12 +275,15 @@ impl State {
                 }
             }
         }
-        self.buried = aside.clone();
+        self.buried.clone_from(&aside);
         self.floor = Layout::of(floor.clone());
-        self.piles = vec![CardSet::EMPTY; 2];
+        self.piles.clear();
+        self.piles.resize(2, CardSet::EMPTY);
         self.unscored = CardSet::EMPTY;
-        self.bonus = vec![0; 2];
-        self.basras = vec![0; 2];
+        self.bonus.clear();
+        self.bonus.resize(2, 0);
+        self.basras.clear();
+        self.basras.resize(2, 0);
         self.last_capture = LastCapture::default();
         self.turn = (self.dealer + 1) % n;
         self.phase = Phase::Play;
