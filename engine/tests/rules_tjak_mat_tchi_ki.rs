@@ -591,16 +591,21 @@ fn heuristic_beats_random() {
     );
 }
 
-#[test]
-fn forged_states_are_refused() {
-    let game = registry::find("tjak_mat_tchi_ki").unwrap();
-    let m = start(
+/// The saved state of the K3 deal (4 players, seat 1 first), to forge from.
+fn k3_saved() -> Value {
+    start(
         "tjak_mat_tchi_ki",
         4,
         json!({"first_player": 1}),
         vec![entry(&K3, 1, "")],
-    );
-    let saved = m.save();
+    )
+    .save()
+}
+
+#[test]
+fn forged_states_are_refused() {
+    let game = registry::find("tjak_mat_tchi_ki").unwrap();
+    let saved = k3_saved();
     assert!(game.load(&saved).is_ok());
     let forge = |f: &dyn Fn(&mut Value)| {
         let mut s = saved.clone();
@@ -661,13 +666,7 @@ fn issue11_tjak_hand_sizes_are_checked_per_phase_at_load() {
 #[test]
 fn r5_a_started_seat_holding_a_pair_and_an_unsorted_hand_are_refused_at_load() {
     let game = registry::find("tjak_mat_tchi_ki").unwrap();
-    let m = start(
-        "tjak_mat_tchi_ki",
-        4,
-        json!({"first_player": 1}),
-        vec![entry(&K3, 1, "")],
-    );
-    let saved = m.save();
+    let saved = k3_saved();
     let data = &saved["data"];
     let tiles_of = |v: &Value| -> Vec<Tile> {
         v.as_array()

@@ -300,13 +300,7 @@ impl State {
             if let Some(j) = found {
                 let other = self.concealed[seat][j];
                 self.concealed[seat].retain(|t| *t != tile && *t != other);
-                let pair = if tile <= other {
-                    [tile, other]
-                } else {
-                    [other, tile]
-                };
-                self.laid[seat].push(pair);
-                events.push(Event::Lay { seat, tiles: pair });
+                self.lay(seat, tile, other, events);
                 // Scanning goes on at `i` (now the next tile): the tiles before it had no partner
                 // in the hand, and taking a pair out gives none one (partners are mutual, so the
                 // other tile lay after `i`).
@@ -338,11 +332,12 @@ impl State {
         if let Some(i) = hand.iter().position(|t| *t == tile) {
             hand.remove(i);
         }
-        let pair = if tile <= other {
-            [tile, other]
-        } else {
-            [other, tile]
-        };
+        self.lay(seat, tile, other, events);
+    }
+
+    /// Lays the pair of `a` and `b` (taken out of the hand already), lower tile first.
+    fn lay(&mut self, seat: Seat, a: Tile, b: Tile, events: &mut Vec<Event>) {
+        let pair = if a <= b { [a, b] } else { [b, a] };
         self.laid[seat].push(pair);
         events.push(Event::Lay { seat, tiles: pair });
     }
