@@ -871,6 +871,30 @@ impl State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         let becomes_target = self.check_play(seat, cards)?;
+        self.lay_play(seat, cards, becomes_target, events);
+        Ok(())
+    }
+
+    /// Whether a legal play becomes the trick's target: a lead does, a follow when it covers the
+    /// target (R11; under Agurk a single card of the target's rank or higher, the same test).
+    fn legal_play_becomes_target(&self, cards: &Cards) -> bool {
+        let Some(target) = self.target_play() else {
+            return true;
+        };
+        let m = cards.len();
+        let (x, _) = sorted_ranks(cards.as_slice());
+        let (t, _) = sorted_ranks(target.cards.as_slice());
+        covers(&x[..m.min(MAX_PLAY)], &t[..m.min(MAX_PLAY)])
+    }
+
+    /// Plays checked cards: the trick, its winner, the deal's end.
+    fn lay_play(
+        &mut self,
+        seat: Seat,
+        cards: &Cards,
+        becomes_target: bool,
+        events: &mut Vec<Event>,
+    ) {
         let cards = cards.sorted();
         for card in cards.as_slice() {
             self.hands[seat].remove(*card);
@@ -884,7 +908,7 @@ impl State {
             self.phase = Phase::Play {
                 seat: self.next_in(seat),
             };
-            return Ok(());
+            return;
         }
         let winner = self.trick_winner();
         events.push(Event::TrickWon { seat: winner });
@@ -894,7 +918,6 @@ impl State {
         } else {
             self.phase = Phase::Play { seat: winner };
         }
-        Ok(())
     }
 
     /// The winner of the complete current trick (§4.2, R14).
@@ -1319,6 +1342,27 @@ impl GameState for State {
             )),
             (Phase::Over, _) => Err(ActionError::GameOver),
         }
+    }
+
+    /// A listed play skips `check_play` (its hand counts and cover tests ran for the listing);
+    /// only whether it becomes the target is worked out. Other listed actions go through `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        if let (Phase::Play { .. }, Action::Play { cards }) = (self.phase, action) {
+            let becomes_target = self.legal_play_becomes_target(cards);
+            debug_assert_eq!(
+                self.check_play(seat, cards).ok(),
+                Some(becomes_target),
+                "{action:?} of seat {seat} is listed"
+            );
+            self.lay_play(seat, cards, becomes_target, events);
+            return Ok(());
+        }
+        self.apply(seat, action, events)
     }
 
     fn view(&self, viewer: Viewer) -> View {
