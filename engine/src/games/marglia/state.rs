@@ -50,10 +50,14 @@ pub enum Phase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// Plays in order, the lead first.
-    pub plays: Vec<(Seat, Card)>,
+    pub plays: TrickPlays,
     /// The winner.
     pub winner: Seat,
 }
+
+/// A trick's plays, inline (at most four seats): a finished trick allocates nothing, and the
+/// list of the trick in progress keeps its room from one trick to the next.
+pub type TrickPlays = smallvec::SmallVec<[(Seat, Card); 4]>;
 
 /// A call of the Maniglia auction (`points: None` = pass).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -483,9 +487,10 @@ impl State {
             let index = Self::winning_index(&self.trick, self.trump).unwrap_or(0);
             let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
             self.tricks.push(Trick {
-                plays: std::mem::take(&mut self.trick),
+                plays: self.trick.iter().copied().collect(),
                 winner,
             });
+            self.trick.clear();
             events.push(Event::TrickWon { seat: winner });
             self.leader = winner;
             if self.hands.iter().all(|h| h.is_empty()) {

@@ -13,15 +13,20 @@ use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// One completed trick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The plays in order, the lead first.
-    pub plays: Vec<(Seat, Card)>,
+    pub plays: TrickPlays,
     /// Who won it.
     pub winner: Seat,
 }
+
+/// A trick's plays, inline (at most four seats): a finished trick allocates nothing, and the
+/// list of the trick in progress keeps its room from one trick to the next.
+pub type TrickPlays = smallvec::SmallVec<[(Seat, Card); 4]>;
 
 /// The public scoring of a finished hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -136,8 +141,13 @@ impl State {
     fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
         let entry = self.deals.get(self.hand_number).map(Vec::as_slice);
-        let sequence = deal_sequence(&pack(n), entry, &mut self.table.rng);
-        self.hands = vec![CardSet::EMPTY; n];
+        // Both packs listed once; the hands are refilled in place (a hand is short).
+        static PACK_3: LazyLock<Vec<Card>> = LazyLock::new(|| pack(3));
+        static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| pack(4));
+        let cards: &[Card] = if n == 3 { &PACK_3 } else { &PACK };
+        let sequence = deal_sequence(cards, entry, &mut self.table.rng);
+        self.hands.clear();
+        self.hands.resize(n, CardSet::EMPTY);
         for (i, card) in sequence.into_iter().enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(card);
         }
@@ -181,9 +191,10 @@ impl State {
         let index = winner_by_strength(&self.trick, |_, c| plain_strength(c, led, trump));
         let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
         self.tricks.push(Trick {
-            plays: std::mem::take(&mut self.trick),
+            plays: self.trick.iter().copied().collect(),
             winner,
         });
+        self.trick.clear();
         events.push(Event::TrickWon { seat: winner });
         self.leader = winner;
         if self.hands.iter().all(|h| h.is_empty()) {
