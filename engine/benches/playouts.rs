@@ -8,7 +8,8 @@
 //! Run: `cargo bench -p engine --bench playouts -- --quick`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use engine::erased::PlayoutLists;
+use engine::NewGame;
+use engine::erased::{PlayoutLists, PresetGame};
 use engine::game::{GameDef, OptionsOf, Setup};
 use engine::games::basra::Basra;
 use engine::games::bird_dog::BirdDog;
@@ -20,8 +21,6 @@ use engine::games::tjak_mat_tchi_ki::TjakMatTchiKi;
 use engine::games::trump_crew::TrumpCrew;
 use engine::games::twenty_two::TwentyTwo;
 use engine::games::watten::Watten;
-use engine::options::merge_options;
-use serde_json::{Map, Value};
 use std::hint::black_box;
 
 /// Games per iteration.
@@ -86,20 +85,13 @@ const ENTRIES: &[(&str, usize, Bench)] = &[
 
 /// The typed setup of a preset with its default options.
 fn setup_for<G: GameDef>(id: &str, players: usize) -> Setup<OptionsOf<G>> {
-    let family = G::family();
-    let preset = family
-        .presets
-        .iter()
-        .find(|p| p.id == id)
-        .unwrap_or_else(|| panic!("{id} is not a preset of {}", family.id));
-    let mut merged = merge_options(&family.options, preset, &Map::new()).expect("default options");
-    G::resolve_options(&Map::new(), &mut merged).expect("default options resolve");
-    Setup {
-        players,
-        options: serde_json::from_value(Value::Object(merged)).expect("typed options"),
-        seed: 0,
-        deals: Vec::new(),
-    }
+    PresetGame::<G>::preset(id)
+        .unwrap_or_else(|| panic!("{id} is not a preset of {}", G::family().id))
+        .typed_setup(&NewGame {
+            players,
+            ..NewGame::default()
+        })
+        .unwrap_or_else(|e| panic!("{id} with {players} players: {e}"))
 }
 
 fn batch<G: GameDef>(setups: &[Setup<OptionsOf<G>>]) -> u64 {

@@ -222,6 +222,14 @@ impl<G: GameDef> PresetGame<G> {
             .collect()
     }
 
+    /// The game of the family's preset `id`, for typed callers (benchmarks, tests) that want its
+    /// setups (`typed_setup`: the same merging and checks as the registry's) without the erasure.
+    pub fn preset(id: &str) -> Option<Self> {
+        let family = G::family();
+        let preset = family.presets.iter().find(|p| p.id == id)?.clone();
+        Some(Self::new(&family, preset))
+    }
+
     fn new(family: &crate::game::Family, preset: Preset) -> Self {
         let options = family
             .options

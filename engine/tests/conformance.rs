@@ -469,6 +469,7 @@ fn issue11_actions_with_stray_fields_are_malformed() {
 /// Watten).
 #[test]
 fn apply_listed_makes_the_same_move_as_apply_in_every_family() {
+    use engine::erased::PresetGame;
     use engine::game::{GameDef, GameState, OptionsOf, Setup};
     use engine::games::{
         basra::Basra, bird_dog::BirdDog, chinese_ten::ChineseTen, marglia::Maniglia,
@@ -476,24 +477,16 @@ fn apply_listed_makes_the_same_move_as_apply_in_every_family() {
         tjak_mat_tchi_ki::TjakMatTchiKi, trump_crew::TrumpCrew, twenty_two::TwentyTwo,
         watten::Watten,
     };
-    use engine::options::merge_options;
-    use serde_json::Map;
 
     fn setup_for<G: GameDef>(id: &str, players: usize, seed: u64) -> Setup<OptionsOf<G>> {
-        let family = G::family();
-        let preset = family
-            .presets
-            .iter()
-            .find(|p| p.id == id)
-            .unwrap_or_else(|| panic!("{id} is not a preset of {}", family.id));
-        let mut merged = merge_options(&family.options, preset, &Map::new()).expect("defaults");
-        G::resolve_options(&Map::new(), &mut merged).expect("defaults resolve");
-        Setup {
-            players,
-            options: serde_json::from_value(Value::Object(merged)).expect("typed options"),
-            seed,
-            deals: Vec::new(),
-        }
+        PresetGame::<G>::preset(id)
+            .unwrap_or_else(|| panic!("{id} is not a preset of {}", G::family().id))
+            .typed_setup(&NewGame {
+                players,
+                seed,
+                ..NewGame::default()
+            })
+            .unwrap_or_else(|e| panic!("{id} with {players} players: {e}"))
     }
 
     fn check<G: GameDef>(id: &str, players: usize) {
