@@ -6,6 +6,11 @@
 use crate::cards::{Card, CardSet, Suit};
 use crate::game::Seat;
 
+/// A finished trick's plays in order, the lead first, inline (up to four seats): a finished
+/// trick allocates nothing, and the list of the trick in progress keeps its room from one trick
+/// to the next. Serialized as a list, like a `Vec`.
+pub type TrickPlays = smallvec::SmallVec<[(Seat, Card); 4]>;
+
 /// The cards of `hand` that may be played when `led` was led and suit must be followed:
 /// the cards of that suit, or the whole hand when it has none.
 pub fn follow_suit(hand: CardSet, led: Suit) -> CardSet {

@@ -6,7 +6,7 @@ use super::rules::{Communication, FirstDealer, GameLength, Options, Variant};
 use super::scoring::{self, RANKS};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
-use crate::common::trick::winner_by_strength;
+use crate::common::trick::{TrickPlays, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
@@ -54,10 +54,6 @@ pub struct Trick {
     /// The winner.
     pub winner: Seat,
 }
-
-/// A trick's plays, inline (at most four seats): a finished trick allocates nothing, and the
-/// list of the trick in progress keeps its room from one trick to the next.
-pub type TrickPlays = smallvec::SmallVec<[(Seat, Card); 4]>;
 
 /// A call of the Maniglia auction (`points: None` = pass).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

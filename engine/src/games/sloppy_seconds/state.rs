@@ -5,7 +5,7 @@ use super::rules::{FirstDealer, Options};
 use super::scoring;
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
-use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
+use crate::common::trick::{TrickPlays, follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
@@ -23,10 +23,6 @@ pub struct Trick {
     /// Who won it.
     pub winner: Seat,
 }
-
-/// A trick's plays, inline (at most four seats): a finished trick allocates nothing, and the
-/// list of the trick in progress keeps its room from one trick to the next.
-pub type TrickPlays = smallvec::SmallVec<[(Seat, Card); 4]>;
 
 /// The public scoring of a finished hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
