@@ -30,9 +30,14 @@ pub const ISMCTS_BUDGET_MS: u64 = 200;
 /// An upper bound on its iterations per move, whatever the clock says.
 const ISMCTS_MAX_ITERATIONS: u32 = 200_000;
 
+/// Whether `name` is a built-in bot.
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
 /// The identity of a built-in bot, if `name` is one.
 pub fn info(name: &str) -> Option<BotInfo> {
-    if !NAMES.contains(&name) {
+    if !is_builtin(name) {
         return None;
     }
     Some(BotInfo {
@@ -218,7 +223,7 @@ pub async fn bot_move(
     request: web::Json<BuiltinMove>,
     arena: Option<web::Data<crate::Arena>>,
 ) -> Result<web::Json<MoveResponse>, ServiceError> {
-    if !NAMES.contains(&name.as_str()) {
+    if !is_builtin(&name) {
         return Err(unknown(&name));
     }
     let request = request.into_inner().into_request();
@@ -362,7 +367,7 @@ fn acknowledge<T: serde::de::DeserializeOwned>(
     body: &[u8],
     check: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<HttpResponse, ServiceError> {
-    if !NAMES.contains(&name) {
+    if !is_builtin(name) {
         return Err(unknown(name));
     }
     let notice: T = crate::routes::parse_body(request, body)?;

@@ -117,7 +117,7 @@ pub async fn play(
     let url_bots = args
         .bots
         .iter()
-        .filter(|spec| !crate::builtin::NAMES.contains(&spec.as_str()))
+        .filter(|spec| !crate::builtin::is_builtin(spec))
         .count();
     let mut secrets = secrets(args, url_bots)?.into_iter();
     let mut config = ArenaConfig::local("sqlite::memory:");
