@@ -13,6 +13,7 @@ use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// Where a hand stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -408,7 +409,7 @@ impl State {
     /// DL; the last three cards are the widow.
     fn deal(&mut self, events: &mut Vec<Event>) {
         // The pack in canonical order, listed once; the per-seat lists are refilled in place.
-        static PACK: std::sync::LazyLock<Vec<Card>> = std::sync::LazyLock::new(|| pack().cards());
+        static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| pack().cards());
         let entry = self
             .stacked
             .get(self.hands_played as usize)
