@@ -728,11 +728,13 @@ impl GameState for State {
             }
             // R5: a seat lays every pair it holds from its first turn on.
             if self.started[seat]
-                && hand
+                && let Some((tile, other)) = hand
                     .iter()
-                    .any(|t| partner(*t).is_some_and(|p| hand.contains(&p)))
+                    .find_map(|t| partner(*t).filter(|p| hand.contains(p)).map(|p| (*t, p)))
             {
-                return Err(format!("seat {seat} holds a pair it did not lay (R5)"));
+                return Err(format!(
+                    "seat {seat} holds the pair {tile} {other} but did not lay it (R5)"
+                ));
             }
             if self.phase != Phase::Over && self.laid[seat].len() >= 3 {
                 return Err(format!("seat {seat} has three pairs but the hand goes on"));
