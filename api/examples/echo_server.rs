@@ -5,6 +5,10 @@
 
 use actix_web::{App, HttpServer, post, web};
 
+// The same allocator as the `cardroom` binary, so the comparison is of the request handling.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[post("/echo")]
 async fn echo(body: web::Json<serde_json::Value>) -> web::Json<serde_json::Value> {
     body
