@@ -343,9 +343,15 @@ impl<G: GameDef> PresetGame<G> {
     /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
     fn checked(&self, typed: G::State) -> Result<Box<dyn Match>, StateError> {
         let players = typed.players();
-        let options = self.check_fixed(typed.options())?;
+        // The options' JSON form serves only these two checks: most ids fix no option and seat
+        // the same range whatever the options, and every `apply` of the API loads a state.
         let PlayerRange { min, max } =
-            players_for(&self.info.players_when, &options, self.info.players);
+            if self.preset.fixed.is_empty() && self.info.players_when.is_empty() {
+                self.info.players
+            } else {
+                let options = self.check_fixed(typed.options())?;
+                players_for(&self.info.players_when, &options, self.info.players)
+            };
         if !(min..=max).contains(&players) {
             return Err(StateError::Inconsistent(format!(
                 "{players} players is outside {min}..={max}"

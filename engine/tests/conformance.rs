@@ -427,6 +427,61 @@ fn states_of_another_game_or_forged_are_refused() {
     }
 }
 
+/// A saved state of a preset id whose fixed option was changed is refused as inconsistent (the
+/// loader checks the fixed options only for the ids that have some), and every other id loads its
+/// own state unchanged.
+#[test]
+fn a_state_with_a_changed_fixed_option_is_refused() {
+    use engine::options::OptionKind;
+    let mut checked = 0;
+    for game in registry::games() {
+        let info = game.info();
+        let saved = game
+            .start(&NewGame {
+                players: info.players.min,
+                seed: 5,
+                ..NewGame::default()
+            })
+            .unwrap()
+            .save();
+        assert!(game.load(&saved).is_ok(), "{}: own state refused", info.id);
+        for (key, fixed) in &info.fixed_options {
+            let spec = info.options.iter().find(|o| &o.id == key).unwrap();
+            let others: Vec<Value> = match &spec.kind {
+                OptionKind::Boolean => vec![Value::Bool(!fixed.as_bool().unwrap())],
+                OptionKind::Integer { min, max } => {
+                    [fixed.as_i64().unwrap() + 1, fixed.as_i64().unwrap() - 1]
+                        .into_iter()
+                        .filter(|v| (min..=max).contains(&v))
+                        .map(Value::from)
+                        .collect()
+                }
+                OptionKind::IntegerChoice { values } => {
+                    values.iter().map(|v| Value::from(*v)).collect()
+                }
+                OptionKind::Enum { values } | OptionKind::EnumOrInteger { values, .. } => {
+                    values.iter().map(|v| Value::from(v.as_str())).collect()
+                }
+                _ => Vec::new(),
+            };
+            for other in others.into_iter().filter(|v| v != fixed) {
+                let mut forged = saved.clone();
+                forged["data"]["table"]["options"][key] = other.clone();
+                let error = game.load(&forged).err().map(|e| e.to_string());
+                assert!(
+                    error
+                        .as_deref()
+                        .is_some_and(|e| e.contains(&format!("option `{key}` must be"))),
+                    "{}: {key} = {other} gave {error:?}",
+                    info.id
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} fixed options were changed");
+}
+
 /// Issue 11 item 3: actions without fields refused stray fields only when they had fields; now
 /// every action of every game refuses an unknown field as `malformed_action`, state unchanged.
 #[test]
