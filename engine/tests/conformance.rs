@@ -399,19 +399,22 @@ fn catalog_is_coherent() {
     }
 }
 
+/// A new game of `game` with its fewest seats (seed 5), saved.
+fn saved_with_fewest_seats(game: &dyn Game) -> Value {
+    game.start(&NewGame {
+        players: game.info().players.min,
+        seed: 5,
+        ..NewGame::default()
+    })
+    .unwrap()
+    .save()
+}
+
 #[test]
 fn states_of_another_game_or_forged_are_refused() {
     let games = registry::games();
     for game in games {
-        let info = game.info();
-        let state = game
-            .start(&NewGame {
-                players: info.players.min,
-                seed: 5,
-                ..NewGame::default()
-            })
-            .unwrap();
-        let saved = state.save();
+        let saved = saved_with_fewest_seats(game.as_ref());
         // Another game's id.
         let mut other = saved.clone();
         other["game"] = Value::from("not_a_game");
@@ -436,14 +439,7 @@ fn a_state_with_a_changed_fixed_option_is_refused() {
     let mut checked = 0;
     for game in registry::games() {
         let info = game.info();
-        let saved = game
-            .start(&NewGame {
-                players: info.players.min,
-                seed: 5,
-                ..NewGame::default()
-            })
-            .unwrap()
-            .save();
+        let saved = saved_with_fewest_seats(game.as_ref());
         assert!(game.load(&saved).is_ok(), "{}: own state refused", info.id);
         for (key, fixed) in &info.fixed_options {
             let spec = info.options.iter().find(|o| &o.id == key).unwrap();
