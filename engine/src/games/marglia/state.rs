@@ -483,7 +483,7 @@ impl State {
             let index = Self::winning_index(&self.trick, self.trump).unwrap_or(0);
             let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
             self.tricks.push(Trick {
-                plays: self.trick.iter().copied().collect(),
+                plays: TrickPlays::from_slice(&self.trick),
                 winner,
             });
             self.trick.clear();

@@ -187,7 +187,7 @@ impl State {
         let index = winner_by_strength(&self.trick, |_, c| plain_strength(c, led, trump));
         let winner = self.trick.get(index).map_or(self.leader, |(s, _)| *s);
         self.tricks.push(Trick {
-            plays: self.trick.iter().copied().collect(),
+            plays: TrickPlays::from_slice(&self.trick),
             winner,
         });
         self.trick.clear();
