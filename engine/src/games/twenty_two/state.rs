@@ -876,7 +876,7 @@ impl State {
     }
 
     /// Whether a legal play becomes the trick's target: a lead does, a follow when it covers the
-    /// target (R11; under Agurk a single card of the target's rank or higher, the same test).
+    /// target (R11; under Agurk, R25, a single card of the target's rank or higher, the same test).
     fn legal_play_becomes_target(&self, cards: &Cards) -> bool {
         let Some(target) = self.target_play() else {
             return true;
