@@ -267,7 +267,14 @@ impl Card {
 
     /// The code, e.g. `"TH"`, `"JK"`.
     pub fn code(self) -> String {
-        self.to_string()
+        self.as_str().to_string()
+    }
+
+    /// The code as a static string, e.g. `"TH"`, `"JK"`: read from a table, so serializing a
+    /// card (every state, view and event carries dozens) neither formats nor checks UTF-8.
+    pub fn as_str(self) -> &'static str {
+        let at = 2 * self.index();
+        &CARD_CODES[at..at + 2]
     }
 
     /// Parses a card code: rank then suit (`TH`, `AS`, `7C`; `10H` is accepted for `TH`), or `JK`.
@@ -281,12 +288,14 @@ impl Card {
     }
 }
 
+/// Every card's code in index order (rank by rank from the two, suits S H D C, the joker last),
+/// two characters each; `codes_round_trip_for_every_card` checks it against `Rank`/`Suit` codes.
+const CARD_CODES: &str = "2S2H2D2C3S3H3D3C4S4H4D4C5S5H5D5C6S6H6D6C7S7H7D7C8S8H8D8C9S9H9D9C\
+TSTHTDTCJSJHJDJCQSQHQDQCKSKHKDKCASAHADACJK";
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.rank(), self.suit()) {
-            (Some(rank), Some(suit)) => write!(f, "{}{}", rank.code(), suit.code()),
-            _ => f.write_str("JK"),
-        }
+        f.write_str(self.as_str())
     }
 }
 
@@ -322,17 +331,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Codes are at most two ASCII characters: format without allocating.
-        let mut buf = [0u8; 2];
-        let text: &str = match (self.rank(), self.suit()) {
-            (Some(rank), Some(suit)) => {
-                buf[0] = rank.code() as u8;
-                buf[1] = suit.code() as u8;
-                std::str::from_utf8(&buf).map_err(serde::ser::Error::custom)?
-            }
-            _ => "JK",
-        };
-        serializer.serialize_str(text)
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -645,6 +644,11 @@ mod tests {
         for index in 0..Card::COUNT {
             let card = Card::from_index(index).unwrap();
             let code = card.to_string();
+            let spelled = match (card.rank(), card.suit()) {
+                (Some(rank), Some(suit)) => format!("{}{}", rank.code(), suit.code()),
+                _ => "JK".to_string(),
+            };
+            assert_eq!(code, spelled, "the code table at index {index}");
             assert_eq!(code.parse::<Card>().unwrap(), card, "{code}");
             let json = serde_json::to_string(&card).unwrap();
             assert_eq!(json, format!("\"{code}\""));
