@@ -195,8 +195,8 @@ impl StateCodec {
 
     /// Opens a sealed token to the transparent envelope it carries.
     pub fn unseal(&self, token: &str) -> Result<Value, ServiceError> {
-        let plaintext = self.unseal_bytes(token)?;
-        serde_json::from_slice(&plaintext).map_err(|_| self.tampered())
+        let plaintext = self.unseal_text(token)?;
+        serde_json::from_str(&plaintext).map_err(|_| self.tampered())
     }
 
     fn tampered(&self) -> ServiceError {
@@ -206,8 +206,9 @@ impl StateCodec {
         )
     }
 
-    /// Opens a sealed token to the JSON text of the envelope it carries.
-    fn unseal_bytes(&self, token: &str) -> Result<Vec<u8>, ServiceError> {
+    /// Opens a sealed token to the JSON text of the envelope it carries (checked as UTF-8 once
+    /// here, so the game parses it as text).
+    fn unseal_text(&self, token: &str) -> Result<String, ServiceError> {
         let Some(cipher) = &self.cipher else {
             return Err(ServiceError::new(
                 ErrorCode::InvalidState,
@@ -231,7 +232,7 @@ impl StateCodec {
                 },
             )
             .map_err(|_| tampered())?;
-        Ok(plaintext)
+        String::from_utf8(plaintext).map_err(|_| tampered())
     }
 
     /// Decodes and validates a wire state for `game` from the raw JSON text of a request's
@@ -246,11 +247,11 @@ impl StateCodec {
         match text.as_bytes().first() {
             Some(b'"') => {
                 let token: String = serde_json::from_str(text).map_err(|_| self.tampered())?;
-                let plaintext = self.unseal_bytes(&token)?;
+                let plaintext = self.unseal_text(&token)?;
                 Ok(game.load_json(&plaintext)?)
             }
             Some(b'{') if self.require_sealed => Err(sealed_required()),
-            Some(b'{') => Ok(game.load_json(text.as_bytes())?),
+            Some(b'{') => Ok(game.load_json(text)?),
             _ => Err(not_a_state()),
         }
     }
@@ -259,7 +260,7 @@ impl StateCodec {
     pub fn decode(&self, game: &dyn Game, state: &Value) -> Result<Box<dyn Match>, ServiceError> {
         match state {
             Value::String(token) => {
-                let plaintext = self.unseal_bytes(token)?;
+                let plaintext = self.unseal_text(token)?;
                 Ok(game.load_json(&plaintext)?)
             }
             Value::Object(_) if self.require_sealed => Err(sealed_required()),
