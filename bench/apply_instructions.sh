@@ -5,8 +5,10 @@
 # window to the next on a shared machine; this counts the server's instructions per request
 # instead (user space only: the kernel's loopback TCP, a quarter of the CPU under load, is not
 # counted), split into the parts an apply goes through:
-#   request  the JSON extractor: the body parsed, the state's extent found as a `RawValue`
-#   load     the state deserialized into the game's typed state and validated (`load_json`)
+#   parse    the body read and its state loaded: deserialized into the game's typed state and
+#            validated, a sealed one opened first (`load_json_field` and `decode_token` since the
+#            one-pass apply; before it, the JSON extractor finding the state's extent as a
+#            `RawValue`, then `decode_raw`)
 #   response the step answered: the new state serialized, legal actions, events
 #   routing  actix's router matching the path
 # Requests are counted by the server itself (`cardroom_http_requests_total` of the apply route).
@@ -32,10 +34,10 @@ server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$scratch"; true; }
 trap cleanup EXIT
 
-inclusive() { # dump, function name prefix: its inclusive instruction count (0 if absent)
+inclusive() { # dump, function name: its inclusive instruction count (0 if absent)
   local line
-  line=$(callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F -m1 "$2" || true)
-  [ -z "$line" ] && { echo "warning: no function matching \`$2\` in the profile; counted as 0" >&2; echo 0; return; }
+  line=$(grep -F -m1 "$2" "$1.annotated" || true)
+  [ -z "$line" ] && { echo 0; return; }
   awk '{gsub(",", "", $1); print $1 + 0}' <<<"$line"
 }
 
@@ -74,17 +76,22 @@ measure() { # binary
   local n=$((b - a)) dump total request load response routing
   [ "$n" -gt 0 ] || { echo "$(basename "$bin"): no apply served in the window" >&2; return 1; }
   dump=$(ls "$dir"/cg.*.1)
+  callgrind_annotate --inclusive=yes "$dump" >"$dump.annotated" 2>/dev/null
   total=$(grep -h '^summary:' "$dump" | awk '{print $2}')
-  request=$(inclusive "$dump" 'api/src/dto.rs:<actix_web::types::json::JsonExtractFut<T> as core::future::future::Future>::poll')
-  load=$(inclusive "$dump" 'api::codec::StateCodec::decode_raw [')
+  # Whichever of the two ways to read a request the binary has (the others count 0).
+  parse=$(( $(inclusive "$dump" 'api/src/dto.rs:<actix_web::types::json::JsonExtractFut<T> as core::future::future::Future>::poll') \
+    + $(inclusive "$dump" 'api::codec::StateCodec::decode_raw [') \
+    + $(inclusive "$dump" 'as engine::erased::Game>::load_json_field [') \
+    + $(inclusive "$dump" 'api::codec::StateCodec::decode_token [') ))
   response=$(inclusive "$dump" 'api::routes::games::step_response [')
   routing=$(inclusive "$dump" 'actix_router::router::Router<T,U>::recognize_fn [')
-  printf '%-24s %7d %9d %9d %9d %9d %9d\n' "$(basename "$bin")" "$n" $((total / n)) $((request / n)) \
-    $((load / n)) $((response / n)) $((routing / n))
+  [ "$parse" -gt 0 ] && [ "$response" -gt 0 ] || echo "warning: functions not found in the profile (renamed?)" >&2
+  printf '%-24s %7d %9d %9d %9d %9d\n' "$(basename "$bin")" "$n" $((total / n)) $((parse / n)) \
+    $((response / n)) $((routing / n))
 }
 
 echo "# $(date -u +%FT%TZ) instructions per apply request, ${WINDOW}s window under callgrind${SEALED:+, sealed states}"
-printf '%-24s %7s %9s %9s %9s %9s %9s\n' binary applies total request load response routing
+printf '%-24s %7s %9s %9s %9s %9s\n' binary applies total parse response routing
 measure "$CARDROOM_BIN"
 if [ -n "${BASELINE:-}" ]; then
   measure "$BASELINE"

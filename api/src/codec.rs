@@ -247,13 +247,34 @@ impl StateCodec {
         match text.as_bytes().first() {
             Some(b'"') => {
                 let token: String = serde_json::from_str(text).map_err(|_| self.tampered())?;
-                let plaintext = self.unseal_text(&token)?;
-                Ok(game.load_json(&plaintext)?)
+                self.decode_token(game, &token)
             }
             Some(b'{') if self.require_sealed => Err(sealed_required()),
             Some(b'{') => Ok(game.load_json(text)?),
             _ => Err(not_a_state()),
         }
+    }
+
+    /// Opens a sealed token and loads the state it carries for `game`.
+    pub fn decode_token(
+        &self,
+        game: &dyn Game,
+        token: &str,
+    ) -> Result<Box<dyn Match>, ServiceError> {
+        let plaintext = self.unseal_text(token)?;
+        Ok(game.load_json(&plaintext)?)
+    }
+
+    /// Checks a transparent state that was loaded already (the one-pass `apply`): refused when
+    /// this server requires sealed states, as [`StateCodec::decode_raw`] refuses it.
+    pub fn accept_transparent(
+        &self,
+        state: Box<dyn Match>,
+    ) -> Result<Box<dyn Match>, ServiceError> {
+        if self.require_sealed {
+            return Err(sealed_required());
+        }
+        Ok(state)
     }
 
     /// Decodes and validates a wire state for `game`: a sealed token or a transparent object.

@@ -522,16 +522,26 @@ pub fn json_error(error: JsonPayloadError, request: &HttpRequest) -> actix_web::
             format!("the request body is larger than the limit of {limit} bytes"),
         ),
         JsonPayloadError::ContentType => unsupported_media_type(request),
-        JsonPayloadError::Deserialize(e) => ServiceError::new(
-            ErrorCode::BadRequest,
-            format!("the request body is not valid: {e}"),
-        ),
-        other => ServiceError::new(
-            ErrorCode::BadRequest,
-            format!("the request body could not be read: {other}"),
-        ),
+        JsonPayloadError::Deserialize(e) => invalid_body(e),
+        other => unreadable_body(other),
     };
     service.into()
+}
+
+/// The 400 problem of a request body that is not the JSON its endpoint takes.
+pub fn invalid_body(error: &serde_json::Error) -> ServiceError {
+    ServiceError::new(
+        ErrorCode::BadRequest,
+        format!("the request body is not valid: {error}"),
+    )
+}
+
+/// The 400 problem of a request body that could not be read.
+pub fn unreadable_body(error: &dyn std::fmt::Display) -> ServiceError {
+    ServiceError::new(
+        ErrorCode::BadRequest,
+        format!("the request body could not be read: {error}"),
+    )
 }
 
 /// Maps path extractor errors.

@@ -118,6 +118,21 @@ pub trait Game: Send + Sync {
             serde_json::from_str(text).map_err(|e| StateError::Malformed(e.to_string()))?;
         self.load(&state)
     }
+    /// Reads a JSON object that carries a state in its field `field` in one pass: the state
+    /// straight into the typed state (a transparent envelope) or kept as a string (a sealed
+    /// token, which the caller opens), every other field as a JSON value. `None` whenever
+    /// anything is unusual (malformed JSON, a duplicate field, a state that fails its checks):
+    /// the caller then takes its general path, which words the precise error. The API's `apply`
+    /// uses it so that a request's state is not scanned once to find its extent and again to
+    /// parse it.
+    fn load_json_field(
+        &self,
+        text: &str,
+        field: &str,
+    ) -> Option<(LoadedField, Map<String, Value>)> {
+        let _ = (text, field);
+        None
+    }
     /// Replays `actions` from a setup; stops at the first refused action.
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
@@ -138,6 +153,14 @@ pub trait Game: Send + Sync {
     /// The JSON Schemas of the family's options, actions, events and views (shared by every id
     /// of the family): a document `{"$schema", "$defs"}`, see [`crate::schema`].
     fn schemas(&self) -> Value;
+}
+
+/// The state field of a JSON object read by [`Game::load_json_field`].
+pub enum LoadedField {
+    /// A transparent state, loaded and checked.
+    State(Box<dyn Match>),
+    /// A string: a sealed token, for the caller to open.
+    Token(String),
 }
 
 impl std::fmt::Debug for dyn Match {
@@ -443,12 +466,6 @@ impl<G: GameDef> Game for PresetGame<G> {
     }
 
     fn load_json(&self, text: &str) -> Result<Box<dyn Match>, StateError> {
-        #[derive(Deserialize)]
-        struct Envelope<S> {
-            version: u64,
-            game: String,
-            data: S,
-        }
         match serde_json::from_str::<Envelope<G::State>>(text) {
             Ok(envelope) if envelope.version == STATE_VERSION && envelope.game == self.info.id => {
                 self.checked(envelope.data)
@@ -460,6 +477,33 @@ impl<G: GameDef> Game for PresetGame<G> {
                 self.load(&state)
             }
         }
+    }
+
+    fn load_json_field(
+        &self,
+        text: &str,
+        field: &str,
+    ) -> Option<(LoadedField, Map<String, Value>)> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let (state, rest) = serde::de::DeserializeSeed::deserialize(
+            EmbeddedState::<G::State> {
+                field,
+                state: PhantomData,
+            },
+            &mut deserializer,
+        )
+        .ok()?;
+        deserializer.end().ok()?;
+        let loaded = match state? {
+            StateField::Token(token) => LoadedField::Token(token),
+            StateField::Envelope(envelope)
+                if envelope.version == STATE_VERSION && envelope.game == self.info.id =>
+            {
+                LoadedField::State(self.checked(envelope.data).ok()?)
+            }
+            StateField::Envelope(_) => return None,
+        };
+        Some((loaded, rest))
     }
 
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError> {
@@ -781,5 +825,83 @@ impl<G: GameDef> Match for TypedMatch<G> {
             id: self.id.clone(),
             state,
         }))
+    }
+}
+
+/// A transparent state's envelope, typed.
+#[derive(Deserialize)]
+struct Envelope<S> {
+    version: u64,
+    game: String,
+    data: S,
+}
+
+/// A state field: a transparent envelope or a sealed token.
+enum StateField<S> {
+    Envelope(Envelope<S>),
+    Token(String),
+}
+
+impl<'de, S: Deserialize<'de>> Deserialize<'de> for StateField<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor<S>(PhantomData<S>);
+        impl<'de, S: Deserialize<'de>> serde::de::Visitor<'de> for FieldVisitor<S> {
+            type Value = StateField<S>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a state envelope or a sealed token")
+            }
+            fn visit_str<E: serde::de::Error>(self, token: &str) -> Result<Self::Value, E> {
+                Ok(StateField::Token(token.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                Envelope::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(StateField::Envelope)
+            }
+        }
+        deserializer.deserialize_any(FieldVisitor(PhantomData))
+    }
+}
+
+/// Reads an object whose field `field` is a state, the other fields as JSON values
+/// ([`Game::load_json_field`]); a repeated field is an error.
+struct EmbeddedState<'a, S> {
+    field: &'a str,
+    state: PhantomData<S>,
+}
+
+type Embedded<S> = (Option<StateField<S>>, Map<String, Value>);
+
+impl<'de, S: Deserialize<'de>> serde::de::DeserializeSeed<'de> for EmbeddedState<'_, S> {
+    type Value = Embedded<S>;
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, S: Deserialize<'de>> serde::de::Visitor<'de> for EmbeddedState<'_, S> {
+    type Value = Embedded<S>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object with a state")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut state, mut rest) = (None, Map::new());
+        while let Some(key) = map.next_key::<String>()? {
+            let repeated = if key == self.field {
+                state.replace(map.next_value::<StateField<S>>()?).is_some()
+            } else {
+                let value = map.next_value::<Value>()?;
+                rest.insert(key, value).is_some()
+            };
+            if repeated {
+                return Err(serde::de::Error::custom("a field is repeated"));
+            }
+        }
+        Ok((state, rest))
     }
 }

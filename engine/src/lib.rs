@@ -30,6 +30,6 @@ pub mod schema;
 pub mod search;
 pub mod tiles;
 
-pub use erased::{Game, GameInfo, Match, NewGame};
+pub use erased::{Game, GameInfo, LoadedField, Match, NewGame};
 pub use error::{ActionError, ReplayError, SetupError, StateError};
 pub use game::{Actors, GameDef, GameResult, Seat, Seats, Viewer};

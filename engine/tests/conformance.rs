@@ -16,7 +16,7 @@
 //! the first game of each (id, player count). Game ids are spread over one worker per core.
 
 use engine::registry;
-use engine::{ActionError, Game, NewGame, Viewer};
+use engine::{ActionError, Game, LoadedField, NewGame, Viewer};
 use serde_json::Value;
 
 const MAX_ACTIONS: usize = 200_000;
@@ -427,6 +427,50 @@ fn states_of_another_game_or_forged_are_refused() {
         version["version"] = Value::from(99);
         assert!(game.load(&version).is_err());
         assert!(game.load(&Value::from("x")).is_err());
+    }
+}
+
+/// `load_json_field` (the API's one-pass `apply`) loads exactly what `load_json` loads, keeps a
+/// string for the caller to open, and gives up (`None`) on everything the general path must word:
+/// a repeated field, another game's or a forged state, trailing text.
+#[test]
+fn a_state_read_from_a_field_is_the_state_load_json_reads() {
+    for game in registry::games() {
+        let id = &game.info().id;
+        let saved = serde_json::to_string(&saved_with_fewest_seats(game.as_ref())).unwrap();
+        let body = format!(r#"{{"seat":1,"state":{saved},"action":{{"type":"x"}}}}"#);
+        let (loaded, rest) = game.load_json_field(&body, "state").expect(id);
+        let LoadedField::State(loaded) = loaded else {
+            panic!("{id}: a transparent state read as a token");
+        };
+        assert_eq!(
+            loaded.save_json(),
+            game.load_json(&saved).unwrap().save_json(),
+            "{id}"
+        );
+        assert_eq!(
+            Value::Object(rest),
+            serde_json::json!({"seat": 1, "action": {"type": "x"}}),
+            "{id}"
+        );
+        let token = game.load_json_field(r#"{"state":"sealed.abc","seat":0}"#, "state");
+        assert!(
+            matches!(token, Some((LoadedField::Token(t), _)) if t == "sealed.abc"),
+            "{id}"
+        );
+        let forged = saved.replacen(&format!(r#""game":"{id}""#), r#""game":"not_a_game""#, 1);
+        assert_ne!(forged, saved, "{id}: the envelope names its game");
+        for refused in [
+            format!(r#"{{"state":{saved},"state":{saved}}}"#),
+            format!(r#"{{"state":{forged}}}"#),
+            format!(r#"{{"state":{saved}}} x"#),
+            format!(r#"{{"state":{saved},"seat":1,"seat":2}}"#),
+        ] {
+            assert!(
+                game.load_json_field(&refused, "state").is_none(),
+                "{id}: {refused}"
+            );
+        }
     }
 }
 

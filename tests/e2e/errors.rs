@@ -75,6 +75,90 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
     );
 }
 
+/// `apply` reads the body as clients send it in one pass (its state straight into the typed
+/// state); every other body takes the general path. Both must answer alike: any field order,
+/// escaped keys, and the same problems for repeated or unknown fields, wrong types, bytes that
+/// are not UTF-8, and a malformed body naming an unknown game.
+#[tokio::test]
+async fn apply_answers_alike_whatever_the_shape_of_its_body() {
+    let app = spawn_app().await;
+    let step = app.new_game(3, 11).await;
+    let (seat, action) = first_legal(&step);
+    let state = serde_json::to_string(&step["state"]).unwrap();
+    let action = serde_json::to_string(&action).unwrap();
+    let path = format!("/v1/games/{GAME}/apply");
+    let canonical = app
+        .post_raw(
+            &path,
+            format!(r#"{{"state":{state},"seat":{seat},"action":{action}}}"#),
+        )
+        .await;
+    assert_eq!(canonical.status, 200, "{}", canonical.body);
+    for body in [
+        format!(r#"{{"action":{action},"seat":{seat},"state":{state}}}"#),
+        format!(r#" {{ "seat" : {seat} , "st\u0061te" : {state} , "action" : {action} }} "#),
+    ] {
+        let reply = app.post_raw(&path, body.clone()).await;
+        assert_eq!(reply.status, 200, "{body}: {}", reply.body);
+        assert_eq!(reply.body, canonical.body, "{body}");
+    }
+    let refused: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "a repeated state",
+            format!(r#"{{"state":{state},"state":{state},"seat":{seat},"action":{action}}}"#)
+                .into(),
+            "duplicate field",
+        ),
+        (
+            "an unknown field",
+            format!(r#"{{"state":{state},"seat":{seat},"action":{action},"colour":1}}"#).into(),
+            "unknown field",
+        ),
+        (
+            "a seat as text",
+            format!(r#"{{"state":{state},"seat":"{seat}","action":{action}}}"#).into(),
+            "invalid type",
+        ),
+        (
+            "no action",
+            format!(r#"{{"state":{state},"seat":{seat}}}"#).into(),
+            "missing field",
+        ),
+        (
+            "bytes that are not UTF-8",
+            [
+                format!(r#"{{"state":{state},"seat":{seat},"action":{action},"x":""#).as_bytes(),
+                &[0xff],
+                b"\"}",
+            ]
+            .concat(),
+            "",
+        ),
+    ];
+    for (name, body, detail) in refused {
+        let reply = app.post_raw(&path, body).await;
+        assert_eq!(reply.status, 400, "{name}: {}", reply.body);
+        assert_eq!(
+            reply.problem_code(),
+            "bad_request",
+            "{name}: {}",
+            reply.body
+        );
+        let said = reply.body["detail"].as_str().unwrap();
+        assert!(said.contains(detail), "{name}: {said}");
+    }
+    // The body's errors come before the game's: a malformed body for an unknown game is a 400.
+    let reply = app.post_raw("/v1/games/chess/apply", "{\"state\": ").await;
+    assert_eq!(reply.problem_code(), "bad_request", "{}", reply.body);
+    let reply = app
+        .post_raw(
+            "/v1/games/chess/apply",
+            format!(r#"{{"state":{state},"seat":{seat},"action":{action}}}"#),
+        )
+        .await;
+    assert_eq!(reply.problem_code(), "unknown_game", "{}", reply.body);
+}
+
 #[tokio::test]
 async fn unknown_games_and_routes_are_404_problems() {
     let app = spawn_app().await;

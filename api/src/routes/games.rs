@@ -7,9 +7,14 @@ use crate::dto::{
     ReplayRequest, ReplayResponse, ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ErrorCode, Problem, ServiceError, guard};
-use actix_web::{HttpResponse, get, post, web};
-use engine::{Game, Match, NewGame, Viewer};
+use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
+use arena::problem::{invalid_body, is_json, unreadable_body, unsupported_media_type};
+use engine::{Game, LoadedField, Match, NewGame, Viewer};
 use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
 
 /// The game with this id, or 404 `unknown_game`.
 pub fn find_game(id: &str) -> Result<&'static dyn Game, ServiceError> {
@@ -238,16 +243,70 @@ pub async fn legal(
 #[post("/v1/games/{game}/apply")]
 pub async fn apply(
     game: web::Path<String>,
-    request: web::Json<ApplyRequest>,
+    body: JsonBody,
     codec: web::Data<StateCodec>,
 ) -> Result<HttpResponse, ServiceError> {
-    let game = find_game(&game)?;
+    let found = find_game(&game);
     guard(|| {
-        let mut state = codec.decode_raw(game, &request.state)?;
-        check_seat(state.as_ref(), request.seat)?;
-        let applied = state.apply(request.seat, &request.action)?;
+        // The request as clients send it is read in one pass, its state straight into the
+        // game's typed state; anything else takes the general path below, which answers exactly
+        // as the JSON extractor and `decode_raw` do (the body's errors before an unknown game).
+        let one_pass = found.as_ref().ok().and_then(|game| {
+            let text = std::str::from_utf8(&body.0).ok()?;
+            let (state, mut rest) = game.load_json_field(text, "state")?;
+            let seat = rest
+                .get("seat")?
+                .as_u64()
+                .and_then(|s| usize::try_from(s).ok())?;
+            let action = rest.remove("action")?;
+            (rest.len() == 1).then_some((*game, state, seat, action))
+        });
+        let (mut state, seat, action) = match one_pass {
+            Some((_, LoadedField::State(state), seat, action)) => {
+                (codec.accept_transparent(state)?, seat, action)
+            }
+            Some((game, LoadedField::Token(token), seat, action)) => {
+                (codec.decode_token(game, &token)?, seat, action)
+            }
+            None => {
+                let request: ApplyRequest =
+                    serde_json::from_slice(&body.0).map_err(|e| invalid_body(&e))?;
+                let state = codec.decode_raw(found?, &request.state)?;
+                (state, request.seat, request.action)
+            }
+        };
+        check_seat(state.as_ref(), seat)?;
+        let applied = state.apply(seat, &action)?;
         step_response(&codec, state.as_ref(), applied.events)
     })
+}
+
+/// A JSON request body, unparsed, with the JSON extractor's checks (a JSON content type, else
+/// 415; the size limit, else 413): for `apply`, which parses its body itself.
+pub struct JsonBody(web::Bytes);
+
+impl FromRequest for JsonBody {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if !is_json(request) {
+            let refused = unsupported_media_type(request);
+            return Box::pin(async move { Err(refused.into()) });
+        }
+        let bytes = web::Bytes::from_request(request, payload);
+        Box::pin(async move {
+            bytes.await.map(JsonBody).map_err(|error| {
+                // 413 is answered as a problem by the server's error handler; other failures
+                // to read are worded as the JSON extractor words them.
+                if error.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE {
+                    error
+                } else {
+                    unreadable_body(&error).into()
+                }
+            })
+        })
+    }
 }
 
 /// Show a seat's or a spectator's view.
