@@ -22,17 +22,7 @@ cd "$(dirname "$0")/.."
 WINDOW=${WINDOW:-10}
 PORT=${PORT:-18380}
 MOVES=${MOVES:-10}
-for tool in valgrind callgrind_control callgrind_annotate wrk curl jq; do
-  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y valgrind wrk curl jq)" >&2; exit 2; }
-done
-if [ -z "${CARDROOM_BIN:-}" ]; then
-  cargo build --release -q -p api --bin cardroom
-  CARDROOM_BIN=target/release/cardroom
-fi
-scratch=$(mktemp -d)
-server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$scratch"; true; }
-trap cleanup EXIT
+. bench/callgrind_server.sh wrk curl jq
 
 inclusive() { # dump, function name: its inclusive instruction count (0 if absent)
   local line

@@ -23,17 +23,7 @@ cd "$(dirname "$0")/.."
 WINDOW=${WINDOW:-30}
 WARMUP=${WARMUP:-10}
 PORT=${PORT:-18280}
-for tool in valgrind callgrind_control callgrind_annotate curl jq python3; do
-  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y valgrind curl jq)" >&2; exit 2; }
-done
-if [ -z "${CARDROOM_BIN:-}" ]; then
-  cargo build --release -q -p api --bin cardroom
-  CARDROOM_BIN=target/release/cardroom
-fi
-scratch=$(mktemp -d)
-server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$scratch"; true; }
-trap cleanup EXIT
+. bench/callgrind_server.sh curl jq python3
 
 moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
 
