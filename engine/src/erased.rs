@@ -125,14 +125,8 @@ pub trait Game: Send + Sync {
     /// the caller then takes its general path, which words the precise error. The API's `apply`
     /// uses it so that a request's state is not scanned once to find its extent and again to
     /// parse it.
-    fn load_json_field(
-        &self,
-        text: &str,
-        field: &str,
-    ) -> Option<(LoadedField, Map<String, Value>)> {
-        let _ = (text, field);
-        None
-    }
+    fn load_json_field(&self, text: &str, field: &str)
+    -> Option<(LoadedField, Map<String, Value>)>;
     /// Replays `actions` from a setup; stops at the first refused action.
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
@@ -365,6 +359,13 @@ impl<G: GameDef> PresetGame<G> {
         ))
     }
 
+    /// The data of a typed envelope of this version and this game id; `None` sends the caller to
+    /// the general path ([`Game::load`]), which words why.
+    fn own_data(&self, envelope: Envelope<G::State>) -> Option<G::State> {
+        (envelope.version == STATE_VERSION && envelope.game == self.info.id)
+            .then_some(envelope.data)
+    }
+
     /// The checks every loaded state passes: player range, fixed options, the game's `validate`.
     fn checked(&self, typed: G::State) -> Result<Box<dyn Match>, StateError> {
         let players = typed.players();
@@ -466,12 +467,13 @@ impl<G: GameDef> Game for PresetGame<G> {
     }
 
     fn load_json(&self, text: &str) -> Result<Box<dyn Match>, StateError> {
-        match serde_json::from_str::<Envelope<G::State>>(text) {
-            Ok(envelope) if envelope.version == STATE_VERSION && envelope.game == self.info.id => {
-                self.checked(envelope.data)
-            }
+        match serde_json::from_str::<Envelope<G::State>>(text)
+            .ok()
+            .and_then(|envelope| self.own_data(envelope))
+        {
+            Some(data) => self.checked(data),
             // Anything unusual takes the general path, which words the precise error.
-            _ => {
+            None => {
                 let state: Value =
                     serde_json::from_str(text).map_err(|e| StateError::Malformed(e.to_string()))?;
                 self.load(&state)
@@ -496,12 +498,9 @@ impl<G: GameDef> Game for PresetGame<G> {
         deserializer.end().ok()?;
         let loaded = match state? {
             StateField::Token(token) => LoadedField::Token(token),
-            StateField::Envelope(envelope)
-                if envelope.version == STATE_VERSION && envelope.game == self.info.id =>
-            {
-                LoadedField::State(self.checked(envelope.data).ok()?)
+            StateField::Envelope(envelope) => {
+                LoadedField::State(self.checked(self.own_data(envelope)?).ok()?)
             }
-            StateField::Envelope(_) => return None,
         };
         Some((loaded, rest))
     }
