@@ -127,12 +127,12 @@ async fn apply_answers_alike_whatever_the_shape_of_its_body() {
         (
             "bytes that are not UTF-8",
             [
-                format!(r#"{{"state":{state},"seat":{seat},"action":{action},"x":""#).as_bytes(),
+                format!(r#"{{"state":{state},"seat":{seat},"action":""#).as_bytes(),
                 &[0xff],
                 b"\"}",
             ]
             .concat(),
-            "",
+            "invalid unicode code point",
         ),
     ];
     for (name, body, detail) in refused {
