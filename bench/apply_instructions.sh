@@ -28,7 +28,7 @@ inclusive() { # dump, function name: its inclusive instruction count (0 if absen
   local line
   line=$(grep -F -m1 "$2" "$1.annotated" || true)
   [ -z "$line" ] && { echo 0; return; }
-  awk '{gsub(",", "", $1); print $1 + 0}' <<<"$line"
+  awk '{gsub(",", "", $1); printf "%.0f\n", $1}' <<<"$line"
 }
 
 applies() { # base: apply requests served so far

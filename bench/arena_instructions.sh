@@ -37,7 +37,7 @@ inclusive() {
     echo 0
     return
   fi
-  awk '{gsub(",", "", $1); print $1 + 0}' <<<"$line"
+  awk '{gsub(",", "", $1); printf "%.0f\n", $1}' <<<"$line"
 }
 
 measure() { # binary

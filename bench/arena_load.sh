@@ -77,7 +77,11 @@ queue_matches() { # base bots_json count (four requests at a time, so queueing k
 }
 
 pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM moves'; }
-sqlite_moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
+pg_queued() { psql -qtA "$1" -c "SELECT count(*) FROM matches WHERE status = 'queued'"; }
+# The first column of the first row of query $2 on SQLite file $1, opened read-only.
+sqlite_count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
+sqlite_moves() { sqlite_count "$1" 'SELECT count(*) FROM moves'; }
+sqlite_queued() { sqlite_count "$1" "SELECT count(*) FROM matches WHERE status = 'queued'"; }
 
 # CPU time in microseconds (user + system, all threads) of the server processes started so far.
 cpu_us() {
@@ -89,13 +93,19 @@ cpu_us() {
   echo $((total * 1000000 / $(getconf CLK_TCK)))
 }
 
-measure() { # name count_command...
-  local name=$1; shift
+# A window counts only while every match slot is busy: with the queue empty before its end, fewer
+# matches play at once and the rate undercounts. `queued_left` says how many were still waiting.
+measure() { # name kind(sqlite|pg) database
+  local name=$1 kind=$2 database=$3
   sleep "$WARMUP"
-  local a b cpu_a cpu_b
-  a=$("$@"); cpu_a=$(cpu_us); sleep "$DURATION"; b=$("$@"); cpu_b=$(cpu_us)
-  echo "$name moves_per_s=$(( (b - a) / DURATION )) cpu_us_per_move=$(( (cpu_b - cpu_a) / (b - a > 0 ? b - a : 1) ))" \
+  local a b cpu_a cpu_b left
+  a=$("${kind}_moves" "$database"); cpu_a=$(cpu_us); sleep "$DURATION"; b=$("${kind}_moves" "$database"); cpu_b=$(cpu_us)
+  left=$("${kind}_queued" "$database")
+  echo "$name moves_per_s=$(( (b - a) / DURATION )) cpu_us_per_move=$(( (cpu_b - cpu_a) / (b - a > 0 ? b - a : 1) )) queued_left=$left" \
     | tee -a "$OUT/arena_load.txt"
+  if [ "$left" -eq 0 ]; then
+    echo "warning: $name ran out of queued matches within the window; its rate undercounts (queue more)" >&2
+  fi
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, $BIN, ${DURATION}s windows" | tee -a "$OUT/arena_load.txt"
@@ -142,8 +152,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
   if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then
     bots=$(register_bots "$base")
     # Enough matches that the runner never runs dry during the window.
-    queue_matches "$base" "$bots" $((MATCHES * 8))
-    measure "sqlite-1-process" sqlite_moves "$TMP/arena.db"
+    queue_matches "$base" "$bots" $((MATCHES * 16))
+    measure "sqlite-1-process" sqlite "$TMP/arena.db"
   fi
   stop_all
 fi
@@ -154,8 +164,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
   wait_up "$base/healthz"
   random=$(curl -fsS "$base/v1/bots" | jq -c '[.bots[] | select(.builtin and .name == "random") | .id][0]')
   # In process a match takes a few milliseconds: queue enough to outlast the window.
-  queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 16))
-  measure "sqlite-inprocess" sqlite_moves "$TMP/inprocess.db"
+  queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 32))
+  measure "sqlite-inprocess" sqlite "$TMP/inprocess.db"
   stop_all
 fi
 
@@ -170,11 +180,11 @@ if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
     wait_up "$base/healthz"
     bots=$(register_bots "$base")
     # Enough matches that none of the workers runs dry during the window.
-    queue_matches "$base" "$bots" $(( workers * CONCURRENCY * 8 ))
+    queue_matches "$base" "$bots" $(( workers * CONCURRENCY * 16 ))
     for _ in $(seq "$workers"); do
       CARDROOM_LOG=warn $BIN serve --role worker --no-ladder --match-concurrency "$CONCURRENCY" --database "$url" & PIDS+=($!)
     done
-    measure "pg-$workers-workers" pg_moves "$url"
+    measure "pg-$workers-workers" pg "$url"
     stop_all
   done
 fi

@@ -86,13 +86,26 @@ impl Dialect {
         }
     }
 
-    /// Begins a transaction that reads before it writes. SQLite: take the write lock first
-    /// (waiting out the busy timeout); a deferred transaction that read first cannot upgrade
-    /// once another connection has written, and fails at once with SQLITE_BUSY.
-    fn begin_write(self) -> &'static str {
+    /// Appended to the fence of a batch of moves, the lookup of each move's match: hold the
+    /// match against a concurrent claim until the moves commit (so a new holder reads every
+    /// one). SQLite has one writer process and needs nothing.
+    fn share_lock(self) -> &'static str {
         match self {
-            Dialect::Sqlite => "BEGIN IMMEDIATE",
-            Dialect::Postgres => "BEGIN",
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR SHARE",
+        }
+    }
+
+    /// What wraps a batch of moves, one statement that reads (its fence) before it writes, to
+    /// commit it as one. SQLite: the write lock taken first, `BEGIN IMMEDIATE` (waiting out the
+    /// busy timeout); a deferred transaction that read first cannot upgrade once another
+    /// connection has written, and fails at once with SQLITE_BUSY. The three statements go in
+    /// one string: SQLite runs them on a thread of its own and answers a BEGIN or a COMMIT
+    /// sent alone with a round trip each. PostgreSQL: the statement commits on its own.
+    fn batch_wrapping(self) -> (&'static str, &'static str) {
+        match self {
+            Dialect::Sqlite => ("BEGIN IMMEDIATE; ", "; COMMIT"),
+            Dialect::Postgres => ("", ""),
         }
     }
 
@@ -287,8 +300,9 @@ struct PendingMove {
     done: oneshot::Sender<Result<bool, String>>,
 }
 
-/// Moves per commit at most.
-const MAX_BATCH: usize = 512;
+/// Moves per batch at most: one multi-row INSERT, every row count up to it its own prepared
+/// statement in the connection's statement cache.
+const MAX_BATCH: usize = 32;
 
 /// The SQL store.
 #[derive(Debug, Clone)]
@@ -448,8 +462,8 @@ enum WriterConnection {
     Postgres(PoolConnection<sqlx::Postgres>),
 }
 
-/// The group-commit writer: takes every move waiting, stores them in one transaction, then
-/// answers each match. Several writers may share the receiver (PostgreSQL).
+/// The group-commit writer: takes the moves waiting (at most [`MAX_BATCH`]), stores them in one
+/// transaction, then answers each match. Several writers may share the receiver (PostgreSQL).
 async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>) {
     let mut connection: Option<WriterConnection> = None;
     // A one-connection pool (an in-memory database) cannot spare its connection between batches.
@@ -466,9 +480,9 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             };
             batch.push(first);
             // Whatever is waiting, then once more after letting the tasks that are ready run
-            // (a match whose bot has answered is about to log its move): a commit's four
-            // statements cost the same for one move or for twenty (its pages do not: about one
-            // per move), and with nothing else ready the yield returns at once.
+            // (a match whose bot has answered is about to log its move): a commit costs about
+            // the same for one move or for twenty (its pages do not: about one per move), and
+            // with nothing else ready the yield returns at once.
             take_waiting(&mut receiver, &mut batch);
             if batch.len() < MAX_BATCH {
                 tokio::task::yield_now().await;
@@ -491,6 +505,13 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             }
         }
         .await;
+        if written.is_err()
+            && let Some(WriterConnection::Sqlite(c)) = &mut connection
+        {
+            // The batch's transaction may have stayed open after a failed INSERT: the
+            // connection goes back to the pool without it (an error here means none was open).
+            let _ = sqlx::raw_sql("ROLLBACK").execute(&mut **c).await;
+        }
         if !keep_connection {
             connection = None;
         }
@@ -522,81 +543,27 @@ fn take_waiting(receiver: &mut mpsc::UnboundedReceiver<PendingMove>, batch: &mut
     }
 }
 
-/// Rows per multi-row INSERT at most. Every row count up to it is its own prepared statement,
-/// kept in the connection's statement cache.
-const ROWS_PER_INSERT: usize = 32;
-
-/// The fence of a batch of moves: the matches among `ids` that `worker` holds. SQLite has a
-/// single writer process: the matches `worker` holds, read in one fixed statement.
-async fn held_sqlite(
-    connection: &mut sqlx::SqliteConnection,
-    worker: &str,
-    _ids: &[&str],
-) -> anyhow::Result<HashSet<String>> {
-    let rows = sqlx::query("SELECT id FROM matches WHERE status = 'running' AND lease_owner = $1")
-        .bind(worker)
-        .fetch_all(connection)
-        .await?;
-    rows.iter()
-        .map(|row| Ok(row.try_get(0)?))
-        .collect::<anyhow::Result<_>>()
-}
-
-/// The fence of a batch of moves (PostgreSQL): the matches among `ids` that `worker` holds,
-/// held against a concurrent claim until the moves commit (so a new holder reads every one),
-/// locked in id order like the lease renewal.
-async fn held_postgres(
-    connection: &mut sqlx::PgConnection,
-    worker: &str,
-    ids: &[&str],
-) -> anyhow::Result<HashSet<String>> {
-    let rows = sqlx::query(
-        "SELECT id FROM matches WHERE status = 'running' AND lease_owner = $1 \
-         AND id = ANY($2) ORDER BY id FOR SHARE",
-    )
-    .bind(worker)
-    .bind(ids)
-    .fetch_all(connection)
-    .await?;
-    rows.iter()
-        .map(|row| Ok(row.try_get(0)?))
-        .collect::<anyhow::Result<_>>()
-}
-
-// A batch costs BEGIN, one fencing SELECT per worker (one in practice), one INSERT per 32
-// moves and COMMIT, all prepared once: SQLite runs every statement on a thread of its own, so
-// statements, not rows, are what a commit costs.
+// A batch is one statement per worker (one in practice), wrapped as the dialect says: a
+// multi-row INSERT of the moves whose match the worker still holds (its fence, a primary-key
+// lookup per move; the batch is sorted, so PostgreSQL's row locks come in id order like the
+// lease renewal's).
 macro_rules! write_batch_for {
-    ($name:ident, $db:ty, $held:ident, $dialect:expr) => {
+    ($name:ident, $db:ty, $dialect:expr) => {
         async fn $name(
-            connection: &mut PoolConnection<$db>,
+            connection: &mut <$db as sqlx::Database>::Connection,
             batch: &[PendingMove],
         ) -> anyhow::Result<Vec<bool>> {
-            let mut tx = connection.begin_with($dialect.begin_write()).await?;
-            // A move is stored only while its worker holds the match.
-            let mut held: HashSet<(&str, String)> = HashSet::new();
             let mut workers: Vec<&str> = batch.iter().map(|m| m.worker.as_str()).collect();
             workers.sort_unstable();
             workers.dedup();
-            for worker in workers {
-                let mut ids: Vec<&str> = batch
-                    .iter()
-                    .filter(|m| m.worker == worker)
-                    .map(|m| m.match_id.as_str())
-                    .collect();
-                ids.dedup();
-                for id in $held(&mut tx, worker, &ids).await? {
-                    held.insert((worker, id));
-                }
-            }
-            let writable: Vec<&PendingMove> = batch
-                .iter()
-                .filter(|m| held.contains(&(m.worker.as_str(), m.match_id.clone())))
-                .collect();
             let mut stored: HashSet<(String, i64)> = HashSet::new();
-            for rows in writable.chunks(ROWS_PER_INSERT) {
-                let mut query = QueryBuilder::<$db>::new(
-                    "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) ",
+            for worker in workers {
+                let rows = batch.iter().filter(|m| m.worker == worker);
+                let (begin, commit) = $dialect.batch_wrapping();
+                let mut query = QueryBuilder::<$db>::new(begin);
+                query.push(
+                    "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) \
+                     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8 FROM (",
                 );
                 query.push_values(rows, |mut row, pending| {
                     row.push_bind(&pending.match_id)
@@ -608,14 +575,20 @@ macro_rules! write_batch_for {
                         .push_bind(&pending.comment)
                         .push_bind(&pending.events);
                 });
+                query.push(
+                    ") AS v WHERE EXISTS (SELECT 1 FROM matches m WHERE m.id = v.column1 \
+                     AND m.status = 'running' AND m.lease_owner = ",
+                );
+                query.push_bind(worker);
+                query.push($dialect.share_lock());
                 // A move already logged (a resumed match replaying a stale step) is not stored
                 // twice; its runner learns it from the missing row.
-                query.push(" ON CONFLICT DO NOTHING RETURNING match_id, idx");
-                for row in query.build().fetch_all(&mut *tx).await? {
+                query.push(") ON CONFLICT DO NOTHING RETURNING match_id, idx");
+                query.push(commit);
+                for row in query.build().fetch_all(&mut *connection).await? {
                     stored.insert((row.try_get(0)?, row.try_get(1)?));
                 }
             }
-            tx.commit().await?;
             Ok(batch
                 .iter()
                 .map(|m| stored.contains(&(m.match_id.clone(), m.index)))
@@ -624,18 +597,8 @@ macro_rules! write_batch_for {
     };
 }
 
-write_batch_for!(
-    write_batch_sqlite,
-    sqlx::Sqlite,
-    held_sqlite,
-    Dialect::Sqlite
-);
-write_batch_for!(
-    write_batch_postgres,
-    sqlx::Postgres,
-    held_postgres,
-    Dialect::Postgres
-);
+write_batch_for!(write_batch_sqlite, sqlx::Sqlite, Dialect::Sqlite);
+write_batch_for!(write_batch_postgres, sqlx::Postgres, Dialect::Postgres);
 
 fn json<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
     Ok(serde_json::to_string(value)?)
