@@ -53,8 +53,20 @@ make_body() {
   curl -fsS -o /dev/null -H 'content-type: application/json' -d @"$file" "$base/v1/games/$GAME/apply"
 }
 
-run_wrk() { # name url body_file
-  BODY_FILE=$3 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/apply.lua "$2" | tee "$OUT/$1.txt" | grep RESULT | sed "s/^RESULT/$1/"
+# CPU time (user + system, microseconds) process $1 has used so far.
+cpu_us() { echo $(( $(awk '{print $14 + $15}' "/proc/$1/stat") * 1000000 / $(getconf CLK_TCK) )); }
+
+# One wrk run against server process $4, with the server's CPU time per request: on a host where
+# wrk's single thread saturates before the servers do, the rates meet while the CPU per request
+# still tells the servers apart (the echo's CPU per request over this one's is the share of the
+# echo's rate it would reach with the server as the bottleneck).
+run_wrk() { # name url body_file pid
+  local before after line requests
+  before=$(cpu_us "$4")
+  line=$(BODY_FILE=$3 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/apply.lua "$2" | tee "$OUT/$1.txt" | grep RESULT | sed "s/^RESULT/$1/")
+  after=$(cpu_us "$4")
+  requests=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<<"$line")
+  echo "$line cpu_us_per_req=$(awk -v c=$((after - before)) -v n="$requests" 'BEGIN {printf "%.1f", (n > 0 ? c / n : 0)}')"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, wrk -t$THREADS -c$CONNS -d$DURATION, $GAME $PLAYERS players after $MOVES moves"
@@ -75,20 +87,24 @@ fi
 make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
 make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
 for round in $(seq "$ROUNDS"); do
-  run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json"
-  run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json"
-  run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json"
+  run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json" "${PIDS[0]}"
+  run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json" "${PIDS[1]}"
+  run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json" "${PIDS[2]}"
   if [ -n "$BASELINE_BIN" ]; then
-    run_wrk "baseline.$round" "http://127.0.0.1:$((PORT + 3))/v1/games/$GAME/apply" "$TMP/transparent.json"
+    run_wrk "baseline.$round" "http://127.0.0.1:$((PORT + 3))/v1/games/$GAME/apply" "$TMP/transparent.json" "${PIDS[3]}"
   fi
 done | tee "$TMP/summary"
 
-# Median rps of each server over the rounds, and transparent/baseline as a share of the echo.
-median() { grep "^$1\." "$TMP/summary" | sed 's/.*rps=\([0-9]*\).*/\1/' | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
-echo_rps=$(median echo)
+# Median rps and CPU per request of each server over the rounds, and transparent/baseline as a
+# share of the echo by both.
+median() { grep "^$1\." "$TMP/summary" | sed "s/.* $2=\([0-9.]*\).*/\1/" | sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+echo_rps=$(median echo rps)
+echo_cpu=$(median echo cpu_us_per_req)
 for name in transparent sealed baseline; do
-  rps=$(median "$name")
+  rps=$(median "$name" rps)
+  cpu=$(median "$name" cpu_us_per_req)
   if [ -n "$rps" ] && [ -n "$echo_rps" ]; then
-    awk -v n="$name" -v r="$rps" -v e="$echo_rps" 'BEGIN {printf "%s median %d rps = %.0f%% of echo (%d rps)\n", n, r, 100 * r / e, e}'
+    awk -v n="$name" -v r="$rps" -v e="$echo_rps" -v c="$cpu" -v ec="$echo_cpu" \
+      'BEGIN {printf "%s median %d rps = %.0f%% of echo (%d rps); CPU per request %.1f us, echo %.1f us: %.0f%%\n", n, r, 100 * r / e, e, c, ec, 100 * ec / c}'
   fi
 done

@@ -27,6 +27,7 @@
 # Bounded: about 5 runs of WARMUP + DURATION seconds plus a release build.
 #   bench/arena_load.sh
 #   BIN=/tmp/cardroom-before ONLY=sqlite bench/arena_load.sh   # another binary, one scenario
+#   ONLY="ceiling sqlite" bench/arena_load.sh                  # the ratio of issue 14, one run
 set -euo pipefail
 # The load queues matches and registers bots far faster than the default rate limits allow.
 export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
@@ -39,7 +40,8 @@ EARLY_MOVES=${EARLY_MOVES:-10}
 MOVES=${MOVES:-175}
 WRK_CONNS=${WRK_CONNS:-16}
 PORT=${PORT:-18180}
-ONLY=${ONLY:-}                  # run one scenario: ceiling | sqlite | inprocess | pg
+ONLY=${ONLY:-}                  # run only these scenarios: ceiling sqlite inprocess pg
+wants() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 for tool in wrk curl jq python3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
@@ -53,7 +55,7 @@ TMP=$(mktemp -d)
 PIDS=()
 stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done; PIDS=(); }
 cleanup() { stop_all; rm -rf "$TMP"; [ -n "${PG_DIR:-}" ] && as_pg "$PG_BIN/pg_ctl -D $PG_DIR/data -m immediate stop >/dev/null 2>&1" && rm -rf "$PG_DIR"; true; }
-if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
+if wants pg; then
   # Starts a cluster and exports DATABASE_URL unless it is set; our trap below replaces its own.
   . .ci/postgres.sh
 fi
@@ -110,11 +112,11 @@ measure() { # name kind(sqlite|pg) database
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, $BIN, ${DURATION}s windows" | tee -a "$OUT/arena_load.txt"
 
-if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
+if wants ceiling || wants sqlite; then
   base="http://127.0.0.1:$PORT"
   CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/arena.db" & PIDS+=($!)
   wait_up "$base/healthz"
-  if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ]; then
+  if wants ceiling; then
     # Move requests as the arena sends them: the view, the legal actions and the history of the
     # seat to act, after $EARLY_MOVES moves and after $MOVES moves (a 4-player match of
     # twenty_two lasts about 350 moves, so the second is a typical body, history included).
@@ -149,7 +151,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
         | tee -a "$OUT/arena_load.txt"
     done
   fi
-  if [ -z "$ONLY" ] || [ "$ONLY" = sqlite ]; then
+  if wants sqlite; then
     bots=$(register_bots "$base")
     # Enough matches that the runner never runs dry during the window.
     queue_matches "$base" "$bots" $((MATCHES * 16))
@@ -158,7 +160,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = ceiling ] || [ "$ONLY" = sqlite ]; then
   stop_all
 fi
 
-if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
+if wants inprocess; then
   base="http://127.0.0.1:$PORT"
   CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/inprocess.db" & PIDS+=($!)
   wait_up "$base/healthz"
@@ -169,7 +171,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = inprocess ]; then
   stop_all
 fi
 
-if [ -z "$ONLY" ] || [ "$ONLY" = pg ]; then
+if wants pg; then
   server=${DATABASE_URL%/*}
   for workers in 1 2 3; do
     db="arena_bench_${workers}_$$"
