@@ -62,12 +62,13 @@ impl ChanceEvent {
             return 0;
         }
         let n = n as u64;
-        // Largest multiple of n that fits: values at or above it are redrawn.
-        let zone = u64::MAX - (u64::MAX % n);
         loop {
             let value = self.rng.next_u64();
-            if value < zone {
-                return (value % n) as usize;
+            // Values at or above the largest multiple of n that fits are redrawn. That bound lies
+            // above u64::MAX - n, so only a value up there needs it computed (a division): the
+            // two divisions of every draw were most of a shuffle's time.
+            if value <= u64::MAX - n || value < u64::MAX - (u64::MAX % n) {
+                return remainder(value, n) as usize;
             }
         }
     }
@@ -79,6 +80,38 @@ impl ChanceEvent {
             items.swap(i, j);
         }
     }
+}
+
+/// Divisors with a precomputed remainder by multiplication: every shuffle of up to this many
+/// items (a pack, or two).
+const FAST_REMAINDER_MAX: u64 = 256;
+
+/// ceil(2^128 / d) for each divisor d from 2 to [`FAST_REMAINDER_MAX`] (0 and 1 unused).
+static REMAINDER_FACTORS: [u128; FAST_REMAINDER_MAX as usize + 1] = remainder_factors();
+
+const fn remainder_factors() -> [u128; FAST_REMAINDER_MAX as usize + 1] {
+    let mut factors = [0u128; FAST_REMAINDER_MAX as usize + 1];
+    let mut d = 2;
+    while d <= FAST_REMAINDER_MAX as usize {
+        factors[d] = u128::MAX / d as u128 + 1;
+        d += 1;
+    }
+    factors
+}
+
+/// `value % d` (d ≥ 2), exactly, by multiplications where `d` has a precomputed factor (Lemire,
+/// Kaser and Kurz, "Faster remainder by direct computation", 2019: with c = ceil(2^128 / d),
+/// value % d = ((c * value) mod 2^128) * d / 2^128), by a division otherwise.
+fn remainder(value: u64, d: u64) -> u64 {
+    if d > FAST_REMAINDER_MAX {
+        return value % d;
+    }
+    let fraction = REMAINDER_FACTORS[d as usize].wrapping_mul(u128::from(value));
+    let d = u128::from(d);
+    // The top 64 bits of the 192-bit product fraction * d, from its two 64-bit halves.
+    let high = (fraction >> 64) * d;
+    let carry = (u128::from(fraction as u64) * d) >> 64;
+    ((high + carry) >> 64) as u64
 }
 
 /// A small, fast, seeded generator for bots and random playouts (not for game chance).
@@ -130,6 +163,20 @@ mod tests {
     }
 
     const GOLDEN_42: [u32; 10] = [1, 5, 9, 6, 3, 2, 0, 8, 4, 7];
+
+    #[test]
+    fn the_remainder_by_multiplication_is_the_remainder() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for d in 2..=FAST_REMAINDER_MAX + 2 {
+            let edges = [0, 1, d - 1, d, d + 1, u64::MAX, u64::MAX - 1, u64::MAX - d];
+            let top = u64::MAX - u64::MAX % d;
+            let near_multiples = [top, top - 1, top - d, top - d + 1, top / 2 / d * d];
+            let random = (0..2000).map(|_| rng.next_u64());
+            for value in edges.into_iter().chain(near_multiples).chain(random) {
+                assert_eq!(remainder(value, d), value % d, "{value} % {d}");
+            }
+        }
+    }
 
     #[test]
     fn below_is_in_range_and_covers_it() {
