@@ -914,6 +914,12 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
                             tracing::warn!(match_id = id, "match was already finished")
                         }
                         Ok(_) => {}
+                        Err(error) if error.is::<crate::store::WriterStopped>() => {
+                            tracing::info!(
+                                match_id = id,
+                                "match interrupted: the process is stopping; it resumes from its logged moves"
+                            );
+                        }
                         Err(error) => {
                             tracing::error!(
                                 match_id = id,

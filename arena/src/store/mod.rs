@@ -8,6 +8,13 @@ pub mod sql;
 
 pub use sql::{Dialect, Leadership, SqlStore};
 
+/// A move could not be stored because the move writer has stopped: only while the process shuts
+/// down (its runtime may drop the writer before the matches waiting on it). The match stays
+/// running and resumes from its logged moves, here or on another worker.
+#[derive(Debug, thiserror::Error)]
+#[error("the move writer has stopped (the process is shutting down)")]
+pub struct WriterStopped;
+
 use crate::client::Fault;
 use crate::ratings::Rating;
 use crate::wire::Clock;

@@ -463,7 +463,7 @@ enum WriterConnection {
 }
 
 /// The group-commit writer: takes the moves waiting (at most [`MAX_BATCH`]), stores them in one
-/// transaction, then answers each match. Several writers may share the receiver (PostgreSQL).
+/// transaction per worker (one in practice), then answers each match. Several writers may share the receiver (PostgreSQL).
 async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>) {
     let mut connection: Option<WriterConnection> = None;
     // A one-connection pool (an in-memory database) cannot spare its connection between batches.
@@ -1002,10 +1002,10 @@ impl Store for SqlStore {
                 events: json(&record.events)?,
                 done,
             })
-            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
+            .map_err(|_| super::WriterStopped)?;
         stored
             .await
-            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?
+            .map_err(|_| super::WriterStopped)?
             .map_err(|error| anyhow::anyhow!("storing a move: {error}"))
     }
 

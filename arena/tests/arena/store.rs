@@ -6,7 +6,7 @@ use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
 use arena::store::{
     BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore,
-    Store, now_ms,
+    Store, WriterStopped, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
@@ -388,6 +388,41 @@ async fn the_sqlite_store_keeps_the_contract() {
         .await
         .expect("reopen");
     assert_eq!(again.bots().await.expect("bots").len(), 1);
+}
+
+/// A process shutting down drops its runtime's tasks in no set order: a match that logs a move
+/// after the move writer went gets the typed `WriterStopped` (the worker then says the match was
+/// interrupted, not that it failed).
+#[test]
+fn a_move_logged_after_the_writer_stopped_is_refused_as_writer_stopped() {
+    let dir = temp_dir("store-writer");
+    let path = dir.path().join("s.db");
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    };
+    let first = runtime();
+    let store = first
+        .block_on(SqlStore::open(&path.to_string_lossy()))
+        .expect("open");
+    // The writer task lives on the runtime that opened the store.
+    drop(first);
+    let record = MoveRecord {
+        index: 0,
+        seat: 0,
+        action: json!({"type": "play"}),
+        latency_ms: 1,
+        fault: None,
+        comment: None,
+        events: vec![],
+    };
+    let refused = runtime()
+        .block_on(store.append_move("m_gone", "w_1", &record))
+        .expect_err("no writer stores the move");
+    assert!(refused.is::<WriterStopped>(), "{refused:#}");
 }
 
 #[tokio::test]
