@@ -6,7 +6,10 @@
 #   bot      the HTTP server's side of every bot call (actix's connection dispatcher: parsing the
 #            request, the built-in bot, the answer): what wrk's ceiling measures;
 #   hmac     the arena signing each request (under valgrind SHA-256 runs its portable code, about
-#            four times the instructions of the SHA extensions used natively: shown apart);
+#            four times the instructions of the SHA extensions used natively: shown apart; and a
+#            seat's signer reuses its hash of the history only within one second, which at
+#            valgrind's pace is about one move per seat: natively most of the history is not
+#            hashed again, under valgrind nearly all of it is);
 #   arena    everything else: the match loop, the engine, the HTTP client, the move log (SQLite).
 # Unlike moves per second or CPU time, these counts barely move with the load of a shared machine,
 # so a change to the arena's side of a move can be judged on a busy one. They leave out the kernel
@@ -73,7 +76,9 @@ measure() { # binary
   dump=$(ls "$dir"/cg.*.1)
   total=$(grep -h '^summary:' "$dump" | awk '{print $2}')
   bot=$(inclusive "$dump" '<actix_http::h1::dispatcher::Dispatcher<T,S,B,X,U> as core::future::future::Future>::poll [')
-  hmac=$(inclusive "$dump" 'arena::client::sign [')
+  # Whole-body signatures (`sign`) and a seat's incremental ones (`MoveSigner::sign`).
+  hmac=$(( $(inclusive "$dump" 'arena::client::sign [' 2>/dev/null) + $(inclusive "$dump" 'arena::client::MoveSigner::sign [' 2>/dev/null) ))
+  [ "$hmac" -gt 0 ] || echo "warning: no signing function in the profile; hmac counted as 0" >&2
   printf '%-28s %6d %10d %10d %10d %10d\n' "$(basename "$bin")" "$n" $((total / n)) $((bot / n)) $((hmac / n)) \
     $(((total - bot - hmac) / n))
 }

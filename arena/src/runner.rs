@@ -17,7 +17,7 @@
 //! when a match resumes.
 
 use crate::bots;
-use crate::client::{BotClient, Fault, FaultKind, Target};
+use crate::client::{BotClient, Fault, FaultKind, MoveSigner, Target};
 use crate::ladder::HealthPolicy;
 use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
@@ -306,6 +306,8 @@ impl Runner {
         for m in &logged {
             history.push(m.seat, &m.action, &m.events);
         }
+        // Each seat's move requests are signed incrementally over its growing history.
+        let mut signers: Vec<MoveSigner> = (0..players).map(|_| MoveSigner::default()).collect();
         let deadline = Duration::from_millis(record.deadline_ms);
         let seat_infos: Vec<SeatInfo> = seats
             .iter()
@@ -386,7 +388,13 @@ impl Runner {
                 let timeout = deadline.min(Duration::from_millis(timeout_ms));
                 let (answer, latency) = self
                     .client
-                    .ask_move(&targets[seat], &request, history.json(seat), timeout)
+                    .ask_move(
+                        &targets[seat],
+                        &request,
+                        history.json(seat),
+                        &mut signers[seat],
+                        timeout,
+                    )
                     .await;
                 latency_ms = latency;
                 self.metrics.bot_call(latency);

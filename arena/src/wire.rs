@@ -212,21 +212,33 @@ pub struct OutgoingMove<'a> {
 /// The JSON body of a move request, its view and its history already serialized:
 /// `history_entries` is the entries' JSON joined by commas. The arena keeps each seat's history
 /// serialized and appends one entry per move, so a request costs no re-serialization of the
-/// whole match.
+/// whole match. The history comes first: the body's first [`move_request_prefix_len`] bytes only
+/// grow from one move of a seat to its next, which lets the signature reuse its hash of them
+/// ([`crate::client::MoveSigner`]).
 pub fn move_request_body(
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
 ) -> serde_json::Result<Vec<u8>> {
     let mut body = Vec::with_capacity(request.view.len() + history_entries.len() + 512);
-    serde_json::to_writer(&mut body, request)?;
-    // `view` and `history` come last: the object ends with its brace.
-    body.pop();
-    body.extend_from_slice(b",\"view\":");
-    body.extend_from_slice(request.view.as_bytes());
-    body.extend_from_slice(b",\"history\":[");
+    body.extend_from_slice(HISTORY_OPENING);
     body.extend_from_slice(history_entries);
-    body.extend_from_slice(b"]}");
+    body.extend_from_slice(b"],\"view\":");
+    body.extend_from_slice(request.view.as_bytes());
+    body.push(b',');
+    let fields = body.len();
+    serde_json::to_writer(&mut body, request)?;
+    // The other fields without their object's opening brace.
+    body.remove(fields);
     Ok(body)
+}
+
+/// How a move request's body opens: its history comes first.
+const HISTORY_OPENING: &[u8] = b"{\"history\":[";
+
+/// The length of a move request body's part that holds `history_entries` (see
+/// [`move_request_body`]).
+pub fn move_request_prefix_len(history_entries: &[u8]) -> usize {
+    HISTORY_OPENING.len() + history_entries.len()
 }
 
 impl MoveRequest {
