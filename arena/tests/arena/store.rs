@@ -14,6 +14,19 @@ use std::time::Duration;
 
 use crate::support::fresh_postgres;
 
+/// Seat 0's move number `index`, of action type `kind`, without fault, comment or events.
+fn plain_move(index: usize, kind: &str) -> MoveRecord {
+    MoveRecord {
+        index,
+        seat: 0,
+        action: json!({ "type": kind }),
+        latency_ms: 1,
+        fault: None,
+        comment: None,
+        events: vec![],
+    }
+}
+
 fn bot(id: &str) -> BotRecord {
     BotRecord {
         id: id.into(),
@@ -280,15 +293,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         Some(record.id.clone()),
         "a held match is skipped"
     );
-    let first = MoveRecord {
-        index: 0,
-        seat: 0,
-        action: json!({"type": "a"}),
-        latency_ms: 1,
-        fault: None,
-        comment: None,
-        events: vec![],
-    };
+    let first = plain_move(0, "a");
     assert!(
         store
             .append_move(&record.id, &one, &first)
@@ -410,17 +415,8 @@ fn a_move_logged_after_the_writer_stopped_is_refused_as_writer_stopped() {
         .expect("open");
     // The writer task lives on the runtime that opened the store.
     drop(first);
-    let record = MoveRecord {
-        index: 0,
-        seat: 0,
-        action: json!({"type": "play"}),
-        latency_ms: 1,
-        fault: None,
-        comment: None,
-        events: vec![],
-    };
     let refused = runtime()
-        .block_on(store.append_move("m_gone", "w_1", &record))
+        .block_on(store.append_move("m_gone", "w_1", &plain_move(0, "play")))
         .expect_err("no writer stores the move");
     assert!(refused.is::<WriterStopped>(), "{refused:#}");
 }
