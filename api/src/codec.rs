@@ -280,10 +280,7 @@ impl StateCodec {
     /// Decodes and validates a wire state for `game`: a sealed token or a transparent object.
     pub fn decode(&self, game: &dyn Game, state: &Value) -> Result<Box<dyn Match>, ServiceError> {
         match state {
-            Value::String(token) => {
-                let plaintext = self.unseal_text(token)?;
-                Ok(game.load_json(&plaintext)?)
-            }
+            Value::String(token) => self.decode_token(game, token),
             Value::Object(_) if self.require_sealed => Err(sealed_required()),
             Value::Object(_) => Ok(game.load(state)?),
             _ => Err(not_a_state()),
