@@ -234,9 +234,17 @@ impl BotClient {
             return builtin::info(name)
                 .ok_or_else(|| Fault::new(FaultKind::Transport, "no such built-in bot"));
         }
-        self.call(target, reqwest::Method::GET, "/", None, timeout)
-            .await
-            .map(|(info, _)| info)
+        let signed = Signed::whole_body(&target.signing_secret, &[]);
+        self.call(
+            target,
+            reqwest::Method::GET,
+            "/",
+            Vec::new(),
+            signed,
+            timeout,
+        )
+        .await
+        .map(|(info, _)| info)
     }
 
     /// `POST {url}/move`: the bot's action, and the time it took in milliseconds. `request` comes
@@ -322,15 +330,17 @@ impl BotClient {
             &body,
             crate::wire::move_request_prefix_len(history_entries),
         );
+        let signed = Signed {
+            timestamp,
+            signature,
+        };
         let answer = self
-            .call_signed(
+            .call(
                 target,
+                reqwest::Method::POST,
                 "/move",
                 body,
-                Signed {
-                    timestamp,
-                    signature,
-                },
+                signed,
                 timeout,
             )
             .await
@@ -352,12 +362,7 @@ impl BotClient {
         let Ok(body) = serde_json::to_vec(notice) else {
             return;
         };
-        let timestamp = unix_seconds();
-        let signature = sign(&target.signing_secret, timestamp, &body);
-        let signed = Signed {
-            timestamp,
-            signature,
-        };
+        let signed = Signed::whole_body(&target.signing_secret, &body);
         let result: Result<(serde_json::Value, u16), Fault> = self
             .call_raw(target, reqwest::Method::POST, path, body, signed, timeout)
             .await
@@ -367,40 +372,26 @@ impl BotClient {
         }
     }
 
+    /// `{method} {url}{path}` with a signed body, its answer parsed as `T`.
     async fn call<T: DeserializeOwned>(
         &self,
         target: &Target,
         method: reqwest::Method,
-        path: &str,
-        body: Option<Vec<u8>>,
-        timeout: Duration,
-    ) -> Result<(T, u16), Fault> {
-        let body = body.unwrap_or_default();
-        let timestamp = unix_seconds();
-        let signature = sign(&target.signing_secret, timestamp, &body);
-        let signed = Signed {
-            timestamp,
-            signature,
-        };
-        let (bytes, status) = self
-            .call_raw(target, method, path, body, signed, timeout)
-            .await?;
-        parse_answer(&bytes).map(|value| (value, status))
-    }
-
-    /// `POST {url}{path}` with a body already signed, its answer parsed.
-    async fn call_signed<T: DeserializeOwned>(
-        &self,
-        target: &Target,
         path: &str,
         body: Vec<u8>,
         signed: Signed,
         timeout: Duration,
     ) -> Result<(T, u16), Fault> {
         let (bytes, status) = self
-            .call_raw(target, reqwest::Method::POST, path, body, signed, timeout)
+            .call_raw(target, method, path, body, signed, timeout)
             .await?;
-        parse_answer(&bytes).map(|value| (value, status))
+        let value = serde_json::from_slice(&bytes).map_err(|e| {
+            Fault::new(
+                FaultKind::BadJson,
+                format!("the answer is not the expected JSON: {e}"),
+            )
+        })?;
+        Ok((value, status))
     }
 
     /// `url` parsed and checked against the policy, from the cache when it was checked before.
@@ -477,14 +468,15 @@ struct Signed {
     signature: String,
 }
 
-/// A bot's answer read as `T`.
-fn parse_answer<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
-    serde_json::from_slice(bytes).map_err(|e| {
-        Fault::new(
-            FaultKind::BadJson,
-            format!("the answer is not the expected JSON: {e}"),
-        )
-    })
+impl Signed {
+    /// `body` signed whole, now.
+    fn whole_body(secret: &str, body: &[u8]) -> Signed {
+        let timestamp = unix_seconds();
+        Signed {
+            timestamp,
+            signature: sign(secret, timestamp, body),
+        }
+    }
 }
 
 fn transport(error: reqwest::Error) -> Fault {
