@@ -223,6 +223,33 @@ impl<'de> Deserialize<'de> for Suit {
 /// events, which a playout creates and drops at every move. Serialized as a JSON list of codes.
 pub type CardList = smallvec::SmallVec<[Card; 8]>;
 
+/// A [`CardList`] of one card, written whole: `smallvec![card]` goes through an out-of-line
+/// `push`, and the struct copied right after it stalls on the byte just stored.
+pub fn one_card(card: Card) -> CardList {
+    CardList::from_buf_and_len([card; 8], 1)
+}
+
+/// The cards of `set` in the order they appear in `order` (cards of `set` missing from `order`
+/// are left out). Up to eight cards are gathered in a register and stored whole (see
+/// [`one_card`]); longer lists are pushed one by one.
+pub fn in_order(order: &[Card], set: CardSet) -> CardList {
+    // Byte `i` of `packed` is the i-th card (bytes past `len` are unused).
+    let mut packed = 0u64;
+    let mut len = 0;
+    for &card in order {
+        if set.contains(card) {
+            if len == 8 {
+                let mut long = CardList::from_buf_and_len(packed.to_le_bytes().map(Card), 8);
+                long.extend(order.iter().copied().filter(|c| set.contains(*c)).skip(8));
+                return long;
+            }
+            packed |= u64::from(card.0) << (8 * len);
+            len += 1;
+        }
+    }
+    CardList::from_buf_and_len(packed.to_le_bytes().map(Card), len)
+}
+
 /// One playing card: a rank of a suit, or the joker (`JK`).
 ///
 /// Serialized as its code (`"TH"`, `"AS"`, `"JK"`). Ordered by index (rank, then suit, joker last).
@@ -663,6 +690,22 @@ mod tests {
             Card::new(Rank::Ten, Suit::Hearts)
         );
         assert_eq!(Card::parse("JK").unwrap(), Card::JOKER);
+    }
+
+    #[test]
+    fn lists_of_one_and_in_order_match_their_plain_forms() {
+        let card = Card::new(Rank::Seven, Suit::Diamonds);
+        assert_eq!(one_card(card), smallvec::smallvec![card] as CardList);
+        // Orders of 0 to 13 cards, every subset size, the 9th card and beyond included.
+        let order = Card::parse_list("KS 2H 9C JK AD 3S TH 5C QD 4H 8S 6D 7C").unwrap();
+        for mask in [0u64, 1, 0b1011, 0xFF, 0x1FF, u64::MAX] {
+            for take in 0..=order.len() {
+                let set = CardSet::from_cards(order[..take].iter().copied());
+                let set = CardSet(set.0 & mask.rotate_left(take as u32));
+                let plain: CardList = order.iter().copied().filter(|c| set.contains(*c)).collect();
+                assert_eq!(in_order(&order, set), plain, "{take} cards, mask {mask:#x}");
+            }
+        }
     }
 
     #[test]

@@ -170,6 +170,15 @@ impl<O> Table<O> {
     }
 }
 
+/// Appends the value `make` builds, built in the list's own memory: `list.push(value)` builds
+/// it on the stack and copies it, and that copy stalls on the narrow fields just stored (store
+/// forwarding fails). Hot event and action lists use it; `extend` over `once_with` runs `make`
+/// after making room, which lets the compiler write the fields in place.
+#[inline(always)]
+pub fn push_in_place<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
+    list.extend(std::iter::once_with(make));
+}
+
 /// A game in progress, typed: what every family implements once, on its state.
 ///
 /// Contract:

@@ -37,6 +37,16 @@ pub fn value(card: Card) -> Option<u32> {
     }
 }
 
+/// The mask of the cards worth less than `v` (aces are worth 1, a numeral its face value).
+fn values_below(v: u32) -> u64 {
+    const ACES: u64 = 0xF << (4 * 12);
+    match v {
+        0 | 1 => 0,
+        // Ranks Two..=(v-1) are indexes 0..v-2, four bits each.
+        _ => ACES | ((1u64 << (4 * (v - 2))) - 1),
+    }
+}
+
 /// True if the played card is the special sweeping 7D.
 pub fn is_special_seven(options: &Options, card: Card) -> bool {
     options.seven_d_special && card == SEVEN_D
@@ -76,19 +86,22 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     };
     // A group of two or more cards adding up to `v` holds only cards worth less than `v`: the
     // others are left out, and when those left cannot reach `v` there is no sum to look for.
-    let mut candidates = Valued::new();
-    let mut reach = 0;
-    for &c in floor.cards() {
-        if let Some(cv) = value(c)
-            && cv < v
-            && !same.contains(c)
-        {
-            candidates.push((c, cv));
-            reach += cv;
-        }
-    }
+    // Those cards are a mask (ranks 2 to v-1 are the low bits, aces the top four), read in index
+    // order: the sums found do not depend on the candidates' order (`sum_captures` returns one
+    // group as itself and several unions sorted).
+    let below = CardSet(floor.set().0 & values_below(v));
+    // Their total, rank by rank on the mask (aces are worth 1, ranks Two.. their face value).
+    let reach = Rank::ALL[..9]
+        .iter()
+        .map(|&r| u32::from(r.value()) * below.of_rank(r).len() as u32)
+        .sum::<u32>()
+        + below.of_rank(Rank::Ace).len() as u32;
     if reach < v {
         return parts;
+    }
+    let mut candidates = Valued::new();
+    for c in below.iter() {
+        candidates.push((c, value(c).unwrap_or(0)));
     }
     let rule = match options.sum_capture {
         SumCapture::Maximal => SumRule::Maximal,
@@ -106,34 +119,35 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     combine(&parts, &sums)
 }
 
-/// Card points of one card, in half-points (§5, §7, R27).
+/// Card points of one card, in half-points (§5, §7, R27): the points of a pile holding only that
+/// card, so the table is written once, in [`pile_points`].
 pub fn card_points(options: &Options, card: Card) -> i64 {
-    let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
-        return 0;
-    };
-    if options.ruleset == Ruleset::Syria {
-        return match (rank, suit, options.syria_card_points) {
-            (Rank::Jack, _, _) => 25,
-            (_, _, SyriaCardPoints::JOnly) => 0,
-            (Rank::Queen, _, _) => 6,
-            (Rank::King, _, _) => 8,
-            (Rank::Ten, Suit::Diamonds, _) => 6,
-            (Rank::Two, Suit::Clubs, _) => 4,
-            (Rank::Ace, _, _) => 2,
-            _ => 0,
-        };
-    }
-    match (rank, suit) {
-        (Rank::Ten, Suit::Diamonds) => 6,
-        (Rank::Two, Suit::Clubs) => 4,
-        (Rank::Ace, _) | (Rank::Jack, _) => 2,
-        _ => 0,
-    }
+    pile_points(options, CardSet::from_cards([card]))
 }
 
-/// Card points of a pile, in half-points.
+/// Card points of a pile, in half-points (§5, §7, R27), counted on the set's masks: every deal
+/// scores two piles, and card by card this was a twentieth of a playout. The joker (in no pack
+/// of the family) counts 0.
 pub fn pile_points(options: &Options, pile: CardSet) -> i64 {
-    pile.iter().map(|c| card_points(options, c)).sum()
+    let rank = |rank: Rank| i64::from(pile.of_rank(rank).0.count_ones());
+    let holds = |rank: Rank, suit: Suit| i64::from(pile.contains(Card::new(rank, suit)));
+    if options.ruleset == Ruleset::Syria {
+        let jacks = 25 * rank(Rank::Jack);
+        return match options.syria_card_points {
+            SyriaCardPoints::JOnly => jacks,
+            SyriaCardPoints::Full => {
+                jacks
+                    + 6 * rank(Rank::Queen)
+                    + 8 * rank(Rank::King)
+                    + 6 * holds(Rank::Ten, Suit::Diamonds)
+                    + 4 * holds(Rank::Two, Suit::Clubs)
+                    + 2 * rank(Rank::Ace)
+            }
+        };
+    }
+    6 * holds(Rank::Ten, Suit::Diamonds)
+        + 4 * holds(Rank::Two, Suit::Clubs)
+        + 2 * (rank(Rank::Ace) + rank(Rank::Jack))
 }
 
 fn numerals_total(cards: &[Card]) -> Option<u32> {
@@ -375,5 +389,79 @@ pub fn game_decision(
                 (true, true) => *ladder_step += 1,
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The card-point tables of R27 card by card, in half-points: (ruleset, Syria table, card).
+    fn table(syria: Option<SyriaCardPoints>, card: Card) -> i64 {
+        let (rank, suit) = (card.rank().unwrap(), card.suit().unwrap());
+        match (syria, rank, suit) {
+            (Some(_), Rank::Jack, _) => 25,
+            (Some(SyriaCardPoints::JOnly), _, _) => 0,
+            (Some(_), Rank::Queen, _) => 6,
+            (Some(_), Rank::King, _) => 8,
+            (_, Rank::Ten, Suit::Diamonds) => 6,
+            (_, Rank::Two, Suit::Clubs) => 4,
+            (_, Rank::Ace, _) => 2,
+            (None, Rank::Jack, _) => 2,
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn pile_points_add_up_the_r27_tables_card_by_card() {
+        let defaults: Options = serde_json::from_value(
+            super::super::rules::option_specs()
+                .into_iter()
+                .map(|spec| (spec.id, spec.default))
+                .collect(),
+        )
+        .expect("the declared defaults make options");
+        let mut rng = crate::rng::PlayoutRng::new(27);
+        for (ruleset, syria) in [
+            (Ruleset::Egypt, None),
+            (Ruleset::Syria, Some(SyriaCardPoints::Full)),
+            (Ruleset::Syria, Some(SyriaCardPoints::JOnly)),
+        ] {
+            let options = Options {
+                ruleset,
+                syria_card_points: syria.unwrap_or(SyriaCardPoints::Full),
+                ..defaults.clone()
+            };
+            let full = CardSet((1u64 << 52) - 1);
+            let mut piles = vec![CardSet::EMPTY, full, CardSet::from_cards([Card::JOKER])];
+            piles.extend((0..200).map(|_| CardSet(rng.next_u64() & full.0)));
+            for pile in piles {
+                let expected: i64 = pile
+                    .iter()
+                    .filter(|c| !c.is_joker())
+                    .map(|c| table(syria, c))
+                    .sum();
+                assert_eq!(
+                    pile_points(&options, pile),
+                    expected,
+                    "{ruleset:?} {pile:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn values_below_masks_exactly_the_cards_worth_less() {
+        for v in 0..=11 {
+            for index in 0..Card::COUNT {
+                let card = Card::from_index(index).unwrap();
+                let below = value(card).is_some_and(|cv| cv < v);
+                assert_eq!(
+                    values_below(v) >> index & 1 == 1,
+                    below,
+                    "{card} against {v}"
+                );
+            }
+        }
     }
 }

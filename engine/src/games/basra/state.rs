@@ -5,15 +5,14 @@ use super::action::Action;
 use super::rules::{BuryMode, FirstDealer, GameEnd, Options, Rubber};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet};
+use crate::cards::{Card, CardList, CardSet, in_order, one_card};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
-use smallvec::smallvec;
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -304,18 +303,11 @@ impl State {
         let side = Self::side(seat);
         if capture.is_empty() {
             self.floor.add(card);
-            events.push(Event::Trail { seat, card });
+            push_in_place(events, || Event::Trail { seat, card });
         } else {
-            // The bonus and the event read the floor before the capture; the cards taken are
-            // pushed one by one (collecting into a `CardList` goes through SmallVec's slow
-            // generic `extend`).
+            // The bonus and the event read the floor before the capture.
             let taken = CardSet(self.floor.set().0 & capture.0);
-            let mut cards = CardList::new();
-            for &c in self.floor.cards() {
-                if taken.contains(c) {
-                    cards.push(c);
-                }
-            }
+            let cards = in_order(self.floor.cards(), taken);
             let last_card = self.hands_empty() && self.stock.is_empty();
             let mut bonus = scoring::bonus(&self.table.options, card, self.floor.cards(), taken);
             self.floor.take(taken);
@@ -330,7 +322,7 @@ impl State {
                 self.bonus[side] += bonus;
                 self.basras[side] += 1;
             }
-            events.push(Event::Capture {
+            push_in_place(events, || Event::Capture {
                 seat,
                 card,
                 cards,
@@ -554,15 +546,13 @@ impl GameState for State {
         match &self.phase {
             Phase::Play => {
                 if let Some(hand) = self.hands.get(seat) {
-                    out.extend(hand.iter().map(|c| Action::Play {
-                        cards: smallvec![c],
-                    }));
+                    out.extend(hand.iter().map(|c| Action::Play { cards: one_card(c) }));
                 }
             }
             Phase::Choose { choice, .. } => {
                 for card in choice.addable(self.floor.cards()) {
                     out.push(Action::Capture {
-                        cards: smallvec![card],
+                        cards: one_card(card),
                     });
                 }
                 if choice.can_stop() {
@@ -602,9 +592,9 @@ impl GameState for State {
                 }
                 let options = scoring::capture_sets(&self.table.options, &self.floor, card);
                 self.hands[seat].remove(card);
-                events.push(Event::Play {
+                push_in_place(events, || Event::Play {
                     seat,
-                    cards: smallvec![card],
+                    cards: one_card(card),
                 });
                 let choice = CaptureChoice::new(options);
                 match choice.resolved() {
@@ -631,7 +621,7 @@ impl GameState for State {
                     ));
                 }
                 if let [one] = cards[..] {
-                    events.push(Event::Select { seat, card: one });
+                    push_in_place(events, || Event::Select { seat, card: one });
                 }
                 match choice.resolved() {
                     Some(set) => self.resolve(seat, card, set, events),
