@@ -90,18 +90,15 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     // order: the sums found do not depend on the candidates' order (`sum_captures` returns one
     // group as itself and several unions sorted).
     let below = CardSet(floor.set().0 & values_below(v));
-    // Their total, rank by rank on the mask (aces are worth 1, ranks Two.. their face value).
-    let reach = Rank::ALL[..9]
-        .iter()
-        .map(|&r| u32::from(r.value()) * below.of_rank(r).len() as u32)
-        .sum::<u32>()
-        + below.of_rank(Rank::Ace).len() as u32;
+    let mut candidates = Valued::new();
+    let mut reach = 0;
+    for c in below.iter() {
+        let cv = value(c).unwrap_or(0);
+        candidates.push((c, cv));
+        reach += cv;
+    }
     if reach < v {
         return parts;
-    }
-    let mut candidates = Valued::new();
-    for c in below.iter() {
-        candidates.push((c, value(c).unwrap_or(0)));
     }
     let rule = match options.sum_capture {
         SumCapture::Maximal => SumRule::Maximal,

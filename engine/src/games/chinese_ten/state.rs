@@ -4,12 +4,12 @@ use super::action::Action;
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit, in_order, one_card};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
@@ -325,20 +325,12 @@ impl State {
     }
 
     fn in_layout_order(&self, set: CardSet) -> CardList {
-        let mut cards = CardList::new();
         // Nearly every capture takes one card (or none): no scan of the layout for it.
-        if set.0 & set.0.wrapping_sub(1) == 0 {
-            if let Some(card) = set.iter().next() {
-                cards.push(card);
-            }
-            return cards;
+        match (set.0, set.0 & set.0.wrapping_sub(1)) {
+            (0, _) => CardList::new(),
+            (_, 0) => set.iter().next().map_or_else(CardList::new, one_card),
+            _ => in_order(self.layout.cards(), set),
         }
-        for &card in self.layout.cards() {
-            if set.contains(card) {
-                cards.push(card);
-            }
-        }
-        cards
     }
 
     fn play(
@@ -423,9 +415,9 @@ impl State {
         // Valid: mutate.
         self.hands[seat].remove(card);
         let captured = self.in_layout_order(wanted);
-        events.push(Event::Play {
+        push_in_place(events, || Event::Play {
             seat,
-            cards: smallvec![card],
+            cards: one_card(card),
             capture: captured,
         });
         if self.resolve(seat, card, wanted, events) {
@@ -468,7 +460,7 @@ impl State {
             ));
         };
         self.phase = Phase::Play;
-        events.push(Event::Capture {
+        push_in_place(events, || Event::Capture {
             seat,
             card: flipped,
             cards: self.in_layout_order(set),
@@ -525,16 +517,16 @@ impl State {
             self.end_turn(events);
             return;
         };
-        events.push(Event::Flip { seat, card });
+        push_in_place(events, || Event::Flip { seat, card });
         let (targets, together) = self.targets(card);
         match targets.len() {
             0 => {
                 self.layout.add(card);
-                events.push(Event::Trail { seat, card });
+                push_in_place(events, || Event::Trail { seat, card });
             }
             n if n == 1 || together => {
                 let set = targets;
-                events.push(Event::Capture {
+                push_in_place(events, || Event::Capture {
                     seat,
                     card,
                     cards: self.in_layout_order(set),
@@ -703,50 +695,48 @@ impl GameState for State {
                     return;
                 };
                 // `capture_options` without its lists: this runs for every move of every game.
-                // A card's targets are the layout cards of its partner rank, so the layout is
-                // sorted by rank once (each rank in layout order) for the whole hand.
-                let mut by_rank = [[Card::new(Rank::Two, Suit::Spades); 4]; 13];
-                let mut counts = [0usize; 13];
-                for &c in self.layout.cards() {
-                    if let Some(r) = c.rank() {
-                        let i = r.index();
-                        by_rank[i][counts[i]] = c;
-                        counts[i] += 1;
-                    }
-                }
+                // A card's targets are the layout cards of its partner rank, one mask test;
+                // only two or more of them need the layout's order.
+                let layout = self.layout.set();
                 for card in hand.iter() {
                     if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
-                        let three = self.layout.set().of_rank(rank);
+                        let three = layout.of_rank(rank);
                         if rank == trio && three.len() == 3 {
-                            out.push(Action::Play {
-                                cards: smallvec![card],
+                            push_in_place(out, || Action::Play {
+                                cards: one_card(card),
                                 capture: self.in_layout_order(three),
                             });
                             continue;
                         }
                     }
-                    let targets = match scoring::partner_index(card) {
-                        Some(p) => &by_rank[p][..counts[p]],
-                        None => &[],
-                    };
-                    if targets.is_empty() {
-                        out.push(Action::Play {
-                            cards: smallvec![card],
-                            capture: smallvec![],
-                        });
-                    }
-                    for &target in targets {
-                        out.push(Action::Play {
-                            cards: smallvec![card],
-                            capture: smallvec![target],
-                        });
+                    let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
+                    // None, one or several, told apart without counting the bits.
+                    match (targets.0, targets.0 & targets.0.wrapping_sub(1)) {
+                        (0, _) => push_in_place(out, || Action::Play {
+                            cards: one_card(card),
+                            capture: CardList::new(),
+                        }),
+                        (_, 0) => push_in_place(out, || Action::Play {
+                            cards: one_card(card),
+                            capture: self.in_layout_order(targets),
+                        }),
+                        _ => {
+                            for &target in self.layout.cards() {
+                                if targets.contains(target) {
+                                    push_in_place(out, || Action::Play {
+                                        cards: one_card(card),
+                                        capture: one_card(target),
+                                    });
+                                }
+                            }
+                        }
                     }
                 }
             }
             Phase::StockChoice { choice, .. } => {
                 for card in choice.addable(self.layout.cards()) {
-                    out.push(Action::Capture {
-                        cards: smallvec![card],
+                    push_in_place(out, || Action::Capture {
+                        cards: one_card(card),
                     });
                 }
             }

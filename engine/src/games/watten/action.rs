@@ -1,8 +1,7 @@
 //! The action vocabulary of Watten (spec §3.0), serialized as `{"type": ...}`.
 
-use crate::cards::{Card, CardList, Rank, Suit};
+use crate::cards::{Card, CardList, Rank, Suit, one_card};
 use serde::{Deserialize, Serialize};
-use smallvec::smallvec;
 
 /// What E may propose to the dealer during naming.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -100,7 +99,7 @@ impl Action {
     /// `play`.
     pub fn play(card: Card) -> Action {
         Action::Play {
-            cards: smallvec![card],
+            cards: one_card(card),
         }
     }
 }

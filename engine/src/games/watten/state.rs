@@ -8,11 +8,11 @@ use super::rules::{
 };
 use super::scoring::Roles;
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, Rank, Suit, one_card};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -318,11 +318,13 @@ trait ActionSink {
 
 impl ActionSink for Vec<Action> {
     fn push(&mut self, action: Action) {
-        Vec::push(self, action);
+        push_in_place(self, || action);
     }
 
     fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
-        self.extend(actions);
+        for action in actions {
+            push_in_place(self, || action);
+        }
     }
 }
 
@@ -875,7 +877,7 @@ impl State {
                 self.deal.hands[seat].remove(*card);
                 self.deal.discards[seat].insert(*card);
                 self.deal.ex_discarded += 1;
-                events.push(Event::Discard { seat });
+                push_in_place(events, || Event::Discard { seat });
             }
             (Phase::Exchange, _) => self.apply_draw(seat, events),
             (Phase::Play, _) => self.apply_play(seat, action, events),
@@ -1018,7 +1020,7 @@ impl State {
                 if *proposal == Proposal::SchlagSwap {
                     self.deal.swap_open = false;
                 }
-                events.push(Event::Propose {
+                push_in_place(events, || Event::Propose {
                     seat,
                     proposal: *proposal,
                 });
@@ -1026,7 +1028,7 @@ impl State {
             Action::Accept {} | Action::Decline {} => {
                 let accepted = *action == Action::Accept {};
                 let proposal = self.deal.proposal.take();
-                events.push(Event::Answer { seat, accepted });
+                push_in_place(events, || Event::Answer { seat, accepted });
                 match (proposal, accepted) {
                     (Some(Proposal::NewCards), true) => {
                         // §3.2.1: both hands away, E takes the first 5 stock cards, the dealer the next 5.
@@ -1065,7 +1067,7 @@ impl State {
                     if trump.is_some() {
                         self.deal.trump = *trump;
                     }
-                    events.push(Event::Declare {
+                    push_in_place(events, || Event::Declare {
                         seat,
                         schlag: *schlag,
                         trump: *trump,
@@ -1089,7 +1091,7 @@ impl State {
         for c in self.deal.stock.drain(..k) {
             self.deal.hands[seat].insert(c);
         }
-        events.push(Event::Draw {
+        push_in_place(events, || Event::Draw {
             seat,
             count: k as u8,
         });
@@ -1123,17 +1125,17 @@ impl State {
                     challengeable,
                 });
                 self.deal.raised = true;
-                events.push(Event::Raise { seat, to: *to });
+                push_in_place(events, || Event::Raise { seat, to: *to });
             }
             Action::Accept {} => {
                 if let Some(p) = self.deal.pending.take() {
                     self.deal.stake = p.to;
                     self.deal.raise_right = Some(self.side_of(seat));
                 }
-                events.push(Event::Accept { seat });
+                push_in_place(events, || Event::Accept { seat });
             }
             Action::Fold {} => {
-                events.push(Event::Fold { seat });
+                push_in_place(events, || Event::Fold { seat });
                 if let Some(p) = self.deal.pending.take() {
                     let side = self.side_of(p.seat);
                     let stake = self.deal.stake as i32;
@@ -1165,7 +1167,7 @@ impl State {
             Action::Signal { code } => {
                 self.deal.signals.push((seat, code.clone()));
                 self.deal.signals_used[seat] += 1;
-                events.push(Event::Signal {
+                push_in_place(events, || Event::Signal {
                     seat,
                     code: code.clone(),
                 });
@@ -1177,9 +1179,9 @@ impl State {
     fn play_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
         self.deal.hands[seat].remove(card);
         self.deal.current.plays.push((seat, card));
-        events.push(Event::Play {
+        push_in_place(events, || Event::Play {
             seat,
-            cards: smallvec![card],
+            cards: one_card(card),
         });
         if self.deal.current.plays.len() < self.table.players {
             return;
@@ -1187,7 +1189,7 @@ impl State {
         let Some(roles) = self.roles() else { return };
         let w = roles.winner(&self.deal.current.plays);
         let winner = self.deal.current.plays[w].0;
-        events.push(Event::TrickWon { seat: winner });
+        push_in_place(events, || Event::TrickWon { seat: winner });
         let mut done = std::mem::replace(
             &mut self.deal.current,
             Trick {
