@@ -285,8 +285,21 @@ pub fn rank(tile: Tile) -> Option<usize> {
 /// The bit of a tile of the set; 0 for a tile outside it.
 #[inline]
 pub fn bit(tile: Tile) -> TileMask {
-    rank(tile).map_or(0, |r| 1 << r)
+    BIT_OF.get(rank_slot(tile)).copied().unwrap_or(0)
 }
+
+/// [`RANK_OF`] as bits (0 outside the set): one load per tile in the discard scans.
+const BIT_OF: [TileMask; 7 * 7 * 10] = {
+    let mut bits = [0; 7 * 7 * 10];
+    let mut i = 0;
+    while i < bits.len() {
+        if RANK_OF[i] != NO_RANK {
+            bits[i] = 1 << RANK_OF[i];
+        }
+        i += 1;
+    }
+    bits
+};
 
 /// The bits of the tiles of a list (tiles outside the set left out).
 #[inline]
