@@ -468,6 +468,63 @@ pub fn classify_set(cards: CardSet, top_triple: Option<usize>) -> Option<Combo> 
     Some(Combo { kind, len, top })
 }
 
+/// The non-bomb groups of a lead in the legal list's order: kind and number of cards.
+const LEADS: [(Kind, usize); 9] = [
+    (Kind::Single, 1),
+    (Kind::Pair, 2),
+    (Kind::Sequence, 3),
+    (Kind::Sequence, 4),
+    (Kind::Sequence, 5),
+    (Kind::DoubleSequence, 4),
+    (Kind::DoubleSequence, 6),
+    (Kind::DoubleSequence, 8),
+    (Kind::DoubleSequence, 10),
+];
+
+/// Calls `f` with the plays of one non-bomb group (`kind` of `len` cards) whose top rank's
+/// marker is in `tops`, lowest top first; `lowest` and `marks` as in [`for_each_combo`].
+fn plain_group(
+    lowest: &[u64; 5],
+    marks: &[u64; 5],
+    kind: Kind,
+    len: usize,
+    tops: u64,
+    f: &mut impl FnMut(CardSet, Combo),
+) {
+    // Cards per rank and ranks (sequences 3-5 ranks, double sequences 2-5).
+    let (per, ranks) = match kind {
+        Kind::Single => (1, 1),
+        Kind::Pair => (2, 1),
+        Kind::Sequence => (1, len),
+        _ => (2, len / 2),
+    };
+    // A checked top is never longer (10 cards); the guard keeps the shifts in range.
+    if !(1..=5).contains(&ranks) {
+        return;
+    }
+    // `starts`: the markers of the lowest of `ranks` held ranks in a row; runs never hold an
+    // Ace, and the empty 8s' nibble keeps 7 and 9 apart (R2).
+    let held = if ranks == 1 {
+        marks[per]
+    } else {
+        marks[per] & !ACE_MARK
+    };
+    let mut starts = held;
+    for k in 1..ranks {
+        starts &= held >> (4 * k);
+    }
+    // A play from marker b has its top ranks - 1 nibbles higher.
+    let span = (1u64 << (4 * ranks)) - 1;
+    for b in bits64(starts & (tops >> (4 * (ranks - 1)))) {
+        let combo = Combo {
+            kind,
+            len,
+            top: rank_of(b) + ranks - 1,
+        };
+        f(CardSet(lowest[per] & (span << b)), combo);
+    }
+}
+
 /// Calls `f` with every combination `hand` can play on `over` (every one when `over` is `None`:
 /// a lead), i.e. each one [`beats`] `over`, as its canonical cards (R13, what [`canonical`]
 /// gives) classified as [`classify`] would, in [`all_plays`]'s order (the legal list's order).
@@ -495,47 +552,17 @@ pub fn for_each_combo(
         rank_marks(e3),
         rank_marks(h ^ l3),
     ];
-    // The markers of the tops a non-bomb of `kind` and `len` cards may have (R4: the same kind
-    // and size, higher; nothing non-bomb on a bomb).
-    let plain = |kind: Kind, len: usize| match over {
-        None => u64::MAX,
-        Some(x) if x.kind == kind && x.len == len => above(x.top),
-        Some(_) => 0,
-    };
-    for (need, kind) in [(1usize, Kind::Single), (2, Kind::Pair)] {
-        for b in bits64(marks[need] & plain(kind, need)) {
-            let combo = Combo {
-                kind,
-                len: need,
-                top: rank_of(b),
-            };
-            f(CardSet(lowest[need] & (0xF << b)), combo);
-        }
-    }
-    for (per, min_len, kind) in [
-        (1usize, 3usize, Kind::Sequence),
-        (2, 2, Kind::DoubleSequence),
-    ] {
-        let held = marks[per] & !ACE_MARK;
-        // `starts`: markers of the first ranks of `len` held ranks in a row (adjacent, R2).
-        let mut starts = held;
-        for len in 2..=5usize {
-            starts &= held >> (4 * (len - 1));
-            if len < min_len {
-                continue;
-            }
-            // A run from marker b has its top len - 1 nibbles higher.
-            let tops = plain(kind, len * per) >> (4 * (len - 1));
-            let span = (1u64 << (4 * len)) - 1;
-            for b in bits64(starts & tops) {
-                let combo = Combo {
-                    kind,
-                    len: len * per,
-                    top: rank_of(b) + len - 1,
-                };
-                f(CardSet(lowest[per] & (span << b)), combo);
+    match over {
+        None => {
+            for (kind, len) in LEADS {
+                plain_group(&lowest, &marks, kind, len, u64::MAX, &mut f);
             }
         }
+        // R4: on a non-bomb, the same kind and size with a higher top (then the bombs below).
+        Some(x) if !matches!(x.kind, Kind::Triple | Kind::Quad) => {
+            plain_group(&lowest, &marks, x.kind, x.len, above(x.top), &mut f);
+        }
+        Some(_) => {}
     }
     // Bombs (R4): a triple beats a non-bomb or a lower triple, a quad anything but a higher quad;
     // the R8 top triple is a quad above every quad.
