@@ -483,6 +483,7 @@ const LEADS: [(Kind, usize); 9] = [
 
 /// Calls `f` with the plays of one non-bomb group (`kind` of `len` cards) whose top rank's
 /// marker is in `tops`, lowest top first; `lowest` and `marks` as in [`for_each_combo`].
+#[inline]
 fn plain_group(
     lowest: &[u64; 5],
     marks: &[u64; 5],

@@ -749,15 +749,21 @@ pub fn canonical_order(set: CardSet) -> CardList {
     // A card set iterates by rank, then suit S, H, D, C: already the game's order, as its ranks
     // (4-7, 9-A) keep the natural order. Every legal play is one of these lists: a plain array
     // filled from the mask and handed over whole, not pushed card by card.
-    let len = set.len();
-    if len > 8 {
-        return set.iter().collect();
-    }
+    // No `set.len()`: without a popcount instruction in the target it costs more than this.
     let mut cards = [Card::JOKER; 8];
     let mut bits = set.0;
-    for slot in cards.iter_mut().take(len) {
+    let mut len = 0;
+    for slot in cards.iter_mut() {
+        if bits == 0 {
+            break;
+        }
         *slot = CARD_AT[bits.trailing_zeros() as usize & 63];
         bits &= bits - 1;
+        len += 1;
+    }
+    if bits != 0 {
+        // Over 8 cards (a double run of 5 ranks): the rare spilled list.
+        return set.iter().collect();
     }
     CardList::from_buf_and_len(cards, len)
 }
