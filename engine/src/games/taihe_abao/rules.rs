@@ -237,20 +237,6 @@ pub fn adjacent(a: usize) -> bool {
     matches!(a, 0..=2 | 4..=7)
 }
 
-/// [`adjacent`] as a mask over rank indices.
-const ADJACENT: u16 = 0b1111_0111;
-
-/// The set bits of a rank mask, lowest first.
-fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let r = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            r
-        })
-    })
-}
-
 /// Classifies a rank count vector (cards per rank index). `None` if it is no combination.
 pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
     // One pass, no allocation: this runs for every candidate of every legal list.
@@ -392,106 +378,235 @@ pub fn for_each_play(hand: CardSet, mut f: impl FnMut(&[u8; 10])) {
     }
 }
 
-/// Calls `f` with every combination `hand` can play that may beat `over` (all of them when
-/// `over` is `None`), as its canonical cards (R13, what [`canonical`] gives) classified as
-/// [`classify`] would, in [`all_plays`]'s order. Only the groups that can beat `over` are
-/// enumerated, and each set is built from per-rank masks: this runs at every turn of the legal
-/// list.
+/// Bit 0 of each of the 13 rank nibbles of a card mask (a card's bit is `rank * 4 + suit`, so a
+/// rank's cards are one nibble, suits S, H, D, C from its low bit): a rank's "marker".
+const NIBBLE_LOW: u64 = 0x1_1111_1111_1111;
+/// The cards of the game's ranks: 4-7 (nibbles 2..5) and 9-A (nibbles 7..12). Without the 8s'
+/// nibble 6 no run of nibbles bridges 7 and 9 (R2).
+const GAME_CARDS: u64 = (0xFFFF << 8) | (0xFF_FFFF << 28);
+/// The Ace's marker: Aces never run (spec §4).
+const ACE_MARK: u64 = 1 << 48;
+/// The nibble of each game rank index (4 = 0 ... A = 9).
+const NIBBLE_OF: [u32; 10] = [2, 3, 4, 5, 7, 8, 9, 10, 11, 12];
+/// The game rank index of each nibble (only the game's nibbles are looked up).
+const RANK_OF_NIBBLE: [usize; 16] = [0, 0, 0, 1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0];
+
+/// Per rank, the lowest card of `x` (its first suit in S, H, D, C), all ranks at once.
+fn lowest_per_rank(x: u64) -> u64 {
+    // Inclusive prefix-or upwards inside each nibble, then keep the bits with nothing below.
+    let p = x | ((x << 1) & !NIBBLE_LOW);
+    let p = p | ((p << 2) & (NIBBLE_LOW * 0xC));
+    x & !((p << 1) & !NIBBLE_LOW)
+}
+
+/// The markers of the ranks with a card in `x`.
+fn rank_marks(x: u64) -> u64 {
+    (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIBBLE_LOW
+}
+
+/// The markers (and cards) of the ranks above game rank `top`; none above the R8 top quad.
+fn above(top: usize) -> u64 {
+    NIBBLE_OF.get(top).map_or(0, |n| u64::MAX << (4 * n + 4))
+}
+
+/// The set bits of a mask, lowest first.
+fn bits64(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros();
+            mask &= mask - 1;
+            b
+        })
+    })
+}
+
+/// The game rank index of the nibble holding bit `b`.
+fn rank_of(b: u32) -> usize {
+    RANK_OF_NIBBLE[(b as usize >> 2) & 15]
+}
+
+/// [`classify`] of the rank counts of `cards`, from the card mask directly (a listed play is
+/// classified at every move of a playout).
+pub fn classify_set(cards: CardSet, top_triple: Option<usize>) -> Option<Combo> {
+    let h = cards.0 & GAME_CARDS;
+    let marks = rank_marks(h);
+    if marks == 0 {
+        return None;
+    }
+    let len = h.count_ones() as usize;
+    let distinct = marks.count_ones() as usize;
+    let (low, high) = (marks.trailing_zeros(), 63 - marks.leading_zeros());
+    let top = rank_of(high);
+    if distinct == 1 {
+        let kind = match len {
+            1 => Kind::Single,
+            2 => Kind::Pair,
+            3 if top_triple == Some(top) => {
+                return Some(Combo {
+                    kind: Kind::Quad,
+                    len: 3,
+                    top: TOP_QUAD,
+                });
+            }
+            3 => Kind::Triple,
+            _ => Kind::Quad,
+        };
+        return Some(Combo { kind, len, top });
+    }
+    // Runs: ranks in adjacent nibbles (no 8s' nibble between 7 and 9, R2), no Ace, the same
+    // count (1 or 2) of each.
+    if (high - low) as usize / 4 + 1 != distinct || marks & ACE_MARK != 0 {
+        return None;
+    }
+    let kind = if len == distinct && distinct >= 3 {
+        Kind::Sequence
+    } else if len == 2 * distinct && rank_marks(h ^ lowest_per_rank(h)) == marks {
+        Kind::DoubleSequence
+    } else {
+        return None;
+    };
+    Some(Combo { kind, len, top })
+}
+
+/// The non-bomb groups of a lead in the legal list's order: kind and number of cards.
+const LEADS: [(Kind, usize); 9] = [
+    (Kind::Single, 1),
+    (Kind::Pair, 2),
+    (Kind::Sequence, 3),
+    (Kind::Sequence, 4),
+    (Kind::Sequence, 5),
+    (Kind::DoubleSequence, 4),
+    (Kind::DoubleSequence, 6),
+    (Kind::DoubleSequence, 8),
+    (Kind::DoubleSequence, 10),
+];
+
+/// Calls `f` with the plays of one non-bomb group (`kind` of `len` cards) whose top rank's
+/// marker is in `tops`, lowest top first; `lowest` and `marks` as in [`for_each_combo`].
+#[inline]
+fn plain_group(
+    lowest: &[u64; 5],
+    marks: &[u64; 5],
+    kind: Kind,
+    len: usize,
+    tops: u64,
+    f: &mut impl FnMut(CardSet, Combo),
+) {
+    // Cards per rank and ranks (sequences 3-5 ranks, double sequences 2-5).
+    let (per, ranks) = match kind {
+        Kind::Single => (1, 1),
+        Kind::Pair => (2, 1),
+        Kind::Sequence => (1, len),
+        _ => (2, len / 2),
+    };
+    // A checked top is never longer (10 cards); the guard keeps the shifts in range.
+    if !(1..=5).contains(&ranks) {
+        return;
+    }
+    // `starts`: the markers of the lowest of `ranks` held ranks in a row; runs never hold an
+    // Ace, and the empty 8s' nibble keeps 7 and 9 apart (R2).
+    let held = if ranks == 1 {
+        marks[per]
+    } else {
+        marks[per] & !ACE_MARK
+    };
+    let mut starts = held;
+    for k in 1..ranks {
+        starts &= held >> (4 * k);
+    }
+    // A play from marker b has its top ranks - 1 nibbles higher.
+    let span = (1u64 << (4 * ranks)) - 1;
+    for b in bits64(starts & (tops >> (4 * (ranks - 1)))) {
+        let combo = Combo {
+            kind,
+            len,
+            top: rank_of(b) + ranks - 1,
+        };
+        f(CardSet(lowest[per] & (span << b)), combo);
+    }
+}
+
+/// Calls `f` with every combination `hand` can play on `over` (every one when `over` is `None`:
+/// a lead), i.e. each one [`beats`] `over`, as its canonical cards (R13, what [`canonical`]
+/// gives) classified as [`classify`] would, in [`all_plays`]'s order (the legal list's order).
+/// Only what beats `over` is generated: this runs at every turn of the legal list, so it works
+/// on whole-hand masks (one nibble per rank) instead of per-rank loops.
 pub fn for_each_combo(
     hand: CardSet,
     top_triple: Option<usize>,
     over: Option<Combo>,
     mut f: impl FnMut(CardSet, Combo),
 ) {
-    let open = |kind: Kind, len: usize| {
-        over.is_none_or(|x| match x.kind {
-            Kind::Quad => kind == Kind::Quad,
-            Kind::Triple => matches!(kind, Kind::Triple | Kind::Quad),
-            _ => matches!(kind, Kind::Triple | Kind::Quad) || (kind == x.kind && len == x.len),
-        })
+    let h = hand.0 & GAME_CARDS;
+    // `lowest[k]`: every rank's k lowest cards (R13's canonical k cards where it holds k);
+    // `marks[k]`: the markers of the ranks held k or more times.
+    let e1 = lowest_per_rank(h);
+    let e2 = lowest_per_rank(h ^ e1);
+    let l2 = e1 | e2;
+    let e3 = lowest_per_rank(h ^ l2);
+    let l3 = l2 | e3;
+    let lowest = [0, e1, l2, l3, h];
+    let marks = [
+        0,
+        rank_marks(h),
+        rank_marks(e2),
+        rank_marks(e3),
+        rank_marks(h ^ l3),
+    ];
+    match over {
+        None => {
+            for (kind, len) in LEADS {
+                plain_group(&lowest, &marks, kind, len, u64::MAX, &mut f);
+            }
+        }
+        // R4: on a non-bomb, the same kind and size with a higher top (then the bombs below).
+        Some(x) if !matches!(x.kind, Kind::Triple | Kind::Quad) => {
+            plain_group(&lowest, &marks, x.kind, x.len, above(x.top), &mut f);
+        }
+        Some(_) => {}
+    }
+    // Bombs (R4): a triple beats a non-bomb or a lower triple, a quad anything but a higher quad;
+    // the R8 top triple is a quad above every quad.
+    let (triples, top_triple_beats, quads) = match over {
+        Some(Combo {
+            kind: Kind::Quad,
+            top,
+            ..
+        }) => (0, top < TOP_QUAD, above(top)),
+        Some(Combo {
+            kind: Kind::Triple,
+            top,
+            ..
+        }) => (above(top), true, u64::MAX),
+        _ => (u64::MAX, true, u64::MAX),
     };
-    // `lowest[k][r]`: the canonical k cards of rank index r (its k lowest suits, R13), 0 when the
-    // hand holds fewer; `at_least[k]`: bit r set when it holds k or more. The loops below walk
-    // set bits in increasing rank order, the order of `all_plays`.
-    let mut lowest = [[0u64; 10]; 5];
-    let mut at_least = [0u16; 5];
-    for (r, rank) in RANKS.iter().enumerate() {
-        let mut left = hand.of_rank(*rank).0;
-        let mut taken = 0;
-        for k in 1..=4 {
-            if left == 0 {
-                break;
+    let top_mark = top_triple
+        .and_then(|r| NIBBLE_OF.get(r))
+        .map_or(0, |n| 1u64 << (4 * n));
+    let triples = (triples & !top_mark) | if top_triple_beats { top_mark } else { 0 };
+    for b in bits64(marks[3] & triples) {
+        let combo = if 1u64 << b == top_mark {
+            Combo {
+                kind: Kind::Quad,
+                len: 3,
+                top: TOP_QUAD,
             }
-            taken |= left & left.wrapping_neg();
-            left &= left - 1;
-            lowest[k][r] = taken;
-            at_least[k] |= 1 << r;
-        }
+        } else {
+            Combo {
+                kind: Kind::Triple,
+                len: 3,
+                top: rank_of(b),
+            }
+        };
+        f(CardSet(lowest[3] & (0xF << b)), combo);
     }
-    for (need, kind) in [(1usize, Kind::Single), (2, Kind::Pair)] {
-        if !open(kind, need) {
-            continue;
-        }
-        for r in bits(at_least[need]) {
-            let combo = Combo {
-                kind,
-                len: need,
-                top: r,
-            };
-            f(CardSet(lowest[need][r]), combo);
-        }
-    }
-    for (per, min_len, kind) in [
-        (1usize, 3usize, Kind::Sequence),
-        (2, 2, Kind::DoubleSequence),
-    ] {
-        let held = at_least[per];
-        for len in min_len..=5 {
-            if !open(kind, len * per) {
-                continue;
-            }
-            // Starts of a run of `len` held ranks, each adjacent to the next.
-            let mut starts = held;
-            for k in 1..len {
-                starts &= (held >> k) & (ADJACENT >> (k - 1));
-            }
-            for start in bits(starts) {
-                let end = start + len - 1;
-                let set = lowest[per][start..=end]
-                    .iter()
-                    .fold(0, |set, cards| set | cards);
-                let combo = Combo {
-                    kind,
-                    len: len * per,
-                    top: end,
-                };
-                f(CardSet(set), combo);
-            }
-        }
-    }
-    for need in [3usize, 4] {
-        for r in bits(at_least[need]) {
-            let combo = match need {
-                3 if top_triple == Some(r) => Combo {
-                    kind: Kind::Quad,
-                    len: 3,
-                    top: TOP_QUAD,
-                },
-                3 => Combo {
-                    kind: Kind::Triple,
-                    len: 3,
-                    top: r,
-                },
-                _ => Combo {
-                    kind: Kind::Quad,
-                    len: 4,
-                    top: r,
-                },
-            };
-            if open(combo.kind, combo.len) {
-                f(CardSet(lowest[need][r]), combo);
-            }
-        }
+    for b in bits64(marks[4] & quads) {
+        let combo = Combo {
+            kind: Kind::Quad,
+            len: 4,
+            top: rank_of(b),
+        };
+        f(CardSet(h & (0xF << b)), combo);
     }
 }
 
@@ -508,19 +623,80 @@ mod tests {
     }
 
     #[test]
-    fn the_adjacency_mask_is_adjacent() {
-        for r in 0..10 {
-            assert_eq!(ADJACENT & (1 << r) != 0, adjacent(r), "rank index {r}");
+    fn the_nibble_tables_match_the_ranks() {
+        let mut game = 0u64;
+        for (r, rank) in RANKS.iter().enumerate() {
+            assert_eq!(NIBBLE_OF[r] as usize, rank.index(), "rank index {r}");
+            assert_eq!(RANK_OF_NIBBLE[rank.index()], r);
+            game |= 0xF << (4 * rank.index());
+            // Adjacent for runs exactly when the next rank is the next nibble and not the Ace.
+            if r + 1 < RANKS.len() {
+                let next_nibble = NIBBLE_OF[r + 1] == NIBBLE_OF[r] + 1;
+                let next_mark = 1u64 << (4 * NIBBLE_OF[r + 1]);
+                assert_eq!(
+                    next_nibble && next_mark != ACE_MARK,
+                    adjacent(r),
+                    "rank {r}"
+                );
+            }
         }
+        assert_eq!(game, GAME_CARDS);
+        assert_eq!(ACE_MARK, 1 << (4 * Rank::Ace.index()));
+    }
+
+    #[test]
+    fn classify_set_agrees_with_classify() {
+        let mut rng = crate::rng::PlayoutRng::new(5);
+        let pack: Vec<Card> = crate::cards::PackSpec::standard().cards();
+        let game: Vec<Card> = pack
+            .iter()
+            .copied()
+            .filter(|c| rank_index(*c).is_some())
+            .collect();
+        for i in 0..200_000 {
+            // Small sets of a few neighbouring ranks (the interesting ones), some from the pack.
+            let cards = if i % 4 == 0 {
+                CardSet::from_cards(pack.iter().copied().filter(|_| rng.below(12) == 0))
+            } else {
+                let from = rng.below(game.len());
+                let width = 4 + rng.below(24);
+                let keep = 2 + rng.below(3);
+                CardSet::from_cards(
+                    game.iter()
+                        .skip(from)
+                        .take(width)
+                        .copied()
+                        .filter(|_| rng.below(keep) != 0),
+                )
+            };
+            for top_triple in [None, Some(9), Some(8)] {
+                assert_eq!(
+                    classify_set(cards, top_triple),
+                    classify(&rank_counts(cards), top_triple),
+                    "{cards:?}"
+                );
+            }
+        }
+        // Every play of the game classifies alike.
+        let every = CardSet::from_cards(pack.iter().copied());
+        for_each_play(every, |c| {
+            let set = canonical(every, c).unwrap_or_default();
+            assert_eq!(classify_set(set, Some(9)), classify(c, Some(9)), "{c:?}");
+        });
     }
 
     #[test]
     fn for_each_combo_agrees_with_classify_and_all_plays() {
         let mut rng = crate::rng::PlayoutRng::new(3);
         let pack: Vec<Card> = crate::cards::PackSpec::standard().cards();
-        for _ in 0..300 {
-            let hand = CardSet::from_cards(pack.iter().copied().filter(|_| rng.below(3) == 0));
-            for top_triple in [None, Some(9)] {
+        let every_play = all_plays(CardSet::from_cards(pack.iter().copied()));
+        for i in 0..2000 {
+            // Sparse to dense hands (every one from the full pack: other ranks are ignored).
+            let density = [2, 3, 5][i % 3];
+            let hand =
+                CardSet::from_cards(pack.iter().copied().filter(|_| rng.below(density) == 0));
+            let plays = all_plays(hand);
+            for top_triple in [None, Some(9), Some(8)] {
                 let mut listed = Vec::new();
                 for_each_combo(hand, top_triple, None, |set, combo| {
                     let c = rank_counts(set);
@@ -528,19 +704,24 @@ mod tests {
                     assert_eq!(canonical(hand, &c), Some(set), "{c:?}");
                     listed.push(c);
                 });
-                assert_eq!(listed, all_plays(hand));
-                for over in listed.iter().filter_map(|c| classify(c, top_triple)) {
+                assert_eq!(listed, plays);
+                // Every combination of the game as the one to beat, the top quad included.
+                let overs = every_play.iter().filter_map(|c| classify(c, top_triple));
+                for over in overs {
                     let mut beating = Vec::new();
                     for_each_combo(hand, top_triple, Some(over), |set, combo| {
-                        if beats(combo, over) {
-                            beating.push(rank_counts(set));
-                        }
+                        let c = rank_counts(set);
+                        assert!(beats(combo, over), "{c:?} on {over:?}");
+                        assert_eq!(classify(&c, top_triple), Some(combo), "{c:?}");
+                        assert_eq!(canonical(hand, &c), Some(set), "{c:?}");
+                        beating.push(c);
                     });
-                    let expected: Vec<[u8; 10]> = all_plays(hand)
-                        .into_iter()
+                    let expected: Vec<[u8; 10]> = plays
+                        .iter()
+                        .copied()
                         .filter(|c| classify(c, top_triple).is_some_and(|y| beats(y, over)))
                         .collect();
-                    assert_eq!(beating, expected);
+                    assert_eq!(beating, expected, "{hand:?} on {over:?}");
                 }
             }
         }

@@ -3,8 +3,8 @@
 
 use super::action::Action;
 use super::rules::{
-    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, deck, for_each_combo,
-    rank_counts, rank_index, top_triple_rank,
+    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, classify_set, deck,
+    for_each_combo, rank_counts, rank_index, top_triple_rank,
 };
 use super::view;
 use super::view::View;
@@ -394,12 +394,8 @@ impl State {
             return;
         };
         let top_triple = top_triple_rank(self.table.players, &self.table.options);
-        let over = self.top.map(|t| t.combo);
-        for_each_combo(hand, top_triple, over, |set, combo| {
-            if over.is_none_or(|x| beats(combo, x)) {
-                f(set);
-            }
-        });
+        // for_each_combo lists exactly what beats the top (R4).
+        for_each_combo(hand, top_triple, self.top.map(|t| t.combo), |set, _| f(set));
     }
 
     fn must_call(&self, seat: Seat) -> bool {
@@ -650,7 +646,14 @@ impl State {
                 ),
             ));
         }
-        self.hands[seat] = CardSet(hand.0 & !set.0);
+        self.lay(seat, set, combo, events);
+        Ok(())
+    }
+
+    /// Plays `set` (checked: held, canonical, classified as `combo` and beating the top) for
+    /// `seat`.
+    fn lay(&mut self, seat: Seat, set: CardSet, combo: Combo, events: &mut Vec<Event>) {
+        self.hands[seat] = CardSet(self.hands[seat].0 & !set.0);
         self.pile = CardSet(self.pile.0 | set.0);
         self.top = Some(Top {
             seat,
@@ -668,7 +671,6 @@ impl State {
         } else {
             self.turn = self.next(seat);
         }
-        Ok(())
     }
 
     /// Stakes per seat for a decided hand (§5).
@@ -745,14 +747,37 @@ impl State {
 /// A card set as a list in play order: by the game's rank order, then suits S, H, D, C.
 pub fn canonical_order(set: CardSet) -> CardList {
     // A card set iterates by rank, then suit S, H, D, C: already the game's order, as its ranks
-    // (4-7, 9-A) keep the natural order. Pushed one by one: SmallVec's generic `extend`
-    // showed in playout profiles.
-    let mut list = CardList::new();
-    for card in set.iter() {
-        list.push(card);
+    // (4-7, 9-A) keep the natural order. Every legal play is one of these lists: a plain array
+    // filled from the mask and handed over whole, not pushed card by card.
+    // No `set.len()`: without a popcount instruction in the target it costs more than this.
+    let mut cards = [Card::JOKER; 8];
+    let mut bits = set.0;
+    let mut len = 0;
+    for slot in cards.iter_mut() {
+        if bits == 0 {
+            break;
+        }
+        *slot = CARD_AT[bits.trailing_zeros() as usize & 63];
+        bits &= bits - 1;
+        len += 1;
     }
-    list
+    if bits != 0 {
+        // Over 8 cards (a double run of 5 ranks): the rare spilled list.
+        return set.iter().collect();
+    }
+    CardList::from_buf_and_len(cards, len)
 }
+
+/// The card of each bit of a card mask (the joker from bit 52 on: never in this game's sets).
+const CARD_AT: [Card; 64] = {
+    let mut cards = [Card::JOKER; 64];
+    let mut i = 0;
+    while i < 52 {
+        cards[i] = Card::new(Rank::ALL[i / 4], Suit::ALL[i % 4]);
+        i += 1;
+    }
+    cards
+};
 
 /// A pack description holding exactly the cards of `deck` (for checking stacked deals).
 fn pack_of(deck: &[Card]) -> crate::cards::PackSpec {
@@ -917,6 +942,37 @@ impl GameState for State {
         }
     }
 
+    /// A listed play skips the checks its listing made (held, canonical, a combination that
+    /// beats the top) and is classified from its mask; every other listed action goes through
+    /// `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Play, Action::Play { cards }) if seat == self.turn => {
+                let set = CardSet::from_cards(cards.iter().copied());
+                let top_triple = top_triple_rank(self.table.players, &self.table.options);
+                let Some(combo) = classify_set(set, top_triple) else {
+                    return self.apply(seat, action, events);
+                };
+                debug_assert!(
+                    {
+                        let mut listed = false;
+                        self.for_each_legal_play(seat, |s| listed |= s == set);
+                        listed && set.len() == cards.len()
+                    },
+                    "{cards:?} is listed"
+                );
+                self.lay(seat, set, combo, events);
+                Ok(())
+            }
+            _ => self.apply(seat, action, events),
+        }
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         view::view(self, viewer)
     }
@@ -1050,5 +1106,98 @@ impl GameState for State {
 
     fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
         view::determinize(self, seat, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::all_plays;
+    use super::*;
+    use crate::rng::PlayoutRng;
+
+    fn options(no_aces: bool) -> Options {
+        serde_json::from_value(serde_json::json!({
+            "no_aces": no_aces, "hands": 8, "allow_recall": false,
+            "four_hearts_always_starts": false, "first_bidder_must_call": false,
+            "single_call_wins": false, "stake_scheme": "seed", "spring_double": false,
+            "return_called_card_allowed": false, "missing_card_triple_is_top_quad": true
+        }))
+        .unwrap()
+    }
+
+    /// The legal plays as the spec words them (R13, R4): every rank multiset the hand holds that
+    /// is a combination beating the top, as its canonical cards, in `all_plays` order.
+    fn reference_plays(state: &State, seat: Seat) -> Vec<Action> {
+        let hand = state.hands[seat];
+        let top_triple = top_triple_rank(state.table.players, &state.table.options);
+        all_plays(hand)
+            .iter()
+            .filter(|c| {
+                classify(c, top_triple).is_some_and(|y| state.top.is_none_or(|t| beats(y, t.combo)))
+            })
+            .filter_map(|c| canonical(hand, c))
+            .map(|set| Action::Play {
+                cards: set.iter().collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn legal_plays_and_listed_moves_match_the_reference_over_random_games() {
+        let mut actions = Vec::new();
+        let mut events = Vec::new();
+        let mut plain_events = Vec::new();
+        for players in 3..=5 {
+            for no_aces in [false, true] {
+                for seed in 0..40 {
+                    let setup = Setup {
+                        players,
+                        options: options(no_aces),
+                        seed,
+                        deals: Vec::new(),
+                    };
+                    let mut state = State::new(&setup, &mut events).unwrap();
+                    let mut rng = PlayoutRng::new(seed ^ 0x5EED);
+                    while let Actors::One(seat) = state.to_act() {
+                        actions.clear();
+                        state.legal_actions(seat, &mut actions);
+                        if state.phase == Phase::Play {
+                            let plays: Vec<Action> = actions
+                                .iter()
+                                .filter(|a| matches!(a, Action::Play { .. }))
+                                .cloned()
+                                .collect();
+                            assert_eq!(plays, reference_plays(&state, seat));
+                            let passes = usize::from(state.top.is_some());
+                            assert_eq!(actions.len(), plays.len() + passes);
+                        }
+                        let action = actions[rng.below(actions.len())].clone();
+                        let mut plain = state.clone();
+                        plain_events.clear();
+                        plain.apply(seat, &action, &mut plain_events).unwrap();
+                        events.clear();
+                        state.apply_listed(seat, &action, &mut events).unwrap();
+                        assert_eq!(events, plain_events);
+                        assert_eq!(
+                            serde_json::to_value(&state).unwrap(),
+                            serde_json::to_value(&plain).unwrap()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_order_lists_the_set_in_card_order() {
+        for (i, card) in CARD_AT.iter().enumerate().take(52) {
+            assert_eq!(card.index(), i);
+        }
+        let mut rng = PlayoutRng::new(9);
+        for _ in 0..10_000 {
+            let set = CardSet((0..52).fold(0, |m, b| m | (u64::from(rng.below(4) == 0) << b)));
+            let expected: CardList = set.iter().collect();
+            assert_eq!(canonical_order(set), expected);
+        }
     }
 }
