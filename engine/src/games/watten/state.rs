@@ -312,19 +312,27 @@ impl PartialEq for RolesCache {
 
 /// Where [`State::list_legal`] puts the legal actions.
 trait ActionSink {
-    fn push(&mut self, action: Action);
-    fn push_all(&mut self, actions: impl Iterator<Item = Action>);
+    /// Adds the action `make` builds (a list builds it in place, see `push_in_place`).
+    fn push_with(&mut self, make: impl FnOnce() -> Action);
+
+    fn push(&mut self, action: Action) {
+        self.push_with(|| action);
+    }
+
+    /// Adds one action per item, each built by `make`. Inlined: an iterator handed to a call
+    /// is copied from the stack just after being built, and that copy stalls.
+    #[inline(always)]
+    fn push_each<T>(&mut self, items: impl Iterator<Item = T>, make: impl Fn(T) -> Action) {
+        for item in items {
+            self.push_with(|| make(item));
+        }
+    }
 }
 
 impl ActionSink for Vec<Action> {
-    fn push(&mut self, action: Action) {
-        push_in_place(self, || action);
-    }
-
-    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
-        for action in actions {
-            push_in_place(self, || action);
-        }
+    #[inline(always)]
+    fn push_with(&mut self, make: impl FnOnce() -> Action) {
+        push_in_place(self, make);
     }
 }
 
@@ -336,14 +344,8 @@ struct Contains<'a> {
 }
 
 impl ActionSink for Contains<'_> {
-    fn push(&mut self, action: Action) {
-        self.found |= action == *self.action;
-    }
-
-    fn push_all(&mut self, actions: impl Iterator<Item = Action>) {
-        for action in actions {
-            self.push(action);
-        }
+    fn push_with(&mut self, make: impl FnOnce() -> Action) {
+        self.found |= make() == *self.action;
     }
 }
 
@@ -1262,7 +1264,7 @@ impl State {
                     }
                 }
                 if self.is_blind() {
-                    out.push_all(d.hands[seat].iter().map(Action::designate));
+                    out.push_each(d.hands[seat].iter(), Action::designate);
                 } else if self.declaring_schlag() {
                     let hand = d.hands[seat];
                     for &r in self.table.options.schlag_ranks() {
@@ -1281,7 +1283,7 @@ impl State {
                     return;
                 }
                 if (d.ex_discarded as usize) < self.exchange_limit(seat) {
-                    out.push_all(d.hands[seat].iter().map(|card| Action::Discard { card }));
+                    out.push_each(d.hands[seat].iter(), |card| Action::Discard { card });
                 }
                 out.push(Action::Draw {});
             }
@@ -1300,17 +1302,15 @@ impl State {
                     return;
                 }
                 if seat == self.seat_to_play() {
-                    out.push_all(self.legal_cards(seat).iter().map(Action::play));
+                    out.push_each(self.legal_cards(seat).iter(), Action::play);
                 }
-                out.push_all(
-                    self.raise_options(seat)
-                        .into_iter()
-                        .map(|to| Action::Raise { to }),
-                );
+                out.push_each(self.raise_options(seat).into_iter(), |to| Action::Raise {
+                    to,
+                });
                 if self.can_signal(seat) {
-                    out.push_all(SIGNAL_CODES.iter().map(|c| Action::Signal {
+                    out.push_each(SIGNAL_CODES.iter(), |c| Action::Signal {
                         code: c.to_string(),
-                    }));
+                    });
                 }
             }
         }
