@@ -645,3 +645,40 @@ fn apply_listed_makes_the_same_move_as_apply_in_every_family() {
     check::<TrumpCrew>("trump_crew", 4);
     check::<BirdDog>("bird_dog", 3);
 }
+
+/// The recorded games: for every id and player count, the number of actions of 40 seeded random
+/// playouts (seeds 1000 to 1039), against `playout_totals.txt`. Speed work on a family must leave
+/// these games as they were (the same legal lists in the same order, the same chance draws), so
+/// every stored replay still plays. A rules fix that changes games on purpose re-records the file:
+/// `CARDROOM_RECORD_PLAYOUTS=1 cargo test -p engine --test main recorded_games`, and says so.
+#[test]
+fn random_playouts_play_the_recorded_games() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/playout_totals.txt");
+    let mut lines = Vec::new();
+    for game in registry::games() {
+        let info = game.info();
+        for players in info.players.min..=info.players.max {
+            // Player counts a preset does not seat are refused at setup: nothing to record.
+            if let Ok(total) = game.random_playouts(players, 1000, 40) {
+                lines.push(format!("{} {players} {total}", info.id));
+            }
+        }
+    }
+    let totals = lines.join("\n") + "\n";
+    if std::env::var_os("CARDROOM_RECORD_PLAYOUTS").is_some() {
+        std::fs::write(&path, &totals).expect("write the recorded totals");
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).expect("the recorded totals");
+    let changed: Vec<String> = recorded
+        .lines()
+        .zip(totals.lines())
+        .filter(|(was, now)| was != now)
+        .map(|(was, now)| format!("recorded `{was}`, now `{now}`"))
+        .collect();
+    assert!(
+        changed.is_empty() && recorded.lines().count() == totals.lines().count(),
+        "random playouts no longer play the recorded games (a legal list, its order or a chance \
+         draw changed): {changed:#?}"
+    );
+}
