@@ -237,6 +237,29 @@ pub fn adjacent(a: usize) -> bool {
     matches!(a, 0..=2 | 4..=7)
 }
 
+/// The combination of `len` cards of the one rank `rank`: single, pair, triple or quad, and the
+/// top triple that counts as the highest quad (R8).
+fn one_rank(len: usize, rank: usize, top_triple: Option<usize>) -> Combo {
+    let kind = match len {
+        1 => Kind::Single,
+        2 => Kind::Pair,
+        3 if top_triple == Some(rank) => {
+            return Combo {
+                kind: Kind::Quad,
+                len: 3,
+                top: TOP_QUAD,
+            };
+        }
+        3 => Kind::Triple,
+        _ => Kind::Quad,
+    };
+    Combo {
+        kind,
+        len,
+        top: rank,
+    }
+}
+
 /// Classifies a rank count vector (cards per rank index). `None` if it is no combination.
 pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
     // One pass, no allocation: this runs for every candidate of every legal list.
@@ -251,24 +274,7 @@ pub fn classify(counts: &[u8; 10], top_triple: Option<usize>) -> Option<Combo> {
     }
     let low = low?;
     if distinct == 1 {
-        let kind = match counts[low] {
-            1 => Kind::Single,
-            2 => Kind::Pair,
-            3 if top_triple == Some(low) => {
-                return Some(Combo {
-                    kind: Kind::Quad,
-                    len: 3,
-                    top: TOP_QUAD,
-                });
-            }
-            3 => Kind::Triple,
-            _ => Kind::Quad,
-        };
-        return Some(Combo {
-            kind,
-            len,
-            top: low,
-        });
+        return Some(one_rank(len, low, top_triple));
     }
     // Runs: contiguous ranks, each adjacent to the next, all with the same count (1 or 2).
     let contiguous = high - low + 1 == distinct && (low..high).all(adjacent);
@@ -438,20 +444,7 @@ pub fn classify_set(cards: CardSet, top_triple: Option<usize>) -> Option<Combo> 
     let (low, high) = (marks.trailing_zeros(), 63 - marks.leading_zeros());
     let top = rank_of(high);
     if distinct == 1 {
-        let kind = match len {
-            1 => Kind::Single,
-            2 => Kind::Pair,
-            3 if top_triple == Some(top) => {
-                return Some(Combo {
-                    kind: Kind::Quad,
-                    len: 3,
-                    top: TOP_QUAD,
-                });
-            }
-            3 => Kind::Triple,
-            _ => Kind::Quad,
-        };
-        return Some(Combo { kind, len, top });
+        return Some(one_rank(len, top, top_triple));
     }
     // Runs: ranks in adjacent nibbles (no 8s' nibble between 7 and 9, R2), no Ace, the same
     // count (1 or 2) of each.
