@@ -65,7 +65,12 @@ impl GameDef for ChineseTen {
                 n - 1
             )));
         }
-        let stacked = parse_card_deals(&setup.deals, &PackSpec::standard())?;
+        // Nothing stacked (every random game): no pack description to build for the check.
+        let stacked = if setup.deals.is_empty() {
+            Vec::new()
+        } else {
+            parse_card_deals(&setup.deals, &PackSpec::standard())?
+        };
         Ok(State::new(options, n, setup.seed, stacked, events))
     }
 

@@ -58,13 +58,47 @@ pub fn sizes(ruleset: Ruleset, players: usize) -> (usize, usize) {
 }
 
 /// A red card's points where red cards count (spec §5, R1: the seed's suitless lines are the red
-/// cards): 2-8 face value, 9-K 10, A 20.
+/// cards): 2-8 face value, 9-K 10, A 20. The oracle of [`RED_BY_RANK`].
+#[cfg(test)]
 fn red_table(rank: Rank) -> i64 {
     match rank {
         Rank::Ace => 20,
         r if r.value() <= 8 => i64::from(r.value()),
         _ => 10,
     }
+}
+
+/// A red card's points by rank index, 2 to A (spec §5, R1): 2-8 face value, 9-K 10, A 20.
+const RED_BY_RANK: [i64; 13] = [2, 3, 4, 5, 6, 7, 8, 10, 10, 10, 10, 10, 20];
+
+/// The red points of the cards of one byte of a pile (byte k: rank indices 2k and 2k + 1, suits
+/// S H D C by bit), from [`RED_BY_RANK`]. Black cards and the joker's bit count nothing.
+static RED_BY_BYTE: [[u8; 256]; 7] = red_by_byte();
+
+const fn red_by_byte() -> [[u8; 256]; 7] {
+    let mut table = [[0u8; 256]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut points = 0;
+            let mut half = 0;
+            while half < 2 {
+                let rank = 2 * k + half;
+                if rank < 13 {
+                    let nibble = byte >> (4 * half);
+                    // Hearts and diamonds are bits 1 and 2 of a rank's nibble.
+                    let reds = ((nibble >> 1) & 1) + ((nibble >> 2) & 1);
+                    points += RED_BY_RANK[rank] * reds as i64;
+                }
+                half += 1;
+            }
+            table[k][byte] = points as u8;
+            byte += 1;
+        }
+        k += 1;
+    }
+    table
 }
 
 /// Points of one captured card under the options and player count (spec §5): the points of a
@@ -81,10 +115,11 @@ pub fn pile_points(options: &Options, players: usize, pile: CardSet) -> i64 {
     let black = CardSet(pile.of_suit(Suit::Spades).0 | pile.of_suit(Suit::Clubs).0);
     let count = |set: CardSet, rank: Rank| i64::from(set.of_rank(rank).0.count_ones());
     let holds = |rank: Rank, suit: Suit| i64::from(pile.contains(Card::new(rank, suit)));
+    // One table load per byte of the pile (two ranks): no popcount in the target, and a Taiwan
+    // race asks after every capture.
     let red_points = || {
-        Rank::ALL
-            .iter()
-            .map(|&rank| red_table(rank) * count(red, rank))
+        (0..7)
+            .map(|k| i64::from(RED_BY_BYTE[k][((pile.0 >> (8 * k)) & 0xFF) as usize]))
             .sum::<i64>()
     };
     match options.ruleset {
@@ -157,12 +192,35 @@ pub struct DealScore {
 /// every other seat, R13): card points, transfers, their sum and, where the rule set has a par,
 /// who reached it.
 pub fn deal_score(options: &Options, piles: &[CardSet], red_fives: &[u32]) -> DealScore {
+    let mut score = DealScore {
+        card_points: Vec::new(),
+        transfers: Vec::new(),
+        points: Vec::new(),
+        pile_sizes: Vec::new(),
+        won_deal: None,
+    };
+    deal_score_into(options, piles, red_fives, &mut score);
+    score
+}
+
+/// [`deal_score`] written over an earlier score, reusing its lists (a deal's scoring allocated
+/// a handful of them, a fair part of a short Taiwan game).
+pub fn deal_score_into(
+    options: &Options,
+    piles: &[CardSet],
+    red_fives: &[u32],
+    score: &mut DealScore,
+) {
     let n = piles.len();
-    let card_points: Vec<i64> = piles.iter().map(|p| pile_points(options, n, *p)).collect();
-    let mut transfers = vec![0i64; n];
+    score.card_points.clear();
+    score
+        .card_points
+        .extend(piles.iter().map(|p| pile_points(options, n, *p)));
+    score.transfers.clear();
+    score.transfers.resize(n, 0);
     for (s, k) in red_fives.iter().enumerate() {
         let k = i64::from(*k);
-        for (t, tr) in transfers.iter_mut().enumerate() {
+        for (t, tr) in score.transfers.iter_mut().enumerate() {
             if t == s {
                 *tr += 10 * (n as i64 - 1) * k;
             } else {
@@ -170,19 +228,24 @@ pub fn deal_score(options: &Options, piles: &[CardSet], red_fives: &[u32]) -> De
             }
         }
     }
-    let points: Vec<i64> = card_points
-        .iter()
-        .zip(&transfers)
-        .map(|(a, b)| a + b)
-        .collect();
-    let won_deal = par(options, n).map(|par| points.iter().map(|p| *p >= par).collect());
-    DealScore {
-        card_points,
-        transfers,
-        points,
-        pile_sizes: piles.iter().map(|p| p.len()).collect(),
-        won_deal,
+    score.points.clear();
+    score.points.extend(
+        score
+            .card_points
+            .iter()
+            .zip(&score.transfers)
+            .map(|(a, b)| a + b),
+    );
+    match (par(options, n), &mut score.won_deal) {
+        (None, won) => *won = None,
+        (Some(par), Some(won)) => {
+            won.clear();
+            won.extend(score.points.iter().map(|p| *p >= par));
+        }
+        (Some(par), won) => *won = Some(score.points.iter().map(|p| *p >= par).collect()),
     }
+    score.pile_sizes.clear();
+    score.pile_sizes.extend(piles.iter().map(|p| p.len()));
 }
 
 /// Under the Taiwan race (R16), the card points of a pile that ends the game at once: card points
@@ -246,6 +309,13 @@ mod tests {
                     (false, _) => 10,
                 }
             }
+        }
+    }
+
+    #[test]
+    fn red_by_rank_is_the_red_table() {
+        for rank in Rank::ALL {
+            assert_eq!(RED_BY_RANK[rank.index()], red_table(rank), "{rank:?}");
         }
     }
 

@@ -13,7 +13,36 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
+
+/// Serde for the shared deal scoring, written as the scoring itself (serde's `Arc` support is a
+/// feature the workspace leaves off).
+mod shared_score {
+    use super::DealScore;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<S: Serializer>(score: &Arc<DealScore>, s: S) -> Result<S::Ok, S::Error> {
+        score.as_ref().serialize(s)
+    }
+
+    pub mod option {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(
+            score: &Option<Arc<DealScore>>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            score.as_deref().serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Arc<DealScore>>, D::Error> {
+            Option::<DealScore>::deserialize(d).map(|score| score.map(Arc::new))
+        }
+    }
+}
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -102,8 +131,10 @@ pub enum Event {
     DealScored {
         /// Deal number.
         deal: usize,
-        /// The scoring.
-        score: Box<DealScore>,
+        /// The scoring (shared with the state's `last_deal`).
+        #[serde(serialize_with = "shared_score::serialize")]
+        #[schemars(with = "DealScore")]
+        score: Arc<DealScore>,
         /// Cumulative scores.
         totals: Vec<i64>,
     },
@@ -113,6 +144,10 @@ pub enum Event {
         ranking: Vec<Vec<Seat>>,
     },
 }
+
+/// Per-seat lists of the state, inline up to four seats (no allocations per game; serialized as
+/// lists, as `Vec`s were).
+pub type PerSeat<T> = smallvec::SmallVec<[T; 4]>;
 
 /// The full state (hidden cards and RNG included).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,7 +163,7 @@ pub struct State {
     /// The dealer.
     pub dealer: Seat,
     /// Hands.
-    pub hands: Vec<CardSet>,
+    pub hands: PerSeat<CardSet>,
     /// The face-up layout.
     pub layout: Layout,
     /// Rank of an initial-layout trio still waiting for its fourth card.
@@ -136,9 +171,9 @@ pub struct State {
     /// The stock, the next card to flip LAST.
     pub stock: Vec<Card>,
     /// Captured piles.
-    pub piles: Vec<CardSet>,
+    pub piles: PerSeat<CardSet>,
     /// Red-five captures this deal, per seat.
-    pub red_fives: Vec<u32>,
+    pub red_fives: PerSeat<u32>,
     /// The seat to act.
     pub turn: Seat,
     /// Turns left in the deal (the current one included).
@@ -146,9 +181,10 @@ pub struct State {
     /// Phase.
     pub phase: Phase,
     /// Cumulative points.
-    pub totals: Vec<i64>,
+    pub totals: PerSeat<i64>,
     /// The last scored deal.
-    pub last_deal: Option<DealScore>,
+    #[serde(with = "shared_score::option", default)]
+    pub last_deal: Option<Arc<DealScore>>,
     /// The cutter and the card they saw (the last stock card).
     pub peek: Option<(Seat, Card)>,
     /// Taiwan: the seat that reached the target.
@@ -163,6 +199,9 @@ fn list(cards: impl IntoIterator<Item = Card>) -> String {
         v.join(" ")
     }
 }
+
+/// The ranks of [`scoring::self_pairing`], in rank order (R8, R9).
+const SELF_PAIRING: [Rank; 5] = [Rank::Five, Rank::Ten, Rank::Jack, Rank::Queen, Rank::King];
 
 const RED_FIVES: [Card; 2] = [
     Card::new(Rank::Five, Suit::Hearts),
@@ -193,16 +232,16 @@ impl State {
             entries_used: 0,
             deal: 0,
             dealer,
-            hands: vec![CardSet::EMPTY; players],
+            hands: smallvec![CardSet::EMPTY; players],
             layout: Layout::new(),
             trio: None,
             stock: Vec::new(),
-            piles: vec![CardSet::EMPTY; players],
-            red_fives: vec![0; players],
+            piles: smallvec![CardSet::EMPTY; players],
+            red_fives: smallvec![0; players],
             turn: 0,
             turns_left: 0,
             phase: Phase::Play,
-            totals: vec![0; players],
+            totals: smallvec![0; players],
             last_deal: None,
             peek: None,
             race_winner: None,
@@ -220,15 +259,31 @@ impl State {
         static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| PackSpec::standard().cards());
         let pack: &[Card] = &PACK;
         loop {
-            let entry = self.stacked.get(self.entries_used).cloned();
+            // Nothing stacked (every random deal): the pack is shuffled on the stack, exactly as
+            // `deal_sequence` shuffles its copy (one chance event), without a list per deal.
+            let mut shuffled = [Card::JOKER; 52];
+            let stacked_deck;
+            let deck: &[Card] = match self.stacked.get(self.entries_used) {
+                None if pack.len() == shuffled.len() => {
+                    shuffled.copy_from_slice(pack);
+                    self.table.rng.shuffle(&mut shuffled);
+                    &shuffled
+                }
+                entry => {
+                    stacked_deck =
+                        deal_sequence(pack, entry.map(Vec::as_slice), &mut self.table.rng);
+                    &stacked_deck
+                }
+            };
             self.entries_used += 1;
-            let deck = deal_sequence(pack, entry.as_deref(), &mut self.table.rng);
             // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
             // where allocating them anew weighed on every game.
             self.hands.clear();
             self.hands.resize(n, CardSet::EMPTY);
-            for (i, card) in deck.iter().take(n * h).enumerate() {
-                self.hands[(self.dealer + 1 + i) % n].insert(*card);
+            let mut seat = (self.dealer + 1) % n;
+            for card in deck.iter().take(n * h) {
+                self.hands[seat].insert(*card);
+                seat = if seat + 1 == n { 0 } else { seat + 1 };
             }
             let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
             self.stock.clear();
@@ -243,7 +298,11 @@ impl State {
             } else {
                 None
             };
-            self.layout = Layout::of(layout.to_vec());
+            // The layout's list is reused from the last deal.
+            let mut cards = self.layout.take_all();
+            cards.clear();
+            cards.extend_from_slice(layout);
+            self.layout = Layout::of(cards);
             if self.table.options.ruleset == Ruleset::MainMerah
                 && let Some(reason) = main_merah_redeal(layout)
             {
@@ -270,19 +329,18 @@ impl State {
 
     fn initial_specials(&mut self, events: &mut Vec<Event>) {
         let set = self.layout.set();
-        for rank in Rank::ALL {
-            if !scoring::self_pairing(rank) {
-                continue;
-            }
+        for rank in SELF_PAIRING {
             let same = set.of_rank(rank);
-            if same.len() == 4 {
+            // Three or four of the rank's four bits, told without counting them.
+            let nibble = same.0 >> (4 * rank.index());
+            if nibble == 0xF {
                 self.layout.take(same);
                 self.piles[self.dealer] = CardSet(self.piles[self.dealer].0 | same.0);
                 events.push(Event::FourOfAKind {
                     seat: self.dealer,
                     cards: same.iter().collect(),
                 });
-            } else if same.len() == 3 {
+            } else if matches!(nibble, 7 | 11 | 13 | 14) {
                 self.trio = Some(rank);
             }
         }
@@ -412,7 +470,12 @@ impl State {
                 ),
             ));
         }
-        // Valid: mutate.
+        self.play_checked(seat, card, wanted, events);
+        Ok(())
+    }
+
+    /// The hand step of a valid play: `card` from `seat`'s hand takes `wanted` (R15).
+    fn play_checked(&mut self, seat: Seat, card: Card, wanted: CardSet, events: &mut Vec<Event>) {
         self.hands[seat].remove(card);
         let captured = self.in_layout_order(wanted);
         push_in_place(events, || Event::Play {
@@ -421,10 +484,9 @@ impl State {
             capture: captured,
         });
         if self.resolve(seat, card, wanted, events) {
-            return Ok(());
+            return;
         }
         self.stock_step(seat, events);
-        Ok(())
     }
 
     fn choose(
@@ -519,12 +581,14 @@ impl State {
         };
         push_in_place(events, || Event::Flip { seat, card });
         let (targets, together) = self.targets(card);
-        match targets.len() {
+        // None, one or several targets, told apart without counting the bits.
+        let several = targets.0 & targets.0.wrapping_sub(1) != 0;
+        match targets.0 {
             0 => {
                 self.layout.add(card);
                 push_in_place(events, || Event::Trail { seat, card });
             }
-            n if n == 1 || together => {
+            _ if !several || together => {
                 let set = targets;
                 push_in_place(events, || Event::Capture {
                     seat,
@@ -548,7 +612,12 @@ impl State {
 
     fn end_turn(&mut self, events: &mut Vec<Event>) {
         self.turns_left = self.turns_left.saturating_sub(1);
-        self.turn = (self.turn + 1) % self.table.players;
+        // No division: the turn is below the player count.
+        self.turn = if self.turn + 1 >= self.table.players {
+            0
+        } else {
+            self.turn + 1
+        };
         if self.turns_left == 0 {
             self.score_deal(events);
             if self.deal >= self.table.options.deal_count(self.table.players) {
@@ -565,15 +634,15 @@ impl State {
         if self.table.options.ruleset != Ruleset::MainMerah {
             return (self.dealer + 1) % n;
         }
-        let points = self
-            .last_deal
-            .as_ref()
-            .map(|d| d.points.clone())
-            .unwrap_or_else(|| vec![0; n]);
+        // Read in place (no copy of the points); no last deal counts as all zero.
+        let point = |s: Seat| match &self.last_deal {
+            Some(d) => d.points.get(s).copied(),
+            None => (s < n).then_some(0),
+        };
         let mut best = (self.dealer + 1) % n;
         for k in 1..=n {
             let s = (self.dealer + k) % n;
-            if points.get(s) < points.get(best) {
+            if point(s) < point(best) {
                 best = s;
             }
         }
@@ -581,14 +650,30 @@ impl State {
     }
 
     fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let score = scoring::deal_score(&self.table.options, &self.piles, &self.red_fives);
+        // One scoring shared by the state and the event. Once the last deal's event is gone (a
+        // playout clears its events), its lists are reused in place.
+        let options = &self.table.options;
+        let score = match self.last_deal.take() {
+            Some(mut last) => {
+                match Arc::get_mut(&mut last) {
+                    Some(lists) => {
+                        scoring::deal_score_into(options, &self.piles, &self.red_fives, lists)
+                    }
+                    None => {
+                        last = Arc::new(scoring::deal_score(options, &self.piles, &self.red_fives))
+                    }
+                }
+                last
+            }
+            None => Arc::new(scoring::deal_score(options, &self.piles, &self.red_fives)),
+        };
         for (t, p) in self.totals.iter_mut().zip(&score.points) {
             *t += p;
         }
         events.push(Event::DealScored {
             deal: self.deal,
-            score: Box::new(score.clone()),
-            totals: self.totals.clone(),
+            score: Arc::clone(&score),
+            totals: self.totals.to_vec(),
         });
         self.last_deal = Some(score);
     }
@@ -604,9 +689,29 @@ impl State {
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
         let totals = &self.totals;
         let winner = self.race_winner;
-        crate::game::GameResult::ranking_by_key(0..self.table.players, |s| {
-            (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
-        })
+        let key = |s: Seat| (winner != Some(s), -totals.get(s).copied().unwrap_or(0));
+        let n = self.table.players;
+        if n > 4 {
+            return crate::game::GameResult::ranking_by_key(0..n, key);
+        }
+        // `ranking_by_key` on a few seats without its list and sort: a Taiwan race is short,
+        // and this ends every game. Seats sorted by (key, seat), equal keys grouped.
+        let mut seats = [0, 1, 2, 3];
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && (key(seats[j]), seats[j]) < (key(seats[j - 1]), seats[j - 1]) {
+                seats.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let mut ranking: Vec<Vec<Seat>> = Vec::with_capacity(n);
+        for (i, &seat) in seats[..n].iter().enumerate() {
+            match ranking.last_mut() {
+                Some(group) if key(seats[i - 1]) == key(seat) => group.push(seat),
+                _ => ranking.push(vec![seat]),
+            }
+        }
+        ranking
     }
 
     /// Every card in the game.
@@ -645,6 +750,23 @@ pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> 
 /// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
 pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
     let set = CardSet::from_cards(layout.iter().copied());
+    // Nearly every layout stands: told on masks first, the reason only worked out for a redeal.
+    // The classes 1/9, 2/8, 3/7, 4/6 by rank index (2 = 0 ... A = 12), as `capture_value` has them.
+    const fn ranks(a: usize, b: usize) -> u64 {
+        (0xF << (4 * a)) | (0xF << (4 * b))
+    }
+    const CLASSES: [u64; 4] = [ranks(12, 7), ranks(0, 6), ranks(1, 5), ranks(2, 4)];
+    let three_of = |rank: Rank| {
+        // Three or four of the rank's four bits.
+        let nibble = set.of_rank(rank).0 >> (4 * rank.index());
+        matches!(nibble, 7 | 11 | 13 | 14 | 15)
+    };
+    let stuck_class = CLASSES
+        .iter()
+        .any(|class| CardSet(set.0 & class).len() >= 5);
+    if !stuck_class && !SELF_PAIRING.iter().any(|&rank| three_of(rank)) {
+        return None;
+    }
     for rank in Rank::ALL {
         if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
             return Some(format!("three or more {rank}s in the layout"));
@@ -699,9 +821,13 @@ impl GameState for State {
                 // only two or more of them need the layout's order.
                 let layout = self.layout.set();
                 for card in hand.iter() {
-                    if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
+                    if let (Some(rank), Some(trio)) = (card.rank(), self.trio)
+                        && rank == trio
+                    {
+                        // The fourth card of an initial trio takes all three (R7): three of
+                        // the rank's four bits, told without counting them.
                         let three = layout.of_rank(rank);
-                        if rank == trio && three.len() == 3 {
+                        if matches!(three.0 >> (4 * rank.index()), 7 | 11 | 13 | 14) {
                             push_in_place(out, || Action::Play {
                                 cards: one_card(card),
                                 capture: self.in_layout_order(three),
@@ -734,10 +860,20 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                for card in choice.addable(self.layout.cards()) {
-                    push_in_place(out, || Action::Capture {
-                        cards: one_card(card),
-                    });
+                // `choice.addable` read straight off the layout, without its list.
+                let selected = choice.selection.0;
+                let union = choice
+                    .options
+                    .iter()
+                    .filter(|o| o.0 & selected == selected)
+                    .fold(0u64, |acc, o| acc | o.0)
+                    & !selected;
+                for &card in self.layout.cards() {
+                    if CardSet(union).contains(card) {
+                        push_in_place(out, || Action::Capture {
+                            cards: one_card(card),
+                        });
+                    }
                 }
             }
             Phase::Over => {}
@@ -763,6 +899,35 @@ impl GameState for State {
         }
     }
 
+    /// A listed play skips `play`'s checks: the legal list names one card of the hand and one
+    /// of its capture options, in layout order (R15). Stock choices go through `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        debug_assert!({
+            let mut listed = Vec::new();
+            self.legal_actions(seat, &mut listed);
+            listed.contains(action)
+        });
+        match action {
+            Action::Play { cards, capture }
+                if seat == self.turn && matches!(self.phase, Phase::Play) && cards.len() == 1 =>
+            {
+                let wanted = match capture.as_slice() {
+                    [] => CardSet::EMPTY,
+                    [one] => CardSet(1 << one.index()),
+                    more => CardSet::from_cards(more.iter().copied()),
+                };
+                self.play_checked(seat, cards[0], wanted, events);
+                Ok(())
+            }
+            _ => self.apply(seat, action, events),
+        }
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         view::view(self, viewer)
     }
@@ -776,7 +941,7 @@ impl GameState for State {
             scores: self.totals.iter().map(|t| *t as f64).collect(),
             teams: None,
             details: serde_json::json!({
-                "last_deal": self.last_deal,
+                "last_deal": self.last_deal.as_deref(),
                 "target_reached_by": self.race_winner,
             }),
         })
@@ -871,5 +1036,45 @@ impl GameState for State {
 
     fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
         view::determinize(self, seat, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_pairing_list_is_the_predicate() {
+        let listed: Vec<Rank> = Rank::ALL
+            .into_iter()
+            .filter(|r| scoring::self_pairing(*r))
+            .collect();
+        assert_eq!(listed, SELF_PAIRING);
+    }
+
+    #[test]
+    fn ranking_is_ranking_by_key() {
+        let options: Options = serde_json::from_value(serde_json::json!({
+            "ruleset": "base", "first_dealer": 0, "black_aces": "by_player_count",
+            "red_five_bonus": false, "thai_nine": 10, "thai_low_cards": "black",
+            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": true, "deals": 1,
+        }))
+        .expect("options");
+        for n in 2..=4 {
+            let mut state = State::new(options.clone(), n, 1, Vec::new(), &mut Vec::new());
+            for code in 0..4u32.pow(n as u32 + 1) {
+                let mut c = code;
+                for t in state.totals.iter_mut() {
+                    *t = i64::from(c % 4) * 10;
+                    c /= 4;
+                }
+                state.race_winner = (c < n as u32).then_some(c as usize);
+                let (totals, winner) = (&state.totals, state.race_winner);
+                let expected = GameResult::ranking_by_key(0..n, |s| {
+                    (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
+                });
+                assert_eq!(state.ranking(), expected, "{totals:?} {winner:?}");
+            }
+        }
     }
 }

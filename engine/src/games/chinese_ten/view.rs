@@ -92,8 +92,8 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .iter()
             .map(|p| scoring::pile_points(&state.table.options, state.table.players, *p))
             .collect(),
-        red_five_captures: state.red_fives.clone(),
-        totals: state.totals.clone(),
+        red_five_captures: state.red_fives.to_vec(),
+        totals: state.totals.to_vec(),
         deal: state.deal,
         deals: state.table.options.deal_count(state.table.players),
         dealer: state.dealer,
@@ -101,7 +101,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         turns_left: state.turns_left,
         flipped,
         targets,
-        last_deal: state.last_deal.clone(),
+        last_deal: state.last_deal.as_deref().cloned(),
         over: state.phase == Phase::Over,
     }
 }
