@@ -131,7 +131,8 @@ pub enum Event {
     DealScored {
         /// Deal number.
         deal: usize,
-        /// The scoring (shared with the state's `last_deal`).
+        /// The scoring.
+        // Shared with the state's `last_deal` (one scoring per deal, not a copy).
         #[serde(serialize_with = "shared_score::serialize")]
         #[schemars(with = "DealScore")]
         score: Arc<DealScore>,
