@@ -106,7 +106,8 @@ impl GameResult {
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Vec<Vec<Seat>> {
-        let mut seats: Vec<Seat> = seats.into_iter().collect();
+        // Inline: every game ends here, and a short one (a Taiwan race) felt a list per game.
+        let mut seats: smallvec::SmallVec<[Seat; 8]> = seats.into_iter().collect();
         seats.sort_by_key(|s| (key(*s), *s));
         let mut ranking: Vec<Vec<Seat>> = Vec::new();
         let mut last: Option<K> = None;

@@ -40,12 +40,19 @@ pub fn partner_index(card: Card) -> Option<usize> {
     card.rank().map(|rank| PARTNER[rank.index()])
 }
 
-/// The ranks whose three or four copies in the initial layout trigger the trio / four rules.
+/// The ranks whose three or four copies in the initial layout trigger the trio / four rules
+/// (R7, R8, R9), in rank order.
+pub const SELF_PAIRING: [Rank; 5] = [Rank::Five, Rank::Ten, Rank::Jack, Rank::Queen, Rank::King];
+
+/// True for a rank of [`SELF_PAIRING`].
 pub fn self_pairing(rank: Rank) -> bool {
-    matches!(
-        rank,
-        Rank::Five | Rank::Ten | Rank::Jack | Rank::Queen | Rank::King
-    )
+    SELF_PAIRING.contains(&rank)
+}
+
+/// True if `set` holds exactly three cards of `rank`: three of the rank's four bits, told without
+/// counting them (the target has no popcount, and this is asked for every card of a hand).
+pub fn three_of_rank(set: CardSet, rank: Rank) -> bool {
+    matches!(set.of_rank(rank).0 >> (4 * rank.index()), 7 | 11 | 13 | 14)
 }
 
 /// Cards per hand and initial layout size (spec §2, §7).

@@ -201,9 +201,6 @@ fn list(cards: impl IntoIterator<Item = Card>) -> String {
     }
 }
 
-/// The ranks of [`scoring::self_pairing`], in rank order (R8, R9).
-const SELF_PAIRING: [Rank; 5] = [Rank::Five, Rank::Ten, Rank::Jack, Rank::Queen, Rank::King];
-
 const RED_FIVES: [Card; 2] = [
     Card::new(Rank::Five, Suit::Hearts),
     Card::new(Rank::Five, Suit::Diamonds),
@@ -330,18 +327,16 @@ impl State {
 
     fn initial_specials(&mut self, events: &mut Vec<Event>) {
         let set = self.layout.set();
-        for rank in SELF_PAIRING {
+        for rank in scoring::SELF_PAIRING {
             let same = set.of_rank(rank);
-            // Three or four of the rank's four bits, told without counting them.
-            let nibble = same.0 >> (4 * rank.index());
-            if nibble == 0xF {
+            if same.0 >> (4 * rank.index()) == 0xF {
                 self.layout.take(same);
                 self.piles[self.dealer] = CardSet(self.piles[self.dealer].0 | same.0);
                 events.push(Event::FourOfAKind {
                     seat: self.dealer,
                     cards: same.iter().collect(),
                 });
-            } else if matches!(nibble, 7 | 11 | 13 | 14) {
+            } else if scoring::three_of_rank(set, rank) {
                 self.trio = Some(rank);
             }
         }
@@ -690,29 +685,9 @@ impl State {
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
         let totals = &self.totals;
         let winner = self.race_winner;
-        let key = |s: Seat| (winner != Some(s), -totals.get(s).copied().unwrap_or(0));
-        let n = self.table.players;
-        if n > 4 {
-            return crate::game::GameResult::ranking_by_key(0..n, key);
-        }
-        // `ranking_by_key` on a few seats without its list and sort: a Taiwan race is short,
-        // and this ends every game. Seats sorted by (key, seat), equal keys grouped.
-        let mut seats = [0, 1, 2, 3];
-        for i in 1..n {
-            let mut j = i;
-            while j > 0 && (key(seats[j]), seats[j]) < (key(seats[j - 1]), seats[j - 1]) {
-                seats.swap(j, j - 1);
-                j -= 1;
-            }
-        }
-        let mut ranking: Vec<Vec<Seat>> = Vec::with_capacity(n);
-        for (i, &seat) in seats[..n].iter().enumerate() {
-            match ranking.last_mut() {
-                Some(group) if key(seats[i - 1]) == key(seat) => group.push(seat),
-                _ => ranking.push(vec![seat]),
-            }
-        }
-        ranking
+        crate::game::GameResult::ranking_by_key(0..self.table.players, |s| {
+            (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
+        })
     }
 
     /// Every card in the game.
@@ -751,23 +726,6 @@ pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> 
 /// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
 pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
     let set = CardSet::from_cards(layout.iter().copied());
-    // Nearly every layout stands: told on masks first, the reason only worked out for a redeal.
-    // The classes 1/9, 2/8, 3/7, 4/6 by rank index (2 = 0 ... A = 12), as `capture_value` has them.
-    const fn ranks(a: usize, b: usize) -> u64 {
-        (0xF << (4 * a)) | (0xF << (4 * b))
-    }
-    const CLASSES: [u64; 4] = [ranks(12, 7), ranks(0, 6), ranks(1, 5), ranks(2, 4)];
-    let three_of = |rank: Rank| {
-        // Three or four of the rank's four bits.
-        let nibble = set.of_rank(rank).0 >> (4 * rank.index());
-        matches!(nibble, 7 | 11 | 13 | 14 | 15)
-    };
-    let stuck_class = CLASSES
-        .iter()
-        .any(|class| CardSet(set.0 & class).len() >= 5);
-    if !stuck_class && !SELF_PAIRING.iter().any(|&rank| three_of(rank)) {
-        return None;
-    }
     for rank in Rank::ALL {
         if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
             return Some(format!("three or more {rank}s in the layout"));
@@ -827,8 +785,8 @@ impl GameState for State {
                     {
                         // The fourth card of an initial trio takes all three (R7): three of
                         // the rank's four bits, told without counting them.
-                        let three = layout.of_rank(rank);
-                        if matches!(three.0 >> (4 * rank.index()), 7 | 11 | 13 | 14) {
+                        if scoring::three_of_rank(layout, rank) {
+                            let three = layout.of_rank(rank);
                             push_in_place(out, || Action::Play {
                                 cards: one_card(card),
                                 capture: self.in_layout_order(three),
@@ -861,20 +819,10 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                // `choice.addable` read straight off the layout, without its list.
-                let selected = choice.selection.0;
-                let union = choice
-                    .options
-                    .iter()
-                    .filter(|o| o.0 & selected == selected)
-                    .fold(0u64, |acc, o| acc | o.0)
-                    & !selected;
-                for &card in self.layout.cards() {
-                    if CardSet(union).contains(card) {
-                        push_in_place(out, || Action::Capture {
-                            cards: one_card(card),
-                        });
-                    }
+                for card in choice.addable(self.layout.cards()) {
+                    push_in_place(out, || Action::Capture {
+                        cards: one_card(card),
+                    });
                 }
             }
             Phase::Over => {}
@@ -917,11 +865,7 @@ impl GameState for State {
             Action::Play { cards, capture }
                 if seat == self.turn && matches!(self.phase, Phase::Play) && cards.len() == 1 =>
             {
-                let wanted = match capture.as_slice() {
-                    [] => CardSet::EMPTY,
-                    [one] => CardSet(1 << one.index()),
-                    more => CardSet::from_cards(more.iter().copied()),
-                };
+                let wanted = CardSet::from_cards(capture.iter().copied());
                 self.play_checked(seat, cards[0], wanted, events);
                 Ok(())
             }
@@ -1037,45 +981,5 @@ impl GameState for State {
 
     fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
         view::determinize(self, seat, rng)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn self_pairing_list_is_the_predicate() {
-        let listed: Vec<Rank> = Rank::ALL
-            .into_iter()
-            .filter(|r| scoring::self_pairing(*r))
-            .collect();
-        assert_eq!(listed, SELF_PAIRING);
-    }
-
-    #[test]
-    fn ranking_is_ranking_by_key() {
-        let options: Options = serde_json::from_value(serde_json::json!({
-            "ruleset": "base", "first_dealer": 0, "black_aces": "by_player_count",
-            "red_five_bonus": false, "thai_nine": 10, "thai_low_cards": "black",
-            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": true, "deals": 1,
-        }))
-        .expect("options");
-        for n in 2..=4 {
-            let mut state = State::new(options.clone(), n, 1, Vec::new(), &mut Vec::new());
-            for code in 0..4u32.pow(n as u32 + 1) {
-                let mut c = code;
-                for t in state.totals.iter_mut() {
-                    *t = i64::from(c % 4) * 10;
-                    c /= 4;
-                }
-                state.race_winner = (c < n as u32).then_some(c as usize);
-                let (totals, winner) = (&state.totals, state.race_winner);
-                let expected = GameResult::ranking_by_key(0..n, |s| {
-                    (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
-                });
-                assert_eq!(state.ranking(), expected, "{totals:?} {winner:?}");
-            }
-        }
     }
 }
