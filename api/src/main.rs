@@ -20,10 +20,13 @@ fn main() -> anyhow::Result<()> {
             let sealed = config.codec.is_sealed();
             let arena_config = args.arena.config();
             let role = arena_config.role;
-            // The arena's match workers run on a multi-threaded runtime (every core plays
-            // matches); the HTTP server keeps actix's own per-worker threads.
-            actix_web::rt::System::with_tokio_rt(|| {
+            // The arena's match workers run on a multi-threaded runtime (`--arena-threads`);
+            // the HTTP server keeps actix's own per-worker threads.
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let arena_threads = args.arena.runtime_threads(cores);
+            actix_web::rt::System::with_tokio_rt(move || {
                 tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(arena_threads)
                     .enable_all()
                     .thread_name("cardroom-arena")
                     .build()

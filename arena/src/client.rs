@@ -261,8 +261,14 @@ impl BotClient {
     ) -> (Result<MoveResponse, Fault>, u64) {
         let started = Instant::now();
         if let Some(name) = target.url.strip_prefix(BUILTIN_SCHEME) {
-            let view: Value = match serde_json::from_str(request.view) {
-                Ok(view) => view,
+            let parsed = serde_json::from_str::<Value>(request.view).and_then(|view| {
+                Ok((
+                    view,
+                    serde_json::from_str::<Vec<Value>>(request.legal_actions)?,
+                ))
+            });
+            let (view, legal) = match parsed {
+                Ok(parsed) => parsed,
                 Err(e) => {
                     return (
                         Err(Fault::new(FaultKind::BadJson, e.to_string())),
@@ -277,12 +283,8 @@ impl BotClient {
                     request.game.to_string(),
                     request.match_id.to_string(),
                 );
-                let (seat, legal, deadline_ms, ismcts_ms) = (
-                    request.seat,
-                    request.legal_actions.to_vec(),
-                    request.deadline_ms,
-                    self.ismcts_ms,
-                );
+                let (seat, deadline_ms, ismcts_ms) =
+                    (request.seat, request.deadline_ms, self.ismcts_ms);
                 let state = request.state.map(|s| s.clone_match());
                 tokio::task::spawn_blocking(move || {
                     builtin::choose_from(
@@ -309,7 +311,7 @@ impl BotClient {
                         match_id: request.match_id,
                         seat: request.seat,
                         view: &view,
-                        legal_actions: request.legal_actions,
+                        legal_actions: &legal,
                         deadline_ms: request.deadline_ms,
                         ismcts_ms: self.ismcts_ms,
                         state: request.state,
@@ -517,8 +519,8 @@ mod tests {
     #[test]
     fn a_seats_signatures_reuse_its_history_and_equal_whole_body_signatures() {
         use crate::wire::{OutgoingMove, move_request_body, move_request_prefix_len};
-        let legal = vec![serde_json::json!({"type": "draw"})];
-        fn request<'a>(view: &'a str, legal: &'a [Value]) -> OutgoingMove<'a> {
+        let legal = r#"[{"type":"draw"}]"#;
+        fn request<'a>(view: &'a str, legal: &'a str) -> OutgoingMove<'a> {
             OutgoingMove {
                 match_id: "m_1",
                 game: "twenty_two",
@@ -544,7 +546,7 @@ mod tests {
                 history.extend_from_slice(br#"{"seat":0,"events":[]}"#);
             }
             let view = format!(r#"{{"move":{move_number}}}"#);
-            let body = move_request_body(&request(&view, &legal), &history).expect("body");
+            let body = move_request_body(&request(&view, legal), &history).expect("body");
             assert_eq!(
                 signer.sign(
                     "secret",

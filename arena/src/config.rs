@@ -155,9 +155,26 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_ISMCTS_MS", default_value_t = crate::builtin::ISMCTS_BUDGET_MS,
           value_parser = clap::value_parser!(u64).range(1..=60_000))]
     pub ismcts_ms: u64,
+    /// Threads of the runtime that plays matches (at least 1). By default every core when the
+    /// process only plays matches (`--role worker`), and half the cores otherwise: the HTTP
+    /// server already runs one thread per core, and more runnable threads than cores cost
+    /// wake-ups and switches on every move (bench/README.md, 2026-11-27 evening).
+    #[arg(long, env = "CARDROOM_ARENA_THREADS")]
+    pub arena_threads: Option<usize>,
 }
 
 impl ArenaArgs {
+    /// Threads for the match runtime on a machine with `cores` cores (see
+    /// [`ArenaArgs::arena_threads`]).
+    pub fn runtime_threads(&self, cores: usize) -> usize {
+        let default = if self.role.serves_api() {
+            cores / 2
+        } else {
+            cores
+        };
+        self.arena_threads.unwrap_or(default).max(1)
+    }
+
     /// The configuration these flags describe.
     pub fn config(&self) -> ArenaConfig {
         ArenaConfig {
@@ -182,5 +199,37 @@ impl ArenaArgs {
             poll_interval: Duration::from_millis(200),
             ismcts_ms: self.ismcts_ms,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        arena: ArenaArgs,
+    }
+
+    fn threads(flags: &[&str], cores: usize) -> usize {
+        let flags = Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))
+            .expect("flags");
+        flags.arena.runtime_threads(cores)
+    }
+
+    #[test]
+    fn the_match_runtime_leaves_the_http_servers_cores_unless_told() {
+        // Beside the HTTP server: half the cores, never none.
+        assert_eq!(threads(&[], 8), 4);
+        assert_eq!(threads(&[], 2), 1);
+        assert_eq!(threads(&[], 1), 1);
+        assert_eq!(threads(&["--role", "api"], 4), 2);
+        // A worker has no HTTP server: every core.
+        assert_eq!(threads(&["--role", "worker"], 8), 8);
+        // The flag wins, and 0 means 1.
+        assert_eq!(threads(&["--arena-threads", "3"], 8), 3);
+        assert_eq!(threads(&["--role", "worker", "--arena-threads", "0"], 8), 1);
     }
 }

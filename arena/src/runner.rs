@@ -345,19 +345,20 @@ impl Runner {
             let Some(&seat) = state.to_act().first() else {
                 break;
             };
-            let legal = state.legal_actions(seat);
-            let Some(first_legal) = legal.first().cloned() else {
+            // The list as the bot reads it, written straight from the typed actions; the first
+            // one (the fallback) is built as a `Value` only when a fallback is played.
+            let legal = state.legal_actions_json(seat);
+            if legal == "[]" {
                 return self
                     .abort(
                         &record,
                         format!("seat {seat} is to act but has no legal action"),
                     )
                     .await;
-            };
+            }
             let index = history.len();
             let disqualified = faults[seat] >= record.max_faults;
-            let (mut action, mut fault, mut comment, mut latency_ms) =
-                (first_legal.clone(), None, None, 0);
+            let (mut answered, mut fault, mut comment, mut latency_ms) = (None, None, None, 0);
             if disqualified {
                 fault = Some(Fault::new(
                     FaultKind::Disqualified,
@@ -412,25 +413,40 @@ impl Runner {
                 } else {
                     match answer {
                         Ok(answer) => {
-                            action = answer.action;
+                            answered = Some(answer.action);
                             comment = answer.comment.map(|c| c.chars().take(280).collect());
                         }
                         Err(bot_fault) => fault = Some(bot_fault),
                     }
                 }
             }
-            let events = match state.apply(seat, &action) {
-                Ok(applied) => applied.events,
-                Err(error) => {
-                    if fault.is_none() {
-                        fault = Some(Fault::new(
-                            FaultKind::IllegalAction,
-                            format!("{} is refused: {error}", compact(&action)),
-                        ));
+            // Without an answer to play, the seat's first legal action (canonical order).
+            let answered_applied = match answered {
+                Some(action) => match state.apply(seat, &action) {
+                    Ok(applied) => Ok((action, applied.events)),
+                    Err(error) => Err(Some(format!("{} is refused: {error}", compact(&action)))),
+                },
+                None => Err(None),
+            };
+            let (action, events) = match answered_applied {
+                Ok(played) => played,
+                Err(refusal) => {
+                    if let Some(refusal) = refusal
+                        && fault.is_none()
+                    {
+                        fault = Some(Fault::new(FaultKind::IllegalAction, refusal));
                     }
-                    action = first_legal;
+                    // The state is unchanged by a refused action: its list is the one sent.
+                    let Some(action) = state.legal_actions(seat).into_iter().next() else {
+                        return self
+                            .abort(
+                                &record,
+                                format!("seat {seat} is to act but has no legal action"),
+                            )
+                            .await;
+                    };
                     match state.apply(seat, &action) {
-                        Ok(applied) => applied.events,
+                        Ok(applied) => (action, applied.events),
                         Err(error) => {
                             return self
                                 .abort(
@@ -805,12 +821,13 @@ mod tests {
         // The body written from the typed view and the serialized history reads back as the
         // request serialized whole, and a first move's body has an empty history.
         let legal = vec![json!({"type": "play", "cards": ["7H"]})];
+        let legal_json = serde_json::to_string(&legal).unwrap();
         let outgoing = OutgoingMove {
             match_id: "m_1",
             game: "twenty_two",
             seat: 1,
             view: r#"{"hand":["7H"]}"#,
-            legal_actions: &legal,
+            legal_actions: &legal_json,
             deadline_ms: 1000,
             time_left_ms: Some(5000),
             state: None,

@@ -179,9 +179,9 @@ pub struct EndNotice {
     pub result: Map<String, Value>,
 }
 
-/// A move request as the arena writes it: the fields of [`MoveRequest`] borrowed, the view
-/// already serialized from the engine's typed view (no `Value` tree per move), and the view and
-/// the history spliced in by [`move_request_body`].
+/// A move request as the arena writes it: the fields of [`MoveRequest`] borrowed, the view and
+/// the legal actions already serialized from the engine's typed values (no `Value` tree per
+/// move), and they and the history spliced in by [`move_request_body`].
 #[derive(Debug, Serialize)]
 pub struct OutgoingMove<'a> {
     /// See [`MoveRequest::match_id`].
@@ -196,8 +196,10 @@ pub struct OutgoingMove<'a> {
     /// cost as much as writing it.
     #[serde(skip)]
     pub view: &'a str,
-    /// See [`MoveRequest::legal_actions`].
-    pub legal_actions: &'a [Value],
+    /// See [`MoveRequest::legal_actions`]: a JSON array, as the engine serialized it
+    /// (`Match::legal_actions_json`), spliced into the body like the view.
+    #[serde(skip)]
+    pub legal_actions: &'a str,
     /// See [`MoveRequest::deadline_ms`].
     pub deadline_ms: u64,
     /// See [`MoveRequest::time_left_ms`].
@@ -219,11 +221,15 @@ pub fn move_request_body(
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
 ) -> serde_json::Result<Vec<u8>> {
-    let mut body = Vec::with_capacity(request.view.len() + history_entries.len() + 512);
+    let mut body = Vec::with_capacity(
+        request.view.len() + request.legal_actions.len() + history_entries.len() + 256,
+    );
     body.extend_from_slice(HISTORY_OPENING);
     body.extend_from_slice(history_entries);
     body.extend_from_slice(b"],\"view\":");
     body.extend_from_slice(request.view.as_bytes());
+    body.extend_from_slice(b",\"legal_actions\":");
+    body.extend_from_slice(request.legal_actions.as_bytes());
     body.push(b',');
     let fields = body.len();
     serde_json::to_writer(&mut body, request)?;

@@ -179,6 +179,12 @@ pub trait Match: Send + Sync {
     fn is_over(&self) -> bool;
     /// Legal actions of `seat` in canonical order (empty if it may not act).
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// The same list as [`Match::legal_actions`], serialized to a JSON array directly from the
+    /// typed actions (no `Value` per action; key order may differ). The arena's per-move hot
+    /// path uses it.
+    fn legal_actions_json(&self, seat: Seat) -> String {
+        serde_json::to_string(&self.legal_actions(seat)).unwrap_or_else(|_| "[]".into())
+    }
     /// Applies an action: checks game over, then turn, then legality; the state is unchanged on error.
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError>;
     /// The view of a seat or a spectator.
@@ -697,6 +703,15 @@ impl<G: GameDef> Match for TypedMatch<G> {
         let mut actions = Vec::new();
         self.state.legal_actions(seat, &mut actions);
         actions.iter().map(to_json).collect()
+    }
+
+    fn legal_actions_json(&self, seat: Seat) -> String {
+        if !self.state.to_act().contains(seat) {
+            return "[]".into();
+        }
+        let mut actions = Vec::new();
+        self.state.legal_actions(seat, &mut actions);
+        serde_json::to_string(&actions).unwrap_or_else(|_| "[]".into())
     }
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError> {

@@ -158,10 +158,18 @@ fn play_one(game: &dyn Game, players: usize, seed: u64, pool: &mut Vec<Value>, e
             "{id}: to_act after reload"
         );
         for seat in 0..players {
+            let legal = state.legal_actions(seat);
             assert_eq!(
                 reloaded.legal_actions(seat),
-                state.legal_actions(seat),
+                legal,
                 "{id}/{players} seed {seed}: legal actions of seat {seat} after reload"
+            );
+            // The arena's typed serialization of the list reads back as the same list.
+            let typed: Vec<Value> = serde_json::from_str(&state.legal_actions_json(seat))
+                .unwrap_or_else(|e| panic!("{id}: legal_actions_json is not JSON: {e}"));
+            assert_eq!(
+                typed, legal,
+                "{id}/{players} seed {seed}: legal_actions_json of seat {seat}"
             );
         }
 
