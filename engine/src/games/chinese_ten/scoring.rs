@@ -1,6 +1,7 @@
 //! Card points per rule set (spec §5 table), pars, and the deal sizes.
 
 use super::rules::{BlackAces, Options, Ruleset, TaiwanEnd, ThaiLowCards};
+use super::state::PerSeat;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use serde::{Deserialize, Serialize};
 
@@ -180,19 +181,20 @@ pub fn par(options: &Options, players: usize) -> Option<i64> {
     }
 }
 
-/// The scoring of one deal.
+/// The scoring of one deal. Its lists are inline up to four seats (serialized and described as
+/// lists, as `Vec`s were): a short Taiwan race allocated them anew in every game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealScore {
     /// Card points per seat.
-    pub card_points: Vec<i64>,
+    pub card_points: PerSeat<i64>,
     /// Red-five transfers per seat (zero-sum).
-    pub transfers: Vec<i64>,
+    pub transfers: PerSeat<i64>,
     /// Card points + transfers.
-    pub points: Vec<i64>,
+    pub points: PerSeat<i64>,
     /// Cards in each pile at the end of the deal.
-    pub pile_sizes: Vec<usize>,
+    pub pile_sizes: PerSeat<usize>,
     /// Whether each seat reached par (absent where the rule set has none).
-    pub won_deal: Option<Vec<bool>>,
+    pub won_deal: Option<PerSeat<bool>>,
 }
 
 /// Scores one deal from every seat's pile and its count of red-five pairs taken (each pays 10 from
@@ -200,10 +202,10 @@ pub struct DealScore {
 /// who reached it.
 pub fn deal_score(options: &Options, piles: &[CardSet], red_fives: &[u32]) -> DealScore {
     let mut score = DealScore {
-        card_points: Vec::new(),
-        transfers: Vec::new(),
-        points: Vec::new(),
-        pile_sizes: Vec::new(),
+        card_points: PerSeat::new(),
+        transfers: PerSeat::new(),
+        points: PerSeat::new(),
+        pile_sizes: PerSeat::new(),
         won_deal: None,
     };
     deal_score_into(options, piles, red_fives, &mut score);
