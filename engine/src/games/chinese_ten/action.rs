@@ -99,9 +99,39 @@ impl Cards {
         }
     }
 
-    /// The cards as a set (repeats once).
+    /// The cards as a set (repeats once). Inline, every slot is tested and the filler masked
+    /// off: no branch on the length (a capture of none or one card, at random).
+    #[inline]
     pub fn set(&self) -> CardSet {
-        CardSet::from_cards(self.iter().copied())
+        match &self.0 {
+            Repr::Inline { len, cards } => {
+                let mut bits = 0u64;
+                for (i, card) in cards.iter().enumerate() {
+                    let listed = 0u64.wrapping_sub(u64::from(i < usize::from(*len)));
+                    // Card indices are below 53.
+                    bits |= (1u64 << (card.index() & 63)) & listed;
+                }
+                CardSet(bits)
+            }
+            Repr::Heap(cards) => CardSet::from_cards(cards.iter().copied()),
+        }
+    }
+
+    /// The cards as an event's [`Few`], `None` past [`FEW`] cards. Inline lists are copied
+    /// whole, in registers: a copy of their length only stalled the event's first read of them.
+    #[inline]
+    pub fn to_few(&self) -> Option<Few> {
+        match &self.0 {
+            Repr::Inline { len, cards } => {
+                let [a, b, c, d, e, f, g] = *cards;
+                let j = Card::JOKER;
+                Some(Few {
+                    len: *len,
+                    cards: [a, b, c, d, e, f, g, j, j, j, j, j],
+                })
+            }
+            Repr::Heap(cards) => Few::of(cards),
+        }
     }
 
     /// The cards as a [`CardList`].
@@ -395,6 +425,17 @@ mod tests {
             );
         }
         assert_eq!(Cards::at_most_one(CardSet::EMPTY), Cards::EMPTY);
+        for len in 0..=order.len() {
+            let list = Cards::from(&order[..len]);
+            assert_eq!(
+                list.set(),
+                CardSet::from_cards(order[..len].iter().copied())
+            );
+            assert_eq!(
+                list.to_few().map(|f| f.to_vec()),
+                Few::of(&order[..len]).map(|f| f.to_vec())
+            );
+        }
         assert_eq!(Few::of(&[Card::JOKER; FEW + 1]), None);
     }
 }

@@ -514,15 +514,24 @@ impl State {
         if hits.is_empty() {
             return smallvec::SmallVec::new();
         }
-        // Pushed one by one: `collect` into a SmallVec goes through its generic `extend`, a
-        // tenth of the instructions of a Main Merah playout.
-        let mut options = smallvec::SmallVec::new();
+        let (found, len) = self.targets_in_order(hits);
+        smallvec::SmallVec::from_buf_and_len(
+            [found[0], found[1], found[2], found[3]].map(|card| CardSet::from_cards([card])),
+            len,
+        )
+    }
+
+    /// The cards of `targets`, one rank's (at most four), in layout order and how many there
+    /// are. Every layout card is written to the next slot and counted only if it is a target
+    /// (slot 4 takes the rest): no branch per card to mispredict where the targets lie.
+    fn targets_in_order(&self, targets: CardSet) -> ([Card; 5], usize) {
+        let mut found = [Card::JOKER; 5];
+        let mut len = 0;
         for &card in self.layout.cards() {
-            if hits.contains(card) {
-                options.push(CardSet::from_cards([card]));
-            }
+            found[len.min(4)] = card;
+            len += usize::from(targets.contains(card));
         }
-        options
+        (found, len.min(4))
     }
 
     /// A capture (a legal one: at most three cards) in layout order.
@@ -1008,13 +1017,12 @@ impl GameState for State {
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
                     if targets.0 & targets.0.wrapping_sub(1) != 0 {
                         // Several targets: one play per target, in layout order.
-                        for &target in self.layout.cards() {
-                            if targets.contains(target) {
-                                push_in_place(out, || Action::Play {
-                                    cards: Cards::one(card),
-                                    capture: Cards::one(target),
-                                });
-                            }
+                        let (found, len) = self.targets_in_order(targets);
+                        for &target in found.get(..len).unwrap_or(&[]) {
+                            push_in_place(out, || Action::Play {
+                                cards: Cards::one(card),
+                                capture: Cards::one(target),
+                            });
                         }
                         continue;
                     }
@@ -1079,7 +1087,7 @@ impl GameState for State {
             Action::Play { cards, capture }
                 if seat == self.turn && matches!(self.phase, Phase::Play) =>
             {
-                match (cards.as_slice(), Few::of(capture)) {
+                match (cards.as_slice(), capture.to_few()) {
                     ([card], Some(captured)) => {
                         self.play_checked(seat, *card, capture.set(), captured, events);
                         Ok(())
