@@ -24,14 +24,16 @@ pub enum Action {
 }
 
 /// Cards kept inline by [`Cards`]: every list the rules produce (one card, a capture of one
-/// card or an initial trio, four of a kind, a 4-card layout) fits.
-const INLINE: usize = 7;
+/// card or an initial trio, four of a kind, a 4-card layout) fits. Eight, so that a list is
+/// stored and read back as one 8-byte word (seven were stored as two overlapping words, and
+/// the move's first read of the listed action stalled on them).
+const INLINE: usize = 8;
 
-/// A list of cards as the family's actions and events name them: serialized, parsed and
-/// described exactly as a [`CardList`] (any length, order and repeats kept as sent), but up to
-/// [`INLINE`] cards held in 8 bytes without a heap check on drop (the legal list of every move
-/// is made of these; a `CardList` is 24 bytes). Longer lists, which only a client sends or a
-/// 10- or 12-card Main Merah layout needs, are on the heap.
+/// A list of cards as the family's actions name them: serialized, parsed and described exactly
+/// as a [`CardList`] (any length, order and repeats kept as sent), but 16 bytes with up to
+/// [`INLINE`] cards inline, so that an action is 32 bytes (56 with two `CardList`s: the legal
+/// list of every move is made of these). Longer lists, which only a client sends, are on the
+/// heap.
 #[derive(Clone)]
 pub struct Cards(Repr);
 
@@ -123,11 +125,11 @@ impl Cards {
     pub fn to_few(&self) -> Option<Few> {
         match &self.0 {
             Repr::Inline { len, cards } => {
-                let [a, b, c, d, e, f, g] = *cards;
+                let [a, b, c, d, e, f, g, h] = *cards;
                 let j = Card::JOKER;
                 Some(Few {
                     len: *len,
-                    cards: [a, b, c, d, e, f, g, j, j, j, j, j],
+                    cards: [a, b, c, d, e, f, g, h, j, j, j, j],
                 })
             }
             Repr::Heap(cards) => Few::of(cards),
