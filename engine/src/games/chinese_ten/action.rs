@@ -274,6 +274,16 @@ impl Few {
         }
     }
 
+    /// The lowest card of `set` if it holds one card, nothing if it is empty, without a branch
+    /// on which (see [`Cards::at_most_one`]).
+    #[inline]
+    pub fn at_most_one(set: CardSet) -> Few {
+        Few {
+            len: u8::from(!set.is_empty()),
+            cards: [lowest(set); FEW],
+        }
+    }
+
     /// The cards of a list the rules built, `None` past [`FEW`] cards.
     #[inline]
     pub fn of(list: &[Card]) -> Option<Few> {
@@ -417,6 +427,7 @@ mod tests {
             assert_eq!(lowest(set), set.iter().next().unwrap_or(Card::JOKER));
             let one = CardSet::from_cards([card]);
             assert_eq!(Cards::at_most_one(one), Cards::one(card));
+            assert_eq!(Few::at_most_one(one), Few::one(card));
             assert_eq!(
                 Few::in_order(&order, set).as_slice(),
                 &Cards::in_order(&order, set)[..]
@@ -427,6 +438,7 @@ mod tests {
             );
         }
         assert_eq!(Cards::at_most_one(CardSet::EMPTY), Cards::EMPTY);
+        assert_eq!(Few::at_most_one(CardSet::EMPTY), Few::EMPTY);
         for len in 0..=order.len() {
             let list = Cards::from(&order[..len]);
             assert_eq!(

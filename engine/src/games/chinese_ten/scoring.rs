@@ -181,8 +181,9 @@ pub fn par(options: &Options, players: usize) -> Option<i64> {
     }
 }
 
-/// The scoring of one deal. Its lists are inline up to four seats (serialized and described as
-/// lists, as `Vec`s were): a short Taiwan race allocated them anew in every game.
+/// The scoring of one deal.
+// Its lists are inline up to four seats (serialized and described as lists, as `Vec`s were): a
+// short Taiwan race allocated them anew in every game. (A note, not part of the published doc.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealScore {
     /// Card points per seat.

@@ -754,7 +754,12 @@ impl State {
                 push_in_place(events, || Event::Capture {
                     seat,
                     card,
-                    cards: self.in_layout_order(set),
+                    // One target (nearly always) needs no look at the layout's order.
+                    cards: if together {
+                        self.in_layout_order(set)
+                    } else {
+                        Few::at_most_one(set)
+                    },
                 });
                 if self.resolve(seat, card, set, events) {
                     return;
