@@ -1214,3 +1214,94 @@ impl GameState for State {
         view::determinize(self, seat, rng)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::PlayoutRng;
+
+    /// The redeal rule read as the spec states it (§7, R9), rank by rank and class by class: the
+    /// oracle of the one-pass [`main_merah_redeal`].
+    fn spec_redeal(layout: &[Card]) -> Option<String> {
+        let set = CardSet::from_cards(layout.iter().copied());
+        for rank in Rank::ALL {
+            if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
+                return Some(format!("three or more {rank}s in the layout"));
+            }
+        }
+        for low in 1u32..=4 {
+            let count = layout
+                .iter()
+                .filter(
+                    |c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low),
+                )
+                .count();
+            if count >= 5 {
+                return Some(format!(
+                    "{count} cards of the {}/{} class in the layout: a card would be stranded",
+                    low,
+                    10 - low
+                ));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn main_merah_redeal_is_the_spec_rule() {
+        let mut pack = PackSpec::standard().cards();
+        let mut rng = PlayoutRng::new(11);
+        let mut redeals = 0;
+        for round in 0..4000 {
+            for i in (1..pack.len()).rev() {
+                pack.swap(i, rng.below(i + 1));
+            }
+            let layout = &pack[..[4, 10, 12, 20][round % 4]];
+            let got = main_merah_redeal(layout).map(|r| r.to_string());
+            assert_eq!(got, spec_redeal(layout), "{layout:?}");
+            redeals += usize::from(got.is_some());
+        }
+        assert!(redeals > 100, "{redeals}");
+    }
+
+    #[test]
+    fn the_game_over_ranking_is_the_ranking() {
+        let options: Options = serde_json::from_value(serde_json::json!({
+            "ruleset": "base", "first_dealer": 0, "black_aces": "by_player_count",
+            "red_five_bonus": false, "thai_nine": 10, "thai_low_cards": "black",
+            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": true, "deals": 1,
+        }))
+        .unwrap();
+        let mut rng = PlayoutRng::new(5);
+        for players in 2..=4 {
+            let mut state = State::new(options.clone(), players, 1, Vec::new(), &mut Vec::new());
+            for _ in 0..500 {
+                for t in state.totals.iter_mut() {
+                    *t = rng.below(4) as i64 * 10;
+                }
+                state.race_winner = [None, Some(rng.below(players))][rng.below(2)];
+                let ranking = state.final_ranking();
+                assert_eq!(ranking.to_lists(), state.ranking());
+                assert_eq!(
+                    serde_json::to_value(&ranking).unwrap(),
+                    serde_json::to_value(state.ranking()).unwrap()
+                );
+            }
+        }
+        let lists = Ranking(RankingRepr::Lists(vec![vec![2], vec![0, 1]]));
+        assert_eq!(serde_json::to_string(&lists).unwrap(), "[[2],[0,1]]");
+    }
+
+    #[test]
+    fn redeal_reasons_are_written_as_before() {
+        let reason = RedealReason::Stranded { count: 5, low: 3 };
+        assert_eq!(
+            serde_json::to_value(reason).unwrap(),
+            serde_json::json!("5 cards of the 3/7 class in the layout: a card would be stranded")
+        );
+        assert_eq!(
+            RedealReason::Three(Rank::Queen).to_string(),
+            "three or more Qs in the layout"
+        );
+    }
+}
