@@ -27,13 +27,28 @@ pub fn pairs(a: Card, b: Card) -> bool {
 /// J, Q and K with themselves. A table, as every legal list asks it for each card in hand.
 const PARTNER: [usize; 13] = [6, 5, 4, 3, 2, 1, 0, 12, 8, 9, 10, 11, 7];
 
-/// Every card `card` pairs with (the same relation as [`pairs`], as one set).
+/// Every card `card` pairs with (the same relation as [`pairs`], as one set). One load from a
+/// table by card: every move asks it of each card in hand and of the flipped card, and the rank,
+/// its partner and the shift were a chain of dependent loads ahead of a branch on the result.
 pub fn pair_mask(card: Card) -> CardSet {
-    let Some(rank) = card.rank() else {
-        // The joker pairs with a joker only (no pack of the family holds one).
-        return CardSet::from_cards([Card::JOKER]);
-    };
-    CardSet(0xF << (PARTNER[rank.index()] * 4))
+    CardSet(PAIR_MASK.get(card.index()).copied().unwrap_or(JOKER_ONLY))
+}
+
+/// The joker's set: it pairs with a joker only (no pack of the family holds one).
+const JOKER_ONLY: u64 = 1 << Card::JOKER.index();
+
+/// [`pair_mask`] by card index: the four cards of the partner rank ([`PARTNER`]) of each suited
+/// card, then the joker's.
+static PAIR_MASK: [u64; Card::COUNT] = pair_masks();
+
+const fn pair_masks() -> [u64; Card::COUNT] {
+    let mut masks = [JOKER_ONLY; Card::COUNT];
+    let mut index = 0;
+    while index < 52 {
+        masks[index] = 0xF << (PARTNER[index / 4] * 4);
+        index += 1;
+    }
+    masks
 }
 
 /// The index of the rank a card pairs with (none for the joker, which pairs with no suited card).

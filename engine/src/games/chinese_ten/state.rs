@@ -492,7 +492,10 @@ impl State {
     /// The layout cards `card` may capture, and whether it takes them all together (the fourth
     /// card of an initial trio) or exactly one of them.
     fn targets(&self, card: Card) -> (CardSet, bool) {
-        if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
+        // The trio first: nearly always none, and then the card's rank is not looked up.
+        if let Some(trio) = self.trio
+            && let Some(rank) = card.rank()
+        {
             let three = self.layout.set().of_rank(rank);
             if rank == trio && three.len() == 3 {
                 return (three, true);
@@ -1009,7 +1012,9 @@ impl GameState for State {
                     .trio
                     .filter(|rank| scoring::three_of_rank(layout, *rank));
                 for card in hand.iter() {
-                    if let (Some(rank), Some(trio)) = (card.rank(), trio)
+                    // The trio first: nearly always none, and then the rank is not looked up.
+                    if let Some(trio) = trio
+                        && let Some(rank) = card.rank()
                         && rank == trio
                     {
                         let three = layout.of_rank(rank);
