@@ -244,6 +244,10 @@ pub fn deal_score_into(
     score.transfers.clear();
     score.transfers.resize(n, 0);
     for (s, k) in red_fives.iter().enumerate() {
+        // Nearly every seat took no red-five pair (and none can without the bonus).
+        if *k == 0 {
+            continue;
+        }
         let k = i64::from(*k);
         for (t, tr) in score.transfers.iter_mut().enumerate() {
             if t == s {

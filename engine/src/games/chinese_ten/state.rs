@@ -286,6 +286,17 @@ impl schemars::JsonSchema for Ranking {
     }
 }
 
+/// Sets `list` to `n` copies of `value`, in place (written over when it already has `n` entries,
+/// as it has at every deal: `resize` goes through a generic `extend`).
+fn refill<T: Copy>(list: &mut PerSeat<T>, n: usize, value: T) {
+    if list.len() == n {
+        list.fill(value);
+    } else {
+        list.clear();
+        list.resize(n, value);
+    }
+}
+
 /// The stock, inline up to 32 cards (every deal's stock is at most 24: no list allocated per
 /// game; serialized as a list, as the `Vec` was).
 pub type Stock = smallvec::SmallVec<[Card; 32]>;
@@ -418,24 +429,32 @@ impl State {
                 }
             };
             self.entries_used += 1;
+            let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
+            // A void Main Merah deal is redealt before anything is dealt from it: the next deal
+            // sets every hand, pile and list anew.
+            if self.table.options.ruleset == Ruleset::MainMerah
+                && let Some(reason) = main_merah_redeal(layout)
+            {
+                events.push(Event::Redeal {
+                    dealer: self.dealer,
+                    reason,
+                });
+                continue;
+            }
             // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
             // where allocating them anew weighed on every game.
-            self.hands.clear();
-            self.hands.resize(n, CardSet::EMPTY);
+            refill(&mut self.hands, n, CardSet::EMPTY);
             let mut seat = (self.dealer + 1) % n;
             for card in deck.iter().take(n * h) {
                 self.hands[seat].insert(*card);
                 seat = if seat + 1 == n { 0 } else { seat + 1 };
             }
-            let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
             self.stock.clear();
             self.stock
                 .extend_from_slice(deck.get(n * h + l..).unwrap_or(&[]));
             self.stock.reverse();
-            self.piles.clear();
-            self.piles.resize(n, CardSet::EMPTY);
-            self.red_fives.clear();
-            self.red_fives.resize(n, 0);
+            refill(&mut self.piles, n, CardSet::EMPTY);
+            refill(&mut self.red_fives, n, 0);
             self.trio = None;
             self.peek = if self.table.options.cutter_peek {
                 deck.last().map(|c| ((self.dealer + n - 1) % n, *c))
@@ -447,15 +466,6 @@ impl State {
             cards.clear();
             cards.extend_from_slice(layout);
             self.layout = Layout::of(cards);
-            if self.table.options.ruleset == Ruleset::MainMerah
-                && let Some(reason) = main_merah_redeal(layout)
-            {
-                events.push(Event::Redeal {
-                    dealer: self.dealer,
-                    reason,
-                });
-                continue;
-            }
             events.push(Event::Deal {
                 deal: self.deal,
                 dealer: self.dealer,
