@@ -326,7 +326,7 @@ fn x9_taiwan_race_ends_the_game_at_once() {
     after[3] = CardSet(after[3].0 | set("TH TD").0);
     assert_eq!(scoring::race_reached(&o, 4, after[3]), Some(72));
     assert_eq!(
-        scoring::deal_score(&o, &after, &[0; 4]).points,
+        scoring::deal_score(&o, &after, &[0; 4]).points.to_vec(),
         vec![58, 41, 30, 72]
     );
     // In play: the capture that reaches the target ends the game at once, its taker first.
@@ -551,7 +551,7 @@ fn r16_taiwan_race_counts_card_points_only() {
     let piles = [CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY, pile];
     let score = scoring::deal_score(&o, &piles, &[0, 0, 0, 1]);
     assert_eq!(score.card_points[3], 64);
-    assert_eq!(score.transfers, vec![-10, -10, -10, 30]);
+    assert_eq!(score.transfers.to_vec(), vec![-10, -10, -10, 30]);
     // 44 card points + a red-five capture (+10 card points) = 54 < 60: play goes on, though the
     // transfer would lift the seat to 84.
     let pile = set("AH KH 9H 4H 5D 5H");

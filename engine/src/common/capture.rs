@@ -108,13 +108,13 @@ impl Layout {
         let taken = CardSet(self.set.0 & cards.0);
         if !taken.is_empty() {
             // Compacted by hand: `retain` costs several times this on a list of a few cards.
+            // Every card is written to the next kept slot and counted only if kept: no branch
+            // per card to mispredict where the taken ones lie.
             let mut kept = 0;
             for i in 0..self.cards.len() {
                 let card = self.cards[i];
-                if !taken.contains(card) {
-                    self.cards[kept] = card;
-                    kept += 1;
-                }
+                self.cards[kept] = card;
+                kept += usize::from(!taken.contains(card));
             }
             self.cards.truncate(kept);
             self.set = CardSet(self.set.0 & !taken.0);
@@ -326,13 +326,18 @@ impl CaptureChoice {
         open.next().is_none().then_some(first)
     }
 
+    /// The cards that may be added to the selection, as a set.
+    pub fn addable_set(&self) -> CardSet {
+        CardSet(self.open().fold(0u64, |acc, o| acc | o.0) & !self.selection.0)
+    }
+
     /// The cards (in the given layout order) that may be added to the selection.
     pub fn addable(&self, order: &[Card]) -> CardList {
-        let union = self.open().fold(0u64, |acc, o| acc | o.0) & !self.selection.0;
+        let union = self.addable_set();
         order
             .iter()
             .copied()
-            .filter(|c| CardSet(union).contains(*c))
+            .filter(|c| union.contains(*c))
             .collect()
     }
 

@@ -1,6 +1,7 @@
 //! Card points per rule set (spec §5 table), pars, and the deal sizes.
 
 use super::rules::{BlackAces, Options, Ruleset, TaiwanEnd, ThaiLowCards};
+use super::state::PerSeat;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use serde::{Deserialize, Serialize};
 
@@ -26,13 +27,28 @@ pub fn pairs(a: Card, b: Card) -> bool {
 /// J, Q and K with themselves. A table, as every legal list asks it for each card in hand.
 const PARTNER: [usize; 13] = [6, 5, 4, 3, 2, 1, 0, 12, 8, 9, 10, 11, 7];
 
-/// Every card `card` pairs with (the same relation as [`pairs`], as one set).
+/// Every card `card` pairs with (the same relation as [`pairs`], as one set). One load from a
+/// table by card: every move asks it of each card in hand and of the flipped card, and the rank,
+/// its partner and the shift were a chain of dependent loads ahead of a branch on the result.
 pub fn pair_mask(card: Card) -> CardSet {
-    let Some(rank) = card.rank() else {
-        // The joker pairs with a joker only (no pack of the family holds one).
-        return CardSet::from_cards([Card::JOKER]);
-    };
-    CardSet(0xF << (PARTNER[rank.index()] * 4))
+    CardSet(PAIR_MASK.get(card.index()).copied().unwrap_or(JOKER_ONLY))
+}
+
+/// The joker's set: it pairs with a joker only (no pack of the family holds one).
+const JOKER_ONLY: u64 = 1 << Card::JOKER.index();
+
+/// [`pair_mask`] by card index: the four cards of the partner rank ([`PARTNER`]) of each suited
+/// card, then the joker's.
+static PAIR_MASK: [u64; Card::COUNT] = pair_masks();
+
+const fn pair_masks() -> [u64; Card::COUNT] {
+    let mut masks = [JOKER_ONLY; Card::COUNT];
+    let mut index = 0;
+    while index < 52 {
+        masks[index] = 0xF << (PARTNER[index / 4] * 4);
+        index += 1;
+    }
+    masks
 }
 
 /// The index of the rank a card pairs with (none for the joker, which pairs with no suited card).
@@ -181,18 +197,20 @@ pub fn par(options: &Options, players: usize) -> Option<i64> {
 }
 
 /// The scoring of one deal.
+// Its lists are inline up to four seats (serialized and described as lists, as `Vec`s were): a
+// short Taiwan race allocated them anew in every game. (A note, not part of the published doc.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DealScore {
     /// Card points per seat.
-    pub card_points: Vec<i64>,
+    pub card_points: PerSeat<i64>,
     /// Red-five transfers per seat (zero-sum).
-    pub transfers: Vec<i64>,
+    pub transfers: PerSeat<i64>,
     /// Card points + transfers.
-    pub points: Vec<i64>,
+    pub points: PerSeat<i64>,
     /// Cards in each pile at the end of the deal.
-    pub pile_sizes: Vec<usize>,
+    pub pile_sizes: PerSeat<usize>,
     /// Whether each seat reached par (absent where the rule set has none).
-    pub won_deal: Option<Vec<bool>>,
+    pub won_deal: Option<PerSeat<bool>>,
 }
 
 /// Scores one deal from every seat's pile and its count of red-five pairs taken (each pays 10 from
@@ -200,10 +218,10 @@ pub struct DealScore {
 /// who reached it.
 pub fn deal_score(options: &Options, piles: &[CardSet], red_fives: &[u32]) -> DealScore {
     let mut score = DealScore {
-        card_points: Vec::new(),
-        transfers: Vec::new(),
-        points: Vec::new(),
-        pile_sizes: Vec::new(),
+        card_points: PerSeat::new(),
+        transfers: PerSeat::new(),
+        points: PerSeat::new(),
+        pile_sizes: PerSeat::new(),
         won_deal: None,
     };
     deal_score_into(options, piles, red_fives, &mut score);
@@ -226,6 +244,10 @@ pub fn deal_score_into(
     score.transfers.clear();
     score.transfers.resize(n, 0);
     for (s, k) in red_fives.iter().enumerate() {
+        // Nearly every seat took no red-five pair (and none can without the bonus).
+        if *k == 0 {
+            continue;
+        }
         let k = i64::from(*k);
         for (t, tr) in score.transfers.iter_mut().enumerate() {
             if t == s {

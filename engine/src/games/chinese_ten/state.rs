@@ -1,18 +1,20 @@
 //! State of a game of Chinese Ten: dealing, the turn's two steps, deal scoring, game end.
 
-use super::action::Action;
+use super::action::{Action, Cards, Few};
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit, in_order, one_card};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use smallvec::smallvec;
+use std::borrow::Cow;
+use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 /// Serde for the shared deal scoring, written as the scoring itself (serde's `Arc` support is a
@@ -72,30 +74,31 @@ pub enum Event {
         /// The dealer.
         dealer: Seat,
         /// The initial layout.
-        layout: Vec<Card>,
+        #[schemars(with = "Vec<Card>")]
+        layout: Few,
     },
     /// Main Merah: the deal is void and redealt by the same dealer.
     Redeal {
         /// The dealer.
         dealer: Seat,
         /// Why.
-        reason: String,
+        reason: RedealReason,
     },
     /// Four of a kind in the initial layout go to the dealer.
     FourOfAKind {
         /// The dealer.
         seat: Seat,
         /// The four cards.
-        cards: CardList,
+        cards: Few,
     },
     /// A card played from hand and what it captured.
     Play {
         /// The player.
         seat: Seat,
         /// The card.
-        cards: CardList,
+        cards: Few,
         /// The captured layout cards (`[]` = trailed).
-        capture: CardList,
+        capture: Few,
     },
     /// A stock card turned face up.
     Flip {
@@ -111,7 +114,7 @@ pub enum Event {
         /// The flipped card.
         card: Card,
         /// The captured layout cards.
-        cards: CardList,
+        cards: Few,
     },
     /// The flipped card joined the layout.
     Trail {
@@ -137,14 +140,166 @@ pub enum Event {
         #[schemars(with = "DealScore")]
         score: Arc<DealScore>,
         /// Cumulative scores.
-        totals: Vec<i64>,
+        #[schemars(with = "Vec<i64>")]
+        totals: Box<[i64]>,
     },
     /// The game ended.
     GameOver {
         /// Final ranking.
-        ranking: Vec<Vec<Seat>>,
+        ranking: Ranking,
     },
 }
+
+/// Why a Main Merah layout is redealt (spec §7, R9), worded only when serialized (a redeal was
+/// a formatted string, a fair part of a Main Merah deal). Serialized and described as that text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedealReason {
+    /// Three or more cards of a self-pairing rank.
+    Three(Rank),
+    /// `count` cards (five or more) of the class `low`/`10 - low`.
+    Stranded {
+        /// Cards of the class.
+        count: usize,
+        /// The class's low value, 1 to 4.
+        low: u32,
+    },
+}
+
+impl fmt::Display for RedealReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RedealReason::Three(rank) => write!(f, "three or more {rank}s in the layout"),
+            RedealReason::Stranded { count, low } => write!(
+                f,
+                "{count} cards of the {}/{} class in the layout: a card would be stranded",
+                low,
+                10 - low
+            ),
+        }
+    }
+}
+
+impl Serialize for RedealReason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl schemars::JsonSchema for RedealReason {
+    fn inline_schema() -> bool {
+        String::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        String::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        String::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
+/// Seats a [`Ranking`] holds inline.
+const RANKED_INLINE: usize = 8;
+
+/// The final ranking of the game-over event: groups of seats, best first, serialized and
+/// described as the list of lists [`State::ranking`] returns, but without a list per group (a
+/// short Taiwan race felt those in every game).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranking(RankingRepr);
+
+#[derive(Debug, Clone, PartialEq)]
+enum RankingRepr {
+    /// `len` seats in ranking order; bit i of `starts` marks a group starting at position i.
+    Inline {
+        seats: [u8; RANKED_INLINE],
+        len: u8,
+        starts: u8,
+    },
+    /// More seats than fit inline (no game of the family has them).
+    Lists(Vec<Vec<Seat>>),
+}
+
+impl Ranking {
+    /// The groups as lists.
+    pub fn to_lists(&self) -> Vec<Vec<Seat>> {
+        match &self.0 {
+            RankingRepr::Lists(lists) => lists.clone(),
+            RankingRepr::Inline { .. } => self
+                .inline_groups()
+                .iter()
+                .map(|g| g.iter().map(|s| Seat::from(*s)).collect())
+                .collect(),
+        }
+    }
+
+    /// The inline groups, each as its seats (none for [`RankingRepr::Lists`]).
+    fn inline_groups(&self) -> smallvec::SmallVec<[&[u8]; RANKED_INLINE]> {
+        let mut groups = smallvec::SmallVec::new();
+        if let RankingRepr::Inline { seats, len, starts } = &self.0 {
+            let seats = seats.get(..usize::from(*len)).unwrap_or(&[]);
+            let mut start = 0;
+            for end in 1..=seats.len() {
+                if end == seats.len() || starts & (1 << end) != 0 {
+                    groups.push(seats.get(start..end).unwrap_or(&[]));
+                    start = end;
+                }
+            }
+        }
+        groups
+    }
+}
+
+impl Serialize for Ranking {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match &self.0 {
+            RankingRepr::Lists(lists) => lists.serialize(serializer),
+            RankingRepr::Inline { .. } => {
+                // Each group as the `Vec<Seat>` it stands for.
+                let groups = self.inline_groups();
+                let mut seq = serializer.serialize_seq(Some(groups.len()))?;
+                for group in groups {
+                    let seats: smallvec::SmallVec<[Seat; RANKED_INLINE]> =
+                        group.iter().map(|s| Seat::from(*s)).collect();
+                    seq.serialize_element(seats.as_slice())?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+impl schemars::JsonSchema for Ranking {
+    fn inline_schema() -> bool {
+        <Vec<Vec<Seat>>>::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        <Vec<Vec<Seat>>>::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        <Vec<Vec<Seat>>>::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<Vec<Seat>>>::json_schema(generator)
+    }
+}
+
+/// Sets `list` to `n` copies of `value`, in place (written over when it already has `n` entries,
+/// as it has at every deal: `resize` goes through a generic `extend`).
+fn refill<T: Copy>(list: &mut PerSeat<T>, n: usize, value: T) {
+    if list.len() == n {
+        list.fill(value);
+    } else {
+        list.clear();
+        list.resize(n, value);
+    }
+}
+
+/// The stock, inline up to 32 cards (every deal's stock is at most 24: no list allocated per
+/// game; serialized as a list, as the `Vec` was).
+pub type Stock = smallvec::SmallVec<[Card; 32]>;
 
 /// Per-seat lists of the state, inline up to four seats (no allocations per game; serialized as
 /// lists, as `Vec`s were).
@@ -170,7 +325,7 @@ pub struct State {
     /// Rank of an initial-layout trio still waiting for its fourth card.
     pub trio: Option<Rank>,
     /// The stock, the next card to flip LAST.
-    pub stock: Vec<Card>,
+    pub stock: Stock,
     /// Captured piles.
     pub piles: PerSeat<CardSet>,
     /// Red-five captures this deal, per seat.
@@ -233,7 +388,7 @@ impl State {
             hands: smallvec![CardSet::EMPTY; players],
             layout: Layout::new(),
             trio: None,
-            stock: Vec::new(),
+            stock: Stock::new(),
             piles: smallvec![CardSet::EMPTY; players],
             red_fives: smallvec![0; players],
             turn: 0,
@@ -274,22 +429,32 @@ impl State {
                 }
             };
             self.entries_used += 1;
+            let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
+            // A void Main Merah deal is redealt before anything is dealt from it: the next deal
+            // sets every hand, pile and list anew.
+            if self.table.options.ruleset == Ruleset::MainMerah
+                && let Some(reason) = main_merah_redeal(layout)
+            {
+                events.push(Event::Redeal {
+                    dealer: self.dealer,
+                    reason,
+                });
+                continue;
+            }
             // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
             // where allocating them anew weighed on every game.
-            self.hands.clear();
-            self.hands.resize(n, CardSet::EMPTY);
+            refill(&mut self.hands, n, CardSet::EMPTY);
             let mut seat = (self.dealer + 1) % n;
             for card in deck.iter().take(n * h) {
                 self.hands[seat].insert(*card);
                 seat = if seat + 1 == n { 0 } else { seat + 1 };
             }
-            let layout = deck.get(n * h..(n * h + l).min(deck.len())).unwrap_or(&[]);
             self.stock.clear();
-            self.stock.extend(deck.iter().skip(n * h + l).rev());
-            self.piles.clear();
-            self.piles.resize(n, CardSet::EMPTY);
-            self.red_fives.clear();
-            self.red_fives.resize(n, 0);
+            self.stock
+                .extend_from_slice(deck.get(n * h + l..).unwrap_or(&[]));
+            self.stock.reverse();
+            refill(&mut self.piles, n, CardSet::EMPTY);
+            refill(&mut self.red_fives, n, 0);
             self.trio = None;
             self.peek = if self.table.options.cutter_peek {
                 deck.last().map(|c| ((self.dealer + n - 1) % n, *c))
@@ -301,19 +466,11 @@ impl State {
             cards.clear();
             cards.extend_from_slice(layout);
             self.layout = Layout::of(cards);
-            if self.table.options.ruleset == Ruleset::MainMerah
-                && let Some(reason) = main_merah_redeal(layout)
-            {
-                events.push(Event::Redeal {
-                    dealer: self.dealer,
-                    reason,
-                });
-                continue;
-            }
             events.push(Event::Deal {
                 deal: self.deal,
                 dealer: self.dealer,
-                layout: layout.to_vec(),
+                // At most 12 cards (`scoring::sizes`).
+                layout: Few::of(layout).unwrap_or(Few::EMPTY),
             });
             if self.table.options.ruleset != Ruleset::MainMerah {
                 self.initial_specials(events);
@@ -334,7 +491,7 @@ impl State {
                 self.piles[self.dealer] = CardSet(self.piles[self.dealer].0 | same.0);
                 events.push(Event::FourOfAKind {
                     seat: self.dealer,
-                    cards: same.iter().collect(),
+                    cards: Few::of_set(same),
                 });
             } else if scoring::three_of_rank(set, rank) {
                 self.trio = Some(rank);
@@ -345,7 +502,10 @@ impl State {
     /// The layout cards `card` may capture, and whether it takes them all together (the fourth
     /// card of an initial trio) or exactly one of them.
     fn targets(&self, card: Card) -> (CardSet, bool) {
-        if let (Some(rank), Some(trio)) = (card.rank(), self.trio) {
+        // The trio first: nearly always none, and then the card's rank is not looked up.
+        if let Some(trio) = self.trio
+            && let Some(rank) = card.rank()
+        {
             let three = self.layout.set().of_rank(rank);
             if rank == trio && three.len() == 3 {
                 return (three, true);
@@ -367,23 +527,33 @@ impl State {
         if hits.is_empty() {
             return smallvec::SmallVec::new();
         }
-        // Pushed one by one: `collect` into a SmallVec goes through its generic `extend`, a
-        // tenth of the instructions of a Main Merah playout.
-        let mut options = smallvec::SmallVec::new();
-        for &card in self.layout.cards() {
-            if hits.contains(card) {
-                options.push(CardSet::from_cards([card]));
-            }
-        }
-        options
+        let (found, len) = self.targets_in_order(hits);
+        smallvec::SmallVec::from_buf_and_len(
+            [found[0], found[1], found[2], found[3]].map(|card| CardSet::from_cards([card])),
+            len,
+        )
     }
 
-    fn in_layout_order(&self, set: CardSet) -> CardList {
+    /// The cards of `targets`, one rank's (at most four), in layout order and how many there
+    /// are. Every layout card is written to the next slot and counted only if it is a target
+    /// (slot 4 takes the rest): no branch per card to mispredict where the targets lie.
+    fn targets_in_order(&self, targets: CardSet) -> ([Card; 5], usize) {
+        let mut found = [Card::JOKER; 5];
+        let mut len = 0;
+        for &card in self.layout.cards() {
+            found[len.min(4)] = card;
+            len += usize::from(targets.contains(card));
+        }
+        (found, len.min(4))
+    }
+
+    /// A capture (a legal one: at most three cards) in layout order.
+    fn in_layout_order(&self, set: CardSet) -> Few {
         // Nearly every capture takes one card (or none): no scan of the layout for it.
         match (set.0, set.0 & set.0.wrapping_sub(1)) {
-            (0, _) => CardList::new(),
-            (_, 0) => set.iter().next().map_or_else(CardList::new, one_card),
-            _ => in_order(self.layout.cards(), set),
+            (0, _) => Few::EMPTY,
+            (_, 0) => set.iter().next().map_or(Few::EMPTY, Few::one),
+            _ => Few::in_order(self.layout.cards(), set),
         }
     }
 
@@ -446,7 +616,7 @@ impl State {
             }
             let names: Vec<String> = options
                 .iter()
-                .map(|o| list(self.in_layout_order(*o)))
+                .map(|o| list(self.in_layout_order(*o).iter().copied()))
                 .collect();
             if wanted.is_empty() {
                 return Err(ActionError::illegal(
@@ -466,17 +636,25 @@ impl State {
                 ),
             ));
         }
-        self.play_checked(seat, card, wanted, events);
+        let captured = self.in_layout_order(wanted);
+        self.play_checked(seat, card, wanted, captured, events);
         Ok(())
     }
 
-    /// The hand step of a valid play: `card` from `seat`'s hand takes `wanted` (R15).
-    fn play_checked(&mut self, seat: Seat, card: Card, wanted: CardSet, events: &mut Vec<Event>) {
+    /// The hand step of a valid play: `card` from `seat`'s hand takes `wanted`, which is
+    /// `captured` in layout order (R15).
+    fn play_checked(
+        &mut self,
+        seat: Seat,
+        card: Card,
+        wanted: CardSet,
+        captured: Few,
+        events: &mut Vec<Event>,
+    ) {
         self.hands[seat].remove(card);
-        let captured = self.in_layout_order(wanted);
         push_in_place(events, || Event::Play {
             seat,
-            cards: one_card(card),
+            cards: Few::one(card),
             capture: captured,
         });
         if self.resolve(seat, card, wanted, events) {
@@ -589,7 +767,12 @@ impl State {
                 push_in_place(events, || Event::Capture {
                     seat,
                     card,
-                    cards: self.in_layout_order(set),
+                    // One target (nearly always) needs no look at the layout's order.
+                    cards: if together {
+                        self.in_layout_order(set)
+                    } else {
+                        Few::at_most_one(set)
+                    },
                 });
                 if self.resolve(seat, card, set, events) {
                     return;
@@ -669,7 +852,7 @@ impl State {
         events.push(Event::DealScored {
             deal: self.deal,
             score: Arc::clone(&score),
-            totals: self.totals.to_vec(),
+            totals: self.totals.as_slice().into(),
         });
         self.last_deal = Some(score);
     }
@@ -677,8 +860,55 @@ impl State {
     fn finish(&mut self, events: &mut Vec<Event>) {
         self.phase = Phase::Over;
         events.push(Event::GameOver {
-            ranking: self.ranking(),
+            ranking: self.final_ranking(),
         });
+    }
+
+    /// [`State::ranking`] for the game-over event, without a list per group.
+    fn final_ranking(&self) -> Ranking {
+        let n = self.table.players;
+        if n > RANKED_INLINE {
+            return Ranking(RankingRepr::Lists(self.ranking()));
+        }
+        let key = |s: u8| {
+            let s = Seat::from(s);
+            (
+                self.race_winner != Some(s),
+                -self.totals.get(s).copied().unwrap_or(0),
+            )
+        };
+        // Sorted by (key, seat) as `ranking_by_key` sorts: the seats come in increasing order,
+        // so inserting each after every seat of a key not above its own keeps the seat order.
+        let mut seats = [0u8; RANKED_INLINE];
+        for s in 0..n as u8 {
+            let mut i = usize::from(s);
+            while let Some(prev) = i.checked_sub(1).and_then(|p| seats.get(p).copied())
+                && key(prev) > key(s)
+            {
+                if let Some(slot) = seats.get_mut(i) {
+                    *slot = prev;
+                }
+                i -= 1;
+            }
+            if let Some(slot) = seats.get_mut(i) {
+                *slot = s;
+            }
+        }
+        // A group starts wherever the key changes, as `ranking_by_key` groups them.
+        let mut starts = 0u8;
+        for (i, pair) in seats.get(..n).unwrap_or(&[]).windows(2).enumerate() {
+            if key(pair[0]) != key(pair[1]) {
+                starts |= 2 << i;
+            }
+        }
+        if n > 0 {
+            starts |= 1;
+        }
+        Ranking(RankingRepr::Inline {
+            seats,
+            len: n as u8,
+            starts,
+        })
     }
 
     /// Ranking, best first (Taiwan race: the winner first, R16).
@@ -724,28 +954,35 @@ pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> 
 }
 
 /// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
-pub fn main_merah_redeal(layout: &[Card]) -> Option<String> {
-    let set = CardSet::from_cards(layout.iter().copied());
-    for rank in Rank::ALL {
-        if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
-            return Some(format!("three or more {rank}s in the layout"));
+/// Three or more cards of a self-pairing rank, first in rank order; else five or more cards of one
+/// class A/9, 2/8, 3/7, 4/6, first by low value. Counted in one pass over the layout (the checks
+/// rank by rank and class by class were a twentieth of a Main Merah playout).
+pub fn main_merah_redeal(layout: &[Card]) -> Option<RedealReason> {
+    let mut set = CardSet::EMPTY;
+    // Cards per class, by low value (index 0 unused: no class).
+    let mut classes = [0usize; 5];
+    for &card in layout {
+        set.insert(card);
+        if let Some(class) = card.rank().and_then(|r| CLASS_BY_RANK.get(r.index()))
+            && let Some(count) = classes.get_mut(usize::from(*class))
+        {
+            *count += 1;
         }
     }
-    for low in 1u32..=4 {
-        let count = layout
-            .iter()
-            .filter(|c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low))
-            .count();
-        if count >= 5 {
-            return Some(format!(
-                "{count} cards of the {}/{} class in the layout: a card would be stranded",
-                low,
-                10 - low
-            ));
+    for rank in scoring::SELF_PAIRING {
+        if set.of_rank(rank).len() >= 3 {
+            return Some(RedealReason::Three(rank));
         }
     }
-    None
+    (1u32..=4).find_map(|low| {
+        let count = classes.get(low as usize).copied().unwrap_or(0);
+        (count >= 5).then_some(RedealReason::Stranded { count, low })
+    })
 }
+
+/// The Main Merah class (its low value: 1 for A/9, 2 for 2/8, 3 for 3/7, 4 for 4/6) of each rank
+/// index, 2 to A; 0 for 5 and T-K, which pair with their own rank.
+const CLASS_BY_RANK: [u8; 13] = [2, 3, 4, 0, 4, 3, 2, 1, 0, 0, 0, 0, 1];
 
 impl GameState for State {
     type Options = Options;
@@ -779,50 +1016,54 @@ impl GameState for State {
                 // A card's targets are the layout cards of its partner rank, one mask test;
                 // only two or more of them need the layout's order.
                 let layout = self.layout.set();
+                // The rank of an initial trio still whole on the layout, whose fourth card takes
+                // all three (R7): three of the rank's four bits, told without counting them.
+                let trio = self
+                    .trio
+                    .filter(|rank| scoring::three_of_rank(layout, *rank));
                 for card in hand.iter() {
-                    if let (Some(rank), Some(trio)) = (card.rank(), self.trio)
+                    // The trio first: nearly always none, and then the rank is not looked up.
+                    if let Some(trio) = trio
+                        && let Some(rank) = card.rank()
                         && rank == trio
                     {
-                        // The fourth card of an initial trio takes all three (R7): three of
-                        // the rank's four bits, told without counting them.
-                        if scoring::three_of_rank(layout, rank) {
-                            let three = layout.of_rank(rank);
-                            push_in_place(out, || Action::Play {
-                                cards: one_card(card),
-                                capture: self.in_layout_order(three),
-                            });
-                            continue;
-                        }
+                        let three = layout.of_rank(rank);
+                        push_in_place(out, || Action::Play {
+                            cards: Cards::one(card),
+                            capture: Cards::in_order(self.layout.cards(), three),
+                        });
+                        continue;
                     }
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
-                    // None, one or several, told apart without counting the bits.
-                    match (targets.0, targets.0 & targets.0.wrapping_sub(1)) {
-                        (0, _) => push_in_place(out, || Action::Play {
-                            cards: one_card(card),
-                            capture: CardList::new(),
-                        }),
-                        (_, 0) => push_in_place(out, || Action::Play {
-                            cards: one_card(card),
-                            capture: self.in_layout_order(targets),
-                        }),
-                        _ => {
-                            for &target in self.layout.cards() {
-                                if targets.contains(target) {
-                                    push_in_place(out, || Action::Play {
-                                        cards: one_card(card),
-                                        capture: one_card(target),
-                                    });
-                                }
-                            }
+                    if targets.0 & targets.0.wrapping_sub(1) != 0 {
+                        // Several targets: one play per target, in layout order.
+                        let (found, len) = self.targets_in_order(targets);
+                        for &target in found.get(..len).unwrap_or(&[]) {
+                            push_in_place(out, || Action::Play {
+                                cards: Cards::one(card),
+                                capture: Cards::one(target),
+                            });
                         }
+                        continue;
                     }
+                    // None or one: the same play either way, without a branch on which (the
+                    // target counts of a hand are random, and a missed guess cost more than
+                    // the rest of the card's work).
+                    push_in_place(out, || Action::Play {
+                        cards: Cards::one(card),
+                        capture: Cards::at_most_one(targets),
+                    });
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                for card in choice.addable(self.layout.cards()) {
-                    push_in_place(out, || Action::Capture {
-                        cards: one_card(card),
-                    });
+                // `CaptureChoice::addable` without its list.
+                let addable = choice.addable_set();
+                for &card in self.layout.cards() {
+                    if addable.contains(card) {
+                        push_in_place(out, || Action::Capture {
+                            cards: Cards::one(card),
+                        });
+                    }
                 }
             }
             Phase::Over => {}
@@ -862,12 +1103,17 @@ impl GameState for State {
             listed.contains(action)
         });
         match action {
+            // Listed captures are in layout order already (R15): the event takes them as they are.
             Action::Play { cards, capture }
-                if seat == self.turn && matches!(self.phase, Phase::Play) && cards.len() == 1 =>
+                if seat == self.turn && matches!(self.phase, Phase::Play) =>
             {
-                let wanted = CardSet::from_cards(capture.iter().copied());
-                self.play_checked(seat, cards[0], wanted, events);
-                Ok(())
+                match (cards.as_slice(), capture.to_few()) {
+                    ([card], Some(captured)) => {
+                        self.play_checked(seat, *card, capture.set(), captured, events);
+                        Ok(())
+                    }
+                    _ => self.apply(seat, action, events),
+                }
             }
             _ => self.apply(seat, action, events),
         }
@@ -981,5 +1227,96 @@ impl GameState for State {
 
     fn determinize(&self, seat: Seat, rng: &mut crate::rng::PlayoutRng) -> Option<Self> {
         view::determinize(self, seat, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::PlayoutRng;
+
+    /// The redeal rule read as the spec states it (§7, R9), rank by rank and class by class: the
+    /// oracle of the one-pass [`main_merah_redeal`].
+    fn spec_redeal(layout: &[Card]) -> Option<String> {
+        let set = CardSet::from_cards(layout.iter().copied());
+        for rank in Rank::ALL {
+            if scoring::self_pairing(rank) && set.of_rank(rank).len() >= 3 {
+                return Some(format!("three or more {rank}s in the layout"));
+            }
+        }
+        for low in 1u32..=4 {
+            let count = layout
+                .iter()
+                .filter(
+                    |c| matches!(scoring::capture_value(**c), Some(v) if v == low || v == 10 - low),
+                )
+                .count();
+            if count >= 5 {
+                return Some(format!(
+                    "{count} cards of the {}/{} class in the layout: a card would be stranded",
+                    low,
+                    10 - low
+                ));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn main_merah_redeal_is_the_spec_rule() {
+        let mut pack = PackSpec::standard().cards();
+        let mut rng = PlayoutRng::new(11);
+        let mut redeals = 0;
+        for round in 0..4000 {
+            for i in (1..pack.len()).rev() {
+                pack.swap(i, rng.below(i + 1));
+            }
+            let layout = &pack[..[4, 10, 12, 20][round % 4]];
+            let got = main_merah_redeal(layout).map(|r| r.to_string());
+            assert_eq!(got, spec_redeal(layout), "{layout:?}");
+            redeals += usize::from(got.is_some());
+        }
+        assert!(redeals > 100, "{redeals}");
+    }
+
+    #[test]
+    fn the_game_over_ranking_is_the_ranking() {
+        let options: Options = serde_json::from_value(serde_json::json!({
+            "ruleset": "base", "first_dealer": 0, "black_aces": "by_player_count",
+            "red_five_bonus": false, "thai_nine": 10, "thai_low_cards": "black",
+            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": true, "deals": 1,
+        }))
+        .unwrap();
+        let mut rng = PlayoutRng::new(5);
+        for players in 2..=4 {
+            let mut state = State::new(options.clone(), players, 1, Vec::new(), &mut Vec::new());
+            for _ in 0..500 {
+                for t in state.totals.iter_mut() {
+                    *t = rng.below(4) as i64 * 10;
+                }
+                state.race_winner = [None, Some(rng.below(players))][rng.below(2)];
+                let ranking = state.final_ranking();
+                assert_eq!(ranking.to_lists(), state.ranking());
+                assert_eq!(
+                    serde_json::to_value(&ranking).unwrap(),
+                    serde_json::to_value(state.ranking()).unwrap()
+                );
+            }
+        }
+        let lists = Ranking(RankingRepr::Lists(vec![vec![2], vec![0, 1]]));
+        assert_eq!(serde_json::to_string(&lists).unwrap(), "[[2],[0,1]]");
+    }
+
+    #[test]
+    fn redeal_reasons_are_written_as_before() {
+        let reason = RedealReason::Stranded { count: 5, low: 3 };
+        assert_eq!(
+            serde_json::to_value(reason).unwrap(),
+            serde_json::json!("5 cards of the 3/7 class in the layout: a card would be stranded")
+        );
+        assert_eq!(
+            RedealReason::Three(Rank::Queen).to_string(),
+            "three or more Qs in the layout"
+        );
     }
 }
