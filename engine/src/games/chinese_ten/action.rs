@@ -149,27 +149,57 @@ impl Default for Cards {
     }
 }
 
-impl std::ops::Deref for Cards {
-    type Target = [Card];
+/// The traits a card list type shares with `[Card]` and [`CardList`], through its `as_slice`:
+/// deref, equality, `Debug`, and the serialized form and schema of a [`CardList`] (the
+/// published schemas do not change).
+macro_rules! card_list_like {
+    ($list:ty) => {
+        impl std::ops::Deref for $list {
+            type Target = [Card];
 
-    fn deref(&self) -> &[Card] {
-        self.as_slice()
-    }
+            fn deref(&self) -> &[Card] {
+                self.as_slice()
+            }
+        }
+
+        impl PartialEq for $list {
+            fn eq(&self, other: &$list) -> bool {
+                self.as_slice() == other.as_slice()
+            }
+        }
+
+        impl Eq for $list {}
+
+        impl fmt::Debug for $list {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl Serialize for $list {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.as_slice().serialize(serializer)
+            }
+        }
+
+        impl schemars::JsonSchema for $list {
+            fn inline_schema() -> bool {
+                CardList::inline_schema()
+            }
+            fn schema_name() -> Cow<'static, str> {
+                CardList::schema_name()
+            }
+            fn schema_id() -> Cow<'static, str> {
+                CardList::schema_id()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                CardList::json_schema(generator)
+            }
+        }
+    };
 }
 
-impl PartialEq for Cards {
-    fn eq(&self, other: &Cards) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Cards {}
-
-impl fmt::Debug for Cards {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+card_list_like!(Cards);
 
 impl From<&[Card]> for Cards {
     fn from(list: &[Card]) -> Cards {
@@ -208,32 +238,10 @@ impl FromIterator<Card> for Cards {
     }
 }
 
-impl Serialize for Cards {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.as_slice().serialize(serializer)
-    }
-}
-
 impl<'de> Deserialize<'de> for Cards {
     // Parsed as a `CardList`, so whatever it accepted and refused (and how) is unchanged.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         CardList::deserialize(deserializer).map(Cards::from)
-    }
-}
-
-impl schemars::JsonSchema for Cards {
-    // Described as the `CardList` it stands for (the published schemas do not change).
-    fn inline_schema() -> bool {
-        CardList::inline_schema()
-    }
-    fn schema_name() -> Cow<'static, str> {
-        CardList::schema_name()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        CardList::schema_id()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        CardList::json_schema(generator)
     }
 }
 
@@ -335,49 +343,7 @@ impl Few {
     }
 }
 
-impl std::ops::Deref for Few {
-    type Target = [Card];
-
-    fn deref(&self) -> &[Card] {
-        self.as_slice()
-    }
-}
-
-impl PartialEq for Few {
-    fn eq(&self, other: &Few) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Few {}
-
-impl fmt::Debug for Few {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl Serialize for Few {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.as_slice().serialize(serializer)
-    }
-}
-
-impl schemars::JsonSchema for Few {
-    // Described as the `CardList` it stands for (the published schemas do not change).
-    fn inline_schema() -> bool {
-        CardList::inline_schema()
-    }
-    fn schema_name() -> Cow<'static, str> {
-        CardList::schema_name()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        CardList::schema_id()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        CardList::json_schema(generator)
-    }
-}
+card_list_like!(Few);
 
 #[cfg(test)]
 mod tests {

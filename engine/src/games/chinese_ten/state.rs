@@ -13,7 +13,6 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize, Serializer};
 use smallvec::smallvec;
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -82,6 +81,7 @@ pub enum Event {
         /// The dealer.
         dealer: Seat,
         /// Why.
+        #[schemars(with = "String")]
         reason: RedealReason,
     },
     /// Four of a kind in the initial layout go to the dealer.
@@ -146,7 +146,7 @@ pub enum Event {
     /// The game ended.
     GameOver {
         /// Final ranking.
-        ranking: Ranking,
+        ranking: Vec<Vec<Seat>>,
     },
 }
 
@@ -182,107 +182,6 @@ impl fmt::Display for RedealReason {
 impl Serialize for RedealReason {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
-    }
-}
-
-impl schemars::JsonSchema for RedealReason {
-    fn inline_schema() -> bool {
-        String::inline_schema()
-    }
-    fn schema_name() -> Cow<'static, str> {
-        String::schema_name()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        String::schema_id()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
-
-/// Seats a [`Ranking`] holds inline.
-const RANKED_INLINE: usize = 8;
-
-/// The final ranking of the game-over event: groups of seats, best first, serialized and
-/// described as the list of lists [`State::ranking`] returns, but without a list per group (a
-/// short Taiwan race felt those in every game).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ranking(RankingRepr);
-
-#[derive(Debug, Clone, PartialEq)]
-enum RankingRepr {
-    /// `len` seats in ranking order; bit i of `starts` marks a group starting at position i.
-    Inline {
-        seats: [u8; RANKED_INLINE],
-        len: u8,
-        starts: u8,
-    },
-    /// More seats than fit inline (no game of the family has them).
-    Lists(Vec<Vec<Seat>>),
-}
-
-impl Ranking {
-    /// The groups as lists.
-    pub fn to_lists(&self) -> Vec<Vec<Seat>> {
-        match &self.0 {
-            RankingRepr::Lists(lists) => lists.clone(),
-            RankingRepr::Inline { .. } => self
-                .inline_groups()
-                .iter()
-                .map(|g| g.iter().map(|s| Seat::from(*s)).collect())
-                .collect(),
-        }
-    }
-
-    /// The inline groups, each as its seats (none for [`RankingRepr::Lists`]).
-    fn inline_groups(&self) -> smallvec::SmallVec<[&[u8]; RANKED_INLINE]> {
-        let mut groups = smallvec::SmallVec::new();
-        if let RankingRepr::Inline { seats, len, starts } = &self.0 {
-            let seats = seats.get(..usize::from(*len)).unwrap_or(&[]);
-            let mut start = 0;
-            for end in 1..=seats.len() {
-                if end == seats.len() || starts & (1 << end) != 0 {
-                    groups.push(seats.get(start..end).unwrap_or(&[]));
-                    start = end;
-                }
-            }
-        }
-        groups
-    }
-}
-
-impl Serialize for Ranking {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        match &self.0 {
-            RankingRepr::Lists(lists) => lists.serialize(serializer),
-            RankingRepr::Inline { .. } => {
-                // Each group as the `Vec<Seat>` it stands for.
-                let groups = self.inline_groups();
-                let mut seq = serializer.serialize_seq(Some(groups.len()))?;
-                for group in groups {
-                    let seats: smallvec::SmallVec<[Seat; RANKED_INLINE]> =
-                        group.iter().map(|s| Seat::from(*s)).collect();
-                    seq.serialize_element(seats.as_slice())?;
-                }
-                seq.end()
-            }
-        }
-    }
-}
-
-impl schemars::JsonSchema for Ranking {
-    fn inline_schema() -> bool {
-        <Vec<Vec<Seat>>>::inline_schema()
-    }
-    fn schema_name() -> Cow<'static, str> {
-        <Vec<Vec<Seat>>>::schema_name()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        <Vec<Vec<Seat>>>::schema_id()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        <Vec<Vec<Seat>>>::json_schema(generator)
     }
 }
 
@@ -860,55 +759,8 @@ impl State {
     fn finish(&mut self, events: &mut Vec<Event>) {
         self.phase = Phase::Over;
         events.push(Event::GameOver {
-            ranking: self.final_ranking(),
+            ranking: self.ranking(),
         });
-    }
-
-    /// [`State::ranking`] for the game-over event, without a list per group.
-    fn final_ranking(&self) -> Ranking {
-        let n = self.table.players;
-        if n > RANKED_INLINE {
-            return Ranking(RankingRepr::Lists(self.ranking()));
-        }
-        let key = |s: u8| {
-            let s = Seat::from(s);
-            (
-                self.race_winner != Some(s),
-                -self.totals.get(s).copied().unwrap_or(0),
-            )
-        };
-        // Sorted by (key, seat) as `ranking_by_key` sorts: the seats come in increasing order,
-        // so inserting each after every seat of a key not above its own keeps the seat order.
-        let mut seats = [0u8; RANKED_INLINE];
-        for s in 0..n as u8 {
-            let mut i = usize::from(s);
-            while let Some(prev) = i.checked_sub(1).and_then(|p| seats.get(p).copied())
-                && key(prev) > key(s)
-            {
-                if let Some(slot) = seats.get_mut(i) {
-                    *slot = prev;
-                }
-                i -= 1;
-            }
-            if let Some(slot) = seats.get_mut(i) {
-                *slot = s;
-            }
-        }
-        // A group starts wherever the key changes, as `ranking_by_key` groups them.
-        let mut starts = 0u8;
-        for (i, pair) in seats.get(..n).unwrap_or(&[]).windows(2).enumerate() {
-            if key(pair[0]) != key(pair[1]) {
-                starts |= 2 << i;
-            }
-        }
-        if n > 0 {
-            starts |= 1;
-        }
-        Ranking(RankingRepr::Inline {
-            seats,
-            len: n as u8,
-            starts,
-        })
     }
 
     /// Ranking, best first (Taiwan race: the winner first, R16).
@@ -1277,34 +1129,6 @@ mod tests {
             redeals += usize::from(got.is_some());
         }
         assert!(redeals > 100, "{redeals}");
-    }
-
-    #[test]
-    fn the_game_over_ranking_is_the_ranking() {
-        let options: Options = serde_json::from_value(serde_json::json!({
-            "ruleset": "base", "first_dealer": 0, "black_aces": "by_player_count",
-            "red_five_bonus": false, "thai_nine": 10, "thai_low_cards": "black",
-            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": true, "deals": 1,
-        }))
-        .unwrap();
-        let mut rng = PlayoutRng::new(5);
-        for players in 2..=4 {
-            let mut state = State::new(options.clone(), players, 1, Vec::new(), &mut Vec::new());
-            for _ in 0..500 {
-                for t in state.totals.iter_mut() {
-                    *t = rng.below(4) as i64 * 10;
-                }
-                state.race_winner = [None, Some(rng.below(players))][rng.below(2)];
-                let ranking = state.final_ranking();
-                assert_eq!(ranking.to_lists(), state.ranking());
-                assert_eq!(
-                    serde_json::to_value(&ranking).unwrap(),
-                    serde_json::to_value(state.ranking()).unwrap()
-                );
-            }
-        }
-        let lists = Ranking(RankingRepr::Lists(vec![vec![2], vec![0, 1]]));
-        assert_eq!(serde_json::to_string(&lists).unwrap(), "[[2],[0,1]]");
     }
 
     #[test]
