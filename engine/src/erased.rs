@@ -657,6 +657,17 @@ pub struct TypedMatch<G: GameDef> {
     pub state: G::State,
 }
 
+impl<G: GameDef> TypedMatch<G> {
+    /// The typed legal actions of `seat`, in canonical order (none if it may not act).
+    fn typed_legal_actions(&self, seat: Seat) -> Vec<ActionOf<G>> {
+        let mut actions = Vec::new();
+        if self.state.to_act().contains(seat) {
+            self.state.legal_actions(seat, &mut actions);
+        }
+        actions
+    }
+}
+
 impl<G: GameDef> Clone for TypedMatch<G> {
     fn clone(&self) -> Self {
         TypedMatch {
@@ -697,21 +708,11 @@ impl<G: GameDef> Match for TypedMatch<G> {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        if !self.state.to_act().contains(seat) {
-            return Vec::new();
-        }
-        let mut actions = Vec::new();
-        self.state.legal_actions(seat, &mut actions);
-        actions.iter().map(to_json).collect()
+        self.typed_legal_actions(seat).iter().map(to_json).collect()
     }
 
     fn legal_actions_json(&self, seat: Seat) -> String {
-        if !self.state.to_act().contains(seat) {
-            return "[]".into();
-        }
-        let mut actions = Vec::new();
-        self.state.legal_actions(seat, &mut actions);
-        serde_json::to_string(&actions).unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.typed_legal_actions(seat)).unwrap_or_else(|_| "[]".into())
     }
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActionError> {
