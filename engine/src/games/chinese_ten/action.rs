@@ -75,22 +75,7 @@ impl Cards {
     /// The cards of `set` in the order they appear in `order` (cards of `set` missing from
     /// `order` are left out), as [`crate::cards::in_order`] lists them.
     pub fn in_order(order: &[Card], set: CardSet) -> Cards {
-        let mut cards = [Card::JOKER; INLINE];
-        let mut len = 0;
-        for &card in order {
-            if set.contains(card) {
-                match cards.get_mut(len) {
-                    Some(slot) => *slot = card,
-                    // Longer than inline (never from the rules' own lists): the general path.
-                    None => return Cards::from(crate::cards::in_order(order, set)),
-                }
-                len += 1;
-            }
-        }
-        Cards(Repr::Inline {
-            len: len as u8,
-            cards,
-        })
+        Cards::from(crate::cards::in_order(order, set))
     }
 
     /// The cards as a slice.
@@ -306,19 +291,13 @@ impl Few {
     /// them; the rules only ask this of captures (at most three cards) and four of a kind, so
     /// nothing is ever left out past [`FEW`].
     pub fn in_order(order: &[Card], set: CardSet) -> Few {
-        let mut few = Few::EMPTY;
-        let mut len = 0;
-        for &card in order {
-            if set.contains(card)
-                && let Some(slot) = few.cards.get_mut(len)
-            {
-                *slot = card;
-                len += 1;
-            }
-        }
-        debug_assert_eq!(len, set.len(), "an event list of more than {FEW} cards");
-        few.len = len as u8;
-        few
+        let list = crate::cards::in_order(order, set);
+        debug_assert_eq!(
+            list.len(),
+            set.len(),
+            "an event list of more than {FEW} cards"
+        );
+        Few::of(list.get(..FEW).unwrap_or(&list)).unwrap_or(Few::EMPTY)
     }
 
     /// The cards of `set` in card order (four of a kind: never past [`FEW`]).

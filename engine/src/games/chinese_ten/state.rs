@@ -815,8 +815,10 @@ pub fn main_merah_redeal(layout: &[Card]) -> Option<RedealReason> {
     let mut classes = [0usize; 5];
     for &card in layout {
         set.insert(card);
-        if let Some(class) = card.rank().and_then(|r| CLASS_BY_RANK.get(r.index()))
-            && let Some(count) = classes.get_mut(usize::from(*class))
+        // A numeral's class is its own value or its complement to ten, whichever is lower; 5
+        // pairs with itself (a self-pairing rank) and T-K have no value.
+        if let Some(value) = scoring::capture_value(card).filter(|v| *v != 5)
+            && let Some(count) = classes.get_mut(value.min(10 - value) as usize)
         {
             *count += 1;
         }
@@ -831,10 +833,6 @@ pub fn main_merah_redeal(layout: &[Card]) -> Option<RedealReason> {
         (count >= 5).then_some(RedealReason::Stranded { count, low })
     })
 }
-
-/// The Main Merah class (its low value: 1 for A/9, 2 for 2/8, 3 for 3/7, 4 for 4/6) of each rank
-/// index, 2 to A; 0 for 5 and T-K, which pair with their own rank.
-const CLASS_BY_RANK: [u8; 13] = [2, 3, 4, 0, 4, 3, 2, 1, 0, 0, 0, 0, 1];
 
 impl GameState for State {
     type Options = Options;
@@ -908,14 +906,10 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                // `CaptureChoice::addable` without its list.
-                let addable = choice.addable_set();
-                for &card in self.layout.cards() {
-                    if addable.contains(card) {
-                        push_in_place(out, || Action::Capture {
-                            cards: Cards::one(card),
-                        });
-                    }
+                for card in choice.addable(self.layout.cards()) {
+                    push_in_place(out, || Action::Capture {
+                        cards: Cards::one(card),
+                    });
                 }
             }
             Phase::Over => {}
