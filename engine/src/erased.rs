@@ -633,7 +633,11 @@ impl<G: GameDef> PlayoutLists<G> {
             if seats.is_empty() {
                 return applied;
             }
-            let seat = seats[rng.below(seats.len())];
+            // One actor (nearly every step) needs no draw.
+            let seat = match seats {
+                [one] => *one,
+                _ => seats[rng.below(seats.len())],
+            };
             actions.clear();
             state.legal_actions(seat, actions);
             if actions.is_empty() {
