@@ -5,7 +5,7 @@ use engine::cards::{Card, CardSet, PackSpec};
 use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::chinese_ten::ChineseTen;
-use engine::games::chinese_ten::action::Action;
+use engine::games::chinese_ten::action::{Action, Cards};
 use engine::games::chinese_ten::rules::Options;
 use engine::games::chinese_ten::scoring;
 use engine::games::chinese_ten::state::{State, main_merah_redeal};
@@ -126,8 +126,8 @@ fn legal(state: &State, seat: usize) -> Vec<Action> {
 
 fn tplay(card: &str, capture: &str) -> Action {
     Action::Play {
-        cards: [c(card)].into_iter().collect(),
-        capture: cs(capture).into(),
+        cards: Cards::one(c(card)),
+        capture: Cards::of(&cs(capture)).unwrap_or_default(),
     }
 }
 

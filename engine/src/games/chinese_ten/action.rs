@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Hand step: play one card and name exactly the layout cards it takes (`[]` to trail).
@@ -23,103 +23,96 @@ pub enum Action {
     },
 }
 
-/// Cards kept inline by [`Cards`]: every list the rules produce (one card, a capture of one
-/// card or an initial trio, four of a kind, a 4-card layout) fits. Eight, so that a list is
-/// stored and read back as one 8-byte word (seven were stored as two overlapping words, and
-/// the move's first read of the listed action stalled on them).
-const INLINE: usize = 8;
-
-/// A list of cards as the family's actions name them: serialized, parsed and described exactly
-/// as a [`CardList`] (any length, order and repeats kept as sent), but 16 bytes with up to
-/// [`INLINE`] cards inline, so that an action is 32 bytes (56 with two `CardList`s: the legal
-/// list of every move is made of these). Longer lists, which only a client sends, are on the
-/// heap.
-#[derive(Clone)]
-pub struct Cards(Repr);
-
-#[derive(Clone)]
-enum Repr {
-    /// `len` cards at the front of `cards` (the rest is filler).
-    Inline { len: u8, cards: [Card; INLINE] },
-    /// More than [`INLINE`] cards, behind a thin pointer (the tag then leaves the action a
-    /// niche for its own: 32 bytes, not 40).
-    Heap(Box<CardList>),
+/// A list of at most `N` cards, plain data: no allocation and nothing to drop, so the legal
+/// list and the events of every move are written and cleared without a loop over them.
+/// Serialized, parsed and described exactly as a [`CardList`] (order and repeats kept as sent);
+/// a longer list is refused when parsed (the rules never name that many).
+#[derive(Clone, Copy)]
+pub struct InlineCards<const N: usize> {
+    len: u8,
+    cards: [Card; N],
 }
 
-impl Cards {
+/// The card lists of actions: a played card, a capture (one card, or an initial trio). Eight
+/// cards, so that a list is stored and read back as one 8-byte word, and an action is 19 bytes.
+pub type Cards = InlineCards<8>;
+
+/// The card lists of events: a played card, a capture, four of a kind, an initial layout (at
+/// most 12 cards, a Main Merah layout).
+pub type Few = InlineCards<12>;
+
+impl<const N: usize> InlineCards<N> {
     /// No card.
-    pub const EMPTY: Cards = Cards(Repr::Inline {
+    pub const EMPTY: Self = InlineCards {
         len: 0,
-        cards: [Card::JOKER; INLINE],
-    });
+        cards: [Card::JOKER; N],
+    };
 
     /// One card, written whole.
     #[inline]
-    pub fn one(card: Card) -> Cards {
-        Cards(Repr::Inline {
+    pub fn one(card: Card) -> Self {
+        InlineCards {
             len: 1,
-            cards: [card; INLINE],
-        })
+            cards: [card; N],
+        }
     }
 
     /// The lowest card of `set` if it holds one card, nothing if it is empty: a capture of none
     /// or one target, built without a branch on which (the target counts of a hand are random).
     #[inline]
-    pub fn at_most_one(set: CardSet) -> Cards {
-        Cards(Repr::Inline {
+    pub fn at_most_one(set: CardSet) -> Self {
+        InlineCards {
             len: u8::from(!set.is_empty()),
-            cards: [lowest(set); INLINE],
-        })
+            cards: [lowest(set); N],
+        }
+    }
+
+    /// The cards of a list, `None` past `N` cards.
+    #[inline]
+    pub fn of(list: &[Card]) -> Option<Self> {
+        let mut inline = Self::EMPTY;
+        inline.cards.get_mut(..list.len())?.copy_from_slice(list);
+        inline.len = list.len() as u8;
+        Some(inline)
     }
 
     /// The cards of `set` in the order they appear in `order` (cards of `set` missing from
-    /// `order` are left out), as [`crate::cards::in_order`] lists them.
-    pub fn in_order(order: &[Card], set: CardSet) -> Cards {
-        Cards::from(crate::cards::in_order(order, set))
+    /// `order` are left out), as [`crate::cards::in_order`] lists them. The rules ask this of
+    /// captures (at most three cards) and four of a kind: never past `N`.
+    pub fn in_order(order: &[Card], set: CardSet) -> Self {
+        let list = crate::cards::in_order(order, set);
+        debug_assert!(list.len() <= N, "a list of more than {N} cards");
+        Self::of(list.get(..N).unwrap_or(&list)).unwrap_or(Self::EMPTY)
+    }
+
+    /// The cards of `set` in card order (four of a kind: never past `N`).
+    pub fn of_set(set: CardSet) -> Self {
+        let mut inline = Self::EMPTY;
+        for (slot, card) in inline.cards.iter_mut().zip(set.iter()) {
+            *slot = card;
+            inline.len += 1;
+        }
+        debug_assert_eq!(usize::from(inline.len), set.len(), "more than {N} cards");
+        inline
     }
 
     /// The cards as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {
-        match &self.0 {
-            Repr::Inline { len, cards } => cards.get(..usize::from(*len)).unwrap_or(&[]),
-            Repr::Heap(cards) => cards,
-        }
+        self.cards.get(..usize::from(self.len)).unwrap_or(&[])
     }
 
-    /// The cards as a set (repeats once). Inline, every slot is tested and the filler masked
-    /// off: no branch on the length (a capture of none or one card, at random).
+    /// The cards as a set (repeats once). Every slot is tested and the filler masked off: no
+    /// branch on the length (a capture of none or one card, at random).
     #[inline]
     pub fn set(&self) -> CardSet {
-        match &self.0 {
-            Repr::Inline { len, cards } => {
-                let mut bits = 0u64;
-                for (i, card) in cards.iter().enumerate() {
-                    let listed = 0u64.wrapping_sub(u64::from(i < usize::from(*len)));
-                    // Card indices are below 53.
-                    bits |= (1u64 << (card.index() & 63)) & listed;
-                }
-                CardSet(bits)
-            }
-            Repr::Heap(cards) => CardSet::from_cards(cards.iter().copied()),
+        let mut bits = 0u64;
+        for (i, card) in self.cards.iter().enumerate() {
+            let listed = 0u64.wrapping_sub(u64::from(i < usize::from(self.len)));
+            // Card indices are below 53.
+            bits |= (1u64 << (card.index() & 63)) & listed;
         }
-    }
-
-    /// The cards as an event's [`Few`], `None` past [`FEW`] cards. Inline lists are copied
-    /// whole, in registers: a copy of their length only stalled the event's first read of them.
-    #[inline]
-    pub fn to_few(&self) -> Option<Few> {
-        match &self.0 {
-            Repr::Inline { len, cards } => {
-                let [a, b, c, d, e, f, g, h] = *cards;
-                let j = Card::JOKER;
-                Some(Few {
-                    len: *len,
-                    cards: [a, b, c, d, e, f, g, h, j, j, j, j],
-                })
-            }
-            Repr::Heap(cards) => Few::of(cards),
-        }
+        CardSet(bits)
     }
 
     /// The cards as a [`CardList`].
@@ -128,105 +121,80 @@ impl Cards {
     }
 }
 
-impl Default for Cards {
-    fn default() -> Cards {
-        Cards::EMPTY
+impl Cards {
+    /// The cards as an event's [`Few`], copied whole, in registers: a copy of their length only
+    /// stalled the event's first read of them.
+    #[inline]
+    pub fn to_few(&self) -> Few {
+        let [a, b, c, d, e, f, g, h] = self.cards;
+        let j = Card::JOKER;
+        Few {
+            len: self.len,
+            cards: [a, b, c, d, e, f, g, h, j, j, j, j],
+        }
     }
 }
 
-/// The traits a card list type shares with `[Card]` and [`CardList`], through its `as_slice`:
-/// deref, equality, `Debug`, and the serialized form and schema of a [`CardList`] (the
-/// published schemas do not change).
-macro_rules! card_list_like {
-    ($list:ty) => {
-        impl std::ops::Deref for $list {
-            type Target = [Card];
-
-            fn deref(&self) -> &[Card] {
-                self.as_slice()
-            }
-        }
-
-        impl PartialEq for $list {
-            fn eq(&self, other: &$list) -> bool {
-                self.as_slice() == other.as_slice()
-            }
-        }
-
-        impl Eq for $list {}
-
-        impl fmt::Debug for $list {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_list().entries(self.iter()).finish()
-            }
-        }
-
-        impl Serialize for $list {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                self.as_slice().serialize(serializer)
-            }
-        }
-
-        impl schemars::JsonSchema for $list {
-            fn inline_schema() -> bool {
-                CardList::inline_schema()
-            }
-            fn schema_name() -> Cow<'static, str> {
-                CardList::schema_name()
-            }
-            fn schema_id() -> Cow<'static, str> {
-                CardList::schema_id()
-            }
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                CardList::json_schema(generator)
-            }
-        }
-    };
+impl<const N: usize> Default for InlineCards<N> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
 }
 
-card_list_like!(Cards);
+impl<const N: usize> std::ops::Deref for InlineCards<N> {
+    type Target = [Card];
 
-impl From<&[Card]> for Cards {
-    fn from(list: &[Card]) -> Cards {
-        if list.len() > INLINE {
-            return Cards(Repr::Heap(Box::new(CardList::from_slice(list))));
-        }
-        let mut cards = [Card::JOKER; INLINE];
-        for (slot, card) in cards.iter_mut().zip(list) {
-            *slot = *card;
-        }
-        Cards(Repr::Inline {
-            len: list.len() as u8,
-            cards,
+    fn deref(&self) -> &[Card] {
+        self.as_slice()
+    }
+}
+
+impl<const N: usize> PartialEq for InlineCards<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<const N: usize> Eq for InlineCards<N> {}
+
+impl<const N: usize> fmt::Debug for InlineCards<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<const N: usize> Serialize for InlineCards<N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for InlineCards<N> {
+    // Parsed as a `CardList` (whatever it accepts and refuses, and how), then held inline.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let list = CardList::deserialize(deserializer)?;
+        Self::of(&list).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "{} cards in one list; a list names at most {N} (a play names one card and \
+                 captures at most three)",
+                list.len()
+            ))
         })
     }
 }
 
-impl From<CardList> for Cards {
-    fn from(list: CardList) -> Cards {
-        if list.len() > INLINE {
-            return Cards(Repr::Heap(Box::new(list)));
-        }
-        Cards::from(list.as_slice())
+impl<const N: usize> schemars::JsonSchema for InlineCards<N> {
+    fn inline_schema() -> bool {
+        CardList::inline_schema()
     }
-}
-
-impl From<Vec<Card>> for Cards {
-    fn from(list: Vec<Card>) -> Cards {
-        Cards::from(list.as_slice())
+    fn schema_name() -> Cow<'static, str> {
+        CardList::schema_name()
     }
-}
-
-impl FromIterator<Card> for Cards {
-    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Cards {
-        Cards::from(iter.into_iter().collect::<CardList>())
+    fn schema_id() -> Cow<'static, str> {
+        CardList::schema_id()
     }
-}
-
-impl<'de> Deserialize<'de> for Cards {
-    // Parsed as a `CardList`, so whatever it accepted and refused (and how) is unchanged.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        CardList::deserialize(deserializer).map(Cards::from)
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        CardList::json_schema(generator)
     }
 }
 
@@ -237,92 +205,6 @@ fn lowest(set: CardSet) -> Card {
     Card::from_index((set.0 | 1 << Card::JOKER.index()).trailing_zeros() as usize)
         .unwrap_or(Card::JOKER)
 }
-
-/// Cards held by a [`Few`]: the longest list an event of the family names (a 12-card Main
-/// Merah layout).
-const FEW: usize = 12;
-
-/// A short list of cards the rules build for an event (a played card, a capture, four of a kind,
-/// an initial layout): serialized and described exactly as a [`CardList`], but plain data, so a
-/// move's events need no clean-up (dropping them was a twentieth of a playout). The rules never
-/// name more than [`FEW`] cards in one list.
-#[derive(Clone, Copy)]
-pub struct Few {
-    len: u8,
-    cards: [Card; FEW],
-}
-
-impl Few {
-    /// No card.
-    pub const EMPTY: Few = Few {
-        len: 0,
-        cards: [Card::JOKER; FEW],
-    };
-
-    /// One card.
-    #[inline]
-    pub fn one(card: Card) -> Few {
-        Few {
-            len: 1,
-            cards: [card; FEW],
-        }
-    }
-
-    /// The lowest card of `set` if it holds one card, nothing if it is empty, without a branch
-    /// on which (see [`Cards::at_most_one`]).
-    #[inline]
-    pub fn at_most_one(set: CardSet) -> Few {
-        Few {
-            len: u8::from(!set.is_empty()),
-            cards: [lowest(set); FEW],
-        }
-    }
-
-    /// The cards of a list the rules built, `None` past [`FEW`] cards.
-    #[inline]
-    pub fn of(list: &[Card]) -> Option<Few> {
-        let mut few = Few::EMPTY;
-        few.cards.get_mut(..list.len())?.copy_from_slice(list);
-        few.len = list.len() as u8;
-        Some(few)
-    }
-
-    /// The cards of `set` in the order they appear in `order`, as [`Cards::in_order`] lists
-    /// them; the rules only ask this of captures (at most three cards) and four of a kind, so
-    /// nothing is ever left out past [`FEW`].
-    pub fn in_order(order: &[Card], set: CardSet) -> Few {
-        let list = crate::cards::in_order(order, set);
-        debug_assert_eq!(
-            list.len(),
-            set.len(),
-            "an event list of more than {FEW} cards"
-        );
-        Few::of(list.get(..FEW).unwrap_or(&list)).unwrap_or(Few::EMPTY)
-    }
-
-    /// The cards of `set` in card order (four of a kind: never past [`FEW`]).
-    pub fn of_set(set: CardSet) -> Few {
-        let mut few = Few::EMPTY;
-        for (slot, card) in few.cards.iter_mut().zip(set.iter()) {
-            *slot = card;
-            few.len += 1;
-        }
-        debug_assert_eq!(
-            usize::from(few.len),
-            set.len(),
-            "an event list of more than {FEW} cards"
-        );
-        few
-    }
-
-    /// The cards as a slice.
-    #[inline]
-    pub fn as_slice(&self) -> &[Card] {
-        self.cards.get(..usize::from(self.len)).unwrap_or(&[])
-    }
-}
-
-card_list_like!(Few);
 
 #[cfg(test)]
 mod tests {
@@ -339,10 +221,10 @@ mod tests {
             "TH",
             "TH 9S",
             "AS 2C 3D 4H 5S 6C 7D",
-            "AS 2C 3D 4H 5S 6C 7D 8H 9S TH",
+            "AS 2C 3D 4H 5S 6C 7D 8H",
         ] {
             let old: CardList = cards(list).into_iter().collect();
-            let new = Cards::from(cards(list));
+            let new = Cards::of(&cards(list)).unwrap_or_default();
             assert_eq!(new.as_slice(), old.as_slice());
             let json = serde_json::to_string(&old).unwrap_or_default();
             assert_eq!(serde_json::to_string(&new).unwrap_or_default(), json);
@@ -355,29 +237,33 @@ mod tests {
             let new = serde_json::from_str::<Cards>(bad).map_err(|e| e.to_string());
             assert_eq!(new.map(|c| c.to_list()), old, "{bad}");
         }
+        // Past eight cards an action's list is refused when parsed, with the count.
+        let nine = serde_json::to_string(&cards("AS 2C 3D 4H 5S 6C 7D 8H 9S")).unwrap_or_default();
+        let refused = serde_json::from_str::<Cards>(&nine).map_err(|e| e.to_string());
+        assert!(
+            refused.as_ref().is_err_and(|e| e.contains("9 cards in one list")),
+            "{refused:?}"
+        );
+        assert!(serde_json::from_str::<Few>(&nine).is_ok());
     }
 
     #[test]
     fn cards_in_order_is_the_card_list_in_order() {
         let order = cards("AS 2C 3D 4H 5S 6C 7D 8H 9S TH");
-        for mask in [0u64, 1, 0b1111_0000, u64::MAX] {
+        for mask in [0u64, 1, 0b1111_0000, 0b1010_0110] {
             let set = CardSet(CardSet::from_cards(order.iter().copied()).0 & mask.rotate_left(3));
             assert_eq!(
                 Cards::in_order(&order, set).as_slice(),
                 crate::cards::in_order(&order, set).as_slice()
             );
         }
-        assert!(std::mem::size_of::<Action>() <= 32);
+        assert!(std::mem::size_of::<Action>() <= 19);
         for (i, &card) in order.iter().enumerate() {
             let set = CardSet::from_cards(order[i..].iter().copied());
             assert_eq!(lowest(set), set.iter().next().unwrap_or(Card::JOKER));
             let one = CardSet::from_cards([card]);
             assert_eq!(Cards::at_most_one(one), Cards::one(card));
             assert_eq!(Few::at_most_one(one), Few::one(card));
-            assert_eq!(
-                Few::in_order(&order, set).as_slice(),
-                &Cards::in_order(&order, set)[..]
-            );
             assert_eq!(
                 Few::of(&order[i..]).map(|f| f.to_vec()),
                 Some(order[i..].to_vec())
@@ -386,16 +272,16 @@ mod tests {
         assert_eq!(Cards::at_most_one(CardSet::EMPTY), Cards::EMPTY);
         assert_eq!(Few::at_most_one(CardSet::EMPTY), Few::EMPTY);
         for len in 0..=order.len() {
-            let list = Cards::from(&order[..len]);
+            let Some(list) = Cards::of(&order[..len]) else {
+                assert!(len > 8, "{len} cards fit inline");
+                continue;
+            };
             assert_eq!(
                 list.set(),
                 CardSet::from_cards(order[..len].iter().copied())
             );
-            assert_eq!(
-                list.to_few().map(|f| f.to_vec()),
-                Few::of(&order[..len]).map(|f| f.to_vec())
-            );
+            assert_eq!(list.to_few().to_vec(), order[..len].to_vec());
         }
-        assert_eq!(Few::of(&[Card::JOKER; FEW + 1]), None);
+        assert_eq!(Few::of(&[Card::JOKER; 13]), None);
     }
 }

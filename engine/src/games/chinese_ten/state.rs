@@ -953,9 +953,9 @@ impl GameState for State {
             Action::Play { cards, capture }
                 if seat == self.turn && matches!(self.phase, Phase::Play) =>
             {
-                match (cards.as_slice(), capture.to_few()) {
-                    ([card], Some(captured)) => {
-                        self.play_checked(seat, *card, capture.set(), captured, events);
+                match cards.as_slice() {
+                    [card] => {
+                        self.play_checked(seat, *card, capture.set(), capture.to_few(), events);
                         Ok(())
                     }
                     _ => self.apply(seat, action, events),
