@@ -101,25 +101,107 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// Ranks seats by a key, smaller key = better, equal keys share a place.
+    /// Ranks seats by a key, smaller key = better, equal keys share a place (see
+    /// [`Ranking::by_key`]).
     pub fn ranking_by_key<K: Ord + Copy>(
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Vec<Vec<Seat>> {
-        // Inline: every game ends here, and a short one (a Taiwan race) felt a list per game.
-        let mut seats: smallvec::SmallVec<[Seat; 8]> = seats.into_iter().collect();
-        seats.sort_by_key(|s| (key(*s), *s));
-        let mut ranking: Vec<Vec<Seat>> = Vec::new();
-        let mut last: Option<K> = None;
-        for seat in seats {
-            let k = key(seat);
-            match (last, ranking.last_mut()) {
-                (Some(prev), Some(group)) if prev == k => group.push(seat),
-                _ => ranking.push(vec![seat]),
-            }
-            last = Some(k);
+        Ranking::by_key(seats, key).to_vec()
+    }
+}
+
+/// A ranking of seats as an event carries it: places best first, the seats of a tie sharing one
+/// place. Plain data for up to [`Ranking::MAX_SEATS`] seats (more than any game seats), so the
+/// game-over event of every playout allocates and frees nothing for it. Serialized and described
+/// exactly as [`GameResult::ranking`]: a list of places, each a list of seats.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Ranking {
+    /// The seats, best first.
+    seats: [u8; Ranking::MAX_SEATS],
+    len: u8,
+    /// Bit `i` set: `seats[i]` shares the place of `seats[i - 1]`.
+    tied: u8,
+}
+
+impl Ranking {
+    /// The most seats a ranking holds (every game seats at most six, see [`Seats`]).
+    pub const MAX_SEATS: usize = 8;
+
+    /// Ranks seats by a key, smaller key = better, equal keys share a place, seats in order
+    /// within a place. Seats past [`Ranking::MAX_SEATS`] (no game has them) are left out.
+    pub fn by_key<K: Ord + Copy>(
+        seats: impl IntoIterator<Item = Seat>,
+        key: impl Fn(Seat) -> K,
+    ) -> Ranking {
+        // Each key computed once: sorting by a key recomputed per comparison was most of it.
+        let mut keyed: smallvec::SmallVec<[(K, Seat); Ranking::MAX_SEATS]> =
+            seats.into_iter().map(|s| (key(s), s)).collect();
+        debug_assert!(keyed.len() <= Ranking::MAX_SEATS, "{} seats", keyed.len());
+        keyed.truncate(Ranking::MAX_SEATS);
+        keyed.sort_unstable();
+        let mut ranking = Ranking {
+            seats: [0; Ranking::MAX_SEATS],
+            len: keyed.len() as u8,
+            tied: 0,
+        };
+        let mut previous = None;
+        for (i, (k, seat)) in keyed.into_iter().enumerate() {
+            ranking.seats[i] = seat as u8;
+            ranking.tied |= u8::from(previous == Some(k)) << i;
+            previous = Some(k);
         }
         ranking
+    }
+
+    /// The places, best first, each the seats that share it.
+    pub fn places(&self) -> impl Iterator<Item = &[u8]> {
+        let seats = self.seats.get(..usize::from(self.len)).unwrap_or(&[]);
+        let tied = self.tied;
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            let mut end = start + 1;
+            while end < seats.len() && tied >> end & 1 == 1 {
+                end += 1;
+            }
+            let place = seats.get(start..end);
+            start = end;
+            place
+        })
+    }
+
+    /// The places as lists of seats, as [`GameResult::ranking`] holds them.
+    pub fn to_vec(&self) -> Vec<Vec<Seat>> {
+        self.places()
+            .map(|place| place.iter().map(|s| usize::from(*s)).collect())
+            .collect()
+    }
+}
+
+impl Debug for Ranking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.places()).finish()
+    }
+}
+
+impl Serialize for Ranking {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.places())
+    }
+}
+
+impl JsonSchema for Ranking {
+    fn inline_schema() -> bool {
+        <Vec<Vec<Seat>>>::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Vec<Vec<Seat>>>::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        <Vec<Vec<Seat>>>::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<Vec<Seat>>>::json_schema(generator)
     }
 }
 
@@ -338,4 +420,37 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// `legal` of the action to play, chosen from the seat's view only (never the full state). It
     /// must beat uniform random play clearly; the rules tests of each family show by how much.
     fn heuristic(view: &ViewOf<Self>, legal: &[ActionOf<Self>]) -> usize;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ranking_groups_equal_keys_best_first_and_serializes_as_lists() {
+        let points = [30, 50, 30, 10, 50, 0];
+        let ranking = Ranking::by_key(0..points.len(), |s| std::cmp::Reverse(points[s]));
+        let expected: Vec<Vec<Seat>> = vec![vec![1, 4], vec![0, 2], vec![3], vec![5]];
+        assert_eq!(ranking.to_vec(), expected);
+        assert_eq!(
+            GameResult::ranking_by_key(0..points.len(), |s| std::cmp::Reverse(points[s])),
+            expected
+        );
+        assert_eq!(
+            serde_json::to_value(ranking).ok(),
+            serde_json::to_value(&expected).ok()
+        );
+        assert_eq!(format!("{ranking:?}"), "[[1, 4], [0, 2], [3], [5]]");
+        // Everyone tied, one seat, no seat.
+        assert_eq!(
+            Ranking::by_key(0..4, |_| 0).to_vec(),
+            vec![vec![0, 1, 2, 3]]
+        );
+        assert_eq!(Ranking::by_key(0..1, |s| s).to_vec(), vec![vec![0]]);
+        assert!(Ranking::by_key(0..0, |s| s).to_vec().is_empty());
+        assert_eq!(
+            <Ranking as JsonSchema>::schema_name(),
+            <Vec<Vec<Seat>> as JsonSchema>::schema_name()
+        );
+    }
 }

@@ -10,7 +10,7 @@ use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
+use crate::game::{Actors, GameResult, GameState, Ranking, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +109,7 @@ pub enum Event {
     /// The match is over.
     GameOver {
         /// Final ranking of seats.
-        ranking: Vec<Vec<Seat>>,
+        ranking: Ranking,
     },
 }
 
@@ -440,7 +440,7 @@ impl State {
     }
 
     /// Ranking of seats, best first; partners share a group (§5).
-    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+    pub fn ranking(&self) -> Ranking {
         let key = |s: Seat| -> i64 {
             if self.table.options.rubber != Rubber::None {
                 match self.winner {
@@ -452,7 +452,7 @@ impl State {
                 -self.totals.get(Self::side(s)).copied().unwrap_or(0)
             }
         };
-        crate::game::GameResult::ranking_by_key(0..self.table.players, key)
+        crate::game::Ranking::by_key(0..self.table.players, key)
     }
 
     /// Per-seat scores: the side's total in points (rubber: games won), R31.
@@ -665,7 +665,7 @@ impl GameState for State {
             return None;
         }
         Some(GameResult {
-            ranking: self.ranking(),
+            ranking: self.ranking().to_vec(),
             scores: self.seat_scores(),
             teams: (self.table.players == 4).then(|| vec![vec![0, 2], vec![1, 3]]),
             details: serde_json::json!({

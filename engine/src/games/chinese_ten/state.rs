@@ -9,7 +9,7 @@ use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
+use crate::game::{Actors, GameResult, GameState, Ranking, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize, Serializer};
 use smallvec::smallvec;
@@ -146,7 +146,7 @@ pub enum Event {
     /// The game ended.
     GameOver {
         /// Final ranking.
-        ranking: Vec<Vec<Seat>>,
+        ranking: Ranking,
     },
 }
 
@@ -764,10 +764,10 @@ impl State {
     }
 
     /// Ranking, best first (Taiwan race: the winner first, R16).
-    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+    pub fn ranking(&self) -> Ranking {
         let totals = &self.totals;
         let winner = self.race_winner;
-        crate::game::GameResult::ranking_by_key(0..self.table.players, |s| {
+        crate::game::Ranking::by_key(0..self.table.players, |s| {
             (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
         })
     }
@@ -974,7 +974,7 @@ impl GameState for State {
             return None;
         }
         Some(GameResult {
-            ranking: self.ranking(),
+            ranking: self.ranking().to_vec(),
             scores: self.totals.iter().map(|t| *t as f64).collect(),
             teams: None,
             details: serde_json::json!({
