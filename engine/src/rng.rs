@@ -7,10 +7,8 @@
 //! algorithm (ChaCha8 + our own rejection sampling and Fisher-Yates) never changes with a dependency
 //! upgrade (the golden deal tests pin it).
 
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::Rng;
+use rand::rngs::{ChaCha8Rng, Xoshiro256PlusPlus};
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 /// The largest seed a server draws or hands out: 2^53 - 1, exact in every JSON number (JavaScript
