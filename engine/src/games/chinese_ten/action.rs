@@ -241,7 +241,9 @@ mod tests {
         let nine = serde_json::to_string(&cards("AS 2C 3D 4H 5S 6C 7D 8H 9S")).unwrap_or_default();
         let refused = serde_json::from_str::<Cards>(&nine).map_err(|e| e.to_string());
         assert!(
-            refused.as_ref().is_err_and(|e| e.contains("9 cards in one list")),
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("9 cards in one list")),
             "{refused:?}"
         );
         assert!(serde_json::from_str::<Few>(&nine).is_ok());
