@@ -233,19 +233,19 @@ pub fn one_card(card: Card) -> CardList {
 /// are left out). Up to eight cards are gathered in a register and stored whole (see
 /// [`one_card`]); longer lists are pushed one by one.
 pub fn in_order(order: &[Card], set: CardSet) -> CardList {
-    // Byte `i` of `packed` is the i-th card (bytes past `len` are unused).
+    // Byte `i` of `packed` is the i-th card (bytes past `len` are unused). Every card is written
+    // to byte `len` and counted only if it is in `set`: no branch per card on where they lie.
     let mut packed = 0u64;
     let mut len = 0;
     for &card in order {
-        if set.contains(card) {
-            if len == 8 {
-                let mut long = CardList::from_buf_and_len(packed.to_le_bytes().map(Card), 8);
-                long.extend(order.iter().copied().filter(|c| set.contains(*c)).skip(8));
-                return long;
-            }
-            packed |= u64::from(card.0) << (8 * len);
-            len += 1;
+        let listed = set.contains(card);
+        if listed & (len == 8) {
+            let mut long = CardList::from_buf_and_len(packed.to_le_bytes().map(Card), 8);
+            long.extend(order.iter().copied().filter(|c| set.contains(*c)).skip(8));
+            return long;
         }
+        packed |= (u64::from(card.0) << ((8 * len) & 63)) & 0u64.wrapping_sub(u64::from(listed));
+        len += usize::from(listed);
     }
     CardList::from_buf_and_len(packed.to_le_bytes().map(Card), len)
 }

@@ -134,19 +134,34 @@ impl Ranking {
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Ranking {
-        // Each key computed once: sorting by a key recomputed per comparison was most of it.
-        let mut keyed: smallvec::SmallVec<[(K, Seat); Ranking::MAX_SEATS]> =
-            seats.into_iter().map(|s| (key(s), s)).collect();
-        debug_assert!(keyed.len() <= Ranking::MAX_SEATS, "{} seats", keyed.len());
-        keyed.truncate(Ranking::MAX_SEATS);
-        keyed.sort_unstable();
+        // Each key computed once, and the few seats sorted by insertion in place: a sort by a
+        // key recomputed per comparison, into a list per place, was most of a short game's end.
+        let mut keyed: [Option<(K, Seat)>; Ranking::MAX_SEATS] = [None; Ranking::MAX_SEATS];
+        let mut len = 0;
+        for seat in seats {
+            debug_assert!(
+                len < Ranking::MAX_SEATS,
+                "more than {} seats",
+                Ranking::MAX_SEATS
+            );
+            let Some(slot) = keyed.get_mut(len) else {
+                break;
+            };
+            *slot = Some((key(seat), seat));
+            len += 1;
+            let mut i = len - 1;
+            while i > 0 && keyed[i] < keyed[i - 1] {
+                keyed.swap(i, i - 1);
+                i -= 1;
+            }
+        }
         let mut ranking = Ranking {
             seats: [0; Ranking::MAX_SEATS],
-            len: keyed.len() as u8,
+            len: len as u8,
             tied: 0,
         };
         let mut previous = None;
-        for (i, (k, seat)) in keyed.into_iter().enumerate() {
+        for (i, (k, seat)) in keyed.into_iter().flatten().enumerate() {
             ranking.seats[i] = seat as u8;
             ranking.tied |= u8::from(previous == Some(k)) << i;
             previous = Some(k);

@@ -237,44 +237,32 @@ pub fn deal_score_into(
     score: &mut DealScore,
 ) {
     let n = piles.len();
+    // R13: each red-five pair taken pays 10 from every other seat, so a seat that took `k` of
+    // the table's `all` pairs gains 10 (n - 1) k and pays 10 (all - k): 10 (n k - all).
+    let all: i64 = red_fives.iter().map(|k| i64::from(*k)).sum();
     score.card_points.clear();
-    score
-        .card_points
-        .extend(piles.iter().map(|p| pile_points(options, n, *p)));
     score.transfers.clear();
-    score.transfers.resize(n, 0);
-    for (s, k) in red_fives.iter().enumerate() {
-        // Nearly every seat took no red-five pair (and none can without the bonus).
-        if *k == 0 {
-            continue;
-        }
-        let k = i64::from(*k);
-        for (t, tr) in score.transfers.iter_mut().enumerate() {
-            if t == s {
-                *tr += 10 * (n as i64 - 1) * k;
-            } else {
-                *tr -= 10 * k;
-            }
-        }
-    }
     score.points.clear();
-    score.points.extend(
-        score
-            .card_points
-            .iter()
-            .zip(&score.transfers)
-            .map(|(a, b)| a + b),
-    );
-    match (par(options, n), &mut score.won_deal) {
-        (None, won) => *won = None,
-        (Some(par), Some(won)) => {
-            won.clear();
-            won.extend(score.points.iter().map(|p| *p >= par));
-        }
-        (Some(par), won) => *won = Some(score.points.iter().map(|p| *p >= par).collect()),
-    }
     score.pile_sizes.clear();
-    score.pile_sizes.extend(piles.iter().map(|p| p.len()));
+    let par = par(options, n);
+    match (par, &mut score.won_deal) {
+        (None, won) => *won = None,
+        (Some(_), Some(won)) => won.clear(),
+        (Some(_), won) => *won = Some(PerSeat::new()),
+    }
+    // Seat by seat, pushed: generic `extend`s over iterators cost several times this.
+    for (seat, pile) in piles.iter().enumerate() {
+        let card_points = pile_points(options, n, *pile);
+        let taken = i64::from(red_fives.get(seat).copied().unwrap_or(0));
+        let transfer = 10 * (n as i64 * taken - all);
+        score.card_points.push(card_points);
+        score.transfers.push(transfer);
+        score.points.push(card_points + transfer);
+        score.pile_sizes.push(pile.len());
+        if let (Some(par), Some(won)) = (par, &mut score.won_deal) {
+            won.push(card_points + transfer >= par);
+        }
+    }
 }
 
 /// Under the Taiwan race (R16), the card points of a pile that ends the game at once: card points

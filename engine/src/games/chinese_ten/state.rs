@@ -4,7 +4,7 @@ use super::action::{Action, Cards, Few};
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
@@ -426,24 +426,18 @@ impl State {
         if hits.is_empty() {
             return smallvec::SmallVec::new();
         }
-        let (found, len) = self.targets_in_order(hits);
-        smallvec::SmallVec::from_buf_and_len(
-            [found[0], found[1], found[2], found[3]].map(|card| CardSet::from_cards([card])),
-            len,
-        )
+        let found = self.targets_in_order(hits);
+        let mut options = [CardSet::EMPTY; 4];
+        for (option, card) in options.iter_mut().zip(found.iter()) {
+            *option = CardSet::from_cards([*card]);
+        }
+        smallvec::SmallVec::from_buf_and_len(options, found.len().min(4))
     }
 
-    /// The cards of `targets`, one rank's (at most four), in layout order and how many there
-    /// are. Every layout card is written to the next slot and counted only if it is a target
-    /// (slot 4 takes the rest): no branch per card to mispredict where the targets lie.
-    fn targets_in_order(&self, targets: CardSet) -> ([Card; 5], usize) {
-        let mut found = [Card::JOKER; 5];
-        let mut len = 0;
-        for &card in self.layout.cards() {
-            found[len.min(4)] = card;
-            len += usize::from(targets.contains(card));
-        }
-        (found, len.min(4))
+    /// The cards of `targets`, one rank's (at most four), in layout order, gathered in a
+    /// register ([`crate::cards::in_order`]).
+    fn targets_in_order(&self, targets: CardSet) -> CardList {
+        crate::cards::in_order(self.layout.cards(), targets)
     }
 
     /// A capture (a legal one: at most three cards) in layout order.
@@ -887,8 +881,7 @@ impl GameState for State {
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
                     if targets.0 & targets.0.wrapping_sub(1) != 0 {
                         // Several targets: one play per target, in layout order.
-                        let (found, len) = self.targets_in_order(targets);
-                        for &target in found.get(..len).unwrap_or(&[]) {
+                        for &target in &self.targets_in_order(targets) {
                             push_in_place(out, || Action::Play {
                                 cards: Cards::one(card),
                                 capture: Cards::one(target),
@@ -906,7 +899,8 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                for card in choice.addable(self.layout.cards()) {
+                // The choice's cards are one rank's targets: listed as the play's are.
+                for &card in &self.targets_in_order(choice.addable_set()) {
                     push_in_place(out, || Action::Capture {
                         cards: Cards::one(card),
                     });
