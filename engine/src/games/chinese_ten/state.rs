@@ -801,32 +801,37 @@ pub fn check_ruleset_players(options: &Options, n: usize) -> Result<(), String> 
 
 /// Main Merah redeal check on the initial layout (spec §7, R9): the reason, if it must be redealt.
 /// Three or more cards of a self-pairing rank, first in rank order; else five or more cards of one
-/// class A/9, 2/8, 3/7, 4/6, first by low value. Counted in one pass over the layout (the checks
-/// rank by rank and class by class were a twentieth of a Main Merah playout).
+/// class A/9, 2/8, 3/7, 4/6, first by low value. Counted on the layout's set, by masks.
 pub fn main_merah_redeal(layout: &[Card]) -> Option<RedealReason> {
-    let mut set = CardSet::EMPTY;
-    // Cards per class, by low value (index 0 unused: no class).
-    let mut classes = [0usize; 5];
-    for &card in layout {
-        set.insert(card);
-        // A numeral's class is its own value or its complement to ten, whichever is lower; 5
-        // pairs with itself (a self-pairing rank) and T-K have no value.
-        if let Some(value) = scoring::capture_value(card).filter(|v| *v != 5)
-            && let Some(count) = classes.get_mut(value.min(10 - value) as usize)
-        {
-            *count += 1;
-        }
-    }
+    let set = CardSet::from_cards(layout.iter().copied());
     for rank in scoring::SELF_PAIRING {
         if set.of_rank(rank).len() >= 3 {
             return Some(RedealReason::Three(rank));
         }
     }
     (1u32..=4).find_map(|low| {
-        let count = classes.get(low as usize).copied().unwrap_or(0);
+        let class = STRANDING_CLASSES.get(low as usize).copied().unwrap_or_default();
+        let count = CardSet(set.0 & class.0).len();
         (count >= 5).then_some(RedealReason::Stranded { count, low })
     })
 }
+
+/// The cards of each class A/9, 2/8, 3/7, 4/6 by its low value (1 to 4; index 0 unused): a
+/// numeral's class is its own capture value or its complement to ten, whichever is lower; 5
+/// pairs with itself (a self-pairing rank) and T-K have no value. Counted on the layout's set,
+/// a mask per class: card by card, with a branch on each card's class, this was a twentieth of
+/// a Main Merah playout.
+static STRANDING_CLASSES: LazyLock<[CardSet; 5]> = LazyLock::new(|| {
+    let mut classes = [CardSet::EMPTY; 5];
+    for card in PackSpec::standard().cards() {
+        if let Some(value) = scoring::capture_value(card).filter(|v| *v != 5)
+            && let Some(class) = classes.get_mut(value.min(10 - value) as usize)
+        {
+            class.insert(card);
+        }
+    }
+    classes
+});
 
 impl GameState for State {
     type Options = Options;
