@@ -267,7 +267,10 @@ mod tests {
     fn a_pick_is_the_events_first_draw() {
         for seed in 0..300 {
             for n in 1..=8 {
-                let mut picked = GameRng { seed, events: seed % 5 };
+                let mut picked = GameRng {
+                    seed,
+                    events: seed % 5,
+                };
                 let mut drawn = picked;
                 assert_eq!(picked.pick(n), drawn.event().below(n), "{seed} {n}");
                 assert_eq!(picked, drawn);

@@ -588,6 +588,18 @@ impl State {
                 ),
             ));
         };
+        self.capture_checked(seat, flipped, set, events);
+        Ok(())
+    }
+
+    /// The stock step of a valid choice: the `flipped` card takes `set`, one of its targets.
+    fn capture_checked(
+        &mut self,
+        seat: Seat,
+        flipped: Card,
+        set: CardSet,
+        events: &mut Vec<Event>,
+    ) {
         self.phase = Phase::Play;
         push_in_place(events, || Event::Capture {
             seat,
@@ -595,10 +607,9 @@ impl State {
             cards: self.in_layout_order(set),
         });
         if self.resolve(seat, flipped, set, events) {
-            return Ok(());
+            return;
         }
         self.end_turn(events);
-        Ok(())
     }
 
     /// Puts `card` and its capture in `seat`'s pile, or on the layout if it captures nothing.
@@ -810,7 +821,10 @@ pub fn main_merah_redeal(layout: &[Card]) -> Option<RedealReason> {
         }
     }
     (1u32..=4).find_map(|low| {
-        let class = STRANDING_CLASSES.get(low as usize).copied().unwrap_or_default();
+        let class = STRANDING_CLASSES
+            .get(low as usize)
+            .copied()
+            .unwrap_or_default();
         let count = CardSet(set.0 & class.0).len();
         (count >= 5).then_some(RedealReason::Stranded { count, low })
     })
@@ -934,8 +948,9 @@ impl GameState for State {
         }
     }
 
-    /// A listed play skips `play`'s checks: the legal list names one card of the hand and one
-    /// of its capture options, in layout order (R15). Stock choices go through `apply`.
+    /// A listed action skips the checks: a listed play names one card of the hand and one of
+    /// its capture options, in layout order (R15); a listed choice names one of the flipped
+    /// card's targets.
     fn apply_listed(
         &mut self,
         seat: Seat,
@@ -960,6 +975,15 @@ impl GameState for State {
                     _ => self.apply(seat, action, events),
                 }
             }
+            Action::Capture { cards } if seat == self.turn => match (cards.as_slice(), &self.phase)
+            {
+                ([card], Phase::StockChoice { card: flipped, .. }) => {
+                    let flipped = *flipped;
+                    self.capture_checked(seat, flipped, CardSet::from_cards([*card]), events);
+                    Ok(())
+                }
+                _ => self.apply(seat, action, events),
+            },
             _ => self.apply(seat, action, events),
         }
     }
