@@ -342,11 +342,21 @@ impl State {
             }
             // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
             // where allocating them anew weighed on every game.
-            refill(&mut self.hands, n, CardSet::EMPTY);
-            let mut seat = (self.dealer + 1) % n;
+            // Card i goes to the (i mod n)-th seat after the dealer: gathered in a local array
+            // (the per-seat list was checked for its inline storage at every card), then stored.
+            let mut dealt = [CardSet::EMPTY; 4];
+            let mut slot = 0;
             for card in deck.iter().take(n * h) {
-                self.hands[seat].insert(*card);
-                seat = if seat + 1 == n { 0 } else { seat + 1 };
+                if let Some(hand) = dealt.get_mut(slot) {
+                    hand.insert(*card);
+                }
+                slot = if slot + 1 == n { 0 } else { slot + 1 };
+            }
+            refill(&mut self.hands, n, CardSet::EMPTY);
+            for (k, cards) in dealt.iter().take(n).enumerate() {
+                if let Some(hand) = self.hands.get_mut((self.dealer + 1 + k) % n) {
+                    *hand = *cards;
+                }
             }
             self.stock.clear();
             self.stock
