@@ -121,12 +121,13 @@ pub struct Ranking {
     seats: [u8; Ranking::MAX_SEATS],
     len: u8,
     /// Bit `i` set: `seats[i]` shares the place of `seats[i - 1]`.
-    tied: u8,
+    tied: u32,
 }
 
 impl Ranking {
-    /// The most seats a ranking holds (every game seats at most six, see [`Seats`]).
-    pub const MAX_SEATS: usize = 8;
+    /// The most seats a ranking holds: more than any game seats (Trump Crew's seventeen; a test
+    /// holds every game's player range to it).
+    pub const MAX_SEATS: usize = 24;
 
     /// Ranks seats by a key, smaller key = better, equal keys share a place, seats in order
     /// within a place. Seats past [`Ranking::MAX_SEATS`] (no game has them) are left out.
@@ -136,34 +137,32 @@ impl Ranking {
     ) -> Ranking {
         // Each key computed once, and the few seats sorted by insertion in place: a sort by a
         // key recomputed per comparison, into a list per place, was most of a short game's end.
-        let mut keyed: [Option<(K, Seat)>; Ranking::MAX_SEATS] = [None; Ranking::MAX_SEATS];
-        let mut len = 0;
+        // Inline up to eight seats (every game's usual table), nothing written ahead.
+        let mut keyed: smallvec::SmallVec<[(K, Seat); 8]> = smallvec::SmallVec::new();
         for seat in seats {
-            debug_assert!(
-                len < Ranking::MAX_SEATS,
-                "more than {} seats",
-                Ranking::MAX_SEATS
-            );
-            let Some(slot) = keyed.get_mut(len) else {
-                break;
-            };
-            *slot = Some((key(seat), seat));
-            len += 1;
-            let mut i = len - 1;
+            keyed.push((key(seat), seat));
+            let mut i = keyed.len() - 1;
             while i > 0 && keyed[i] < keyed[i - 1] {
                 keyed.swap(i, i - 1);
                 i -= 1;
             }
         }
+        debug_assert!(
+            keyed.len() <= Ranking::MAX_SEATS,
+            "more than {} seats",
+            Ranking::MAX_SEATS
+        );
+        keyed.truncate(Ranking::MAX_SEATS);
+        let len = keyed.len();
         let mut ranking = Ranking {
             seats: [0; Ranking::MAX_SEATS],
             len: len as u8,
             tied: 0,
         };
         let mut previous = None;
-        for (i, (k, seat)) in keyed.into_iter().flatten().enumerate() {
+        for (i, (k, seat)) in keyed.into_iter().enumerate() {
             ranking.seats[i] = seat as u8;
-            ranking.tied |= u8::from(previous == Some(k)) << i;
+            ranking.tied |= u32::from(previous == Some(k)) << i;
             previous = Some(k);
         }
         ranking
@@ -467,5 +466,27 @@ mod tests {
             <Ranking as JsonSchema>::schema_name(),
             <Vec<Vec<Seat>> as JsonSchema>::schema_name()
         );
+        // Many seats (Trump Crew seats up to seventeen): two places of equals.
+        let seventeen = Ranking::by_key(0..17, |s| s % 2);
+        assert_eq!(
+            seventeen.to_vec(),
+            vec![
+                (0..17).step_by(2).collect::<Vec<_>>(),
+                (1..17).step_by(2).collect()
+            ]
+        );
+    }
+
+    #[test]
+    fn every_game_seats_no_more_than_a_ranking_holds() {
+        for game in crate::registry::games() {
+            let info = game.info();
+            assert!(
+                info.players.max <= Ranking::MAX_SEATS,
+                "{} seats up to {}",
+                info.id,
+                info.players.max
+            );
+        }
     }
 }
