@@ -101,14 +101,43 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// Ranks seats by a key, smaller key = better, equal keys share a place (see
-    /// [`Ranking::by_key`]).
+    /// Ranks seats by a key, smaller key = better, equal keys share a place, seats in order
+    /// within a place; as [`Ranking::by_key`], for any number of seats.
     pub fn ranking_by_key<K: Ord + Copy>(
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Vec<Vec<Seat>> {
-        Ranking::by_key(seats, key).to_vec()
+        // Any number of seats: a result is stored, and is never cut to what an event holds.
+        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        let mut previous = None;
+        for (k, seat) in sorted_by_key(seats, key) {
+            match ranking.last_mut() {
+                Some(place) if previous == Some(k) => place.push(seat),
+                _ => ranking.push(vec![seat]),
+            }
+            previous = Some(k);
+        }
+        ranking
     }
+}
+
+/// The seats with their keys, sorted by (key, seat). Each key is computed once, and the few seats
+/// are sorted by insertion in place: a sort by a key recomputed per comparison, into a list per
+/// place, was most of a short game's end. Inline up to eight seats, nothing written ahead.
+fn sorted_by_key<K: Ord + Copy>(
+    seats: impl IntoIterator<Item = Seat>,
+    key: impl Fn(Seat) -> K,
+) -> smallvec::SmallVec<[(K, Seat); 8]> {
+    let mut keyed: smallvec::SmallVec<[(K, Seat); 8]> = smallvec::SmallVec::new();
+    for seat in seats {
+        keyed.push((key(seat), seat));
+        let mut i = keyed.len() - 1;
+        while i > 0 && keyed[i] < keyed[i - 1] {
+            keyed.swap(i, i - 1);
+            i -= 1;
+        }
+    }
+    keyed
 }
 
 /// A ranking of seats as an event carries it: places best first, the seats of a tie sharing one
@@ -135,18 +164,7 @@ impl Ranking {
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Ranking {
-        // Each key computed once, and the few seats sorted by insertion in place: a sort by a
-        // key recomputed per comparison, into a list per place, was most of a short game's end.
-        // Inline up to eight seats (every game's usual table), nothing written ahead.
-        let mut keyed: smallvec::SmallVec<[(K, Seat); 8]> = smallvec::SmallVec::new();
-        for seat in seats {
-            keyed.push((key(seat), seat));
-            let mut i = keyed.len() - 1;
-            while i > 0 && keyed[i] < keyed[i - 1] {
-                keyed.swap(i, i - 1);
-                i -= 1;
-            }
-        }
+        let mut keyed = sorted_by_key(seats, key);
         debug_assert!(
             keyed.len() <= Ranking::MAX_SEATS,
             "more than {} seats",
@@ -475,6 +493,13 @@ mod tests {
                 (1..17).step_by(2).collect()
             ]
         );
+    }
+
+    #[test]
+    fn a_results_ranking_keeps_every_seat() {
+        let ranking = GameResult::ranking_by_key(0..30, |s| s / 10);
+        let expected: Vec<Vec<Seat>> = (0..3).map(|p| (p * 10..p * 10 + 10).collect()).collect();
+        assert_eq!(ranking, expected);
     }
 
     #[test]
