@@ -333,12 +333,7 @@ impl CaptureChoice {
 
     /// The cards (in the given layout order) that may be added to the selection.
     pub fn addable(&self, order: &[Card]) -> CardList {
-        let union = self.addable_set();
-        order
-            .iter()
-            .copied()
-            .filter(|c| union.contains(*c))
-            .collect()
+        crate::cards::in_order(order, self.addable_set())
     }
 
     /// True if the selection itself is an option ("take exactly these").

@@ -340,10 +340,10 @@ impl State {
                 });
                 continue;
             }
-            // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
-            // where allocating them anew weighed on every game.
             // Card i goes to the (i mod n)-th seat after the dealer: gathered in a local array
             // (the per-seat list was checked for its inline storage at every card), then stored.
+            // The per-seat lists are refilled in place: a Taiwan race is often one short deal,
+            // where allocating them anew weighed on every game.
             let mut dealt = [CardSet::EMPTY; 4];
             let mut slot = 0;
             for card in deck.iter().take(n * h) {
@@ -928,8 +928,7 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                // The choice's cards are one rank's targets: listed as the play's are.
-                for &card in &self.targets_in_order(choice.addable_set()) {
+                for &card in &choice.addable(self.layout.cards()) {
                     push_in_place(out, || Action::Capture {
                         cards: Cards::one(card),
                     });
