@@ -348,13 +348,9 @@ impl Runner {
             // The list as the bot reads it, written straight from the typed actions; the first
             // one (the fallback) is built as a `Value` only when a fallback is played.
             let legal = state.legal_actions_json(seat);
+            let no_legal_action = || format!("seat {seat} is to act but has no legal action");
             if legal == "[]" {
-                return self
-                    .abort(
-                        &record,
-                        format!("seat {seat} is to act but has no legal action"),
-                    )
-                    .await;
+                return self.abort(&record, no_legal_action()).await;
             }
             let index = history.len();
             let disqualified = faults[seat] >= record.max_faults;
@@ -438,12 +434,7 @@ impl Runner {
                     }
                     // The state is unchanged by a refused action: its list is the one sent.
                     let Some(action) = state.legal_actions(seat).into_iter().next() else {
-                        return self
-                            .abort(
-                                &record,
-                                format!("seat {seat} is to act but has no legal action"),
-                            )
-                            .await;
+                        return self.abort(&record, no_legal_action()).await;
                     };
                     match state.apply(seat, &action) {
                         Ok(applied) => (action, applied.events),
