@@ -158,6 +158,20 @@ fn x1_choice_of_target() {
     assert!(layout.as_array().unwrap().contains(&json!("9C")));
 }
 
+/// R15: a card with several targets is listed once per target; the list names the targets in
+/// card order (suits S, H, D, C), whatever order they arrived on the layout in
+/// (docs/rules/chinese_ten.md, "Order of the legal list").
+#[test]
+fn r15_several_targets_listed_in_card_order() {
+    let e = entry(4, 3, 6, &["7S"], "3C 2H 3H KD", "");
+    let state = typed_dealt("chinese_ten", json!({"first_dealer": 3}), e);
+    let plays: Vec<Action> = legal(&state, 0)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Play { cards, .. } if cards[0] == cs("7S")[0]))
+        .collect();
+    assert_eq!(plays, vec![tplay("7S", "3H"), tplay("7S", "3C")]);
+}
+
 #[test]
 fn x2_r5_compulsory_capture_free_card_choice() {
     // Seat 0 (dealer 3) holds 8S and 4C; the layout's KD and JC take only their own ranks.
@@ -223,11 +237,12 @@ fn x5_stock_step_choice() {
     let mut m = start("chinese_ten", 4, json!({"first_dealer": 0}), vec![e]);
     act(&mut m, 1, play("6C", &["4H"]));
     assert_eq!(m.to_act(), vec![1]);
+    // The targets in card order (suits S, H, D, C), not the layout's (3C arrived first).
     assert_eq!(
         m.legal_actions(1),
         vec![
-            json!({"type": "capture", "cards": ["3C"]}),
-            json!({"type": "capture", "cards": ["3D"]})
+            json!({"type": "capture", "cards": ["3D"]}),
+            json!({"type": "capture", "cards": ["3C"]})
         ]
     );
     assert_eq!(reason(&mut m, 1, play("2C", &[])), "choose_stock_capture");

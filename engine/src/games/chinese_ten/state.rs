@@ -4,7 +4,7 @@ use super::action::{Action, Cards, Few};
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::capture::{CaptureChoice, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
@@ -427,27 +427,16 @@ impl State {
         )
     }
 
-    /// The capture options of `card` on the current layout (empty: it trails).
+    /// The capture options of `card` on the current layout (empty: it trails): the trio whole,
+    /// or one option per target, in card order (as the legal list names them).
     pub fn capture_options(&self, card: Card) -> smallvec::SmallVec<[CardSet; 4]> {
         let (hits, together) = self.targets(card);
         if together {
             return smallvec![hits];
         }
-        if hits.is_empty() {
-            return smallvec::SmallVec::new();
-        }
-        let found = self.targets_in_order(hits);
-        let mut options = [CardSet::EMPTY; 4];
-        for (option, card) in options.iter_mut().zip(found.iter()) {
-            *option = CardSet::from_cards([*card]);
-        }
-        smallvec::SmallVec::from_buf_and_len(options, found.len().min(4))
-    }
-
-    /// The cards of `targets`, one rank's (at most four), in layout order, gathered in a
-    /// register ([`crate::cards::in_order`]).
-    fn targets_in_order(&self, targets: CardSet) -> CardList {
-        crate::cards::in_order(self.layout.cards(), targets)
+        hits.iter()
+            .map(|target| CardSet::from_cards([target]))
+            .collect()
     }
 
     /// A capture (a legal one: at most three cards) in layout order.
@@ -593,7 +582,7 @@ impl State {
                 "not_a_target",
                 format!(
                     "the flipped {flipped} captures exactly one of {}, not {}",
-                    list(choice.addable(self.layout.cards())),
+                    list(choice.addable_set().iter()),
                     list(cards.iter().copied())
                 ),
             ));
@@ -909,8 +898,9 @@ impl GameState for State {
                     }
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
                     if targets.0 & targets.0.wrapping_sub(1) != 0 {
-                        // Several targets: one play per target, in layout order.
-                        for &target in &self.targets_in_order(targets) {
+                        // Several targets: one play per target, in card order (no look at the
+                        // layout's order: its cards are one rank's, told apart by suit).
+                        for target in targets.iter() {
                             push_in_place(out, || Action::Play {
                                 cards: Cards::one(card),
                                 capture: Cards::one(target),
@@ -928,7 +918,8 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                for &card in &choice.addable(self.layout.cards()) {
+                // The flipped card's targets, in card order as a hand card's are.
+                for card in choice.addable_set().iter() {
                     push_in_place(out, || Action::Capture {
                         cards: Cards::one(card),
                     });
