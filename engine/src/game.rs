@@ -108,36 +108,48 @@ impl GameResult {
         key: impl Fn(Seat) -> K,
     ) -> Vec<Vec<Seat>> {
         // Any number of seats: a result is stored, and is never cut to what an event holds.
+        let keyed = keyed_seats(seats, key);
+        let mut ordered = vec![(0, false); keyed.len()];
+        for (index, seat, tied) in placements(&keyed) {
+            if let Some(slot) = ordered.get_mut(index) {
+                *slot = (seat, tied);
+            }
+        }
         let mut ranking: Vec<Vec<Seat>> = Vec::new();
-        let mut previous = None;
-        for (k, seat) in sorted_by_key(seats, key) {
+        for (seat, tied) in ordered {
             match ranking.last_mut() {
-                Some(place) if previous == Some(k) => place.push(seat),
+                Some(place) if tied => place.push(seat),
                 _ => ranking.push(vec![seat]),
             }
-            previous = Some(k);
         }
         ranking
     }
 }
 
-/// The seats with their keys, sorted by (key, seat). Each key is computed once, and the few seats
-/// are sorted by insertion in place: a sort by a key recomputed per comparison, into a list per
-/// place, was most of a short game's end. Inline up to eight seats, nothing written ahead.
-fn sorted_by_key<K: Ord + Copy>(
+/// The seats with their keys, each key computed once (inline up to eight seats).
+fn keyed_seats<K: Ord + Copy>(
     seats: impl IntoIterator<Item = Seat>,
     key: impl Fn(Seat) -> K,
 ) -> smallvec::SmallVec<[(K, Seat); 8]> {
-    let mut keyed: smallvec::SmallVec<[(K, Seat); 8]> = smallvec::SmallVec::new();
-    for seat in seats {
-        keyed.push((key(seat), seat));
-        let mut i = keyed.len() - 1;
-        while i > 0 && keyed[i] < keyed[i - 1] {
-            keyed.swap(i, i - 1);
-            i -= 1;
+    seats.into_iter().map(|seat| (key(seat), seat)).collect()
+}
+
+/// Each seat's index in the order by (key, seat), and whether it shares its place with the seat
+/// before it (an equal key). Counted rather than sorted: a game's few seats compared each with
+/// each, without a branch on the outcome, where a sort's mispredicted swaps were most of a short
+/// game's end. Seats are distinct, so the indices are too.
+fn placements<K: Ord + Copy>(
+    keyed: &[(K, Seat)],
+) -> impl Iterator<Item = (usize, Seat, bool)> + '_ {
+    keyed.iter().map(move |&(key, seat)| {
+        let mut index = 0;
+        let mut tied = false;
+        for &(other_key, other_seat) in keyed {
+            index += usize::from((other_key, other_seat) < (key, seat));
+            tied |= (other_key == key) & (other_seat < seat);
         }
-    }
-    keyed
+        (index, seat, tied)
+    })
 }
 
 /// A ranking of seats as an event carries it: places best first, the seats of a tie sharing one
@@ -164,24 +176,23 @@ impl Ranking {
         seats: impl IntoIterator<Item = Seat>,
         key: impl Fn(Seat) -> K,
     ) -> Ranking {
-        let mut keyed = sorted_by_key(seats, key);
+        let keyed = keyed_seats(seats, key);
         debug_assert!(
             keyed.len() <= Ranking::MAX_SEATS,
             "more than {} seats",
             Ranking::MAX_SEATS
         );
-        keyed.truncate(Ranking::MAX_SEATS);
-        let len = keyed.len();
         let mut ranking = Ranking {
             seats: [0; Ranking::MAX_SEATS],
-            len: len as u8,
+            len: keyed.len().min(Ranking::MAX_SEATS) as u8,
             tied: 0,
         };
-        let mut previous = None;
-        for (i, (k, seat)) in keyed.into_iter().enumerate() {
-            ranking.seats[i] = seat as u8;
-            ranking.tied |= u32::from(previous == Some(k)) << i;
-            previous = Some(k);
+        // Seats placed past the bound (no game has them) are left out.
+        for (index, seat, tied) in placements(&keyed) {
+            if let Some(slot) = ranking.seats.get_mut(index) {
+                *slot = seat as u8;
+                ranking.tied |= u32::from(tied) << index;
+            }
         }
         ranking
     }
@@ -493,6 +504,27 @@ mod tests {
                 (1..17).step_by(2).collect()
             ]
         );
+    }
+
+    /// The counted placement against a plain sort and grouping, for every key pattern of five
+    /// seats over three values, seats listed out of order.
+    #[test]
+    fn a_ranking_is_the_sorted_grouping_of_its_keys() {
+        let seats = [4, 1, 3, 0, 2];
+        for pattern in 0..3usize.pow(5) {
+            let key = |s: Seat| pattern / 3usize.pow(s as u32) % 3;
+            let mut sorted: Vec<(usize, Seat)> = seats.iter().map(|&s| (key(s), s)).collect();
+            sorted.sort();
+            let mut expected: Vec<Vec<Seat>> = Vec::new();
+            for (i, (k, seat)) in sorted.iter().enumerate() {
+                match expected.last_mut() {
+                    Some(place) if i > 0 && sorted[i - 1].0 == *k => place.push(*seat),
+                    _ => expected.push(vec![*seat]),
+                }
+            }
+            assert_eq!(Ranking::by_key(seats, key).to_vec(), expected);
+            assert_eq!(GameResult::ranking_by_key(seats, key), expected);
+        }
     }
 
     #[test]
