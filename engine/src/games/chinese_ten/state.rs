@@ -897,24 +897,31 @@ impl GameState for State {
                         continue;
                     }
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
-                    if targets.0 & targets.0.wrapping_sub(1) != 0 {
-                        // Several targets: one play per target, in card order (no look at the
-                        // layout's order: its cards are one rank's, told apart by suit).
-                        for target in targets.iter() {
+                    // One play per target, in card order (no look at the layout's order: the
+                    // targets are one rank's, told apart by suit), or the trail. Two plays are
+                    // written for every card and the second kept only for a second target: no
+                    // branch on how many a card has (random over a hand, and a missed guess cost
+                    // more than the card's other work). Three or four targets are rare.
+                    let second = targets.0 & targets.0.wrapping_sub(1);
+                    let kept = out.len() + 1 + usize::from(second != 0);
+                    push_in_place(out, || Action::Play {
+                        cards: Cards::one(card),
+                        capture: Cards::at_most_one(targets),
+                    });
+                    push_in_place(out, || Action::Play {
+                        cards: Cards::one(card),
+                        capture: Cards::at_most_one(CardSet(second)),
+                    });
+                    out.truncate(kept);
+                    let more = second & second.wrapping_sub(1);
+                    if more != 0 {
+                        for target in CardSet(more).iter() {
                             push_in_place(out, || Action::Play {
                                 cards: Cards::one(card),
                                 capture: Cards::one(target),
                             });
                         }
-                        continue;
                     }
-                    // None or one: the same play either way, without a branch on which (the
-                    // target counts of a hand are random, and a missed guess cost more than
-                    // the rest of the card's work).
-                    push_in_place(out, || Action::Play {
-                        cards: Cards::one(card),
-                        capture: Cards::at_most_one(targets),
-                    });
                 }
             }
             Phase::StockChoice { choice, .. } => {
