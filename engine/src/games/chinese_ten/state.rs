@@ -528,7 +528,8 @@ impl State {
                 ),
             ));
         }
-        let captured = self.in_layout_order(wanted);
+        // A legal capture is at most three cards.
+        let captured = Cards::of(self.in_layout_order(wanted).as_slice()).unwrap_or_default();
         self.play_checked(seat, card, wanted, captured, events);
         Ok(())
     }
@@ -540,14 +541,14 @@ impl State {
         seat: Seat,
         card: Card,
         wanted: CardSet,
-        captured: Few,
+        captured: Cards,
         events: &mut Vec<Event>,
     ) {
         self.hands[seat].remove(card);
         push_in_place(events, || Event::Play {
             seat,
             cards: Few::one(card),
-            capture: captured,
+            capture: captured.to_few(),
         });
         if self.resolve(seat, card, wanted, events) {
             return;
@@ -976,7 +977,7 @@ impl GameState for State {
             {
                 match cards.as_slice() {
                     [card] => {
-                        self.play_checked(seat, *card, capture.set(), capture.to_few(), events);
+                        self.play_checked(seat, *card, capture.set(), *capture, events);
                         Ok(())
                     }
                     _ => self.apply(seat, action, events),
