@@ -53,6 +53,15 @@ impl Cards {
         }
     }
 
+    /// One card, written whole (every slot at once, no length-dependent store).
+    #[inline]
+    pub const fn one(card: Card) -> Cards {
+        Cards {
+            len: 1,
+            cards: [card; MAX_PLAY],
+        }
+    }
+
     /// Adds a card (ignored when full; callers never exceed [`MAX_PLAY`]).
     #[inline]
     pub fn push(&mut self, card: Card) {

@@ -604,20 +604,19 @@ impl State {
     fn legal_leads(&self, hand: &Hand, out: &mut Vec<Action>) {
         let h = hand.len();
         for i in BitIter(hand.present) {
-            let mut cards = Cards::new();
-            cards.push(CARDS[i]);
-            out.push(Action::Play { cards });
+            out.push(Action::Play {
+                cards: Cards::one(CARDS[i]),
+            });
         }
         if self.table.options.play_style == PlayStyle::Agurk || h < 3 {
             return;
         }
         // Sets: 2..=min(count, h-1) cards of one rank (R9, R22, E6); with one pack the count caps
         // a set at four, which is all R23 asks.
-        for rank in 0..13usize {
-            let mask = (hand.present >> (rank * 4)) & 0xF;
-            if mask == 0 {
-                continue;
-            }
+        // The ranks held, one bit per rank's nibble (its lowest): a hand holds few of the 13.
+        let mut held = hand.present | hand.present >> 2;
+        held = (held | held >> 1) & 0x1_1111_1111_1111;
+        for rank in BitIter(held).map(|bit| bit / 4) {
             let total: usize = (0..4).map(|s| hand.counts[rank * 4 + s] as usize).sum();
             let most = total.min(h - 1).min(MAX_PLAY);
             for size in 2..=most {
@@ -633,33 +632,33 @@ impl State {
             let allowed = agurk_allowed(hand, &lead, &target.cards);
             for i in BitIter(hand.present) {
                 if allowed(rank_of(i)) {
-                    let mut cards = Cards::new();
-                    cards.push(CARDS[i]);
-                    out.push(Action::Play { cards });
+                    out.push(Action::Play {
+                        cards: Cards::one(CARDS[i]),
+                    });
+                }
+            }
+            return;
+        }
+        if let [single] = target.cards.as_slice() {
+            // Single cards: every code of rank >= the target, then the lowest rank's codes.
+            let t0 = usize::from(rank_of(single.index())) * 4;
+            for i in BitIter(hand.present & (!0u64 << t0)) {
+                out.push(Action::Play {
+                    cards: Cards::one(CARDS[i]),
+                });
+            }
+            let low = hand.present.trailing_zeros() as usize & !3;
+            if low < t0 {
+                for i in BitIter(hand.present & (0xF << low)) {
+                    out.push(Action::Play {
+                        cards: Cards::one(CARDS[i]),
+                    });
                 }
             }
             return;
         }
         let (t, m) = sorted_ranks(target.cards.as_slice());
         let t = &t[..m];
-        if m == 1 {
-            // Single cards: every code of rank >= the target, then the lowest rank's codes.
-            let t0 = t[0] as usize * 4;
-            for i in BitIter(hand.present & (!0u64 << t0)) {
-                let mut cards = Cards::new();
-                cards.push(CARDS[i]);
-                out.push(Action::Play { cards });
-            }
-            let low = hand.present.trailing_zeros() as usize & !3;
-            if low < t0 {
-                for i in BitIter(hand.present & (0xF << low)) {
-                    let mut cards = Cards::new();
-                    cards.push(CARDS[i]);
-                    out.push(Action::Play { cards });
-                }
-            }
-            return;
-        }
         // (a) every covering multiset, ascending code order (R11, R27).
         let mut codes = [(0u8, 0u8); 52];
         let mut n = 0;
