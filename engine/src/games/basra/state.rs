@@ -546,12 +546,18 @@ impl GameState for State {
         match &self.phase {
             Phase::Play => {
                 if let Some(hand) = self.hands.get(seat) {
-                    out.extend(hand.iter().map(|c| Action::Play { cards: one_card(c) }));
+                    // Each play written in the list's memory: one built on the stack and copied
+                    // stalled on its narrow fields just stored (most of the list's time).
+                    for card in hand.iter() {
+                        push_in_place(out, || Action::Play {
+                            cards: one_card(card),
+                        });
+                    }
                 }
             }
             Phase::Choose { choice, .. } => {
                 for card in choice.addable(self.floor.cards()) {
-                    out.push(Action::Capture {
+                    push_in_place(out, || Action::Capture {
                         cards: one_card(card),
                     });
                 }
