@@ -334,7 +334,7 @@ impl State {
             if self.table.options.ruleset == Ruleset::MainMerah
                 && let Some(reason) = main_merah_redeal(layout)
             {
-                events.push(Event::Redeal {
+                push_in_place(events, || Event::Redeal {
                     dealer: self.dealer,
                     reason,
                 });
@@ -375,7 +375,7 @@ impl State {
             cards.clear();
             cards.extend_from_slice(layout);
             self.layout = Layout::of(cards);
-            events.push(Event::Deal {
+            push_in_place(events, || Event::Deal {
                 deal: self.deal,
                 dealer: self.dealer,
                 // At most 12 cards (`scoring::sizes`).
@@ -753,7 +753,7 @@ impl State {
         for (t, p) in self.totals.iter_mut().zip(&score.points) {
             *t += p;
         }
-        events.push(Event::DealScored {
+        push_in_place(events, || Event::DealScored {
             deal: self.deal,
             score: Arc::clone(&score),
             totals: self.totals.as_slice().into(),
@@ -763,7 +763,7 @@ impl State {
 
     fn finish(&mut self, events: &mut Vec<Event>) {
         self.phase = Phase::Over;
-        events.push(Event::GameOver {
+        push_in_place(events, || Event::GameOver {
             ranking: self.ranking(),
         });
     }
