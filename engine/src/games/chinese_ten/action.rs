@@ -106,6 +106,14 @@ impl<const N: usize> InlineCards<N> {
     /// branch on the length (a capture of none or one card, at random).
     #[inline]
     pub fn set(&self) -> CardSet {
+        // Nearly every list holds none or one card: its one slot, masked by the length.
+        if self.len <= 1 {
+            let first = self
+                .cards
+                .first()
+                .map_or(0, |card| 1u64 << (card.index() & 63));
+            return CardSet(first & 0u64.wrapping_sub(u64::from(self.len)));
+        }
         let mut bits = 0u64;
         for (i, card) in self.cards.iter().enumerate() {
             let listed = 0u64.wrapping_sub(u64::from(i < usize::from(self.len)));

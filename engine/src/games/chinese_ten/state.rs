@@ -772,8 +772,14 @@ impl State {
     pub fn ranking(&self) -> Ranking {
         let totals = &self.totals;
         let winner = self.race_winner;
+        // One integer key: the racer's is i64::MIN, below every other seat's (a negated total,
+        // saturated, is at least i64::MIN + 1); then by points.
         crate::game::Ranking::by_key(0..self.table.players, |s| {
-            (winner != Some(s), -totals.get(s).copied().unwrap_or(0))
+            if winner == Some(s) {
+                i64::MIN
+            } else {
+                totals.get(s).copied().unwrap_or(0).saturating_neg()
+            }
         })
     }
 
