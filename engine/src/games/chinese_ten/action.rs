@@ -102,8 +102,9 @@ impl<const N: usize> InlineCards<N> {
         self.cards.get(..usize::from(self.len)).unwrap_or(&[])
     }
 
-    /// The cards as a set (repeats once). Every slot is tested and the filler masked off: no
-    /// branch on the length (a capture of none or one card, at random).
+    /// The cards as a set (repeats once). None or one card (nearly every list) is read from the
+    /// first slot, masked by the length: no branch on which of the two it is (at random). Longer
+    /// lists test every slot and mask the filler off.
     #[inline]
     pub fn set(&self) -> CardSet {
         // Nearly every list holds none or one card: its one slot, masked by the length.
