@@ -107,7 +107,6 @@ impl<const N: usize> InlineCards<N> {
     /// lists test every slot and mask the filler off.
     #[inline]
     pub fn set(&self) -> CardSet {
-        // Nearly every list holds none or one card: its one slot, masked by the length.
         if self.len <= 1 {
             let first = self
                 .cards

@@ -1,6 +1,6 @@
 //! State of a game of Chinese Ten: dealing, the turn's two steps, deal scoring, game end.
 
-use super::action::{Action, Cards, Few};
+use super::action::{Action, Cards, Few, InlineCards};
 use super::rules::{FirstDealer, Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
@@ -439,13 +439,17 @@ impl State {
             .collect()
     }
 
-    /// A capture (a legal one: at most three cards) in layout order.
-    fn in_layout_order(&self, set: CardSet) -> Few {
+    /// A capture (a legal one: at most three cards) in layout order, as an action's list or an
+    /// event's, whichever the caller builds.
+    fn in_layout_order<const N: usize>(&self, set: CardSet) -> InlineCards<N> {
         // Nearly every capture takes one card (or none): no scan of the layout for it.
         match (set.0, set.0 & set.0.wrapping_sub(1)) {
-            (0, _) => Few::EMPTY,
-            (_, 0) => set.iter().next().map_or(Few::EMPTY, Few::one),
-            _ => Few::in_order(self.layout.cards(), set),
+            (0, _) => InlineCards::EMPTY,
+            (_, 0) => set
+                .iter()
+                .next()
+                .map_or(InlineCards::EMPTY, InlineCards::one),
+            _ => InlineCards::in_order(self.layout.cards(), set),
         }
     }
 
@@ -508,7 +512,10 @@ impl State {
             }
             let names: Vec<String> = options
                 .iter()
-                .map(|o| list(self.in_layout_order(*o).iter().copied()))
+                .map(|o| {
+                    let capture: Cards = self.in_layout_order(*o);
+                    list(capture.iter().copied())
+                })
                 .collect();
             if wanted.is_empty() {
                 return Err(ActionError::illegal(
@@ -528,8 +535,7 @@ impl State {
                 ),
             ));
         }
-        // A legal capture is at most three cards.
-        let captured = Cards::of(self.in_layout_order(wanted).as_slice()).unwrap_or_default();
+        let captured: Cards = self.in_layout_order(wanted);
         self.play_checked(seat, card, wanted, captured, events);
         Ok(())
     }
@@ -904,8 +910,8 @@ impl GameState for State {
                         continue;
                     }
                     let targets = CardSet(scoring::pair_mask(card).0 & layout.0);
-                    // One play per target, in card order (no look at the layout's order: the
-                    // targets are one rank's, told apart by suit), or the trail. Two plays are
+                    // R15: one play per target, in card order (no look at the layout's order:
+                    // the targets are one rank's, told apart by suit), or the trail. Two plays are
                     // written for every card and the second kept only for a second target: no
                     // branch on how many a card has (random over a hand, and a missed guess cost
                     // more than the card's other work). Three or four targets are rare.
@@ -932,7 +938,8 @@ impl GameState for State {
                 }
             }
             Phase::StockChoice { choice, .. } => {
-                // The flipped card's targets, in card order as a hand card's are.
+                // R15 for the stock step: the flipped card's targets, in card order as a hand
+                // card's are.
                 for card in choice.addable_set().iter() {
                     push_in_place(out, || Action::Capture {
                         cards: Cards::one(card),
