@@ -43,85 +43,10 @@ impl GameRng {
         self.event().shuffle(items);
     }
 
-    /// Picks a uniform index below `n` (n ≥ 1) in one chance event. The event's first draw is
-    /// read from its first ChaCha8 block, computed alone ([`first_block`]): opening the stream
-    /// computes four blocks, and a dealer draw in every game needs two words of them. A draw the
-    /// rejection sampling refuses (under one in 2^60 for any seat count) replays the event
-    /// on the stream, which draws the same words first: the outcome is the stream's, exactly.
+    /// Picks a uniform index below `n` (n ≥ 1) in one chance event.
     pub fn pick(&mut self, n: usize) -> usize {
-        if n > 1 {
-            let block = first_block(self.seed, self.events);
-            let value = u64::from(block[0]) | u64::from(block[1]) << 32;
-            if let Some(index) = accept(value, n as u64) {
-                self.events += 1;
-                return index as usize;
-            }
-        }
         self.event().below(n)
     }
-}
-
-/// The 32-byte key `ChaCha8Rng::seed_from_u64` derives from a seed: `rand_core`'s own expansion
-/// of a `u64` seed, reached through this stand-in generator (so it is never written twice).
-struct ExpandedSeed([u8; 32]);
-
-impl SeedableRng for ExpandedSeed {
-    type Seed = [u8; 32];
-
-    fn from_seed(seed: [u8; 32]) -> ExpandedSeed {
-        ExpandedSeed(seed)
-    }
-}
-
-/// Block 0 of the ChaCha8 stream `stream` of `seed`: the first 16 words the [`ChaCha8Rng`] of
-/// that seed and stream yields, computed alone (the generator computes four blocks at its first
-/// draw). The ChaCha block function (Bernstein, 2008) with 8 rounds, a 64-bit block counter (0)
-/// and a 64-bit stream number, as `chacha20`'s generator lays them out; a test holds the two equal.
-fn first_block(seed: u64, stream: u64) -> [u32; 16] {
-    const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
-    let key = ExpandedSeed::seed_from_u64(seed).0;
-    let mut input = [0u32; 16];
-    input[..4].copy_from_slice(&SIGMA);
-    for (word, bytes) in input[4..12].iter_mut().zip(key.chunks_exact(4)) {
-        *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-    }
-    input[14] = stream as u32;
-    input[15] = (stream >> 32) as u32;
-    let mut x = input;
-    fn quarter(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
-        x[a] = x[a].wrapping_add(x[b]);
-        x[d] = (x[d] ^ x[a]).rotate_left(16);
-        x[c] = x[c].wrapping_add(x[d]);
-        x[b] = (x[b] ^ x[c]).rotate_left(12);
-        x[a] = x[a].wrapping_add(x[b]);
-        x[d] = (x[d] ^ x[a]).rotate_left(8);
-        x[c] = x[c].wrapping_add(x[d]);
-        x[b] = (x[b] ^ x[c]).rotate_left(7);
-    }
-    // Eight rounds: four double rounds of a column round and a diagonal round.
-    for _ in 0..4 {
-        quarter(&mut x, 0, 4, 8, 12);
-        quarter(&mut x, 1, 5, 9, 13);
-        quarter(&mut x, 2, 6, 10, 14);
-        quarter(&mut x, 3, 7, 11, 15);
-        quarter(&mut x, 0, 5, 10, 15);
-        quarter(&mut x, 1, 6, 11, 12);
-        quarter(&mut x, 2, 7, 8, 13);
-        quarter(&mut x, 3, 4, 9, 14);
-    }
-    for (word, start) in x.iter_mut().zip(input) {
-        *word = word.wrapping_add(start);
-    }
-    x
-}
-
-/// `value % n` if the rejection sampling of [`ChanceEvent::below`] keeps `value` (n ≥ 2).
-#[inline]
-fn accept(value: u64, n: u64) -> Option<u64> {
-    // Values at or above the largest multiple of n that fits are redrawn. That bound lies above
-    // u64::MAX - n, so only a value up there needs it computed (a division): the two divisions
-    // of every draw were most of a shuffle's time.
-    (value <= u64::MAX - n || value < u64::MAX - (u64::MAX % n)).then(|| remainder(value, n))
 }
 
 /// The random stream of one chance event.
@@ -137,8 +62,12 @@ impl ChanceEvent {
         }
         let n = n as u64;
         loop {
-            if let Some(index) = accept(self.rng.next_u64(), n) {
-                return index as usize;
+            let value = self.rng.next_u64();
+            // Values at or above the largest multiple of n that fits are redrawn. That bound lies
+            // above u64::MAX - n, so only a value up there needs it computed (a division): the
+            // two divisions of every draw were most of a shuffle's time.
+            if value <= u64::MAX - n || value < u64::MAX - (u64::MAX % n) {
+                return remainder(value, n) as usize;
             }
         }
     }
@@ -247,33 +176,6 @@ mod tests {
             let random = (0..2000).map(|_| rng.next_u64());
             for value in edges.into_iter().chain(near_multiples).chain(random) {
                 assert_eq!(remainder(value, d), value % d, "{value} % {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_first_block_is_the_streams_first_sixteen_words() {
-        for seed in [0, 1, 42, 1 << 32, MAX_SEED, u64::MAX] {
-            for stream in [0, 1, 2, 7, 1 << 33, u64::MAX] {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                rng.set_stream(stream);
-                let words: Vec<u32> = (0..16).map(|_| rng.next_u32()).collect();
-                assert_eq!(first_block(seed, stream).to_vec(), words, "{seed} {stream}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_pick_is_the_events_first_draw() {
-        for seed in 0..300 {
-            for n in 1..=8 {
-                let mut picked = GameRng {
-                    seed,
-                    events: seed % 5,
-                };
-                let mut drawn = picked;
-                assert_eq!(picked.pick(n), drawn.event().below(n), "{seed} {n}");
-                assert_eq!(picked, drawn);
             }
         }
     }
