@@ -1,5 +1,5 @@
-//! Rulings (R1-R34) and worked examples (B1-B18) of `shared/rules/basra.md`, plus the
-//! heuristic-vs-random check. See also docs/rules/basra.md.
+//! Rulings (R1-R34) and worked examples (B1-B18) of `docs/rules/basra.md`, plus the
+//! heuristic-vs-random check.
 
 use engine::cards::{Card, CardSet, PackSpec};
 use engine::common::capture::Layout;

@@ -1,4 +1,4 @@
-//! Bird Dog: one test per ruling of `shared/rules/bird_dog.md` where testable, every worked example
+//! Bird Dog: one test per ruling of `docs/rules/bird_dog.md` where testable, every worked example
 //! B1..B13, and the heuristic bot against random play.
 
 use engine::cards::{Card, CardSet};

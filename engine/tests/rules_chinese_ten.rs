@@ -1,5 +1,5 @@
-//! Rulings (R1-R17) and worked examples (X1-X13) of `shared/rules/chinese_ten.md`, plus the
-//! heuristic-vs-random check. See also docs/rules/chinese_ten.md.
+//! Rulings (R1-R18) and worked examples (X1-X13) of `docs/rules/chinese_ten.md`, plus the
+//! heuristic-vs-random check.
 
 use engine::cards::{Card, CardSet, PackSpec};
 use engine::game::GameState;

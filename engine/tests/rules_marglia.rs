@@ -1,5 +1,4 @@
-//! Rulings R1..R17 and worked examples E1..E10, M1..M3 of `shared/rules/marglia.md`.
-//! See: docs/rules/marglia.md
+//! Rulings R1..R17 and worked examples E1..E10, M1..M3 of `docs/rules/marglia.md`.
 
 use engine::cards::{Card, CardSet, Suit};
 use engine::game::GameState;

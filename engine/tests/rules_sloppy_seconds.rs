@@ -1,5 +1,4 @@
-//! Rulings R1..R11 and worked examples S1..S9 of `shared/rules/sloppy_seconds.md`.
-//! See: docs/rules/sloppy_seconds.md
+//! Rulings R1..R11 and worked examples S1..S9 of `docs/rules/sloppy_seconds.md`.
 
 use engine::cards::{Card, PackSpec, Suit};
 use engine::game::GameState;

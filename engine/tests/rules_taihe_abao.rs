@@ -1,5 +1,5 @@
-//! Rulings (R1..R16) and worked examples (T1..T12) of Taihe A Bao, through the erased API with
-//! stacked deals. See: shared/rules/taihe_abao.md, docs/rules/taihe_abao.md.
+//! Rulings (R1..R17) and worked examples (T1..T12) of Taihe A Bao, through the erased API with
+//! stacked deals. See: docs/rules/taihe_abao.md.
 
 use engine::cards::{Card, CardSet};
 use engine::games::taihe_abao::rules::{Kind, classify, rank_counts};

@@ -1,5 +1,5 @@
-//! Rulings (R1..R13) and worked examples (K1..K10) of Tjak-mat-tchi-ki, through the erased API
-//! with stacked deals. See: shared/rules/tjak_mat_tchi_ki.md, docs/rules/tjak_mat_tchi_ki.md.
+//! Rulings (R1..R14) and worked examples (K1..K10) of Tjak-mat-tchi-ki, through the erased API
+//! with stacked deals. See: docs/rules/tjak_mat_tchi_ki.md.
 
 use engine::games::tjak_mat_tchi_ki::rules::is_pair;
 use engine::games::tjak_mat_tchi_ki::state::decide_draw;

@@ -1,4 +1,4 @@
-//! Trump Crew: one test per ruling of `shared/rules/trump_crew.md` where testable, every worked
+//! Trump Crew: one test per ruling of `docs/rules/trump_crew.md` where testable, every worked
 //! example T1..T11, and the heuristic bot against random play.
 
 use engine::game::GameState;

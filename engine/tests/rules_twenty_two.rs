@@ -1,4 +1,4 @@
-//! Rulings (R-numbers) and every worked example (E1-E15) of `shared/rules/twenty_two.md`.
+//! Rulings (R-numbers) and every worked example (E1-E15) of `docs/rules/twenty_two.md`.
 //! Scenarios are set up with stacked `deals` through the erased API, or, where a scenario needs
 //! totals or eliminations from earlier deals, on the typed state.
 

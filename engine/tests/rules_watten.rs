@@ -1,4 +1,4 @@
-//! Watten rules: every worked example of `shared/rules/watten.md` §9 and the testable rulings,
+//! Watten rules: every worked example of `docs/rules/watten.md` and the testable rulings,
 //! with stacked deals through the erased API (and the typed roles where an example is a ranking).
 
 use engine::cards::{Card, CardSet, Rank, Suit};

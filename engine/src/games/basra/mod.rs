@@ -7,8 +7,7 @@
 //! Presets: Egypt (base), open cut, Jordan, Yemen, Ethiopia, Lebanon A, Lebanon B (Ashush),
 //! Palestine, Syria; each for 2 players (`basra_<x>`) and for partnerships (`basra_<x>_partners`).
 //!
-//! Spec: `shared/rules/basra.md` (rulings R1-R34, examples B1-B18); project notes in
-//! `docs/rules/basra.md`.
+//! Rules: `docs/rules/basra.md` (rulings R1-R34, examples B1-B18).
 //!
 //! Implementation notes:
 //! - Capture sets K (same-rank part × maximal or optional sum families) are built with

@@ -1,7 +1,7 @@
 //! Bird Dog (Nathaniel Meadow, 2017): a 3-player trick-taking game (and a 2-player version with a
 //! dummy hand, the "bird dog") where points come from pairs of jacks, queens and kings won.
 //!
-//! Spec: `shared/rules/bird_dog.md` (project doc: `docs/rules/bird_dog.md`). 24 cards (9-A). Each
+//! Rules: `docs/rules/bird_dog.md` (rulings R1..R22, examples B1..B13). 24 cards (9-A). Each
 //! hand: 7 cards each, a 3-card widow turned up one card at a time; whoever accepts a turned card
 //! as trump plays solo against the other two (who score their team tally); after trump, one
 //! player may go nil (3 points for taking no trick). The card of the indicator's rank in the other

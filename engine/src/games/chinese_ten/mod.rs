@@ -6,8 +6,7 @@
 //! Variants as their own game ids: the red-five bonus, Taiwan (a race to 60 card points), Thai
 //! Red Frog/Black Frog scoring, and Indonesian Main Merah.
 //!
-//! Spec: `shared/rules/chinese_ten.md` (rulings R1-R17, examples X1-X13); project notes in
-//! `docs/rules/chinese_ten.md`.
+//! Rules: `docs/rules/chinese_ten.md` (rulings R1-R18, examples X1-X13).
 //!
 //! Implementation notes:
 //! - The layout, pairing captures and the one-target-at-a-time stock choice come from

@@ -11,8 +11,7 @@
 //! to the winner of a points auction, who must make the bid. The auction, contract scoring and solo
 //! play are the spec's PROPOSED defaults (R10, R11, R17): no source describes them.
 //!
-//! Spec: `shared/rules/marglia.md` (rulings R1..R17, examples E1..E10, M1..M3); project doc:
-//! `docs/rules/marglia.md`.
+//! Rules: `docs/rules/marglia.md` (rulings R1..R17, examples E1..E10, M1..M3).
 //!
 //! Some notes on this implementation:
 //! - One core (this module's `State`) serves both games; [`Marglia`] and [`Maniglia`] are two

@@ -6,8 +6,7 @@
 //! second-highest captured card points score them; a hand is worth at least 5. The game ends after
 //! the hand in which someone reaches the target (300); the highest total wins.
 //!
-//! Spec: `shared/rules/sloppy_seconds.md` (rulings R1..R11, worked examples S1..S9); project doc:
-//! `docs/rules/sloppy_seconds.md`.
+//! Rules: `docs/rules/sloppy_seconds.md` (rulings R1..R11, worked examples S1..S9).
 //!
 //! Some notes on this implementation:
 //! - The player count is the game's player count (3 or 4), not an option.

@@ -8,8 +8,7 @@
 //! double runs, and triples and quads as bombs. The declarer wins the stake from every opponent
 //! if first out, and pays each of them otherwise.
 //!
-//! Spec: `shared/rules/taihe_abao.md` (rulings R1..R16, examples T1..T12); project doc
-//! `docs/rules/taihe_abao.md`.
+//! Rules: `docs/rules/taihe_abao.md` (rulings R1..R17, examples T1..T12).
 //!
 //! Implementation notes:
 //! - Player count is the seat count (3..=5); the spec's `players` option is not an `options` entry.

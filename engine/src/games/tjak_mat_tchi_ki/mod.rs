@@ -7,8 +7,7 @@
 //! pays the stake, or, when the winning pair was made with a discard, its discarder alone pays for
 //! all ("responsibility").
 //!
-//! Spec: `shared/rules/tjak_mat_tchi_ki.md` (rulings R1..R13, examples K1..K10); project doc
-//! `docs/rules/tjak_mat_tchi_ki.md`.
+//! Rules: `docs/rules/tjak_mat_tchi_ki.md` (rulings R1..R14, examples K1..K10).
 //!
 //! Implementation notes:
 //! - Civil tiles carry copy suffixes `#1`/`#2` (`6-6#1`); every tile has exactly one partner, so

@@ -1,6 +1,6 @@
 //! Trump Crew (トランプクルー, 草場純): a cooperative exact-bid trick-taking game for 2-17 players.
 //!
-//! Spec: `shared/rules/trump_crew.md` (project doc: `docs/rules/trump_crew.md`). A 53-card pack
+//! Rules: `docs/rules/trump_crew.md` (rulings R1..R17, examples T1..T11). A 53-card pack
 //! (52 + joker). The crew climbs stages 1..S (S = floor(52/n) by default): in stage N everybody
 //! gets N cards, the next card is turned as the trump indicator (the joker: no trump), the dealer
 //! announces "strong", "medium" or "weak", everybody bids so that the bids add up to exactly N (the

@@ -6,8 +6,7 @@
 //! When every hand is down to one card, the holders of the highest last card take it as penalty
 //! points; 22 or more and a player is out. Default: the last player in wins.
 //!
-//! The contract is the spec `shared/rules/twenty_two.md` (rulings R1-R31, examples E1-E15);
-//! the project doc is `docs/rules/twenty_two.md`. Game ids: `twenty_two`, `twenty_two_short`,
+//! The contract is `docs/rules/twenty_two.md` (rulings R1-R31, examples E1-E15). Game ids: `twenty_two`, `twenty_two_short`,
 //! `gambling_cucumber`.
 //!
 //! ## Some notes on this implementation

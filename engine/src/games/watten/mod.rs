@@ -4,7 +4,7 @@
 //! option `variant`: Bavarian (default; game id `watten`), Austrian (`watten_austrian`),
 //! Carinthian (`watten_carinthian`), Tyrolean (`watten_tyrolean`), Kritische
 //! (`watten_kritische`), Blind (`watten_blind`) and Bohemian (`watten_bohemian`).
-//! Spec: `shared/rules/watten.md`; project doc: `docs/rules/watten.md`.
+//! Rules: `docs/rules/watten.md` (rulings R1..R72).
 //!
 //! 2–4 players (4 in fixed partnerships {0,2} v {1,3}; 3 players: E alone against a pair that
 //! changes every deal), 32 or 33 cards (with the Weli 6D), 5 cards each. E names the Schlag (trump
