@@ -1,7 +1,8 @@
 //! The engine's one integration test binary: the conformance suite over every game id and one
 //! rules module per family (`rules_<family>`), driven through the public, JSON-level interface
 //! (`registry`, `Game`, `Match`) with stacked deals; `determinize` checks sampled deals against exact
-//! enumeration; `schemas` checks the generated JSON Schemas
+//! enumeration; `rulings` checks that every cited ruling id is stated in `docs/rules/<family>.md`;
+//! `schemas` checks the generated JSON Schemas
 //! against what seeded games write; `search` runs IS-MCTS on every game id; `support` holds the
 //! shared helpers.
 
@@ -17,6 +18,7 @@ mod rules_tjak_mat_tchi_ki;
 mod rules_trump_crew;
 mod rules_twenty_two;
 mod rules_watten;
+mod rulings;
 mod schemas;
 mod search;
 mod support;
