@@ -31,6 +31,114 @@ pub enum Command {
     /// a bot that checks signatures) or built-in bots (`random`, `heuristic`), printing every move
     /// by bot name, the deals and scores as they happen, and the result.
     Play(arena::PlayArgs),
+    /// Look after the arena database: `vacuum` (return the space retention freed), `size`, and
+    /// `fill` (synthetic history for capacity tests).
+    Db(DbArgs),
+}
+
+/// Flags of `db`.
+#[derive(Debug, Clone, Args)]
+pub struct DbArgs {
+    /// The arena database, as for `serve`: a SQLite file or a `postgres://` URL.
+    #[arg(
+        long,
+        env = "CARDROOM_DATABASE",
+        default_value = "cardroom.db",
+        global = true
+    )]
+    pub database: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: DbCommand,
+}
+
+/// The subcommands of `db`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum DbCommand {
+    /// Return the space of deleted moves (retention) to the file system and print the sizes
+    /// before and after. SQLite: stop the server first (a vacuum needs the file to itself; a
+    /// running server holds it and the command says so); it also turns on incremental vacuum for
+    /// a database made before it was the default. PostgreSQL: runs beside the servers.
+    Vacuum,
+    /// Print the database's size as one JSON line: `database`, `wal` and `free` bytes.
+    Size,
+    /// Store synthetic finished matches (real random games, replicated) until both `--matches`
+    /// and `--moves` are reached, for capacity tests; refuses a database that holds matches.
+    Fill(FillArgs),
+}
+
+/// Flags of `db fill`.
+#[derive(Debug, Clone, Args)]
+pub struct FillArgs {
+    /// Matches to store at least.
+    #[arg(long, default_value_t = 200_000)]
+    pub matches: u64,
+    /// Moves to store at least.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub moves: u64,
+    /// Registered bots to create beside the built-in ones (they never answer: keep the ladder off
+    /// on a filled database).
+    #[arg(long, default_value_t = 40)]
+    pub bots: usize,
+    /// Seed of the games and the seating.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `db`, printing one JSON line.
+pub async fn db(args: &DbArgs) -> anyhow::Result<serde_json::Value> {
+    use arena::store::Store;
+    match &args.command {
+        DbCommand::Vacuum => {
+            let store = arena::store::SqlStore::open(&args.database).await?;
+            let before = store.size().await?;
+            store.vacuum().await?;
+            let after = store.size().await?;
+            Ok(serde_json::json!({
+                "before": size_json(&before),
+                "after": size_json(&after),
+            }))
+        }
+        DbCommand::Size => {
+            let store = arena::store::SqlStore::open(&args.database).await?;
+            Ok(size_json(&store.size().await?))
+        }
+        DbCommand::Fill(fill) => {
+            let mut config = arena::ArenaConfig::local(args.database.clone());
+            config.retain_unranked_days = 0;
+            let arena = arena::Arena::open(config).await?;
+            let existing = arena
+                .store()
+                .matches(&arena::store::MatchFilter {
+                    limit: 1,
+                    ..Default::default()
+                })
+                .await?;
+            anyhow::ensure!(
+                existing.is_empty(),
+                "the database {} already holds matches: fill a new one",
+                args.database
+            );
+            arena.register_builtins().await?;
+            let report = arena::synthetic::fill(
+                arena.store().as_ref(),
+                &arena::synthetic::FillSpec {
+                    matches: fill.matches,
+                    moves: fill.moves,
+                    bots: fill.bots,
+                    seed: fill.seed,
+                },
+            )
+            .await?;
+            arena.store().checkpoint().await?;
+            let size = arena.store().size().await?;
+            Ok(serde_json::json!({ "filled": report, "size": size_json(&size) }))
+        }
+    }
+}
+
+fn size_json(size: &arena::store::StorageSize) -> serde_json::Value {
+    serde_json::json!({ "database": size.database, "wal": size.wal, "free": size.free })
 }
 
 /// Log line format.

@@ -68,6 +68,11 @@ fn main() -> anyhow::Result<()> {
         Command::Openapi(args) => api::cli::openapi(&args),
         Command::Play(args) => actix_web::rt::System::new()
             .block_on(async move { arena::play(&args, &mut std::io::stdout()).await.map(|_| ()) }),
+        Command::Db(args) => actix_web::rt::System::new().block_on(async move {
+            let report = api::cli::db(&args).await?;
+            println!("{report}");
+            Ok(())
+        }),
         Command::Playouts(args) => {
             let report = api::cli::playouts(&args)?;
             println!("{}", serde_json::to_string(&report)?);

@@ -71,7 +71,28 @@ pub struct ArenaConfig {
     /// How long the built-in `ismcts` bot searches per move, in milliseconds (at most half the
     /// move's deadline).
     pub ismcts_ms: u64,
+    /// Ladder matches each game id may start per minute at most (0: no pace, only one match of
+    /// a game id in flight at a time, which always holds).
+    pub ladder_matches_per_minute: u32,
+    /// A built-in bot's rating counts as settled in a game once its sigma is below this: the
+    /// ladder plays built-in bots among themselves only while one of them is unsettled.
+    pub ladder_settled_sigma: f64,
+    /// Days the moves of a finished unranked match are kept (its result stays); 0 keeps them.
+    pub retain_unranked_days: u32,
+    /// How often the write-ahead log is checkpointed and truncated (SQLite) and retention runs.
+    pub maintenance_interval: Duration,
 }
+
+/// Ladder matches per minute per game id by default: with the built-in bots alone, a 30-minute
+/// run plays at most 120 matches of a game id, and fewer once the bots' ratings settle.
+pub const LADDER_MATCHES_PER_MINUTE: u32 = 4;
+
+/// The sigma below which a built-in bot's rating counts as settled: two bots reach it after
+/// about 70 matches against each other (Weng-Lin, from sigma 8.33).
+pub const LADDER_SETTLED_SIGMA: f64 = 3.5;
+
+/// Days the moves of unranked matches are kept by default.
+pub const RETAIN_UNRANKED_DAYS: u32 = 30;
 
 impl ArenaConfig {
     /// A configuration for local use and tests: loopback bots allowed, no ladder.
@@ -94,6 +115,10 @@ impl ArenaConfig {
             lease: Duration::from_secs(10),
             poll_interval: Duration::from_millis(200),
             ismcts_ms: crate::builtin::ISMCTS_BUDGET_MS,
+            ladder_matches_per_minute: 0,
+            ladder_settled_sigma: LADDER_SETTLED_SIGMA,
+            retain_unranked_days: RETAIN_UNRANKED_DAYS,
+            maintenance_interval: Duration::from_secs(30),
         }
     }
 }
@@ -161,6 +186,20 @@ pub struct ArenaArgs {
     /// wake-ups and switches on every move (bench/README.md, 2026-11-27 evening).
     #[arg(long, env = "CARDROOM_ARENA_THREADS")]
     pub arena_threads: Option<usize>,
+    /// Ladder matches each game id may start per minute (0: as fast as its matches finish).
+    /// Built-in bots play each other only until their ratings settle (see
+    /// `--ladder-settled-sigma`); after that a game id's ladder plays only while a registered
+    /// bot plays it.
+    #[arg(long, env = "CARDROOM_LADDER_MATCHES_PER_MINUTE", default_value_t = LADDER_MATCHES_PER_MINUTE)]
+    pub ladder_matches_per_minute: u32,
+    /// The rating sigma below which a built-in bot counts as settled in a game (the ladder
+    /// stops matching built-in bots against each other there).
+    #[arg(long, env = "CARDROOM_LADDER_SETTLED_SIGMA", default_value_t = LADDER_SETTLED_SIGMA)]
+    pub ladder_settled_sigma: f64,
+    /// Days the moves of a finished unranked match are kept; then they are deleted and its
+    /// result stays (0: keep them for ever). Ranked matches keep their moves.
+    #[arg(long, env = "CARDROOM_RETAIN_UNRANKED_DAYS", default_value_t = RETAIN_UNRANKED_DAYS)]
+    pub retain_unranked_days: u32,
 }
 
 impl ArenaArgs {
@@ -198,6 +237,10 @@ impl ArenaArgs {
             lease: Duration::from_millis(self.match_lease_ms.max(300)),
             poll_interval: Duration::from_millis(200),
             ismcts_ms: self.ismcts_ms,
+            ladder_matches_per_minute: self.ladder_matches_per_minute,
+            ladder_settled_sigma: self.ladder_settled_sigma,
+            retain_unranked_days: self.retain_unranked_days,
+            maintenance_interval: Duration::from_secs(30),
         }
     }
 }

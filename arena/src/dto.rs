@@ -260,8 +260,12 @@ pub struct MatchView {
     /// Why the match was aborted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended.
+    /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended,
+    /// and when its moves were deleted.
     pub replay: Option<ReplayInput>,
+    /// The moves of this unranked match were deleted by retention (`--retain-unranked-days`):
+    /// `moves` and `events` are empty, the result stays.
+    pub moves_pruned: bool,
     /// Creation time (RFC 3339).
     #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
     pub created_at: String,

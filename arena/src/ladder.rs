@@ -1,5 +1,9 @@
 //! The ranked ladder: every round, for each game, schedule one ranked match among the active bots
-//! of that game (unless the ladder's previous match of that game is still being played). The
+//! of that game (unless the ladder's previous match of that game is still being played, or the
+//! game's pace, `--ladder-matches-per-minute`, says wait). Built-in bots play each other only
+//! until their ratings settle (sigma below `--ladder-settled-sigma`); after that a game is played
+//! only while a registered bot plays it, so an arena left alone goes quiet instead of filling its
+//! disk. The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
 //! the bots whose mu is closest to it. External bots are probed each round. A bot whose probe
 //! fails sits out and is probed again after a back-off (1 s, 2 s, 4 s, ... up to half the pause
@@ -160,6 +164,10 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         }
     }
     bots.retain(|b| !unreachable.contains(&b.id));
+    let config = arena.config();
+    let pace = (config.ladder_matches_per_minute > 0)
+        .then(|| Duration::from_secs(60) / config.ladder_matches_per_minute);
+    let round_start = std::time::Instant::now();
     let busy = store
         .matches(&MatchFilter {
             statuses: vec![MatchStatus::Queued, MatchStatus::Running],
@@ -171,6 +179,16 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
     for game in engine::registry::games() {
         let id = &game.info().id;
         if busy.iter().any(|m| m.ladder && &m.game == id) {
+            continue;
+        }
+        if pace.is_some()
+            && arena
+                .ladder_pace()
+                .lock()
+                .expect("pace")
+                .get(id)
+                .is_some_and(|at| *at > round_start)
+        {
             continue;
         }
         // The built-in searchers spend their budget of CPU on every move: they play the matches
@@ -196,6 +214,14 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             .map(|r| (r.bot_id, r.rating))
             .collect();
         let rating = |bot: &BotRecord| ratings.get(&bot.id).copied().unwrap_or_default();
+        // Built-in bots are yardsticks: once every one of them is settled here, the game is
+        // played only for registered bots.
+        let needed = candidates
+            .iter()
+            .any(|b| !b.builtin || rating(b).sigma >= config.ladder_settled_sigma);
+        if !needed {
+            continue;
+        }
         let seats = choose(
             &candidates
                 .iter()
@@ -215,7 +241,16 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             clock: None,
         };
         match arena.new_match(request, true, true).await {
-            Ok(record) => scheduled.push(record.id),
+            Ok(record) => {
+                if let Some(pace) = pace {
+                    arena
+                        .ladder_pace()
+                        .lock()
+                        .expect("pace")
+                        .insert(id.clone(), round_start + pace);
+                }
+                scheduled.push(record.id)
+            }
             Err(error) => {
                 tracing::warn!(game = id, error = %error, "ladder could not schedule a match")
             }

@@ -24,14 +24,17 @@ pub mod dto;
 pub mod ladder;
 pub mod limits;
 pub mod live;
+pub mod maintenance;
 pub mod metrics;
 pub mod play;
 pub mod problem;
 pub mod ratings;
+pub mod replay;
 pub mod routes;
 pub mod runner;
 pub mod service;
 pub mod store;
+pub mod synthetic;
 pub mod tournament;
 pub mod wire;
 

@@ -230,14 +230,15 @@ pub fn frames(
         to_act: state.to_act(),
     });
     for logged in moves {
-        state
+        // The store keeps actions only: the events come back from the replay.
+        let applied = state
             .apply(logged.seat, &logged.action)
             .map_err(|e| FramesError::Replay(format!("move {}: {e}", logged.index)))?;
         out.push(Frame {
             index: Some(logged.index),
             seat: Some(logged.seat),
             action: ended.then(|| logged.action.clone()),
-            events: logged.events.clone(),
+            events: crate::replay::tagged(applied.events, logged.index),
             view: state.view(viewer),
             to_act: state.to_act(),
         });
@@ -250,7 +251,7 @@ pub fn live_move(logged: &MoveRecord, frame: &Frame) -> LiveMove {
     LiveMove {
         index: logged.index,
         seat: logged.seat,
-        events: logged.events.clone(),
+        events: frame.events.clone(),
         view: frame.view.clone(),
         to_act: frame.to_act.clone(),
         latency_ms: logged.latency_ms,

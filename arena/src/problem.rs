@@ -99,13 +99,15 @@ pub enum ErrorCode {
     /// 422: no deal consistent with the state's record was found for `/determinize` (a forged
     /// record that contradicts itself).
     NoConsistentDeal,
+    /// The match's moves were deleted by retention (`--retain-unranked-days`): its result stays.
+    MovesPruned,
     /// 500: a bug on our side; details are only in the server log.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 35] = [
+    pub const ALL: [ErrorCode; 36] = [
         ErrorCode::BadRequest,
         ErrorCode::MalformedJson,
         ErrorCode::InvalidRequest,
@@ -140,6 +142,7 @@ impl ErrorCode {
         ErrorCode::DuplicateBots,
         ErrorCode::InvalidMoveRequest,
         ErrorCode::NoConsistentDeal,
+        ErrorCode::MovesPruned,
         ErrorCode::Internal,
     ];
 
@@ -180,6 +183,7 @@ impl ErrorCode {
             ErrorCode::DuplicateBots => "duplicate_bots",
             ErrorCode::InvalidMoveRequest => "invalid_move_request",
             ErrorCode::NoConsistentDeal => "no_consistent_deal",
+            ErrorCode::MovesPruned => "moves_pruned",
             ErrorCode::Internal => "internal",
         }
     }
@@ -220,6 +224,7 @@ impl ErrorCode {
             | ErrorCode::DuplicateBots
             | ErrorCode::InvalidMoveRequest
             | ErrorCode::NoConsistentDeal => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::MovesPruned => StatusCode::GONE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -261,6 +266,7 @@ impl ErrorCode {
             ErrorCode::DuplicateBots => "Duplicate bots",
             ErrorCode::InvalidMoveRequest => "Invalid move request",
             ErrorCode::NoConsistentDeal => "No consistent deal",
+            ErrorCode::MovesPruned => "The match's moves were deleted",
             ErrorCode::Internal => "Internal error",
         }
     }

@@ -239,7 +239,7 @@ impl Runner {
         if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
             return Ok(Outcome::AlreadyOver);
         }
-        let Some(game) = engine::registry::find(&record.game) else {
+        if engine::registry::find(&record.game).is_none() {
             return self
                 .abort(
                     &record,
@@ -259,26 +259,12 @@ impl Runner {
             }
         }
         let targets: Vec<Target> = seats.iter().map(bots::target).collect();
-        let logged = self.store.moves(id).await?;
-        let actions: Vec<(usize, Value)> =
-            logged.iter().map(|m| (m.seat, m.action.clone())).collect();
-        let replay = match game.replay(&new_game(&record), &actions) {
-            Ok(replay) => replay,
-            Err(error) => {
-                return self
-                    .abort(&record, format!("the match cannot be set up: {error}"))
-                    .await;
-            }
+        let mut logged = self.store.moves(id).await?;
+        // The store keeps actions only: the replay gives each logged move its events back.
+        let mut state = match crate::replay::logged(&record, &mut logged) {
+            Ok(replayed) => replayed.game,
+            Err(error) => return self.abort(&record, error.to_string()).await,
         };
-        if let Some(refused) = replay.refused {
-            return self
-                .abort(
-                    &record,
-                    format!("the logged moves no longer replay: {refused}"),
-                )
-                .await;
-        }
-        let mut state = replay.game;
         let players = record.bots.len();
         let mut faults = vec![0u32; players];
         let mut banks = record.clock.map(|clock| Banks::new(clock, players));
@@ -456,15 +442,7 @@ impl Runner {
             {
                 faults[seat] += 1;
             }
-            let events: Vec<Value> = events
-                .into_iter()
-                .map(|mut event| {
-                    if let Value::Object(map) = &mut event {
-                        map.insert("action_index".into(), Value::from(index));
-                    }
-                    event
-                })
-                .collect();
+            let events = crate::replay::tagged(events, index);
             history.push(seat, &action, &events);
             let record_move = MoveRecord {
                 index,
@@ -478,7 +456,7 @@ impl Runner {
             // Durable before the match goes on (the next bot sees this move's effects).
             if !self
                 .store
-                .append_move(id, &self.worker, &record_move)
+                .append_move(record.seq, &self.worker, &record_move)
                 .await?
             {
                 tracing::warn!(

@@ -54,6 +54,9 @@ struct Inner {
     metrics: Arc<ArenaMetrics>,
     /// Rate limits of registrations and match creations.
     limits: Limits,
+    /// When the ladder may next start a match of each game id (`--ladder-matches-per-minute`);
+    /// held by the process that leads the ladder.
+    ladder_pace: std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -104,6 +107,7 @@ impl Arena {
                 live: crate::live::LiveHub::default(),
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
+                ladder_pace: Default::default(),
             }),
         };
         if config.role.runs_matches() {
@@ -122,6 +126,7 @@ impl Arena {
             if config.ladder {
                 tokio::spawn(crate::ladder::run(arena.clone()));
             }
+            tokio::spawn(crate::maintenance::run(arena.clone()));
         }
         Ok(arena)
     }
@@ -178,6 +183,13 @@ impl Arena {
             lease: self.inner.config.lease,
             live: self.inner.live.clone(),
         }
+    }
+
+    /// When the ladder may next start a match of each game id.
+    pub fn ladder_pace(
+        &self,
+    ) -> &std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>> {
+        &self.inner.ladder_pace
     }
 
     /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
@@ -518,6 +530,8 @@ impl Arena {
         }
         let record = MatchRecord {
             id: new_id("m"),
+            seq: 0,
+            moves_pruned: false,
             game: request.game,
             bots: bot_ids,
             options: serde_json::Value::Object(options),
@@ -598,6 +612,8 @@ impl Arena {
                     rotation: *rotation,
                     record: MatchRecord {
                         id: new_id("m"),
+                        seq: 0,
+                        moves_pruned: false,
                         bots: bots.clone(),
                         seed: deal_seed(seed, deal),
                         // Queued deal by deal (the queue runs oldest first), so a deal's tables
@@ -741,7 +757,12 @@ impl Arena {
             ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
         })?;
         self.check_not_embargoed(id).await?;
-        let moves = self.inner.store.moves(id).await?;
+        let mut moves = self.inner.store.moves(id).await?;
+        // The store keeps actions only; the replay gives the events back. A game no longer
+        // served cannot replay: its moves are shown without events.
+        if let Err(error) = crate::replay::logged(&record, &mut moves) {
+            tracing::warn!(match_id = id, error = %error, "a stored match does not replay");
+        }
         // While a match is live its seed, stacked deals and actions stay secret (they would reveal
         // hidden cards, e.g. a 22 discard); moves then show who acted and the public events.
         let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
@@ -777,7 +798,8 @@ impl Arena {
                 .iter()
                 .flat_map(|m| m.events.iter().cloned())
                 .collect(),
-            replay: ended.then(|| ReplayInput {
+            moves_pruned: record.moves_pruned,
+            replay: (ended && !record.moves_pruned).then(|| ReplayInput {
                 players: record.bots.len(),
                 options: record.options.clone(),
                 seed: record.seed,

@@ -216,6 +216,8 @@ mod tests {
             rotation: 0,
             record: MatchRecord {
                 id: format!("m_{deal}_{}", bots.join("")),
+                seq: 0,
+                moves_pruned: false,
                 game: "g".into(),
                 bots: bots.iter().map(|b| b.to_string()).collect(),
                 options: json!({}),

@@ -53,6 +53,7 @@ fn ended(record: &MatchRecord) -> bool {
         (status = 400, description = "An invalid query (`invalid_request`) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`match_running`: a seat's view of a running match; `deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`moves_pruned`: the moves of this unranked match were deleted by retention; its result stays", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches/{id}/frames")]
@@ -86,6 +87,14 @@ pub async fn frames(
         }
         Some(seat) => Viewer::Seat(seat),
     };
+    if record.moves_pruned {
+        return Err(ServiceError::new(
+            ErrorCode::MovesPruned,
+            format!(
+                "the moves of match `{id}` were deleted by retention (unranked matches keep their moves for --retain-unranked-days); its result stays at /v1/matches/{id}"
+            ),
+        ));
+    }
     let moves = arena.store().moves(&id).await?;
     let frames = live::frames(&record, &moves, viewer, ended(&record)).map_err(frames_problem)?;
     Ok(web::Json(MatchFrames {

@@ -124,6 +124,11 @@ impl MatchStatus {
 pub struct MatchRecord {
     /// Match id (`m_` + hex).
     pub id: String,
+    /// The store's sequence number of the match (insertion order), the key of its moves; 0 in a
+    /// record not stored yet (the store assigns it).
+    pub seq: i64,
+    /// Its moves were deleted by retention (`--retain-unranked-days`); the result stays.
+    pub moves_pruned: bool,
     /// Game id.
     pub game: String,
     /// Bot ids in seat order.
@@ -218,7 +223,8 @@ pub struct MoveRecord {
     pub fault: Option<Fault>,
     /// The bot's comment.
     pub comment: Option<String>,
-    /// Public events the action produced.
+    /// Public events the action produced. Not stored: a match's moves read from the store come
+    /// without them, and [`crate::replay::logged`] gives them back by replaying the actions.
     pub events: Vec<Value>,
 }
 
@@ -258,6 +264,35 @@ pub struct MatchFilter {
     pub statuses: Vec<MatchStatus>,
     /// At most this many, newest first.
     pub limit: u32,
+}
+
+/// What one retention pass deleted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Matches whose moves were deleted.
+    pub matches: u64,
+    /// Moves deleted.
+    pub moves: u64,
+}
+
+/// What a checkpoint of the write-ahead log did (SQLite).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Readers kept it from finishing (it is tried again at the next one).
+    pub busy: bool,
+    /// Pages copied from the log into the database.
+    pub pages: u64,
+}
+
+/// The space a database takes, in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StorageSize {
+    /// The database (SQLite: its file; PostgreSQL: `pg_database_size`).
+    pub database: u64,
+    /// SQLite: the write-ahead log file; PostgreSQL: 0.
+    pub wal: u64,
+    /// SQLite: pages on the free list (returned by incremental or full vacuum), in bytes.
+    pub free: u64,
 }
 
 /// What finishing a match writes.
@@ -320,14 +355,33 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Appends a move as `worker`, durably (committed before this returns; concurrent moves of
     /// all matches share one commit). Returns false, storing nothing, if `worker` no longer
     /// holds the match or the index is already taken: the caller must stop playing it.
+    /// The match is named by its [`MatchRecord::seq`].
     async fn append_move(
         &self,
-        match_id: &str,
+        match_seq: i64,
         worker: &str,
         record: &MoveRecord,
     ) -> anyhow::Result<bool>;
-    /// The moves of a match, in order.
+    /// The moves of a match, in order, without their events (see [`MoveRecord::events`]).
     async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>>;
+    /// Stores matches as they are, with their moves, in one transaction: a bulk load (benchmarks,
+    /// tools). Each record's status, result and times are written as given; ratings are not
+    /// touched.
+    async fn import_matches(
+        &self,
+        matches: &[(MatchRecord, Vec<MoveRecord>)],
+    ) -> anyhow::Result<()>;
+    /// Retention: deletes the moves of at most `limit` unranked matches that ended before
+    /// `ended_before` (unix ms), oldest first, and marks them pruned; their results stay.
+    async fn prune_moves(&self, ended_before: i64, limit: u32) -> anyhow::Result<Pruned>;
+    /// SQLite: checkpoints the write-ahead log into the database and truncates it (waiting for
+    /// readers up to the busy timeout). PostgreSQL manages its own log: nothing to do.
+    async fn checkpoint(&self) -> anyhow::Result<Checkpoint>;
+    /// Returns the space of deleted rows to the file system (SQLite: `VACUUM`, which needs the
+    /// database to itself; PostgreSQL: `VACUUM` of the arena's tables).
+    async fn vacuum(&self) -> anyhow::Result<()>;
+    /// How much space the database takes.
+    async fn size(&self) -> anyhow::Result<StorageSize>;
     /// Finishes a running match `worker` holds and applies its ratings, atomically. Returns
     /// false (and changes nothing) if the match was not running or another worker holds it: a
     /// match never finishes twice.

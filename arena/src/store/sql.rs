@@ -12,8 +12,8 @@
 //! as long as the store lives, and a second process is refused with a clear message.
 
 use super::{
-    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, RatingRecord,
-    Store, TournamentMatch, TournamentRecord, now_ms,
+    BotHealth, BotRecord, Checkpoint, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord,
+    Pruned, RatingRecord, StorageSize, Store, TournamentMatch, TournamentRecord, now_ms,
 };
 use crate::ratings::{self, Rating, Side};
 use crate::wire::Clock;
@@ -23,8 +23,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteRow, SqliteSynchronous,
 };
 use sqlx::{AssertSqlSafe, Connection, QueryBuilder, Row, SqlStr};
 use std::borrow::Cow;
@@ -64,6 +64,15 @@ impl Dialect {
                 "(SELECT COALESCE(json_agg(bot_id ORDER BY seat), '[]'::json)::text \
                  FROM match_seats s WHERE s.match_id = m.id)"
             }
+        }
+    }
+
+    /// The sequence number of a match being inserted: insertion order. SQLite has one writer at a
+    /// time (the insert holds the write lock); PostgreSQL draws from a sequence.
+    fn next_seq(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "(SELECT COALESCE(MAX(seq), 0) + 1 FROM matches)",
+            Dialect::Postgres => "nextval('matches_seq_seq')",
         }
     }
 
@@ -111,7 +120,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 4] = match self {
+        let files: [(i64, &'static str, &'static str); 5] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -132,6 +141,11 @@ impl Dialect {
                     4,
                     "tournaments",
                     include_str!("../../migrations/sqlite/0004_tournaments.sql"),
+                ),
+                (
+                    5,
+                    "storage",
+                    include_str!("../../migrations/sqlite/0005_storage.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -154,6 +168,11 @@ impl Dialect {
                     4,
                     "tournaments",
                     include_str!("../../migrations/postgres/0004_tournaments.sql"),
+                ),
+                (
+                    5,
+                    "storage",
+                    include_str!("../../migrations/postgres/0005_storage.sql"),
                 ),
             ],
         };
@@ -243,7 +262,7 @@ impl Statements {
     fn new(dialect: Dialect) -> Self {
         let now = dialect.now_ms();
         let match_select = format!(
-            "SELECT m.id, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
+            "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
              m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.created_at, m.started_at, m.finished_at, \
              {} AS bots FROM matches m",
             dialect.seat_bots()
@@ -285,10 +304,11 @@ impl Statements {
     }
 }
 
-/// A move ready for the writer: JSON already serialized by the match's own task.
+/// A move ready for the writer: JSON already serialized by the match's own task. Its events are
+/// not stored (replaying the actions gives them back).
 #[derive(Debug)]
 struct PendingMove {
-    match_id: String,
+    match_seq: i64,
     worker: String,
     index: i64,
     seat: i64,
@@ -296,7 +316,6 @@ struct PendingMove {
     latency_ms: i64,
     fault: Option<String>,
     comment: Option<String>,
-    events: String,
     done: oneshot::Sender<Result<bool, String>>,
 }
 
@@ -315,7 +334,18 @@ pub struct SqlStore {
     pg_options: Option<PgConnectOptions>,
     /// SQLite: the process lock, held as long as any clone of the store lives.
     _lock: Option<Arc<std::fs::File>>,
+    /// SQLite: the database file (None in memory).
+    sqlite_path: Option<std::path::PathBuf>,
 }
+
+/// The write-ahead log's size past which SQLite truncates it when the log is reset (after a
+/// checkpoint): the file never stays larger than this once readers let a checkpoint finish.
+pub const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// The page size of a new SQLite database. A commit writes every page it changed to the log: a
+/// move's commit changes about one page (moves of a match are neighbours in `match_moves`), so
+/// small pages keep the bytes written per move small. An existing database keeps its page size.
+pub const SQLITE_PAGE_SIZE: u32 = 1024;
 
 /// The ladder leadership of one process. PostgreSQL: a session-level advisory lock held on a
 /// connection of its own, released by the server when the holder's session ends (a crashed
@@ -349,6 +379,7 @@ impl SqlStore {
     /// Opens the database named by `database` and migrates it: a `postgres://` URL, or a SQLite
     /// file path or `sqlite:` URL (created if missing).
     pub async fn open(database: &str) -> anyhow::Result<Self> {
+        let mut sqlite_path = None;
         let (pool, dialect, pg_options, lock) =
             if database.starts_with("postgres:") || database.starts_with("postgresql:") {
                 let options =
@@ -369,6 +400,7 @@ impl SqlStore {
                 let lock = if memory {
                     None
                 } else {
+                    sqlite_path = Some(options.get_filename().to_path_buf());
                     Some(Arc::new(lock_sqlite(options.get_filename())?))
                 };
                 let options = options
@@ -379,6 +411,15 @@ impl SqlStore {
                         SqliteJournalMode::Wal
                     })
                     .synchronous(SqliteSynchronous::Normal)
+                    // Both take effect when the file is created (an existing database keeps
+                    // its own; `cardroom db vacuum` turns on incremental vacuum).
+                    .page_size(SQLITE_PAGE_SIZE)
+                    .auto_vacuum(SqliteAutoVacuum::Incremental)
+                    // The log is copied into the database every 1000 pages (SQLite's default,
+                    // stated), and truncated to this size when it is reset; the arena's
+                    // maintenance also truncates it every half minute (`Store::checkpoint`).
+                    .pragma("wal_autocheckpoint", "1000")
+                    .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string())
                     .busy_timeout(Duration::from_secs(30))
                     .foreign_keys(true)
                     // A multi-row INSERT in a transaction keeps a statement journal (to undo
@@ -411,6 +452,7 @@ impl SqlStore {
             moves,
             pg_options,
             _lock: lock,
+            sqlite_path,
         };
         // SQLite has one writer at a time: one batch writer. PostgreSQL commits several
         // transactions at once: a few writers keep its WAL flushes busy.
@@ -490,7 +532,7 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             }
         }
         // Row locks in id order, like the lease renewal: no deadlock between the two.
-        batch.sort_by(|a, b| a.match_id.cmp(&b.match_id).then(a.index.cmp(&b.index)));
+        batch.sort_by(|a, b| a.match_seq.cmp(&b.match_seq).then(a.index.cmp(&b.index)));
         let written = async {
             let connection = match &mut connection {
                 Some(connection) => connection,
@@ -556,34 +598,33 @@ macro_rules! write_batch_for {
             let mut workers: Vec<&str> = batch.iter().map(|m| m.worker.as_str()).collect();
             workers.sort_unstable();
             workers.dedup();
-            let mut stored: HashSet<(String, i64)> = HashSet::new();
+            let mut stored: HashSet<(i64, i64)> = HashSet::new();
             for worker in workers {
                 let rows = batch.iter().filter(|m| m.worker == worker);
                 let (begin, commit) = $dialect.batch_wrapping();
                 let mut query = QueryBuilder::<$db>::new(begin);
                 query.push(
-                    "INSERT INTO moves (match_id, idx, seat, action, latency_ms, fault, comment, events) \
-                     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8 FROM (",
+                    "INSERT INTO match_moves (match_seq, idx, seat, action, latency_ms, fault, comment) \
+                     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 FROM (",
                 );
                 query.push_values(rows, |mut row, pending| {
-                    row.push_bind(&pending.match_id)
+                    row.push_bind(pending.match_seq)
                         .push_bind(pending.index)
                         .push_bind(pending.seat)
                         .push_bind(&pending.action)
                         .push_bind(pending.latency_ms)
                         .push_bind(&pending.fault)
-                        .push_bind(&pending.comment)
-                        .push_bind(&pending.events);
+                        .push_bind(&pending.comment);
                 });
                 query.push(
-                    ") AS v WHERE EXISTS (SELECT 1 FROM matches m WHERE m.id = v.column1 \
+                    ") AS v WHERE EXISTS (SELECT 1 FROM matches m WHERE m.seq = v.column1 \
                      AND m.status = 'running' AND m.lease_owner = ",
                 );
                 query.push_bind(worker);
                 query.push($dialect.share_lock());
                 // A move already logged (a resumed match replaying a stale step) is not stored
                 // twice; its runner learns it from the missing row.
-                query.push(") ON CONFLICT DO NOTHING RETURNING match_id, idx");
+                query.push(") ON CONFLICT DO NOTHING RETURNING match_seq, idx");
                 query.push(commit);
                 for row in query.build().fetch_all(&mut *connection).await? {
                     stored.insert((row.try_get(0)?, row.try_get(1)?));
@@ -591,7 +632,7 @@ macro_rules! write_batch_for {
             }
             Ok(batch
                 .iter()
-                .map(|m| stored.contains(&(m.match_id.clone(), m.index)))
+                .map(|m| stored.contains(&(m.match_seq, m.index)))
                 .collect())
         }
     };
@@ -629,13 +670,15 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
 
 /// Inserts a queued match and its seats on a transaction (one statement per row).
 macro_rules! insert_match_rows {
-    ($tx:expr, $record:expr) => {{
+    ($tx:expr, $dialect:expr, $record:expr) => {{
         let record: &MatchRecord = $record;
-        sqlx::query(
+        let dialect: Dialect = $dialect;
+        sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-             max_faults, status, created_at, clock_initial_ms, clock_increment_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12)",
-        )
+             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, seq) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, {})",
+            dialect.next_seq()
+        )))
         .bind(&record.id)
         .bind(&record.game)
         .bind(json(&record.options)?)
@@ -651,12 +694,17 @@ macro_rules! insert_match_rows {
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
-            sqlx::query("INSERT INTO match_seats (match_id, seat, bot_id) VALUES ($1, $2, $3)")
-                .bind(&record.id)
-                .bind(seat as i64)
-                .bind(bot)
-                .execute($tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO match_seats (match_id, seat, bot_id, game, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&record.id)
+            .bind(seat as i64)
+            .bind(bot)
+            .bind(&record.game)
+            .bind(record.created_at)
+            .execute($tx)
+            .await?;
         }
     }};
 }
@@ -679,6 +727,8 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
     let status = row.text("status")?;
     Ok(MatchRecord {
         id: row.text("id")?,
+        seq: row.int("seq")?,
+        moves_pruned: row.flag("moves_pruned")?,
         game: row.text("game")?,
         bots: parse(&row.text("bots")?)?,
         options: parse(&row.text("options")?)?,
@@ -740,7 +790,8 @@ fn move_row(row: &impl Columns) -> anyhow::Result<MoveRecord> {
             .map(|text| parse(&text))
             .transpose()?,
         comment: row.opt_text("comment")?,
-        events: parse(&row.text("events")?)?,
+        // Not stored: `crate::replay::logged` gives them back.
+        events: Vec::new(),
     })
 }
 
@@ -868,7 +919,7 @@ impl Store for SqlStore {
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => {
             let mut tx = p.begin().await?;
-            insert_match_rows!(&mut *tx, record);
+            insert_match_rows!(&mut *tx, self.dialect, record);
             tx.commit().await?;
         });
         Ok(())
@@ -886,20 +937,33 @@ impl Store for SqlStore {
     }
 
     async fn matches(&self, filter: &MatchFilter) -> anyhow::Result<Vec<MatchRecord>> {
-        let mut placeholders = 0;
+        // $1 is the limit; the game and the bot follow when filtered on.
+        let mut placeholders = 1;
         let mut next = || {
             placeholders += 1;
             placeholders
         };
+        let game = filter.game.as_ref().map(|_| next());
+        let bot = filter.bot.as_ref().map(|_| next());
         let mut sql = format!("{} WHERE 1 = 1", self.statements.match_select);
-        if filter.game.is_some() {
-            sql.push_str(&format!(" AND m.game = ${}", next()));
-        }
-        if filter.bot.is_some() {
-            sql.push_str(&format!(
-                " AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.bot_id = ${})",
-                next()
-            ));
+        match (bot, game) {
+            (Some(bot), game) => {
+                // The bot's seats, newest first, straight from an index: seats carry their
+                // match's game and creation time. Grouped, since a bot may hold several seats
+                // of one match; the limit applies inside when nothing else filters.
+                let game = game.map_or(String::new(), |g| format!(" AND s.game = ${g}"));
+                let limit = if filter.statuses.is_empty() {
+                    " LIMIT $1"
+                } else {
+                    ""
+                };
+                sql.push_str(&format!(
+                    " AND m.id IN (SELECT s.match_id FROM match_seats s WHERE s.bot_id = ${bot}{game} \
+                     GROUP BY s.created_at, s.match_id ORDER BY s.created_at DESC, s.match_id DESC{limit})"
+                ));
+            }
+            (None, Some(game)) => sql.push_str(&format!(" AND m.game = ${game}")),
+            (None, None) => {}
         }
         if !filter.statuses.is_empty() {
             let names: Vec<String> = filter
@@ -909,12 +973,9 @@ impl Store for SqlStore {
                 .collect();
             sql.push_str(&format!(" AND m.status IN ({})", names.join(", ")));
         }
-        sql.push_str(&format!(
-            " ORDER BY m.created_at DESC, m.id DESC LIMIT ${}",
-            next()
-        ));
+        sql.push_str(" ORDER BY m.created_at DESC, m.id DESC LIMIT $1");
         on_pool!(&self.pool, p => {
-            let mut query = sqlx::query(AssertSqlSafe(sql));
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(i64::from(filter.limit));
             if let Some(game) = &filter.game {
                 query = query.bind(game);
             }
@@ -922,7 +983,6 @@ impl Store for SqlStore {
                 query = query.bind(bot);
             }
             query
-                .bind(i64::from(filter.limit))
                 .fetch_all(p)
                 .await?
                 .iter()
@@ -984,14 +1044,14 @@ impl Store for SqlStore {
 
     async fn append_move(
         &self,
-        match_id: &str,
+        match_seq: i64,
         worker: &str,
         record: &MoveRecord,
     ) -> anyhow::Result<bool> {
         let (done, stored) = oneshot::channel();
         self.moves
             .send(PendingMove {
-                match_id: match_id.to_string(),
+                match_seq,
                 worker: worker.to_string(),
                 index: record.index as i64,
                 seat: record.seat as i64,
@@ -999,7 +1059,6 @@ impl Store for SqlStore {
                 latency_ms: record.latency_ms as i64,
                 fault: record.fault.as_ref().map(json).transpose()?,
                 comment: record.comment.clone(),
-                events: json(&record.events)?,
                 done,
             })
             .map_err(|_| super::WriterStopped)?;
@@ -1010,13 +1069,244 @@ impl Store for SqlStore {
     }
 
     async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>> {
-        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM moves WHERE match_id = $1 ORDER BY idx")
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT idx, seat, action, latency_ms, fault, comment FROM match_moves \
+             WHERE match_seq = (SELECT seq FROM matches WHERE id = $1) ORDER BY idx",
+        )
             .bind(match_id)
             .fetch_all(p)
             .await?
             .iter()
             .map(move_row)
             .collect())
+    }
+
+    async fn import_matches(
+        &self,
+        matches: &[(MatchRecord, Vec<MoveRecord>)],
+    ) -> anyhow::Result<()> {
+        let dialect = self.dialect;
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            // The sequence numbers of the new matches, drawn at once.
+            let seqs: Vec<i64> = match dialect {
+                Dialect::Sqlite => {
+                    let last: i64 =
+                        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM matches")
+                            .fetch_one(&mut *tx)
+                            .await?;
+                    (1..=matches.len() as i64).map(|i| last + i).collect()
+                }
+                Dialect::Postgres => {
+                    sqlx::query_scalar(
+                        "SELECT nextval('matches_seq_seq') FROM generate_series(1, $1)",
+                    )
+                    .bind(matches.len() as i64)
+                    .fetch_all(&mut *tx)
+                    .await?
+                }
+            };
+            // Rows per statement: well under either database's limit of bound values.
+            for (chunk, seqs) in matches.chunks(500).zip(seqs.chunks(500)) {
+                let mut query = sqlx::QueryBuilder::new(
+                    "INSERT INTO matches (id, seq, game, options, seed, deals, ranked, ladder, \
+                     deadline_ms, max_faults, status, result, error, created_at, started_at, \
+                     finished_at, clock_initial_ms, clock_increment_ms, prunable_since) ",
+                );
+                let mut rows = Vec::with_capacity(chunk.len());
+                for ((record, _), seq) in chunk.iter().zip(seqs) {
+                    let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
+                    rows.push((
+                        record,
+                        *seq,
+                        json(&record.options)?,
+                        json(&record.deals)?,
+                        record.result.as_ref().map(json).transpose()?,
+                        (ended && !record.ranked).then_some(record.finished_at).flatten(),
+                    ));
+                }
+                query.push_values(&rows, |mut row, (record, seq, options, deals, result, prunable)| {
+                    row.push_bind(&record.id)
+                        .push_bind(*seq)
+                        .push_bind(&record.game)
+                        .push_bind(options)
+                        .push_bind(record.seed as i64)
+                        .push_bind(deals)
+                        .push_bind(record.ranked)
+                        .push_bind(record.ladder)
+                        .push_bind(record.deadline_ms as i64)
+                        .push_bind(i64::from(record.max_faults))
+                        .push_bind(record.status.as_str())
+                        .push_bind(result)
+                        .push_bind(&record.error)
+                        .push_bind(record.created_at)
+                        .push_bind(record.started_at)
+                        .push_bind(record.finished_at)
+                        .push_bind(record.clock.map(|c| c.initial_ms as i64))
+                        .push_bind(record.clock.map(|c| c.increment_ms as i64))
+                        .push_bind(*prunable);
+                });
+                query.build().execute(&mut *tx).await?;
+                let seats: Vec<(&MatchRecord, usize, &String)> = chunk
+                    .iter()
+                    .flat_map(|(record, _)| {
+                        record.bots.iter().enumerate().map(move |(seat, bot)| (record, seat, bot))
+                    })
+                    .collect();
+                for seats in seats.chunks(1000) {
+                    let mut query = sqlx::QueryBuilder::new(
+                        "INSERT INTO match_seats (match_id, seat, bot_id, game, created_at) ",
+                    );
+                    query.push_values(seats, |mut row, (record, seat, bot)| {
+                        row.push_bind(&record.id)
+                            .push_bind(*seat as i64)
+                            .push_bind(*bot)
+                            .push_bind(&record.game)
+                            .push_bind(record.created_at);
+                    });
+                    query.build().execute(&mut *tx).await?;
+                }
+                let mut moves = Vec::new();
+                for ((_, logged), seq) in chunk.iter().zip(seqs) {
+                    for m in logged {
+                        moves.push((
+                            *seq,
+                            m,
+                            json(&m.action)?,
+                            m.fault.as_ref().map(json).transpose()?,
+                        ));
+                    }
+                }
+                for moves in moves.chunks(1000) {
+                    let mut query = sqlx::QueryBuilder::new(
+                        "INSERT INTO match_moves (match_seq, idx, seat, action, latency_ms, fault, comment) ",
+                    );
+                    query.push_values(moves, |mut row, (seq, m, action, fault)| {
+                        row.push_bind(*seq)
+                            .push_bind(m.index as i64)
+                            .push_bind(m.seat as i64)
+                            .push_bind(action)
+                            .push_bind(m.latency_ms as i64)
+                            .push_bind(fault)
+                            .push_bind(&m.comment);
+                    });
+                    query.build().execute(&mut *tx).await?;
+                }
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    async fn prune_moves(&self, ended_before: i64, limit: u32) -> anyhow::Result<Pruned> {
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            // The first statement writes, so this transaction holds the write lock (SQLite) from
+            // the start: the oldest prunable matches, from their index.
+            let seqs: Vec<i64> = sqlx::query_scalar(
+                "UPDATE matches SET moves_pruned = TRUE, prunable_since = NULL WHERE seq IN \
+                 (SELECT seq FROM matches WHERE prunable_since < $1 ORDER BY prunable_since LIMIT $2) \
+                 RETURNING seq",
+            )
+            .bind(ended_before)
+            .bind(i64::from(limit))
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut moves = 0;
+            for seq in &seqs {
+                moves += sqlx::query("DELETE FROM match_moves WHERE match_seq = $1")
+                    .bind(*seq)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+            }
+            tx.commit().await?;
+            Ok(Pruned {
+                matches: seqs.len() as u64,
+                moves,
+            })
+        })
+    }
+
+    async fn checkpoint(&self) -> anyhow::Result<Checkpoint> {
+        let Pool::Sqlite(pool) = &self.pool else {
+            return Ok(Checkpoint::default());
+        };
+        if self.sqlite_path.is_none() {
+            return Ok(Checkpoint::default());
+        }
+        let (busy, _log, copied): (i64, i64, i64) =
+            sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+                .fetch_one(pool)
+                .await?;
+        Ok(Checkpoint {
+            busy: busy != 0,
+            pages: copied.max(0) as u64,
+        })
+    }
+
+    async fn vacuum(&self) -> anyhow::Result<()> {
+        match &self.pool {
+            Pool::Sqlite(pool) => {
+                let mut connection = pool.acquire().await?;
+                // A database made before incremental vacuum was the default gets it now: the
+                // setting takes effect with the VACUUM that follows.
+                sqlx::raw_sql(
+                    "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE)",
+                )
+                .execute(&mut *connection)
+                .await?;
+            }
+            Pool::Postgres(pool) => {
+                sqlx::raw_sql(
+                    "VACUUM (ANALYZE) match_moves, matches, match_seats, ratings, rating_history",
+                )
+                .execute(pool)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn size(&self) -> anyhow::Result<StorageSize> {
+        match &self.pool {
+            Pool::Sqlite(pool) => {
+                let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+                    .fetch_one(pool)
+                    .await?;
+                let page: i64 = sqlx::query_scalar("PRAGMA page_size")
+                    .fetch_one(pool)
+                    .await?;
+                let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
+                    .fetch_one(pool)
+                    .await?;
+                let file_len = |suffix: &str| {
+                    self.sqlite_path.as_ref().map_or(0, |path| {
+                        let mut name = path.as_os_str().to_owned();
+                        name.push(suffix);
+                        std::fs::metadata(name).map_or(0, |m| m.len())
+                    })
+                };
+                Ok(StorageSize {
+                    database: match file_len("") {
+                        0 => (pages * page) as u64,
+                        len => len,
+                    },
+                    wal: file_len("-wal"),
+                    free: (free * page) as u64,
+                })
+            }
+            Pool::Postgres(pool) => {
+                let bytes: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())")
+                    .fetch_one(pool)
+                    .await?;
+                Ok(StorageSize {
+                    database: bytes as u64,
+                    wal: 0,
+                    free: 0,
+                })
+            }
+        }
     }
 
     async fn finish_match(&self, id: &str, worker: &str, finish: &Finish) -> anyhow::Result<bool> {
@@ -1028,7 +1318,8 @@ impl Store for SqlStore {
             // or the database write lock (SQLite) from here on.
             let updated = sqlx::query(
                 "UPDATE matches SET status = 'finished', result = $1, finished_at = $2, \
-                 lease_until = NULL WHERE id = $3 AND status = 'running' AND lease_owner = $4",
+                 lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $2 END \
+                 WHERE id = $3 AND status = 'running' AND lease_owner = $4",
             )
             .bind(json(&finish.result)?)
             .bind(now)
@@ -1146,7 +1437,8 @@ impl Store for SqlStore {
 
     async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool> {
         let updated = on_pool!(&self.pool, p => sqlx::query(
-            "UPDATE matches SET status = 'aborted', error = $1, finished_at = $2, lease_until = NULL \
+            "UPDATE matches SET status = 'aborted', error = $1, finished_at = $2, lease_until = NULL, \
+             prunable_since = CASE WHEN ranked THEN NULL ELSE $2 END \
              WHERE id = $3 AND status IN ('queued', 'running')",
         )
         .bind(reason)
@@ -1243,7 +1535,7 @@ impl Store for SqlStore {
             .execute(&mut *tx)
             .await?;
             for entry in matches {
-                insert_match_rows!(&mut *tx, &entry.record);
+                insert_match_rows!(&mut *tx, self.dialect, &entry.record);
                 sqlx::query(
                     "INSERT INTO tournament_matches (tournament_id, match_id, deal, rotation) \
                      VALUES ($1, $2, $3, $4)",

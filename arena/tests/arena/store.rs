@@ -98,6 +98,8 @@ async fn contract(store: &dyn Store) {
     let game = format!("g{suffix}");
     let record = MatchRecord {
         id: format!("m_{suffix}"),
+        seq: 0,
+        moves_pruned: false,
         game: game.clone(),
         bots: vec![b.clone(), a.clone()],
         options: json!({"x": 1}),
@@ -124,7 +126,14 @@ async fn contract(store: &dyn Store) {
         .await
         .expect("get")
         .expect("match");
-    assert_eq!(stored, record);
+    assert!(stored.seq > 0, "the store numbers the match");
+    assert_eq!(
+        MatchRecord {
+            seq: 0,
+            ..stored.clone()
+        },
+        record
+    );
     let lease = Duration::from_secs(30);
     assert!(
         store
@@ -151,7 +160,7 @@ async fn contract(store: &dyn Store) {
     };
     assert!(
         store
-            .append_move(&record.id, "w_one", &first)
+            .append_move(stored.seq, "w_one", &first)
             .await
             .expect("move")
     );
@@ -159,7 +168,7 @@ async fn contract(store: &dyn Store) {
     assert!(
         !store
             .append_move(
-                &record.id,
+                stored.seq,
                 "w_one",
                 &MoveRecord {
                     latency_ms: 99,
@@ -173,7 +182,7 @@ async fn contract(store: &dyn Store) {
     assert!(
         !store
             .append_move(
-                &record.id,
+                stored.seq,
                 "w_two",
                 &MoveRecord {
                     index: 1,
@@ -183,7 +192,14 @@ async fn contract(store: &dyn Store) {
             .await
             .expect("fenced move")
     );
-    assert_eq!(store.moves(&record.id).await.expect("moves"), vec![first]);
+    // Events are not stored: replaying the actions gives them back (`arena::replay`).
+    assert_eq!(
+        store.moves(&record.id).await.expect("moves"),
+        vec![MoveRecord {
+            events: vec![],
+            ..first.clone()
+        }]
+    );
     let listed = store
         .matches(&MatchFilter {
             game: Some(game.clone()),
@@ -261,6 +277,8 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     let (one, two) = (format!("w_1{suffix}"), format!("w_2{suffix}"));
     let record = MatchRecord {
         id: format!("m_lease{suffix}"),
+        seq: 0,
+        moves_pruned: false,
         game: game.to_string(),
         bots: vec![bot_id.to_string()],
         options: json!({}),
@@ -282,6 +300,12 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         finished_at: None,
     };
     store.insert_match(&record).await.expect("insert");
+    let seq = store
+        .get_match(&record.id)
+        .await
+        .expect("get")
+        .expect("stored")
+        .seq;
     // created_at 0: the oldest claimable match of the database, so claim_next takes it.
     let short = Duration::from_millis(150);
     assert_eq!(
@@ -294,12 +318,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         "a held match is skipped"
     );
     let first = plain_move(0, "a");
-    assert!(
-        store
-            .append_move(&record.id, &one, &first)
-            .await
-            .expect("move")
-    );
+    assert!(store.append_move(seq, &one, &first).await.expect("move"));
     // Renewing keeps the lease alive past its first term.
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(store.renew_leases(&one, short).await.expect("renew") >= 1);
@@ -323,17 +342,12 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     };
     assert!(
         !store
-            .append_move(&record.id, &one, &second)
+            .append_move(seq, &one, &second)
             .await
             .expect("stale move"),
         "the replaced worker is fenced out"
     );
-    assert!(
-        store
-            .append_move(&record.id, &two, &second)
-            .await
-            .expect("move")
-    );
+    assert!(store.append_move(seq, &two, &second).await.expect("move"));
     let finish = Finish {
         result: json!({}),
         sides: None,
@@ -416,7 +430,7 @@ fn a_move_logged_after_the_writer_stopped_is_refused_as_writer_stopped() {
     // The writer task lives on the runtime that opened the store.
     drop(first);
     let refused = runtime()
-        .block_on(store.append_move("m_gone", "w_1", &plain_move(0, "play")))
+        .block_on(store.append_move(1, "w_1", &plain_move(0, "play")))
         .expect_err("no writer stores the move");
     assert!(refused.is::<WriterStopped>(), "{refused:#}");
 }
