@@ -28,7 +28,7 @@ WARMUP=${WARMUP:-10}
 PORT=${PORT:-18280}
 . bench/callgrind_server.sh curl jq python3
 
-moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM moves").fetchone()[0])' "$1"; }
+moves() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT count(*) FROM match_moves").fetchone()[0])' "$1"; }
 
 # Inclusive instructions of the first function whose name contains $2 in callgrind output $1
 # (0, with a warning, when no function matches: a renamed symbol must not pass unnoticed).

@@ -78,11 +78,11 @@ queue_matches() { # base bots_json count (four requests at a time, so queueing k
     -d "{\"game\":\"twenty_two\",\"bots\":$2}" "$1/v1/matches"
 }
 
-pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM moves'; }
+pg_moves() { psql -qtA "$1" -c 'SELECT count(*) FROM match_moves'; }
 pg_queued() { psql -qtA "$1" -c "SELECT count(*) FROM matches WHERE status = 'queued'"; }
 # The first column of the first row of query $2 on SQLite file $1, opened read-only.
 sqlite_count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
-sqlite_moves() { sqlite_count "$1" 'SELECT count(*) FROM moves'; }
+sqlite_moves() { sqlite_count "$1" 'SELECT count(*) FROM match_moves'; }
 sqlite_queued() { sqlite_count "$1" "SELECT count(*) FROM matches WHERE status = 'queued'"; }
 
 # CPU time in microseconds (user + system, all threads) of the server processes started so far.

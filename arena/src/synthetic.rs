@@ -148,13 +148,30 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
         bots: spec.bots,
         ..FillReport::default()
     };
-    // Enough matches for both goals, at the templates' mean length.
+    // Both goals are met at once: while the moves run ahead of the matches' target mean, the
+    // next match is one of the shorter games (every game id still appears).
+    let target_mean = spec.moves as f64 / spec.matches.max(1) as f64;
+    let mut short: Vec<usize> = (0..templates.len())
+        .filter(|&i| templates[i].moves.len() as f64 <= target_mean)
+        .collect();
+    if short.is_empty() {
+        let shortest = (0..templates.len())
+            .min_by_key(|&i| templates[i].moves.len())
+            .expect("templates");
+        short.push(shortest);
+    }
     let mean = templates.iter().map(|t| t.moves.len() as u64).sum::<u64>() / templates.len() as u64;
-    let total = spec.matches.max(spec.moves.div_ceil(mean.max(1)));
-    let newest = now_ms();
+    let expected = spec.matches.max(spec.moves.div_ceil(mean.max(1)));
+    let oldest = now_ms() - expected as i64 * 1000;
     let mut batch: Vec<(MatchRecord, Vec<MoveRecord>)> = Vec::with_capacity(CHUNK);
-    for n in 0..total {
-        let template = &templates[rng.below(templates.len())];
+    while report.matches < spec.matches || report.moves < spec.moves {
+        let n = report.matches;
+        let ahead = report.moves as f64 > target_mean * n as f64;
+        let template = if ahead {
+            &templates[short[rng.below(short.len())]]
+        } else {
+            &templates[rng.below(templates.len())]
+        };
         let mut seats = Vec::with_capacity(template.players);
         while seats.len() < template.players {
             let bot = &bots[rng.below(bots.len())];
@@ -162,7 +179,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
                 seats.push(bot.clone());
             }
         }
-        let created_at = newest - (total - n) as i64 * 1000;
+        let created_at = oldest + n as i64 * 1000;
         let ranked = rng.below(2) == 0;
         let record = MatchRecord {
             id: new_id("m"),

@@ -12,6 +12,7 @@ mod ratings;
 mod restart;
 mod routes;
 mod safety;
+mod storage;
 mod store;
 mod strength;
 mod tournaments;
