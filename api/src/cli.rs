@@ -57,8 +57,7 @@ pub struct DbArgs {
 pub enum DbCommand {
     /// Return the space of deleted moves (retention) to the file system and print the sizes
     /// before and after. SQLite: stop the server first (a vacuum needs the file to itself; a
-    /// running server holds it and the command says so); it also turns on incremental vacuum for
-    /// a database made before it was the default. PostgreSQL: runs beside the servers.
+    /// running server holds it and the command says so). PostgreSQL: runs beside the servers.
     Vacuum,
     /// Print the database's size as one JSON line: `database`, `wal` and `free` bytes.
     Size,

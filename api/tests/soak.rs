@@ -225,12 +225,12 @@ async fn defaults_soak_with_the_ladder_and_a_reader_bounded_wal_no_errors() {
     };
     println!(
         "soak {:.0} s: {matches} matches ({:.1}/min, {ladder} from the ladder), {moves} moves, \
-         {} bytes stored per move ({} KiB pages), write-ahead log peak {:.1} MiB, {} reads, \
+         {} bytes stored per move ({}-byte pages), write-ahead log peak {:.1} MiB, {} reads, \
          p50 {:.1} ms, p99 {:.1} ms",
         elapsed.as_secs_f64(),
         matches as f64 / minutes,
         (pages * page_size) / moves.max(1),
-        page_size / 1024,
+        page_size,
         wal_peak.load(Ordering::Relaxed) as f64 / 1_048_576.0,
         all.len(),
         percentile(&all, 0.5),

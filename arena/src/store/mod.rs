@@ -291,7 +291,8 @@ pub struct StorageSize {
     pub database: u64,
     /// SQLite: the write-ahead log file; PostgreSQL: 0.
     pub wal: u64,
-    /// SQLite: pages on the free list (returned by incremental or full vacuum), in bytes.
+    /// SQLite: pages on the free list (reused by new rows; `cardroom db vacuum` returns them),
+    /// in bytes.
     pub free: u64,
 }
 

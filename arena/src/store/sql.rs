@@ -23,8 +23,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
-    SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteRow, SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
 };
 use sqlx::{AssertSqlSafe, Connection, QueryBuilder, Row, SqlStr};
 use std::borrow::Cow;
@@ -342,10 +342,13 @@ pub struct SqlStore {
 /// checkpoint): the file never stays larger than this once readers let a checkpoint finish.
 pub const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
 
-/// The page size of a new SQLite database. A commit writes every page it changed to the log: a
-/// move's commit changes about one page (moves of a match are neighbours in `match_moves`), so
-/// small pages keep the bytes written per move small. An existing database keeps its page size.
-pub const SQLITE_PAGE_SIZE: u32 = 1024;
+/// The page size of a new SQLite database. A commit writes every page it changed to the log,
+/// whole: a move's commit changes its match's last page of `match_moves` (and, when that page
+/// splits, its neighbours), so the page size sets the bytes written per move. Measured on
+/// 4-player twenty_two (bench/arena_storage.sh, and a simulation of the same inserts): 4096-byte
+/// pages wrote about 5.3 KB per move, 1024 about 2.1 KB, 512 about 1.4 KB. An existing database
+/// keeps its page size.
+pub const SQLITE_PAGE_SIZE: u32 = 512;
 
 /// The ladder leadership of one process. PostgreSQL: a session-level advisory lock held on a
 /// connection of its own, released by the server when the holder's session ends (a crashed
@@ -411,10 +414,10 @@ impl SqlStore {
                         SqliteJournalMode::Wal
                     })
                     .synchronous(SqliteSynchronous::Normal)
-                    // Both take effect when the file is created (an existing database keeps
-                    // its own; `cardroom db vacuum` turns on incremental vacuum).
+                    // Takes effect when the file is created (an existing database keeps its
+                    // own). No auto-vacuum: its pointer-map pages would be written with every
+                    // split; `cardroom db vacuum` returns free pages instead.
                     .page_size(SQLITE_PAGE_SIZE)
-                    .auto_vacuum(SqliteAutoVacuum::Incremental)
                     // The log is copied into the database every 1000 pages (SQLite's default,
                     // stated), and truncated to this size when it is reset; the arena's
                     // maintenance also truncates it every half minute (`Store::checkpoint`).
@@ -1249,13 +1252,9 @@ impl Store for SqlStore {
         match &self.pool {
             Pool::Sqlite(pool) => {
                 let mut connection = pool.acquire().await?;
-                // A database made before incremental vacuum was the default gets it now: the
-                // setting takes effect with the VACUUM that follows.
-                sqlx::raw_sql(
-                    "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE)",
-                )
-                .execute(&mut *connection)
-                .await?;
+                sqlx::raw_sql("VACUUM; PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(&mut *connection)
+                    .await?;
             }
             Pool::Postgres(pool) => {
                 sqlx::raw_sql(
