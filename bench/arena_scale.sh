@@ -59,7 +59,7 @@ run() {
   local base="http://127.0.0.1:$PORT"
   for _ in $(seq 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
   local bot builtin match game
-  bot=$(curl -fs "$base/v1/bots" | jq -r '[.bots[] | select(.url | startswith("http"))][0].id')
+  bot=$(curl -fs "$base/v1/bots" | jq -r '[.bots[] | select(.builtin | not)][0].id')
   builtin=$(curl -fs "$base/v1/bots" | jq -r '[.bots[] | select(.name == "random")][0].id')
   match=$(curl -fs "$base/v1/matches?limit=1" | jq -r '.matches[0].id')
   game=$(curl -fs "$base/v1/matches?limit=1" | jq -r '.matches[0].game')

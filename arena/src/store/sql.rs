@@ -118,6 +118,16 @@ impl Dialect {
         }
     }
 
+    /// Opens a transaction that reads before it writes. SQLite: the write lock taken first
+    /// (waiting out the busy timeout): a deferred transaction that read first cannot upgrade once
+    /// another connection has written, and fails at once.
+    fn begin_writing(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN",
+        }
+    }
+
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
         let files: [(i64, &'static str, &'static str); 5] = match self {
@@ -1090,7 +1100,7 @@ impl Store for SqlStore {
     ) -> anyhow::Result<()> {
         let dialect = self.dialect;
         on_pool!(&self.pool, p => {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(dialect.begin_writing()).await?;
             // The sequence numbers of the new matches, drawn at once.
             let seqs: Vec<i64> = match dialect {
                 Dialect::Sqlite => {
