@@ -137,7 +137,11 @@ fn convert_parameters(parameters: &mut Value) {
 }
 
 fn convert_content(content: &mut Value) {
-    for media in content.as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+    for media in content
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+    {
         if let Some(schema) = media.get_mut("schema") {
             convert_schema(schema);
         }

@@ -199,9 +199,7 @@ pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, Ser
 /// The same answer at the bot's base URL with its trailing slash (`/bots/random/`, the URL the
 /// arena registers and probes: the protocol's `GET /` under that base). Served, not documented:
 /// the document names each operation once, without a trailing slash.
-pub async fn bot_info_at_base(
-    name: web::Path<String>,
-) -> Result<web::Json<BotInfo>, ServiceError> {
+pub async fn bot_info_at_base(name: web::Path<String>) -> Result<web::Json<BotInfo>, ServiceError> {
     info(&name).map(web::Json).ok_or_else(|| unknown(&name))
 }
 

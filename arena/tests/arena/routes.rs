@@ -65,11 +65,19 @@ async fn bots_matches_and_leaderboards_over_http() {
     // documented path (issue 43).
     for path in ["/bots/random/", "/bots/random"] {
         let (status, body) = send(&http, http.get(format!("{base}{path}"))).await;
-        assert_eq!((status, body["name"].as_str()), (200, Some("random")), "{path}");
+        assert_eq!(
+            (status, body["name"].as_str()),
+            (200, Some("random")),
+            "{path}"
+        );
     }
     for path in ["/bots/nobody/", "/bots/nobody"] {
         let (status, body) = send(&http, http.get(format!("{base}{path}"))).await;
-        assert_eq!((status, body["code"].as_str()), (404, Some("unknown_bot")), "{path}");
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (404, Some("unknown_bot")),
+            "{path}"
+        );
     }
 
     let game = two_player_game();
