@@ -198,7 +198,48 @@ pub fn convert_schema(schema: &mut Value) {
     ] {
         map.remove(key);
     }
-    // Children first: a nullable branch is recognised after its own conversion.
+    // A `null` branch of a union first (its sibling keeps the description it had), then the
+    // children.
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = map.get(key) else {
+            continue;
+        };
+        let is_null = |b: &Value| {
+            b.get("type") == Some(&Value::from("null"))
+                || (b.get("nullable") == Some(&Value::Bool(true))
+                    && b.get("enum") == Some(&json!([null])))
+        };
+        if !branches.iter().any(is_null) {
+            continue;
+        }
+        let mut rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        map.insert("nullable".into(), Value::Bool(true));
+        if rest.len() == 1 {
+            map.remove(key);
+            let mut only = rest.remove(0);
+            if let Value::Object(branch) = &mut only {
+                // The branch's description describes the property: it moves up.
+                if let Some(description) = branch.remove("description") {
+                    map.entry("description").or_insert(description);
+                }
+                if let Some(default) = branch.remove("default") {
+                    map.entry("default").or_insert(default);
+                }
+            }
+            match only {
+                Value::Object(branch) if !branch.contains_key("$ref") => {
+                    for (k, v) in branch {
+                        map.entry(k).or_insert(v);
+                    }
+                }
+                other => {
+                    map.insert("allOf".into(), json!([other]));
+                }
+            }
+        } else {
+            map.insert(key.into(), Value::Array(rest));
+        }
+    }
     for key in ["items", "additionalProperties", "not"] {
         if let Some(child) = map.get_mut(key) {
             convert_schema(child);
@@ -266,46 +307,6 @@ pub fn convert_schema(schema: &mut Value) {
     }
     if map.get("type") == Some(&Value::from("array")) && !map.contains_key("items") {
         map.insert("items".into(), json!({}));
-    }
-    for key in ["oneOf", "anyOf"] {
-        let Some(Value::Array(branches)) = map.get(key) else {
-            continue;
-        };
-        let is_null = |b: &Value| {
-            b.get("type") == Some(&Value::from("null"))
-                || (b.get("nullable") == Some(&Value::Bool(true))
-                    && b.get("enum") == Some(&json!([null])))
-        };
-        if !branches.iter().any(is_null) {
-            continue;
-        }
-        let mut rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
-        map.insert("nullable".into(), Value::Bool(true));
-        if rest.len() == 1 {
-            map.remove(key);
-            let mut only = rest.remove(0);
-            if let Value::Object(branch) = &mut only {
-                // The branch's description describes the property: it moves up.
-                if let Some(description) = branch.remove("description") {
-                    map.entry("description").or_insert(description);
-                }
-                if let Some(default) = branch.remove("default") {
-                    map.entry("default").or_insert(default);
-                }
-            }
-            match only {
-                Value::Object(branch) if !branch.contains_key("$ref") => {
-                    for (k, v) in branch {
-                        map.entry(k).or_insert(v);
-                    }
-                }
-                other => {
-                    map.insert("allOf".into(), json!([other]));
-                }
-            }
-        } else {
-            map.insert(key.into(), Value::Array(rest));
-        }
     }
     if map.contains_key("$ref") && map.len() > 1 {
         let reference = map.remove("$ref").unwrap_or(Value::Null);
