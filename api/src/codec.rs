@@ -11,7 +11,7 @@
 use crate::error::{ErrorCode, ServiceError};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use engine::{Game, Match};
 use serde_json::Value;
@@ -148,12 +148,8 @@ impl StateCodec {
         let envelope = game.save_json();
         match &self.cipher {
             None => Ok(envelope),
-            Some(cipher) => {
-                let token = self.seal_bytes(cipher, envelope.as_bytes())?;
-                serde_json::to_string(&token).map_err(|e| {
-                    ServiceError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
-                })
-            }
+            // base64url needs no JSON escape: the token is written between quotes as it is.
+            Some(cipher) => self.seal_into(cipher, envelope.into_bytes(), "\""),
         }
     }
 
@@ -165,31 +161,34 @@ impl StateCodec {
         let plaintext = serde_json::to_vec(envelope).map_err(|e| {
             ServiceError::new(ErrorCode::Internal, format!("cannot encode state: {e}"))
         })?;
-        self.seal_bytes(cipher, &plaintext)
+        self.seal_into(cipher, plaintext, "")
     }
 
-    fn seal_bytes(
+    /// Seals `plaintext` (encrypted in its own buffer, no copy) into a token, written between two
+    /// `quote`s: `v1.` then base64url of `nonce || ciphertext || tag`. The nonce is 24 bytes, a
+    /// whole number of base64 groups, so it is encoded on its own and the rest after it.
+    fn seal_into(
         &self,
         cipher: &XChaCha20Poly1305,
-        plaintext: &[u8],
+        mut plaintext: Vec<u8>,
+        quote: &str,
     ) -> Result<String, ServiceError> {
         let nonce_bytes: [u8; NONCE_LEN] = rand::random();
-        let nonce = XNonce::from(nonce_bytes);
-        let ciphertext = cipher
-            .encrypt(
-                &nonce,
-                Payload {
-                    msg: plaintext,
-                    aad: SEAL_AAD,
-                },
+        let tag = cipher
+            .encrypt_inout_detached(
+                &XNonce::from(nonce_bytes),
+                SEAL_AAD,
+                plaintext.as_mut_slice().into(),
             )
             .map_err(|_| ServiceError::new(ErrorCode::Internal, "cannot seal state"))?;
-        let mut token = Vec::with_capacity(NONCE_LEN + ciphertext.len());
-        token.extend_from_slice(&nonce_bytes);
-        token.extend_from_slice(&ciphertext);
-        let mut out = String::with_capacity(SEAL_PREFIX.len() + token.len() * 4 / 3 + 4);
+        plaintext.extend_from_slice(&tag);
+        let encoded = (NONCE_LEN + plaintext.len()).div_ceil(3) * 4;
+        let mut out = String::with_capacity(2 * quote.len() + SEAL_PREFIX.len() + encoded);
+        out.push_str(quote);
         out.push_str(SEAL_PREFIX);
-        URL_SAFE_NO_PAD.encode_string(&token, &mut out);
+        URL_SAFE_NO_PAD.encode_string(nonce_bytes, &mut out);
+        URL_SAFE_NO_PAD.encode_string(&plaintext, &mut out);
+        out.push_str(quote);
         Ok(out)
     }
 
@@ -209,6 +208,14 @@ impl StateCodec {
     /// Opens a sealed token to the JSON text of the envelope it carries (checked as UTF-8 once
     /// here, so the game parses it as text).
     fn unseal_text(&self, token: &str) -> Result<String, ServiceError> {
+        let mut bytes = self.open(token)?;
+        bytes.drain(..NONCE_LEN);
+        String::from_utf8(bytes).map_err(|_| self.tampered())
+    }
+
+    /// Decodes and authenticates a token: its bytes, the plaintext decrypted in place after the
+    /// nonce (the tag cut off).
+    fn open(&self, token: &str) -> Result<Vec<u8>, ServiceError> {
         let Some(cipher) = &self.cipher else {
             return Err(ServiceError::new(
                 ErrorCode::InvalidState,
@@ -217,22 +224,20 @@ impl StateCodec {
         };
         let tampered = || self.tampered();
         let body = token.strip_prefix(SEAL_PREFIX).ok_or_else(tampered)?;
-        let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered())?;
+        let mut bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered())?;
         if bytes.len() < NONCE_LEN + TAG_LEN {
             return Err(tampered());
         }
-        let (nonce, ciphertext) = bytes.split_at(NONCE_LEN);
-        let nonce_bytes: [u8; NONCE_LEN] = nonce.try_into().map_err(|_| tampered())?;
-        let plaintext = cipher
-            .decrypt(
-                &XNonce::from(nonce_bytes),
-                Payload {
-                    msg: ciphertext,
-                    aad: SEAL_AAD,
-                },
-            )
+        let tag_at = bytes.len() - TAG_LEN;
+        let (nonce_and_text, tag) = bytes.split_at_mut(tag_at);
+        let tag = chacha20poly1305::Tag::try_from(&*tag).map_err(|_| tampered())?;
+        let (nonce, text) = nonce_and_text.split_at_mut(NONCE_LEN);
+        let nonce = XNonce::try_from(&*nonce).map_err(|_| tampered())?;
+        cipher
+            .decrypt_inout_detached(&nonce, SEAL_AAD, text.into(), &tag)
             .map_err(|_| tampered())?;
-        String::from_utf8(plaintext).map_err(|_| tampered())
+        bytes.truncate(tag_at);
+        Ok(bytes)
     }
 
     /// Decodes and validates a wire state for `game` from the raw JSON text of a request's
@@ -261,8 +266,9 @@ impl StateCodec {
         game: &dyn Game,
         token: &str,
     ) -> Result<Box<dyn Match>, ServiceError> {
-        let plaintext = self.unseal_text(token)?;
-        Ok(game.load_json(&plaintext)?)
+        let bytes = self.open(token)?;
+        let text = std::str::from_utf8(&bytes[NONCE_LEN..]).map_err(|_| self.tampered())?;
+        Ok(game.load_json(text)?)
     }
 
     /// Checks a transparent state that was loaded already (the one-pass `apply`): refused when
@@ -308,6 +314,39 @@ mod tests {
 
     fn codec() -> StateCodec {
         StateCodec::sealed(&SealKey::from_bytes([7; 32]), false)
+    }
+
+    /// The hot path's token (written between quotes, sealed in the state's own buffer) is the
+    /// JSON string of a token that opens to the same state, and a flipped byte is refused.
+    #[test]
+    fn the_json_token_of_a_state_decodes_to_the_same_state() {
+        let codec = codec();
+        let game = engine::registry::find("twenty_two").expect("twenty_two");
+        let setup = engine::NewGame {
+            players: 4,
+            seed: 9,
+            ..engine::NewGame::default()
+        };
+        let (start, _) = game.start_with_events(&setup).expect("start");
+        let text = codec.encode_json(start.as_ref()).expect("sealed");
+        let token: String = serde_json::from_str(&text).expect("a JSON string");
+        assert!(token.starts_with(SEAL_PREFIX), "{token}");
+        let opened = codec.decode_token(game, &token).expect("opens");
+        assert_eq!(opened.save_json(), start.save_json());
+        assert_eq!(codec.unseal(&token).expect("unseal"), start.save());
+        let raw = RawValue::from_string(text.clone()).expect("raw");
+        assert_eq!(
+            codec.decode_raw(game, &raw).expect("raw").save_json(),
+            start.save_json()
+        );
+        let mut bytes = token.into_bytes();
+        let last = bytes.len() - 1;
+        bytes[last] = if bytes[last] == b'A' { b'B' } else { b'A' };
+        let forged = String::from_utf8(bytes).expect("ascii");
+        assert_eq!(
+            codec.decode_token(game, &forged).unwrap_err().code,
+            ErrorCode::StateTampered
+        );
     }
 
     #[test]
