@@ -272,10 +272,11 @@ fn reference_in_all_of(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
     };
-    if map.contains_key("$ref") && map.contains_key("properties") && !map.contains_key("allOf") {
-        if let Some(reference) = map.remove("$ref") {
-            map.insert("allOf".into(), json!([{"$ref": reference}]));
-        }
+    if map.contains_key("properties")
+        && !map.contains_key("allOf")
+        && let Some(reference) = map.remove("$ref")
+    {
+        map.insert("allOf".into(), json!([{"$ref": reference}]));
     }
 }
 
