@@ -14,8 +14,7 @@
 //! fraction of its cost (bench/README.md, issue 43).
 
 use crate::error::{ErrorCode, ServiceError};
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64_simd::URL_SAFE_NO_PAD;
 use engine::{Game, Match};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, Tag, UnboundKey};
 use serde_json::Value;
@@ -219,8 +218,8 @@ impl StateCodec {
         let mut out = String::with_capacity(2 * quote.len() + SEAL_PREFIX.len() + encoded);
         out.push_str(quote);
         out.push_str(SEAL_PREFIX);
-        URL_SAFE_NO_PAD.encode_string(nonce_bytes, &mut out);
-        URL_SAFE_NO_PAD.encode_string(&plaintext, &mut out);
+        URL_SAFE_NO_PAD.encode_append(nonce_bytes, &mut out);
+        URL_SAFE_NO_PAD.encode_append(&plaintext, &mut out);
         out.push_str(quote);
         Ok(out)
     }
@@ -257,7 +256,9 @@ impl StateCodec {
         };
         let tampered = || self.tampered();
         let body = token.strip_prefix(SEAL_PREFIX).ok_or_else(tampered)?;
-        let mut bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered())?;
+        let mut bytes = URL_SAFE_NO_PAD
+            .decode_to_vec(body)
+            .map_err(|_| tampered())?;
         if bytes.len() < NONCE_LEN + TAG_LEN {
             return Err(tampered());
         }
