@@ -252,6 +252,13 @@ pub struct OpenapiArgs {
     /// if `DIR` holds a document of an id that does not exist.
     #[arg(long, value_name = "DIR")]
     pub check_games: Option<PathBuf>,
+    /// Also write the OpenAPI 3.0.3 copy of every document (the service's, the bot protocol's and
+    /// every game id's) under `DIR` (`cargo run -p api -- openapi --write-3-0 openapi/3.0`).
+    #[arg(long = "write-3-0", value_name = "DIR", conflicts_with = "check_3_0")]
+    pub write_3_0: Option<PathBuf>,
+    /// Exit with an error if any 3.0.3 copy under `DIR` differs from the generated one.
+    #[arg(long = "check-3-0", value_name = "DIR")]
+    pub check_3_0: Option<PathBuf>,
 }
 
 /// Flags of `playouts`.
@@ -292,9 +299,27 @@ pub fn openapi(args: &OpenapiArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let Some(dir) = &args.write_3_0 {
+        crate::openapi30::write_all(dir)
+            .with_context(|| format!("cannot write the 3.0 copies under {}", dir.display()))?;
+    }
+    if let Some(dir) = &args.check_3_0 {
+        let stale = crate::openapi30::stale_documents(dir);
+        if !stale.is_empty() {
+            bail!(
+                "out of date in {}: {}; regenerate them with `{}`",
+                dir.display(),
+                stale.join(", "),
+                crate::openapi30::REGENERATE
+            );
+        }
+    }
     if args.write.is_none()
         && args.check.is_none()
-        && (args.write_games.is_some() || args.check_games.is_some())
+        && (args.write_games.is_some()
+            || args.check_games.is_some()
+            || args.write_3_0.is_some()
+            || args.check_3_0.is_some())
     {
         return Ok(());
     }

@@ -9,7 +9,7 @@
 //! committed copies under `openapi/games/` are checked for drift by the e2e tests; regenerate them
 //! with [`REGENERATE`].
 
-use crate::openapi::{add_examples, base_document, family_components, sample};
+use crate::openapi::{add_examples, base_document, family_components, name_enum_values, sample};
 use engine::Game;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashMap};
@@ -146,6 +146,7 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
         .cloned()
         .unwrap_or_default();
     schemas.extend(family_components(game, sample.as_ref()));
+    name_enum_values(&mut schemas);
     let reference = |kind: &str| json!({"$ref": component(&format!("{family}.{kind}"))});
     let list_of = |kind: &str| json!({"type": "array", "items": reference(kind)});
     retype(
@@ -207,6 +208,8 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
                 name = info.name,
             ),
         },
+        "servers": doc.get("servers").cloned().unwrap_or(Value::Null),
+        "security": doc.get("security").cloned().unwrap_or(Value::Null),
         "tags": [{"name": id, "description": info.description}],
         "paths": paths,
         "components": {"schemas": schemas},

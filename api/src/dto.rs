@@ -18,10 +18,45 @@ use utoipa::ToSchema;
 #[serde(untagged)]
 #[allow(dead_code)] // reason: schema only; states are handled as `serde_json::Value`
 pub enum WireState {
-    /// Transparent mode: `{"version": 2, "game": "...", "data": {...}}`, re-validated on every request.
-    Transparent(Map<String, Value>),
-    /// Sealed mode: `v1.` followed by base64url; authenticated and encrypted.
-    Sealed(String),
+    /// Transparent mode: the state as a JSON object.
+    Transparent(TransparentState),
+    /// Sealed mode: the state as an opaque token.
+    Sealed(SealedState),
+}
+
+/// Transparent mode (the default): the state envelope as a JSON object,
+/// `{"version": 2, "game": "...", "data": {...}}`, re-validated on every request.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)] // reason: schema only
+pub struct TransparentState {
+    /// The version of the state format (2).
+    #[schema(minimum = 0)]
+    pub version: u64,
+    /// The game id.
+    pub game: String,
+    /// The game's own state (its shape is the game's business; send it back unchanged).
+    pub data: Map<String, Value>,
+}
+
+/// Sealed mode: `v1.` followed by base64url (no padding) of a nonce, the ciphertext and its tag;
+/// authenticated and encrypted, so it can be neither read nor altered without the server's key.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(pattern = "^v1\\.[A-Za-z0-9_-]+$")]
+#[allow(dead_code)] // reason: schema only
+pub struct SealedState(pub String);
+
+/// One event of a replay's `log`: a public event of the game (its `type` and the fields of that
+/// type, see `<family>.Event`), tagged with the index of the action that produced it.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)] // reason: schema only; log events are handled as `serde_json::Value`
+pub struct LogEvent {
+    /// The event's type (see `<family>.Event`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The zero-based index of the replayed action that produced the event; absent for the
+    /// events of the setup (the deal before the first action).
+    #[schema(minimum = 0)]
+    pub action_index: Option<u64>,
 }
 
 /// Player range of a game.
@@ -367,7 +402,9 @@ pub struct Step {
 pub struct ReplayResponse {
     /// The step after the last action (its `events` are those of the last action).
     pub step: Step,
-    /// Every public event of the game in order, each tagged with `action_index`.
+    /// Every public event of the game in order, each tagged with `action_index` (but those of the
+    /// setup).
+    #[schema(value_type = Vec<LogEvent>)]
     pub log: Vec<Value>,
 }
 

@@ -11,6 +11,7 @@
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
 //! - [`contract`]: each game id's own OpenAPI document, typed with its family's schemas.
+//! - [`openapi30`]: the OpenAPI 3.0.3 copy of every document, for generators that read 3.0 only.
 //! - [`cli`]: the `cardroom` command line.
 #![warn(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod dto;
 pub mod error;
 pub mod metrics;
 pub mod openapi;
+pub mod openapi30;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;

@@ -37,7 +37,13 @@ repeat until `over`. The arena runs ranked matches between bots registered by UR
         (name = "rules", description = "The stateless rules API: catalog, new, legal, apply, view, replay, determinize."),
         (name = "service", description = "Health and metrics."),
     ),
-    components(schemas(crate::error::ErrorCode, crate::error::Problem, crate::dto::WireState)),
+    components(schemas(
+        crate::error::ErrorCode,
+        crate::error::Problem,
+        crate::dto::WireState,
+        crate::dto::TransparentState,
+        crate::dto::SealedState,
+    )),
 )]
 pub struct ApiDoc;
 
@@ -147,6 +153,11 @@ pub(crate) fn family_components(game: &dyn Game, sample: Option<&Sample>) -> Map
         "\"#/components/schemas/",
     );
     let mut components: Map<String, Value> = serde_json::from_str(&text).unwrap_or_default();
+    for schema in components.values_mut() {
+        reference_in_all_of(schema);
+    }
+    declare_action_index(&mut components, &format!("{family}.Event"));
+    add_discriminators(&mut components);
     let mut examples = |kind: &str, list: Vec<Value>| {
         if let Some(Value::Object(schema)) = components.get_mut(&format!("{family}.{kind}")) {
             schema.insert("examples".into(), Value::Array(list));
@@ -173,6 +184,189 @@ pub(crate) fn family_components(game: &dyn Game, sample: Option<&Sample>) -> Map
         ],
     );
     components
+}
+
+/// The SPDX license expression of the service (`info.license.identifier`).
+pub const LICENSE: &str = "MIT OR Apache-2.0";
+
+/// What every document carries beyond the handlers' annotations, for client generators:
+/// `info.license.identifier` (SPDX), `servers` (the host that serves the document; docs/api.md
+/// tells how to point a client elsewhere), `security` (none unless an operation names its own),
+/// discriminators on `type`-tagged unions and collision-free names for enum values.
+pub(crate) fn complete_for_generators(doc: &mut Value) {
+    if let Some(Value::Object(info)) = doc.get_mut("info") {
+        info.insert(
+            "license".into(),
+            json!({"name": LICENSE, "identifier": LICENSE}),
+        );
+    }
+    if let Value::Object(root) = doc {
+        root.insert(
+            "servers".into(),
+            json!([{
+                "url": "/",
+                "description": "The server that serves this document. A client generated from a \
+saved copy is given the server's address as its base URL (docs/api.md, \"Pointing a client at a server\")."
+            }]),
+        );
+        // Public unless an operation says otherwise (the arena's owner-token operations do).
+        root.insert("security".into(), json!([]));
+    }
+    if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
+        // A log event carries the fields of its type beside `type` and `action_index` (typed by
+        // `<family>.Event` in each game's document).
+        if let Some(Value::Object(log_event)) = schemas.get_mut("LogEvent") {
+            log_event.insert("additionalProperties".into(), Value::Bool(true));
+        }
+        add_discriminators(schemas);
+        name_enum_values(schemas);
+    }
+}
+
+/// Every `oneOf` component whose variants are references to objects tagged by a constant `type`
+/// gets `discriminator {propertyName: "type", mapping}`, so generators pick the variant by its
+/// tag instead of trying each shape (two variants of one shape would both match).
+pub(crate) fn add_discriminators(schemas: &mut Map<String, Value>) {
+    let mut found = Vec::new();
+    for (name, schema) in schemas.iter() {
+        let Some(Value::Array(variants)) = schema.get("oneOf") else {
+            continue;
+        };
+        let mut mapping = Map::new();
+        for variant in variants {
+            let tag = variant
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                .and_then(|target| schemas.get(target))
+                .and_then(|target| target.pointer("/properties/type/const"))
+                .and_then(Value::as_str);
+            match (tag, variant.get("$ref")) {
+                (Some(tag), Some(reference)) if !mapping.contains_key(tag) => {
+                    mapping.insert(tag.to_string(), reference.clone());
+                }
+                _ => {
+                    mapping.clear();
+                    break;
+                }
+            }
+        }
+        if !mapping.is_empty() {
+            found.push((name.clone(), mapping));
+        }
+    }
+    for (name, mapping) in found {
+        if let Some(Value::Object(schema)) = schemas.get_mut(&name) {
+            schema.insert(
+                "discriminator".into(),
+                json!({"propertyName": "type", "mapping": mapping}),
+            );
+        }
+    }
+}
+
+/// A schema that is a reference plus its own properties (a variant whose fields are another
+/// type's, flattened, beside its `type` tag) names the reference in `allOf` instead: the same
+/// meaning, which every reader (3.0 ones and Redocly's overlap check included) sees whole.
+fn reference_in_all_of(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if map.contains_key("properties")
+        && !map.contains_key("allOf")
+        && let Some(reference) = map.remove("$ref")
+    {
+        map.insert("allOf".into(), json!([{"$ref": reference}]));
+    }
+}
+
+/// Declares `action_index` on every variant of the event union `union`: a replay's `log` tags
+/// each event with the index of the action that produced it (the events of the setup have none).
+fn declare_action_index(schemas: &mut Map<String, Value>, union: &str) {
+    let variants: Vec<String> = schemas
+        .get(union)
+        .and_then(|u| u.get("oneOf"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.get("$ref").and_then(Value::as_str))
+        .filter_map(|r| r.strip_prefix("#/components/schemas/"))
+        .map(str::to_string)
+        .collect();
+    for variant in variants {
+        if let Some(Value::Object(properties)) = schemas
+            .get_mut(&variant)
+            .and_then(|v| v.get_mut("properties"))
+        {
+            properties.insert(
+                "action_index".into(),
+                json!({
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Only in a replay's `log`: the zero-based index of the action that \
+produced the event (absent for the events of the setup, and in a step's `events`)."
+                }),
+            );
+        }
+    }
+}
+
+/// Gives the values of a component string enum generated names prefixed by the enum's own name
+/// (`x-enum-varnames`, read by openapi-generator and others) when one of its values is also a
+/// value of another component enum: `illegal_action` is both an `ErrorCode` and a `FaultKind`,
+/// and generators that put enum constants in one namespace (Go) would define it twice.
+pub(crate) fn name_enum_values(schemas: &mut Map<String, Value>) {
+    let values_of = |schema: &Value| -> Vec<String> {
+        if schema.get("type") != Some(&Value::from("string")) {
+            return Vec::new();
+        }
+        schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    };
+    let mut owners: std::collections::HashMap<String, usize> = Default::default();
+    for schema in schemas.values() {
+        for value in values_of(schema) {
+            *owners.entry(constant_name(&value)).or_default() += 1;
+        }
+    }
+    for (name, schema) in schemas.iter_mut() {
+        let values = values_of(schema);
+        if values.iter().any(|v| owners[&constant_name(v)] > 1)
+            && let Value::Object(map) = schema
+        {
+            let prefix = constant_name(name);
+            let names: Vec<Value> = values
+                .iter()
+                .map(|v| Value::from(format!("{prefix}_{}", constant_name(v))))
+                .collect();
+            map.insert("x-enum-varnames".into(), Value::Array(names));
+        }
+    }
+}
+
+/// `ErrorCode` / `illegal_action` / `basra.Deck` as a constant: `ERROR_CODE`, `ILLEGAL_ACTION`,
+/// `BASRA_DECK`.
+fn constant_name(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if c.is_ascii_uppercase() && previous_lower {
+            out.push('_');
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_uppercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out
 }
 
 fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
@@ -350,7 +544,9 @@ pub(crate) fn base_document() -> Value {
         .configure(crate::routes::configure_all)
         .split_for_parts();
     arena::document(&mut api);
-    serde_json::to_value(&api).unwrap_or(Value::Null)
+    let mut doc = serde_json::to_value(&api).unwrap_or(Value::Null);
+    complete_for_generators(&mut doc);
+    doc
 }
 
 /// The complete OpenAPI document as JSON (object keys sorted): the whole service. Each family's

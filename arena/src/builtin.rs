@@ -179,7 +179,7 @@ fn unknown(name: &str) -> ServiceError {
     )
 }
 
-/// Describe a built-in bot (bot protocol `GET /`).
+/// Describe a built-in bot (bot protocol `GET /`; also answered at `/bots/{name}/`).
 ///
 /// The arena's own bots speak the public bot protocol; see `openapi/bot-protocol.json`.
 #[utoipa::path(
@@ -191,8 +191,15 @@ fn unknown(name: &str) -> ServiceError {
         (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
-#[get("/bots/{name}/")]
+#[get("/bots/{name}")]
 pub async fn bot_info(name: web::Path<String>) -> Result<web::Json<BotInfo>, ServiceError> {
+    info(&name).map(web::Json).ok_or_else(|| unknown(&name))
+}
+
+/// The same answer at the bot's base URL with its trailing slash (`/bots/random/`, the URL the
+/// arena registers and probes: the protocol's `GET /` under that base). Served, not documented:
+/// the document names each operation once, without a trailing slash.
+pub async fn bot_info_at_base(name: web::Path<String>) -> Result<web::Json<BotInfo>, ServiceError> {
     info(&name).map(web::Json).ok_or_else(|| unknown(&name))
 }
 

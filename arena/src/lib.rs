@@ -47,7 +47,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers every arena route (`/v1/bots`, `/v1/matches`, `/v1/leaderboards`) and the built-in
-/// bots (`/bots/{name}/`). Handlers read `web::Data<Arena>`, which the caller adds to the app.
+/// bots (`/bots/{name}`, and `/bots/{name}/` for their base URL). Handlers read `web::Data<Arena>`, which the caller adds to the app.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(routes::bots::register)
         .service(routes::bots::list)
@@ -64,6 +64,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::live::frames)
         .service(routes::leaderboards::show)
         .service(builtin::bot_info)
+        .route(
+            "/bots/{name}/",
+            actix_web::web::get().to(builtin::bot_info_at_base),
+        )
         .service(builtin::bot_move)
         .service(builtin::bot_start)
         .service(builtin::bot_end);
@@ -82,19 +86,6 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
                 .build(),
         ),
     );
-    // The live stream's payloads: named in `GET /v1/matches/{id}/events`, which is text.
-    for (name, schema) in [
-        (
-            "LiveMove",
-            <live::LiveMove as utoipa::PartialSchema>::schema(),
-        ),
-        (
-            "LiveEnd",
-            <live::LiveEnd as utoipa::PartialSchema>::schema(),
-        ),
-    ] {
-        components.schemas.entry(name.to_string()).or_insert(schema);
-    }
     let tags = openapi.tags.get_or_insert_with(Vec::new);
     for (name, description) in [
         ("arena", "Bots, matches, ratings and leaderboards"),

@@ -306,7 +306,19 @@ pub struct BotProtocolDoc;
 
 /// The bot-protocol OpenAPI document (`openapi/bot-protocol.json`).
 pub fn bot_protocol_openapi() -> utoipa::openapi::OpenApi {
-    BotProtocolDoc::openapi()
+    let mut doc = BotProtocolDoc::openapi();
+    // Paths are relative to the bot's base URL, the one it is registered with.
+    doc.servers = Some(vec![
+        utoipa::openapi::server::ServerBuilder::new()
+            .url("/")
+            .description(Some(
+                "The bot's base URL, as registered with `POST /v1/bots` (paths are relative to it)",
+            ))
+            .build(),
+    ]);
+    // Requests are signed (the `X-Cardroom-*` headers), not authenticated by a scheme.
+    doc.security = Some(Vec::new());
+    doc
 }
 
 /// Describe the bot: the arena probes this at registration and when a paused bot is retried.
@@ -318,7 +330,7 @@ pub fn bot_protocol_openapi() -> utoipa::openapi::OpenApi {
         ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body` (empty body)"),
     ),
-    responses((status = 200, description = "The bot's identity and games", body = BotInfo))
+    responses((status = 200, description = "The bot's identity and games", body = BotInfo), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
 )]
 #[allow(dead_code)] // Documentation only: the bot implements this endpoint.
 fn info() {}
@@ -333,7 +345,7 @@ fn info() {}
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
     ),
     request_body = MoveRequest,
-    responses((status = 200, description = "The chosen action", body = MoveResponse))
+    responses((status = 200, description = "The chosen action", body = MoveResponse), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
 )]
 #[allow(dead_code)] // Documentation only: the bot implements this endpoint.
 fn make_move() {}
@@ -348,7 +360,7 @@ fn make_move() {}
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
     ),
     request_body = StartNotice,
-    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"))
+    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
 )]
 #[allow(dead_code)] // Documentation only: the bot implements this endpoint.
 fn start() {}
@@ -363,7 +375,7 @@ fn start() {}
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
     ),
     request_body = EndNotice,
-    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"))
+    responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
 )]
 #[allow(dead_code)] // Documentation only: the bot implements this endpoint.
 fn end() {}

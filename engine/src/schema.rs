@@ -242,9 +242,15 @@ fn complete_options(
                 continue;
             };
             property.insert("description".into(), Value::from(spec.description.clone()));
+            // A nullable integer (`["integer", "null"]`, null disabling the rule) keeps its range.
+            let integer = match property.get("type") {
+                Some(Value::String(kind)) => kind == "integer",
+                Some(Value::Array(kinds)) => kinds.iter().any(|k| k == "integer"),
+                _ => false,
+            };
             if let OptionKind::Integer { min, max } = spec.kind
                 && !property.contains_key("enum")
-                && property.get("type") == Some(&Value::from("integer"))
+                && integer
             {
                 property.insert("minimum".into(), Value::from(min));
                 property.insert("maximum".into(), Value::from(max));

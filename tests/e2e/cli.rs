@@ -96,6 +96,8 @@ fn openapi_writes_and_checks_every_game_document() {
         check: None,
         write_games: write.then(|| dir.clone()),
         check_games: (!write).then(|| dir.clone()),
+        write_3_0: None,
+        check_3_0: None,
     };
     openapi(&args(true)).expect("writes every game document");
     let written = std::fs::read_dir(&dir).expect("dir").count();
@@ -115,6 +117,44 @@ fn openapi_writes_and_checks_every_game_document() {
         .to_string();
     assert!(
         error.contains("chess.json") && !error.contains("watten.json"),
+        "{error}"
+    );
+}
+
+/// Issue 43: `--write-3-0` writes the 3.0.3 copy of every document, `--check-3-0` finds an edited
+/// or stray one.
+#[test]
+fn openapi_writes_and_checks_every_3_0_copy() {
+    use api::cli::{OpenapiArgs, openapi};
+    let scratch = crate::support::temp_dir("openapi30");
+    let dir = scratch.path().join("3.0");
+    let args = |write: bool| OpenapiArgs {
+        write: None,
+        check: None,
+        write_games: None,
+        check_games: None,
+        write_3_0: write.then(|| dir.clone()),
+        check_3_0: (!write).then(|| dir.clone()),
+    };
+    openapi(&args(true)).expect("writes every 3.0 copy");
+    assert!(dir.join("cardroom.json").exists() && dir.join("bot-protocol.json").exists());
+    assert_eq!(
+        std::fs::read_dir(dir.join("games")).expect("games").count(),
+        engine::registry::games().len()
+    );
+    openapi(&args(false)).expect("freshly written copies pass the check");
+    let basra: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("games/basra.json")).expect("basra"),
+    )
+    .expect("json");
+    assert_eq!(basra["openapi"], "3.0.3");
+    std::fs::write(dir.join("games/basra.json"), "{}\n").expect("edit");
+    std::fs::write(dir.join("games/chess.json"), "{}\n").expect("stray");
+    let error = openapi(&args(false))
+        .expect_err("an edited and a stray copy fail")
+        .to_string();
+    assert!(
+        error.contains("basra.json") && error.contains("chess.json"),
         "{error}"
     );
 }

@@ -198,3 +198,74 @@ fn no_family_schema_is_a_free_form_object_and_every_union_is_tagged() {
         }
     }
 }
+
+/// Issue 43: every field a replay's log carries is declared by its event's schema (a strict
+/// client, pydantic with `extra='forbid'` or a validator with unevaluated properties, accepts
+/// it): `action_index` included.
+#[tokio::test]
+async fn every_field_of_a_replay_log_is_declared_by_its_event_schema() {
+    let app = spawn_app().await;
+    for id in ["basra", "watten", "twenty_two"] {
+        let doc = api::contract::game_document(engine::registry::find(id).expect("game"));
+        let family = engine::registry::find(id)
+            .expect("game")
+            .info()
+            .family
+            .clone();
+        let event = &doc["components"]["schemas"][format!("{family}.Event")];
+        let mapping = event["discriminator"]["mapping"]
+            .as_object()
+            .expect("the event union's mapping");
+        let step = app
+            .post(
+                &format!("/v1/games/{id}/new"),
+                &serde_json::json!({"players": 2, "seed": 7}),
+            )
+            .await;
+        assert_eq!(step.status, 200, "{id}: {}", step.body);
+        let mut state = step.body;
+        let mut actions = Vec::new();
+        for _ in 0..12 {
+            if state["over"] == true {
+                break;
+            }
+            let seat = state["legal_actions"][0]["seat"].clone();
+            let action = state["legal_actions"][0]["actions"][0].clone();
+            actions.push(serde_json::json!({"seat": seat, "action": action}));
+            let next = app
+                .post(
+                    &format!("/v1/games/{id}/apply"),
+                    &serde_json::json!({"state": state["state"], "seat": seat, "action": action}),
+                )
+                .await;
+            assert_eq!(next.status, 200, "{id}: {}", next.body);
+            state = next.body;
+        }
+        let replay = app
+            .post(
+                &format!("/v1/games/{id}/replay"),
+                &serde_json::json!({"players": 2, "seed": 7, "actions": actions}),
+            )
+            .await;
+        assert_eq!(replay.status, 200, "{id}: {}", replay.body);
+        let log = replay.body["log"].as_array().expect("log");
+        assert!(log.iter().any(|e| e["action_index"].is_u64()), "{id}");
+        for entry in log {
+            let tag = entry["type"].as_str().expect("type");
+            let reference = mapping.get(tag).unwrap_or_else(|| panic!("{id}: {tag}"));
+            let name = reference
+                .as_str()
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                .expect("reference");
+            let declared = doc["components"]["schemas"][name]["properties"]
+                .as_object()
+                .expect("properties");
+            for key in entry.as_object().expect("object").keys() {
+                assert!(
+                    declared.contains_key(key),
+                    "{id}: `{key}` of a `{tag}` log event is not declared by {name}"
+                );
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ mod cli;
 mod contract;
 mod determinize;
 mod errors;
+mod generators;
 mod openapi_drift;
 mod operations;
 mod play;

@@ -61,10 +61,24 @@ async fn bots_matches_and_leaderboards_over_http() {
     assert_eq!(status, 422, "{body}");
 
     // The built-in bots answer the protocol over HTTP.
-    let (status, body) = send(&http, http.get(format!("{base}/bots/random/"))).await;
-    assert_eq!((status, body["name"].as_str()), (200, Some("random")));
-    let (status, _) = send(&http, http.get(format!("{base}/bots/nobody/"))).await;
-    assert_eq!(status, 404);
+    // At the base URL the arena registers (`/bots/random/`) and without the trailing slash, the
+    // documented path (issue 43).
+    for path in ["/bots/random/", "/bots/random"] {
+        let (status, body) = send(&http, http.get(format!("{base}{path}"))).await;
+        assert_eq!(
+            (status, body["name"].as_str()),
+            (200, Some("random")),
+            "{path}"
+        );
+    }
+    for path in ["/bots/nobody/", "/bots/nobody"] {
+        let (status, body) = send(&http, http.get(format!("{base}{path}"))).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (404, Some("unknown_bot")),
+            "{path}"
+        );
+    }
 
     let game = two_player_game();
     let (status, registered) = send(

@@ -5,7 +5,7 @@
 
 use crate::support::{Behavior, register, spawn_app, spawn_arena_with, spawn_bot, two_player_game};
 use arena::dto::CreateMatch;
-use arena::store::{MatchFilter, MoveRecord, Store, now_ms};
+use arena::store::{MatchFilter, MoveRecord, now_ms};
 use arena::{Arena, ArenaConfig};
 use serde_json::Value;
 use std::sync::Mutex;
