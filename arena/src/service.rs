@@ -404,11 +404,23 @@ impl Arena {
 
     /// Every bot.
     pub async fn list_bots(&self) -> Result<BotList, ServiceError> {
-        let mut out = Vec::new();
-        for bot in self.inner.store.bots().await? {
-            let ratings = self.inner.store.bot_ratings(&bot.id).await?;
-            out.push(bots::view(&bot, &ratings));
+        // Two queries whatever the number of bots: the bots, then every live bot's ratings.
+        let mut ratings: std::collections::HashMap<String, Vec<crate::store::RatingRecord>> =
+            std::collections::HashMap::new();
+        for rating in self.inner.store.live_bots_ratings().await? {
+            ratings
+                .entry(rating.bot_id.clone())
+                .or_default()
+                .push(rating);
         }
+        let out = self
+            .inner
+            .store
+            .bots()
+            .await?
+            .iter()
+            .map(|bot| bots::view(bot, ratings.get(&bot.id).map_or(&[][..], Vec::as_slice)))
+            .collect();
         Ok(BotList { bots: out })
     }
 

@@ -417,6 +417,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;
     /// Ratings of a bot in every game it has played.
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
+    /// Ratings of every bot that is not deleted, by bot then game (one query for the bot list).
+    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>>;
     /// Number of rating-history rows of a match (tests: ratings applied exactly once).
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64>;
 }

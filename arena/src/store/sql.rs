@@ -1512,6 +1512,18 @@ impl Store for SqlStore {
             .collect())
     }
 
+    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT r.* FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.deleted = FALSE \
+             ORDER BY r.bot_id, r.game",
+        )
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(rating_row)
+        .collect())
+    }
+
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64> {
         let count: i64 = on_pool!(&self.pool, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM rating_history WHERE match_id = $1",
