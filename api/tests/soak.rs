@@ -4,10 +4,11 @@
 //! errors, that every read answers (within a 10 s timeout: a hang fails, speed is measured, not
 //! asserted), that the write-ahead log stays bounded, and that the ladder keeps its pace; it
 //! prints matches per minute, bytes per move, the log's peak and the reads' p50/p99
-//! (`cargo test -p api --test soak -- --nocapture`).
+//! (on stderr, shown even when the test passes).
 
 use sqlx::Connection as _;
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -223,7 +224,11 @@ async fn defaults_soak_with_the_ladder_and_a_reader_bounded_wal_no_errors() {
         all.sort();
         all
     };
-    println!(
+    // Straight to the process's stderr: the test harness captures `println!` of a passing test,
+    // and these figures belong in every run's output.
+    let mut out = std::io::stderr();
+    let _ = writeln!(
+        out,
         "soak {:.0} s: {matches} matches ({:.1}/min, {ladder} from the ladder), {moves} moves, \
          {} bytes stored per move ({}-byte pages), write-ahead log peak {:.1} MiB, {} reads, \
          p50 {:.1} ms, p99 {:.1} ms",
@@ -238,7 +243,8 @@ async fn defaults_soak_with_the_ladder_and_a_reader_bounded_wal_no_errors() {
     );
     for (name, took) in &mut latencies {
         took.sort();
-        println!(
+        let _ = writeln!(
+            out,
             "  {name:<26} {:>5} reads  p50 {:>7.1} ms  p99 {:>7.1} ms",
             took.len(),
             percentile(took, 0.5),

@@ -74,9 +74,12 @@ pub struct ArenaConfig {
     /// Ladder matches each game id may start per minute at most (0: no pace, only one match of
     /// a game id in flight at a time, which always holds).
     pub ladder_matches_per_minute: u32,
-    /// A built-in bot's rating counts as settled in a game once its sigma is below this: the
-    /// ladder plays built-in bots among themselves only while one of them is unsettled.
+    /// A bot's rating counts as settled in a game once its sigma is below this: a game plays at
+    /// the full pace only while one of its bots is unsettled.
     pub ladder_settled_sigma: f64,
+    /// Ladder matches a game id may start per hour once all its bots are settled, for registered
+    /// bots (built-in bots alone stop); 0: no wait.
+    pub ladder_settled_matches_per_hour: u32,
     /// Days the moves of a finished unranked match are kept (its result stays); 0 keeps them.
     pub retain_unranked_days: u32,
     /// How often the write-ahead log is checkpointed and truncated (SQLite) and retention runs.
@@ -90,6 +93,10 @@ pub const LADDER_MATCHES_PER_MINUTE: u32 = 4;
 /// The sigma below which a built-in bot's rating counts as settled: two bots reach it after
 /// about 70 matches against each other (Weng-Lin, from sigma 8.33).
 pub const LADDER_SETTLED_SIGMA: f64 = 3.5;
+
+/// Ladder matches per hour per game id once every bot there is settled: a registered bot's rating
+/// stays current (24 matches a day per game id) without filling a disk.
+pub const LADDER_SETTLED_MATCHES_PER_HOUR: u32 = 1;
 
 /// Days the moves of unranked matches are kept by default.
 pub const RETAIN_UNRANKED_DAYS: u32 = 30;
@@ -117,6 +124,7 @@ impl ArenaConfig {
             ismcts_ms: crate::builtin::ISMCTS_BUDGET_MS,
             ladder_matches_per_minute: 0,
             ladder_settled_sigma: LADDER_SETTLED_SIGMA,
+            ladder_settled_matches_per_hour: 0,
             retain_unranked_days: RETAIN_UNRANKED_DAYS,
             maintenance_interval: Duration::from_secs(30),
         }
@@ -187,15 +195,19 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_ARENA_THREADS")]
     pub arena_threads: Option<usize>,
     /// Ladder matches each game id may start per minute (0: as fast as its matches finish).
-    /// Built-in bots play each other only until their ratings settle (see
-    /// `--ladder-settled-sigma`); after that a game id's ladder plays only while a registered
-    /// bot plays it.
+    /// This pace holds while a bot of the game id has an unsettled rating (see
+    /// `--ladder-settled-sigma`); after that built-in bots stop playing each other and a
+    /// registered bot plays at `--ladder-settled-matches-per-hour`.
     #[arg(long, env = "CARDROOM_LADDER_MATCHES_PER_MINUTE", default_value_t = LADDER_MATCHES_PER_MINUTE)]
     pub ladder_matches_per_minute: u32,
-    /// The rating sigma below which a built-in bot counts as settled in a game (the ladder
-    /// stops matching built-in bots against each other there).
+    /// The rating sigma below which a bot counts as settled in a game: a game plays at the
+    /// full pace while one of its bots is unsettled.
     #[arg(long, env = "CARDROOM_LADDER_SETTLED_SIGMA", default_value_t = LADDER_SETTLED_SIGMA)]
     pub ladder_settled_sigma: f64,
+    /// Ladder matches each game id may start per hour once all its bots are settled: built-in
+    /// bots alone stop; a registered bot keeps playing at this pace (0: no wait).
+    #[arg(long, env = "CARDROOM_LADDER_SETTLED_MATCHES_PER_HOUR", default_value_t = LADDER_SETTLED_MATCHES_PER_HOUR)]
+    pub ladder_settled_matches_per_hour: u32,
     /// Days the moves of a finished unranked match are kept; then they are deleted and its
     /// result stays (0: keep them for ever). Ranked matches keep their moves.
     #[arg(long, env = "CARDROOM_RETAIN_UNRANKED_DAYS", default_value_t = RETAIN_UNRANKED_DAYS)]
@@ -239,6 +251,7 @@ impl ArenaArgs {
             ismcts_ms: self.ismcts_ms,
             ladder_matches_per_minute: self.ladder_matches_per_minute,
             ladder_settled_sigma: self.ladder_settled_sigma,
+            ladder_settled_matches_per_hour: self.ladder_settled_matches_per_hour,
             retain_unranked_days: self.retain_unranked_days,
             maintenance_interval: Duration::from_secs(30),
         }

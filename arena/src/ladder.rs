@@ -1,8 +1,9 @@
 //! The ranked ladder: every round, for each game, schedule one ranked match among the active bots
 //! of that game (unless the ladder's previous match of that game is still being played, or the
-//! game's pace, `--ladder-matches-per-minute`, says wait). Built-in bots play each other only
-//! until their ratings settle (sigma below `--ladder-settled-sigma`); after that a game is played
-//! only while a registered bot plays it, so an arena left alone goes quiet instead of filling its
+//! game's pace says wait). A game plays at `--ladder-matches-per-minute` while one of its bots has
+//! an unsettled rating (sigma at least `--ladder-settled-sigma`); once all are settled, built-in
+//! bots stop playing each other, and a registered bot keeps playing at
+//! `--ladder-settled-matches-per-hour`, so an arena left alone goes quiet instead of filling its
 //! disk. The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
 //! the bots whose mu is closest to it. External bots are probed each round. A bot whose probe
@@ -165,8 +166,14 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
     }
     bots.retain(|b| !unreachable.contains(&b.id));
     let config = arena.config();
-    let pace = (config.ladder_matches_per_minute > 0)
-        .then(|| Duration::from_secs(60) / config.ladder_matches_per_minute);
+    // The wait between two ladder matches of a game: the full pace while a bot there is
+    // unsettled, the settled pace once all are (None: no wait).
+    let per = |matches: u32, period: Duration| (matches > 0).then(|| period / matches);
+    let unsettled_pace = per(config.ladder_matches_per_minute, Duration::from_secs(60));
+    let settled_pace = per(
+        config.ladder_settled_matches_per_hour,
+        Duration::from_secs(3600),
+    );
     let round_start = std::time::Instant::now();
     let busy = store
         .matches(&MatchFilter {
@@ -181,13 +188,10 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         if busy.iter().any(|m| m.ladder && &m.game == id) {
             continue;
         }
-        if pace.is_some()
-            && arena
-                .ladder_pace()
-                .lock()
-                .expect("pace")
-                .get(id)
-                .is_some_and(|at| *at > round_start)
+        let last = arena.ladder_pace().lock().expect("pace").get(id).copied();
+        // The faster pace is the first that can allow a match.
+        if let (Some(last), Some(pace)) = (last, unsettled_pace)
+            && round_start < last + pace
         {
             continue;
         }
@@ -214,18 +218,34 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             .map(|r| (r.bot_id, r.rating))
             .collect();
         let rating = |bot: &BotRecord| ratings.get(&bot.id).copied().unwrap_or_default();
-        // Built-in bots are yardsticks: once every one of them is settled here, the game is
-        // played only for registered bots.
-        let needed = candidates
+        // A bot whose rating is unsettled here needs opponents: the game plays at the full pace.
+        // Once every bot is settled, built-in bots (yardsticks) stop playing each other, and a
+        // registered bot keeps its rating current at the settled pace.
+        let unsettled = candidates
             .iter()
-            .any(|b| !b.builtin || rating(b).sigma >= config.ladder_settled_sigma);
-        if !needed {
-            continue;
+            .any(|b| rating(b).sigma >= config.ladder_settled_sigma);
+        if !unsettled {
+            if !candidates.iter().any(|b| !b.builtin) {
+                continue;
+            }
+            if let (Some(last), Some(pace)) = (last, settled_pace)
+                && round_start < last + pace
+            {
+                continue;
+            }
         }
+        // A settled game is played for its registered bots: one of them takes the first seat
+        // (built-in bots count as certain for that pick), the others are the closest in mu.
         let seats = choose(
             &candidates
                 .iter()
-                .map(|b| (b.id.clone(), rating(b)))
+                .map(|b| {
+                    let mut pick = rating(b);
+                    if !unsettled && b.builtin {
+                        pick.sigma = 0.0;
+                    }
+                    (b.id.clone(), pick)
+                })
                 .collect::<Vec<_>>(),
             players.min.max(2),
             rand::random(),
@@ -242,13 +262,11 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         };
         match arena.new_match(request, true, true).await {
             Ok(record) => {
-                if let Some(pace) = pace {
-                    arena
-                        .ladder_pace()
-                        .lock()
-                        .expect("pace")
-                        .insert(id.clone(), round_start + pace);
-                }
+                arena
+                    .ladder_pace()
+                    .lock()
+                    .expect("pace")
+                    .insert(id.clone(), round_start);
                 scheduled.push(record.id)
             }
             Err(error) => {

@@ -54,8 +54,8 @@ struct Inner {
     metrics: Arc<ArenaMetrics>,
     /// Rate limits of registrations and match creations.
     limits: Limits,
-    /// When the ladder may next start a match of each game id (`--ladder-matches-per-minute`);
-    /// held by the process that leads the ladder.
+    /// When the ladder last started a match of each game id (its pace); held by the process
+    /// that leads the ladder.
     ladder_pace: std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>,
 }
 
@@ -185,7 +185,7 @@ impl Arena {
         }
     }
 
-    /// When the ladder may next start a match of each game id.
+    /// When the ladder last started a match of each game id.
     pub fn ladder_pace(
         &self,
     ) -> &std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>> {

@@ -32,6 +32,30 @@ async fn finished(arena: &Arena, id: &str) {
         .expect("the match ends");
 }
 
+/// An arena with the built-in bots, for `game`, that has played one match between them (ranked
+/// or not) for each flag in `ranked`; returns the arena and the matches' ids.
+async fn arena_with_played(
+    name: &str,
+    game: &str,
+    ranked: &[bool],
+) -> (crate::support::TestArena, Vec<String>) {
+    let arena = spawn_arena_with(name, |_| {}).await;
+    arena.register_builtins().await.expect("builtins");
+    let mut ids = Vec::new();
+    for ranked in ranked {
+        let id = arena
+            .create_match(builtin_match(game, *ranked))
+            .await
+            .expect("create")
+            .id;
+        ids.push(id);
+    }
+    for id in &ids {
+        finished(&arena, id).await;
+    }
+    (arena, ids)
+}
+
 #[tokio::test]
 async fn the_ladder_keeps_each_games_pace_even_when_its_matches_finish_at_once() {
     let arena = spawn_arena_with("pace", |config| config.ladder_matches_per_minute = 1).await;
@@ -47,10 +71,14 @@ async fn the_ladder_keeps_each_games_pace_even_when_its_matches_finish_at_once()
 }
 
 #[tokio::test]
-async fn built_in_bots_stop_playing_each_other_once_settled_and_play_a_registered_bot() {
+async fn settled_built_in_bots_stop_and_a_settled_registered_bot_plays_at_the_settled_pace() {
     let game = two_player_game();
-    // A threshold above a new rating's sigma (8.33): every built-in bot counts as settled.
-    let arena = spawn_arena_with("settled", |config| config.ladder_settled_sigma = 9.0).await;
+    // A threshold above a new rating's sigma (8.33): every bot counts as settled.
+    let arena = spawn_arena_with("settled", |config| {
+        config.ladder_settled_sigma = 9.0;
+        config.ladder_settled_matches_per_hour = 1;
+    })
+    .await;
     arena.register_builtins().await.expect("builtins");
     assert_eq!(
         arena::ladder::round(&arena).await.expect("round"),
@@ -69,6 +97,13 @@ async fn built_in_bots_stop_playing_each_other_once_settled_and_play_a_registere
         .expect("match");
     assert_eq!(record.game, game);
     assert!(record.ranked && record.ladder && record.bots.contains(&id));
+    // A settled registered bot plays at the settled pace (one an hour here), not as fast as its
+    // matches finish.
+    finished(&arena, &scheduled[0]).await;
+    assert_eq!(
+        arena::ladder::round(&arena).await.expect("round"),
+        Vec::<String>::new()
+    );
 }
 
 #[tokio::test]
@@ -104,20 +139,8 @@ async fn a_stored_match_replays_to_the_events_its_bots_were_sent() {
 #[tokio::test]
 async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     let game = two_player_game();
-    let arena = spawn_arena_with("prune", |_| {}).await;
-    arena.register_builtins().await.expect("builtins");
-    let unranked = arena
-        .create_match(builtin_match(&game, false))
-        .await
-        .expect("unranked")
-        .id;
-    let ranked = arena
-        .create_match(builtin_match(&game, true))
-        .await
-        .expect("ranked")
-        .id;
-    finished(&arena, &unranked).await;
-    finished(&arena, &ranked).await;
+    let (arena, ids) = arena_with_played("prune", &game, &[false, true]).await;
+    let (unranked, ranked) = (ids[0].clone(), ids[1].clone());
     let moves_before = arena.store().moves(&ranked).await.expect("moves").len();
 
     // Nothing has ended before a cut-off an hour ago.
@@ -175,15 +198,7 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
 
 #[tokio::test]
 async fn the_write_ahead_log_is_checkpointed_and_truncated() {
-    let game = two_player_game();
-    let arena = spawn_arena_with("wal", |_| {}).await;
-    arena.register_builtins().await.expect("builtins");
-    let id = arena
-        .create_match(builtin_match(&game, false))
-        .await
-        .expect("create")
-        .id;
-    finished(&arena, &id).await;
+    let (arena, _) = arena_with_played("wal", &two_player_game(), &[false]).await;
     let before = arena.store().size().await.expect("size");
     assert!(before.wal > 0, "the match was written to the log");
     let checkpoint = arena.store().checkpoint().await.expect("checkpoint");
