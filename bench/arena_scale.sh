@@ -53,6 +53,9 @@ run() {
   local filled
   filled=$("$BIN" db fill --database "$database" --matches "$MATCHES" --moves "$MOVES")
   echo "$filled"
+  # A settled database, as in steady state: PostgreSQL's autovacuum would otherwise analyze the
+  # freshly loaded tables in the middle of the measurement.
+  [ "$name" = pg ] && "$BIN" db vacuum --database "$database" >/dev/null
   CARDROOM_LOG=warn "$BIN" serve --no-ladder --database "$database" --port "$PORT" \
     >"$TMP/$name.log" 2>&1 &
   SERVER=$!
