@@ -10,7 +10,7 @@
 //! their own step with `CARDROOM_GENERATORS=1`, which installs what is missing. Without it, a test
 //! whose toolchain is not installed yet prints why and passes.
 
-use crate::python_client::run;
+use crate::python_client::{npm_install, run};
 use crate::support::{spawn_app, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -37,18 +37,9 @@ fn redocly(root: &Path) -> Option<PathBuf> {
     if !install_wanted() {
         return None;
     }
-    std::fs::create_dir_all(&tools).expect("target/redocly");
-    if !tools.join("package.json").exists() {
-        std::fs::write(tools.join("package.json"), "{\"private\": true}\n").expect("package.json");
-    }
-    run(
-        Command::new("npm").current_dir(&tools).args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--silent",
-            "@redocly/cli@2",
-        ]),
+    npm_install(
+        &tools,
+        &["@redocly/cli@2"],
         "npm install @redocly/cli (needs node, npm and the npm registry)",
     );
     Some(bin)

@@ -20,6 +20,22 @@ pub(crate) fn run(command: &mut Command, what: &str) {
     );
 }
 
+/// Installs npm `packages` into the private npm project `tools` (created if missing; under
+/// target/, so nothing global changes); `what` names the step in a failure.
+pub(crate) fn npm_install(tools: &Path, packages: &[&str], what: &str) {
+    std::fs::create_dir_all(tools).expect("npm tools folder");
+    if !tools.join("package.json").exists() {
+        std::fs::write(tools.join("package.json"), "{\"private\": true}\n").expect("package.json");
+    }
+    run(
+        Command::new("npm")
+            .current_dir(tools)
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .args(packages),
+        what,
+    );
+}
+
 pub(crate) fn ensure_venv(root: &Path) -> std::path::PathBuf {
     let venv = root.join("target/py-venv");
     let generator = venv.join("bin/openapi-python-client");

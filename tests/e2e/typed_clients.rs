@@ -6,7 +6,7 @@
 //! Each test installs its tools on first use (PyPI into `target/py-venv`, npm into
 //! `target/ts-tools`); never skipped: without python3/npm they fail with instructions.
 
-use crate::python_client::{ensure_venv, run};
+use crate::python_client::{ensure_venv, npm_install, run};
 use crate::support::{spawn_app, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -73,19 +73,9 @@ fn ensure_ts_tools(root: &Path) -> PathBuf {
         npm.is_ok_and(|o| o.status.success()),
         "this test needs node and npm (Debian: apt-get install -y nodejs npm)"
     );
-    std::fs::create_dir_all(&tools).expect("target/ts-tools");
-    if !tools.join("package.json").exists() {
-        std::fs::write(tools.join("package.json"), "{\"private\": true}\n").expect("package.json");
-    }
-    run(
-        Command::new("npm").current_dir(&tools).args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--silent",
-            "openapi-typescript@7",
-            "typescript@5",
-        ]),
+    npm_install(
+        &tools,
+        &["openapi-typescript@7", "typescript@5"],
         "npm install openapi-typescript typescript (needs the npm registry)",
     );
     bin
