@@ -351,7 +351,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn renew_leases(&self, worker: &str, lease: Duration) -> anyhow::Result<u64>;
     /// Ends the leases `worker` holds at once (all of them on a clean shutdown, or one match
     /// whose run failed), so a worker resumes those matches without waiting for the leases to
-    /// run out. Returns how many.
+    /// run out. The matches stop being `worker`'s: its renewals no longer extend them.
+    /// Returns how many.
     async fn release_leases(&self, worker: &str, match_id: Option<&str>) -> anyhow::Result<u64>;
     /// Appends a move as `worker`, durably (committed before this returns; concurrent moves of
     /// all matches share one commit). Returns false, storing nothing, if `worker` no longer

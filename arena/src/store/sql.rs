@@ -296,17 +296,18 @@ impl Statements {
                 dialect.skip_locked()
             )
             .into(),
-            // Both lock their rows in id order, as the move writer does: no deadlock between them.
+            // Both lock their rows in `seq` order, as the move writer does (its batch is sorted by
+            // `match_seq`): no deadlock between them.
             renew: format!(
                 "UPDATE matches SET lease_until = {now} + $2 WHERE id IN (SELECT id FROM matches \
-                 WHERE lease_owner = $1 AND status = 'running' ORDER BY id{})",
+                 WHERE lease_owner = $1 AND status = 'running' ORDER BY seq{})",
                 dialect.lock_in_order()
             )
             .into(),
             release: format!(
-                "UPDATE matches SET lease_until = 0 WHERE id IN (SELECT id FROM matches \
+                "UPDATE matches SET lease_owner = NULL, lease_until = 0 WHERE id IN (SELECT id FROM matches \
                  WHERE lease_owner = $1 AND status = 'running' \
-                 AND (CAST($2 AS TEXT) IS NULL OR id = $2) ORDER BY id{})",
+                 AND (CAST($2 AS TEXT) IS NULL OR id = $2) ORDER BY seq{})",
                 dialect.lock_in_order()
             )
             .into(),
@@ -600,8 +601,8 @@ fn take_waiting(receiver: &mut mpsc::UnboundedReceiver<PendingMove>, batch: &mut
 
 // A batch is one statement per worker (one in practice), wrapped as the dialect says: a
 // multi-row INSERT of the moves whose match the worker still holds (its fence, a primary-key
-// lookup per move; the batch is sorted, so PostgreSQL's row locks come in id order like the
-// lease renewal's).
+// lookup per move; the batch is sorted by `match_seq`, so PostgreSQL's row locks come in
+// `seq` order like the lease renewal's).
 macro_rules! write_batch_for {
     ($name:ident, $db:ty, $dialect:expr) => {
         async fn $name(

@@ -361,6 +361,10 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     );
     // A clean shutdown hands the match back at once.
     assert_eq!(store.release_leases(&two, None).await.expect("release"), 1);
+    // A released match is no longer the old worker's: its lease renewals (which go on for its
+    // other matches) do not take it back.
+    assert_eq!(store.renew_leases(&two, short).await.expect("renew"), 0);
+    assert!(store.lease_holders().await.expect("leases").is_empty());
     assert!(
         store
             .claim(&record.id, &one, short)
