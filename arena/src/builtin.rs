@@ -11,6 +11,7 @@
 //! The arena calls its own built-in bots in-process (URL `builtin:<name>`) with the same
 //! [`MoveRequest`]/[`MoveResponse`] types, so they work under `--public` too.
 
+use crate::problem::responses::{JsonBodyErrors, UnknownBuiltinBot};
 use crate::problem::{ErrorCode, Problem, ServiceError};
 use crate::wire::{BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -188,7 +189,7 @@ fn unknown(name: &str) -> ServiceError {
     params(("name" = String, Path, description = "`random`, `heuristic` or `ismcts`")),
     responses(
         (status = 200, description = "The bot's identity", body = BotInfo),
-        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
+        UnknownBuiltinBot,
     )
 )]
 #[get("/bots/{name}")]
@@ -218,9 +219,8 @@ pub async fn bot_info_at_base(name: web::Path<String>) -> Result<web::Json<BotIn
     responses(
         (status = 200, description = "The chosen action", body = MoveResponse),
         (status = 400, description = "`bad_request`: the body is not a move request; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownBuiltinBot,
+        JsonBodyErrors,
         (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -328,9 +328,8 @@ impl<'de> serde::Deserialize<'de> for SkippedObject {
     responses(
         (status = 204, description = "Acknowledged"),
         (status = 400, description = "`malformed_json`: the body is not a start notice; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownBuiltinBot,
+        JsonBodyErrors,
     )
 )]
 #[post("/bots/{name}/start")]
@@ -353,9 +352,8 @@ pub async fn bot_start(
     responses(
         (status = 204, description = "Acknowledged"),
         (status = 400, description = "`malformed_json`: the body is not an end notice", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such built-in bot", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownBuiltinBot,
+        JsonBodyErrors,
     )
 )]
 #[post("/bots/{name}/end")]

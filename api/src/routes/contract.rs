@@ -1,8 +1,9 @@
 //! `GET /v1/games/{game}/openapi.json`: one game id's own OpenAPI document ([`crate::contract`]).
 
-use crate::error::{Problem, ServiceError};
+use crate::error::ServiceError;
 use crate::routes::games::find_game;
 use actix_web::{HttpResponse, get, web};
+use arena::problem::responses::UnknownGame;
 
 /// One game's OpenAPI document.
 ///
@@ -17,7 +18,7 @@ use actix_web::{HttpResponse, get, web};
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
     responses(
         (status = 200, description = "The game's OpenAPI 3.1 document", body = Object, content_type = "application/json"),
-        (status = 404, description = "`unknown_game`: no game with this id", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
     ),
 )]
 #[get("/v1/games/{game}/openapi.json")]

@@ -10,6 +10,7 @@ use crate::error::{ErrorCode, Problem, ServiceError, guard};
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
+use arena::problem::responses::{JsonBodyErrors, StateRequestErrors, UnknownGame};
 use arena::problem::{invalid_body, is_json, unreadable_body, unsupported_media_type};
 use engine::{Game, LoadedField, Match, NewGame, Viewer};
 use serde_json::Value;
@@ -132,7 +133,7 @@ pub async fn list() -> web::Json<Vec<GameEntry>> {
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
     responses(
         (status = 200, description = "The catalog entry", body = GameEntry),
-        (status = 404, description = "`unknown_game`: no game with this id", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
     ),
 )]
 #[get("/v1/games/{game}")]
@@ -156,9 +157,8 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, S
     responses(
         (status = 200, description = "The first step", body = Step),
         (status = 400, description = "`bad_request`: malformed JSON, wrong types, missing fields", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
+        JsonBodyErrors,
         (status = 422, description = "`invalid_players`, `invalid_options` or `invalid_deals`, with the reason in `detail`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -196,10 +196,8 @@ pub async fn start(
     request_body = LegalRequest,
     responses(
         (status = 200, description = "The seat's legal actions", body = SeatActions),
-        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        StateRequestErrors,
+        JsonBodyErrors,
     ),
 )]
 #[post("/v1/games/{game}/legal")]
@@ -233,10 +231,8 @@ pub async fn legal(
     request_body = ApplyRequest,
     responses(
         (status = 200, description = "The action was applied", body = Step),
-        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        StateRequestErrors,
+        JsonBodyErrors,
         (status = 422, description = "`illegal_action`, `not_your_turn` or `game_over`", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -321,10 +317,8 @@ impl FromRequest for JsonBody {
     request_body = ViewRequest,
     responses(
         (status = 200, description = "The view", body = ViewResponse),
-        (status = 400, description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        StateRequestErrors,
+        JsonBodyErrors,
     ),
 )]
 #[post("/v1/games/{game}/view")]
@@ -368,9 +362,8 @@ pub async fn view(
     responses(
         (status = 200, description = "The sampled states", body = DeterminizeResponse),
         (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
+        JsonBodyErrors,
         (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
     ),
 )]
@@ -443,9 +436,8 @@ const MAX_DETERMINIZE: usize = 256;
     responses(
         (status = 200, description = "The replayed game", body = ReplayResponse),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
+        JsonBodyErrors,
         (status = 422, description = "A setup error (`invalid_players`, `invalid_options`, `invalid_deals`), or a refused action (`illegal_action`, `not_your_turn`, `game_over`) with its `index`", body = Problem, content_type = "application/problem+json"),
     ),
 )]

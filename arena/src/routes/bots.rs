@@ -3,6 +3,9 @@
 use super::{bearer, parse_body};
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
 use crate::limits::Limited;
+use crate::problem::responses::{
+    JsonBodyErrors, OwnerTokenRequired, RateLimitedResponse, UnknownGame,
+};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
@@ -18,17 +21,11 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
     responses(
         (status = 201, description = "Registered", body = RegisteredBot),
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
         (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many registrations from this client or token (`rate_limited`; `serve --registrations-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
-            ("Retry-After" = u64, description = "Seconds until a registration is allowed again"),
-            ("RateLimit-Limit" = u64, description = "Registrations allowed per minute"),
-            ("RateLimit-Remaining" = u64, description = "Registrations allowed now (0)"),
-            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
-        )),
+        RateLimitedResponse,
     )
 )]
 #[post("/v1/bots")]
@@ -85,11 +82,10 @@ pub async fn show(
     responses(
         (status = 200, description = "The updated bot", body = BotView),
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
+        OwnerTokenRequired,
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
         (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -116,7 +112,7 @@ pub async fn update(
     security(("owner_token" = [])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "Missing or wrong owner token", body = Problem, content_type = "application/problem+json"),
+        OwnerTokenRequired,
         (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -1,7 +1,8 @@
 //! `/v1/leaderboards/{game}`.
 
 use crate::dto::Leaderboard;
-use crate::problem::{Problem, ServiceError};
+use crate::problem::ServiceError;
+use crate::problem::responses::UnknownGame;
 use crate::service::Arena;
 use actix_web::{get, web};
 
@@ -15,7 +16,7 @@ use actix_web::{get, web};
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
     responses(
         (status = 200, description = "The leaderboard", body = Leaderboard),
-        (status = 404, description = "Unknown game id", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
     )
 )]
 #[get("/v1/leaderboards/{game}")]

@@ -5,6 +5,7 @@ use crate::live::{
     self, FramesError, FramesQuery, LiveEnd, LiveEvent, LiveMove, MatchFrames, StreamEvent,
     StreamEventName,
 };
+use crate::problem::responses::UnknownMatch;
 use crate::problem::{ErrorCode, Problem, ServiceError};
 use crate::service::Arena;
 use crate::store::{MatchRecord, MatchStatus};
@@ -52,7 +53,7 @@ fn ended(record: &MatchRecord) -> bool {
         (status = 200, description = "The frames", body = MatchFrames),
         (status = 400, description = "An invalid query (`invalid_request`) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`match_running`: a seat's view of a running match; `deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
+        UnknownMatch,
         (status = 410, description = "`moves_pruned`: the moves of this unranked match were deleted by retention; its result stays", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -122,7 +123,7 @@ pub async fn frames(
     responses(
         (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`; the schema is one event", content_type = "text/event-stream", body = StreamEvent),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
+        UnknownMatch,
     )
 )]
 #[get("/v1/matches/{id}/events")]

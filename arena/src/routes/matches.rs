@@ -3,6 +3,7 @@
 use super::{list_query, parse_body};
 use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
 use crate::limits::Limited;
+use crate::problem::responses::{JsonBodyErrors, RateLimitedResponse, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -19,15 +20,9 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 202, description = "Queued", body = MatchCreated),
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many match creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
-            ("Retry-After" = u64, description = "Seconds until a match creation is allowed again"),
-            ("RateLimit-Limit" = u64, description = "Match creations allowed per minute"),
-            ("RateLimit-Remaining" = u64, description = "Match creations allowed now (0)"),
-            ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
-        )),
+        RateLimitedResponse,
     )
 )]
 #[post("/v1/matches")]
@@ -74,7 +69,7 @@ pub async fn list(
     responses(
         (status = 200, description = "The match", body = MatchView),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown match", body = Problem, content_type = "application/problem+json"),
+        UnknownMatch,
     )
 )]
 #[get("/v1/matches/{id}")]

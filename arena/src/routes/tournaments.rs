@@ -5,6 +5,7 @@ use crate::dto::{
     CreateTournament, TournamentCreated, TournamentList, TournamentQuery, TournamentView,
 };
 use crate::limits::Limited;
+use crate::problem::responses::{JsonBodyErrors, RateLimitedResponse};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -24,12 +25,9 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 202, description = "Queued", body = TournamentCreated),
         (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`: a body over `--max-body-bytes`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many match or tournament creations from this client or token (`rate_limited`; `serve --matches-per-minute`)", body = Problem, content_type = "application/problem+json", headers(
-            ("Retry-After" = u64, description = "Seconds until a creation is allowed again"),
-        )),
+        RateLimitedResponse,
     )
 )]
 #[post("/v1/tournaments")]

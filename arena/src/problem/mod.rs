@@ -18,258 +18,132 @@ use engine::{ActionError, ReplayError, SetupError, StateError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub mod responses;
+
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
-/// Every stable error code the service returns, rules API and arena alike. Clients branch on
-/// `code`, never on the English `detail`. The list is closed: a new code is a new variant here,
-/// with its status and title.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// 400: malformed JSON, a wrong type or a missing field (rules API bodies, paths, queries).
-    BadRequest,
-    /// 400: an arena request body that is not valid JSON for the endpoint.
-    MalformedJson,
-    /// 400: an arena request that is well-formed but makes no sense (a bad name, a deadline out
-    /// of range, no bots).
-    InvalidRequest,
-    /// 400: the state is malformed, of another game, of another version, or inconsistent.
-    InvalidState,
-    /// 400: a sealed token was modified, truncated, or sealed with another key.
-    StateTampered,
-    /// 400: this server only accepts sealed states (`--require-sealed`).
-    SealedStateRequired,
-    /// 400: the seat does not exist in this game.
-    InvalidSeat,
-    /// 401: missing or wrong owner token.
-    Unauthorized,
-    /// 404: no game with this id in the catalog.
-    UnknownGame,
-    /// 404: no bot with this id.
-    UnknownBot,
-    /// 404: no match with this id.
-    UnknownMatch,
-    /// 404: no such tournament.
-    UnknownTournament,
-    /// 403: a seat's view of a match that is still running (only the spectator's view is shown).
-    MatchRunning,
-    /// 403: a tournament match whose deal another table still plays: every table of a deal
-    /// holds the same cards, so its moves, result and replay open once all of them are over.
-    DealInPlay,
-    /// 409: another live bot already has this name (names are unique so matches can name bots).
-    BotNameTaken,
-    /// 429: too many requests of this kind from this client or token.
-    RateLimited,
-    /// 404: no such route.
-    NotFound,
-    /// 413: the request body is larger than the configured limit.
-    PayloadTooLarge,
-    /// 415: a JSON endpoint was sent a body whose `Content-Type` is not JSON.
-    UnsupportedMediaType,
-    /// 422: an option is unknown, of the wrong type, out of range or fixed by the game id.
-    InvalidOptions,
-    /// 422: the player count is outside the game's range.
-    InvalidPlayers,
-    /// 422: a stacked deal names an unknown, duplicate or unavailable card.
-    InvalidDeals,
-    /// 422: the seed is above 2^53 - 1 (JSON readers such as JavaScript's would round it).
-    InvalidSeed,
-    /// 422: the action breaks a rule (see `reason` and `detail`).
-    IllegalAction,
-    /// 422: the seat may not act now.
-    NotYourTurn,
-    /// 422: the game has ended.
-    GameOver,
-    /// 422: the bot URL is refused by the address policy (scheme, credentials, or an address in
-    /// a denied range); `detail` says why.
-    BotUrlRefused,
-    /// 422: the bot's `GET /` failed (connection, timeout, status).
-    BotUnreachable,
-    /// 422: the bot answered `GET /` with something other than the protocol's identity.
-    BotNonconforming,
-    /// 422: the bot does not play (or is not registered for) the game.
-    BotGameMismatch,
-    /// 422: a ranked match was given options, a seed or deals.
-    RankedOverrides,
-    /// 422: a ranked match names one bot in two seats.
-    DuplicateBots,
-    /// 422: a built-in bot was asked for a move it cannot read (unknown game, no legal action).
-    InvalidMoveRequest,
-    /// 422: no deal consistent with the state's record was found for `/determinize` (a forged
-    /// record that contradicts itself).
-    NoConsistentDeal,
-    /// The match's moves were deleted by retention (`--retain-unranked-days`): its result stays.
-    MovesPruned,
-    /// 500: a bug on our side; details are only in the server log.
-    Internal,
+/// Declares [`ErrorCode`] from one table, a line per code: `Variant = STATUS, "wire_code",
+/// "Title";` (the variant's doc above it). The enum, [`ErrorCode::ALL`], the wire string, the
+/// status and the title all come from that line.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = $status:ident, $wire:literal, $title:literal;)*) => {
+        /// Every stable error code the service returns, rules API and arena alike. Clients branch
+        /// on `code`, never on the English `detail`. The list is closed: a new code is a new line
+        /// of the table below, with its status and title.
+        // The wire string is serde's snake_case of the variant (utoipa does not read a
+        // `rename` a macro writes); a unit test holds it equal to the table's.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of the table (docs and tests iterate it).
+            pub const ALL: [ErrorCode; [$($wire),*].len()] = [$(ErrorCode::$variant),*];
+
+            /// The snake_case code, as on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $wire,)*
+                }
+            }
+
+            /// The HTTP status of this code: the only place a status is chosen.
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $(ErrorCode::$variant => StatusCode::$status,)*
+                }
+            }
+
+            /// A short human title, the same for every occurrence of the code.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $title,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    /// Every code, in the order of the list above (docs and tests iterate it).
-    pub const ALL: [ErrorCode; 36] = [
-        ErrorCode::BadRequest,
-        ErrorCode::MalformedJson,
-        ErrorCode::InvalidRequest,
-        ErrorCode::InvalidState,
-        ErrorCode::StateTampered,
-        ErrorCode::SealedStateRequired,
-        ErrorCode::InvalidSeat,
-        ErrorCode::Unauthorized,
-        ErrorCode::UnknownGame,
-        ErrorCode::UnknownBot,
-        ErrorCode::UnknownMatch,
-        ErrorCode::UnknownTournament,
-        ErrorCode::MatchRunning,
-        ErrorCode::DealInPlay,
-        ErrorCode::BotNameTaken,
-        ErrorCode::RateLimited,
-        ErrorCode::NotFound,
-        ErrorCode::PayloadTooLarge,
-        ErrorCode::UnsupportedMediaType,
-        ErrorCode::InvalidOptions,
-        ErrorCode::InvalidPlayers,
-        ErrorCode::InvalidDeals,
-        ErrorCode::InvalidSeed,
-        ErrorCode::IllegalAction,
-        ErrorCode::NotYourTurn,
-        ErrorCode::GameOver,
-        ErrorCode::BotUrlRefused,
-        ErrorCode::BotUnreachable,
-        ErrorCode::BotNonconforming,
-        ErrorCode::BotGameMismatch,
-        ErrorCode::RankedOverrides,
-        ErrorCode::DuplicateBots,
-        ErrorCode::InvalidMoveRequest,
-        ErrorCode::NoConsistentDeal,
-        ErrorCode::MovesPruned,
-        ErrorCode::Internal,
-    ];
-
-    /// The snake_case code, as on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::BadRequest => "bad_request",
-            ErrorCode::MalformedJson => "malformed_json",
-            ErrorCode::InvalidRequest => "invalid_request",
-            ErrorCode::InvalidState => "invalid_state",
-            ErrorCode::StateTampered => "state_tampered",
-            ErrorCode::SealedStateRequired => "sealed_state_required",
-            ErrorCode::InvalidSeat => "invalid_seat",
-            ErrorCode::Unauthorized => "unauthorized",
-            ErrorCode::UnknownGame => "unknown_game",
-            ErrorCode::UnknownBot => "unknown_bot",
-            ErrorCode::UnknownMatch => "unknown_match",
-            ErrorCode::UnknownTournament => "unknown_tournament",
-            ErrorCode::MatchRunning => "match_running",
-            ErrorCode::DealInPlay => "deal_in_play",
-            ErrorCode::BotNameTaken => "bot_name_taken",
-            ErrorCode::RateLimited => "rate_limited",
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::PayloadTooLarge => "payload_too_large",
-            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
-            ErrorCode::InvalidOptions => "invalid_options",
-            ErrorCode::InvalidPlayers => "invalid_players",
-            ErrorCode::InvalidDeals => "invalid_deals",
-            ErrorCode::InvalidSeed => "invalid_seed",
-            ErrorCode::IllegalAction => "illegal_action",
-            ErrorCode::NotYourTurn => "not_your_turn",
-            ErrorCode::GameOver => "game_over",
-            ErrorCode::BotUrlRefused => "bot_url_refused",
-            ErrorCode::BotUnreachable => "bot_unreachable",
-            ErrorCode::BotNonconforming => "bot_nonconforming",
-            ErrorCode::BotGameMismatch => "bot_game_mismatch",
-            ErrorCode::RankedOverrides => "ranked_overrides",
-            ErrorCode::DuplicateBots => "duplicate_bots",
-            ErrorCode::InvalidMoveRequest => "invalid_move_request",
-            ErrorCode::NoConsistentDeal => "no_consistent_deal",
-            ErrorCode::MovesPruned => "moves_pruned",
-            ErrorCode::Internal => "internal",
-        }
-    }
-
-    /// The HTTP status of this code: the only place a status is chosen.
-    pub fn status(self) -> StatusCode {
-        match self {
-            ErrorCode::BadRequest
-            | ErrorCode::MalformedJson
-            | ErrorCode::InvalidRequest
-            | ErrorCode::InvalidState
-            | ErrorCode::StateTampered
-            | ErrorCode::SealedStateRequired
-            | ErrorCode::InvalidSeat => StatusCode::BAD_REQUEST,
-            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-            ErrorCode::MatchRunning | ErrorCode::DealInPlay => StatusCode::FORBIDDEN,
-            ErrorCode::BotNameTaken => StatusCode::CONFLICT,
-            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::UnknownGame
-            | ErrorCode::UnknownBot
-            | ErrorCode::UnknownMatch
-            | ErrorCode::UnknownTournament
-            | ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::InvalidOptions
-            | ErrorCode::InvalidPlayers
-            | ErrorCode::InvalidDeals
-            | ErrorCode::InvalidSeed
-            | ErrorCode::IllegalAction
-            | ErrorCode::NotYourTurn
-            | ErrorCode::GameOver
-            | ErrorCode::BotUrlRefused
-            | ErrorCode::BotUnreachable
-            | ErrorCode::BotNonconforming
-            | ErrorCode::BotGameMismatch
-            | ErrorCode::RankedOverrides
-            | ErrorCode::DuplicateBots
-            | ErrorCode::InvalidMoveRequest
-            | ErrorCode::NoConsistentDeal => StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::MovesPruned => StatusCode::GONE,
-            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// A short human title, the same for every occurrence of the code.
-    pub fn title(self) -> &'static str {
-        match self {
-            ErrorCode::BadRequest => "Bad request",
-            ErrorCode::MalformedJson => "Malformed JSON",
-            ErrorCode::InvalidRequest => "Invalid request",
-            ErrorCode::InvalidState => "Invalid state",
-            ErrorCode::StateTampered => "Sealed state tampered with",
-            ErrorCode::SealedStateRequired => "Sealed state required",
-            ErrorCode::InvalidSeat => "Invalid seat",
-            ErrorCode::Unauthorized => "Unauthorized",
-            ErrorCode::UnknownGame => "Unknown game",
-            ErrorCode::UnknownBot => "Unknown bot",
-            ErrorCode::UnknownMatch => "Unknown match",
-            ErrorCode::UnknownTournament => "Unknown tournament",
-            ErrorCode::MatchRunning => "The match is running",
-            ErrorCode::DealInPlay => "The deal is still in play at another table",
-            ErrorCode::BotNameTaken => "Bot name taken",
-            ErrorCode::RateLimited => "Too many requests",
-            ErrorCode::NotFound => "Not found",
-            ErrorCode::PayloadTooLarge => "Payload too large",
-            ErrorCode::UnsupportedMediaType => "Unsupported media type",
-            ErrorCode::InvalidOptions => "Invalid options",
-            ErrorCode::InvalidPlayers => "Invalid player count",
-            ErrorCode::InvalidDeals => "Invalid stacked deals",
-            ErrorCode::InvalidSeed => "Seed out of range",
-            ErrorCode::IllegalAction => "Illegal action",
-            ErrorCode::NotYourTurn => "Not your turn",
-            ErrorCode::GameOver => "Game over",
-            ErrorCode::BotUrlRefused => "Bot URL refused",
-            ErrorCode::BotUnreachable => "Bot unreachable",
-            ErrorCode::BotNonconforming => "Bot does not speak the protocol",
-            ErrorCode::BotGameMismatch => "Bot does not play this game",
-            ErrorCode::RankedOverrides => "Ranked matches take no overrides",
-            ErrorCode::DuplicateBots => "Duplicate bots",
-            ErrorCode::InvalidMoveRequest => "Invalid move request",
-            ErrorCode::NoConsistentDeal => "No consistent deal",
-            ErrorCode::MovesPruned => "The match's moves were deleted",
-            ErrorCode::Internal => "Internal error",
-        }
-    }
+error_codes! {
+    /// Malformed JSON, a wrong type or a missing field (rules API bodies, paths, queries).
+    BadRequest = BAD_REQUEST, "bad_request", "Bad request";
+    /// An arena request body that is not valid JSON for the endpoint.
+    MalformedJson = BAD_REQUEST, "malformed_json", "Malformed JSON";
+    /// An arena request that is well-formed but makes no sense (a bad name, a deadline out of
+    /// range, no bots).
+    InvalidRequest = BAD_REQUEST, "invalid_request", "Invalid request";
+    /// The state is malformed, of another game, of another version, or inconsistent.
+    InvalidState = BAD_REQUEST, "invalid_state", "Invalid state";
+    /// A sealed token was modified, truncated, or sealed with another key.
+    StateTampered = BAD_REQUEST, "state_tampered", "Sealed state tampered with";
+    /// This server only accepts sealed states (`--require-sealed`).
+    SealedStateRequired = BAD_REQUEST, "sealed_state_required", "Sealed state required";
+    /// The seat does not exist in this game.
+    InvalidSeat = BAD_REQUEST, "invalid_seat", "Invalid seat";
+    /// Missing or wrong owner token.
+    Unauthorized = UNAUTHORIZED, "unauthorized", "Unauthorized";
+    /// No game with this id in the catalog.
+    UnknownGame = NOT_FOUND, "unknown_game", "Unknown game";
+    /// No bot with this id.
+    UnknownBot = NOT_FOUND, "unknown_bot", "Unknown bot";
+    /// No match with this id.
+    UnknownMatch = NOT_FOUND, "unknown_match", "Unknown match";
+    /// No such tournament.
+    UnknownTournament = NOT_FOUND, "unknown_tournament", "Unknown tournament";
+    /// A seat's view of a match that is still running (only the spectator's view is shown).
+    MatchRunning = FORBIDDEN, "match_running", "The match is running";
+    /// A tournament match whose deal another table still plays: every table of a deal holds the
+    /// same cards, so its moves, result and replay open once all of them are over.
+    DealInPlay = FORBIDDEN, "deal_in_play", "The deal is still in play at another table";
+    /// Another live bot already has this name (names are unique so matches can name bots).
+    BotNameTaken = CONFLICT, "bot_name_taken", "Bot name taken";
+    /// Too many requests of this kind from this client or token.
+    RateLimited = TOO_MANY_REQUESTS, "rate_limited", "Too many requests";
+    /// No such route.
+    NotFound = NOT_FOUND, "not_found", "Not found";
+    /// The request body is larger than the configured limit.
+    PayloadTooLarge = PAYLOAD_TOO_LARGE, "payload_too_large", "Payload too large";
+    /// A JSON endpoint was sent a body whose `Content-Type` is not JSON.
+    UnsupportedMediaType = UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "Unsupported media type";
+    /// An option is unknown, of the wrong type, out of range or fixed by the game id.
+    InvalidOptions = UNPROCESSABLE_ENTITY, "invalid_options", "Invalid options";
+    /// The player count is outside the game's range.
+    InvalidPlayers = UNPROCESSABLE_ENTITY, "invalid_players", "Invalid player count";
+    /// A stacked deal names an unknown, duplicate or unavailable card.
+    InvalidDeals = UNPROCESSABLE_ENTITY, "invalid_deals", "Invalid stacked deals";
+    /// The seed is above 2^53 - 1 (JSON readers such as JavaScript's would round it).
+    InvalidSeed = UNPROCESSABLE_ENTITY, "invalid_seed", "Seed out of range";
+    /// The action breaks a rule (see `reason` and `detail`).
+    IllegalAction = UNPROCESSABLE_ENTITY, "illegal_action", "Illegal action";
+    /// The seat may not act now.
+    NotYourTurn = UNPROCESSABLE_ENTITY, "not_your_turn", "Not your turn";
+    /// The game has ended.
+    GameOver = UNPROCESSABLE_ENTITY, "game_over", "Game over";
+    /// The bot URL is refused by the address policy (scheme, credentials, or an address in a denied
+    /// range); `detail` says why.
+    BotUrlRefused = UNPROCESSABLE_ENTITY, "bot_url_refused", "Bot URL refused";
+    /// The bot's `GET /` failed (connection, timeout, status).
+    BotUnreachable = UNPROCESSABLE_ENTITY, "bot_unreachable", "Bot unreachable";
+    /// The bot answered `GET /` with something other than the protocol's identity.
+    BotNonconforming = UNPROCESSABLE_ENTITY, "bot_nonconforming", "Bot does not speak the protocol";
+    /// The bot does not play (or is not registered for) the game.
+    BotGameMismatch = UNPROCESSABLE_ENTITY, "bot_game_mismatch", "Bot does not play this game";
+    /// A ranked match was given options, a seed or deals.
+    RankedOverrides = UNPROCESSABLE_ENTITY, "ranked_overrides", "Ranked matches take no overrides";
+    /// A ranked match names one bot in two seats.
+    DuplicateBots = UNPROCESSABLE_ENTITY, "duplicate_bots", "Duplicate bots";
+    /// A built-in bot was asked for a move it cannot read (unknown game, no legal action).
+    InvalidMoveRequest = UNPROCESSABLE_ENTITY, "invalid_move_request", "Invalid move request";
+    /// No deal consistent with the state's record was found for `/determinize` (a forged record
+    /// that contradicts itself).
+    NoConsistentDeal = UNPROCESSABLE_ENTITY, "no_consistent_deal", "No consistent deal";
+    /// The match's moves were deleted by retention (`--retain-unranked-days`): its result stays.
+    MovesPruned = GONE, "moves_pruned", "The match's moves were deleted";
+    /// A bug on our side; details are only in the server log.
+    Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }
 
 impl std::fmt::Display for ErrorCode {

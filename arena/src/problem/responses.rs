@@ -1,0 +1,97 @@
+//! The error responses that many operations share, documented once for the OpenAPI documents
+//! (`responses(...)` of a `#[utoipa::path]` takes these types beside its own tuples). Each body is
+//! a [`Problem`] sent as `application/problem+json`.
+
+use super::Problem;
+use utoipa::IntoResponses;
+
+/// The errors of reading any JSON request body.
+#[derive(IntoResponses)]
+pub enum JsonBodyErrors {
+    /// 413.
+    #[response(
+        status = 413,
+        description = "`payload_too_large`: a body over `--max-body-bytes`",
+        content_type = "application/problem+json"
+    )]
+    PayloadTooLarge(Problem),
+    /// 415.
+    #[response(
+        status = 415,
+        description = "`unsupported_media_type`: the body is not sent as `Content-Type: application/json`",
+        content_type = "application/problem+json"
+    )]
+    UnsupportedMediaType(Problem),
+}
+
+/// The errors of the rules API's endpoints that take a game id and a state: a body that is not
+/// the endpoint's JSON, a state that does not load, an unknown game.
+#[derive(IntoResponses)]
+pub enum StateRequestErrors {
+    /// 400.
+    #[response(
+        status = 400,
+        description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`",
+        content_type = "application/problem+json"
+    )]
+    BadState(Problem),
+    /// 404.
+    #[response(
+        status = 404,
+        description = "`unknown_game`: no game with this id",
+        content_type = "application/problem+json"
+    )]
+    UnknownGame(Problem),
+}
+
+/// 404 `unknown_game`.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "`unknown_game`: no game with this id",
+    content_type = "application/problem+json"
+)]
+pub struct UnknownGame(pub Problem);
+
+/// 404 `unknown_bot` on a built-in bot's own endpoints.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "`unknown_bot`: no such built-in bot",
+    content_type = "application/problem+json"
+)]
+pub struct UnknownBuiltinBot(pub Problem);
+
+/// 404 `unknown_match`.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "`unknown_match`: no match with this id",
+    content_type = "application/problem+json"
+)]
+pub struct UnknownMatch(pub Problem);
+
+/// 401 `unauthorized`.
+#[derive(IntoResponses)]
+#[response(
+    status = 401,
+    description = "`unauthorized`: missing or wrong owner token",
+    content_type = "application/problem+json"
+)]
+pub struct OwnerTokenRequired(pub Problem);
+
+/// 429 `rate_limited`, with the headers that say when to retry.
+#[derive(IntoResponses)]
+#[response(
+    status = 429,
+    description = "`rate_limited`: too many requests of this kind from this client or token \
+                   (`serve --registrations-per-minute`, `--matches-per-minute`)",
+    content_type = "application/problem+json",
+    headers(
+        ("Retry-After" = u64, description = "Seconds until such a request is allowed again"),
+        ("RateLimit-Limit" = u64, description = "Requests of this kind allowed per minute"),
+        ("RateLimit-Remaining" = u64, description = "Requests of this kind allowed now (0)"),
+        ("RateLimit-Reset" = u64, description = "Seconds until the full allowance is back"),
+    )
+)]
+pub struct RateLimitedResponse(pub Problem);
