@@ -1,7 +1,12 @@
-//! In-process request metrics, rendered in the Prometheus text format at `/metrics`.
+//! In-process request metrics, encoded by `prometheus-client` as OpenMetrics text at `/metrics`.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 /// Upper bounds of the latency histogram buckets, in seconds.
@@ -9,27 +14,65 @@ const BUCKETS: [f64; 10] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
 ];
 
-#[derive(Default)]
-struct RouteSeries {
-    by_status: BTreeMap<u16, u64>,
-    buckets: [u64; BUCKETS.len()],
-    count: u64,
-    sum_seconds: f64,
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: String,
+    method: String,
+    status: u16,
 }
 
-/// Request counters and latency histograms by route.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: String,
+    method: String,
+}
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(BUCKETS)
+}
+
+/// Request counters and latency histograms by route, the uptime and the number of game ids.
 pub struct Metrics {
     started: Instant,
-    /// Route pattern, then method: looked up by `&str`, so recording a request allocates only the
-    /// first time a route and method are seen.
-    routes: Mutex<BTreeMap<String, BTreeMap<String, RouteSeries>>>,
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    uptime_seconds: Gauge<f64, AtomicU64>,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+            latency_histogram,
+        );
+        let uptime_seconds = Gauge::<f64, AtomicU64>::default();
+        let games = Gauge::<i64>::default();
+        games.set(engine::registry::games().len() as i64);
+        let mut registry = Registry::default();
+        registry.register(
+            "cardroom_uptime_seconds",
+            "Seconds since the server started",
+            uptime_seconds.clone(),
+        );
+        registry.register("cardroom_games", "Number of game ids served", games);
+        // Registered without `_total`: the encoder appends it to every sample.
+        registry.register(
+            "cardroom_http_requests",
+            "HTTP requests by route, method and status",
+            requests.clone(),
+        );
+        registry.register(
+            "cardroom_http_request_duration_seconds",
+            "Request latency by route and method",
+            latency.clone(),
+        );
         Metrics {
             started: Instant::now(),
-            routes: Mutex::new(BTreeMap::new()),
+            registry,
+            requests,
+            latency,
+            uptime_seconds,
         }
     }
 }
@@ -37,78 +80,31 @@ impl Default for Metrics {
 impl Metrics {
     /// Records one finished request (`route` is the matched pattern, e.g. `/v1/games/{game}/apply`).
     pub fn record(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
-        let seconds = elapsed.as_secs_f64();
-        let Ok(mut routes) = self.routes.lock() else {
-            return;
-        };
-        if !routes.contains_key(route) {
-            routes.insert(route.to_string(), BTreeMap::new());
-        }
-        let Some(methods) = routes.get_mut(route) else {
-            return;
-        };
-        if !methods.contains_key(method) {
-            methods.insert(method.to_string(), RouteSeries::default());
-        }
-        let Some(series) = methods.get_mut(method) else {
-            return;
-        };
-        *series.by_status.entry(status).or_default() += 1;
-        series.count += 1;
-        series.sum_seconds += seconds;
-        for (bucket, bound) in series.buckets.iter_mut().zip(BUCKETS) {
-            if seconds <= bound {
-                *bucket += 1;
-            }
-        }
+        self.requests
+            .get_or_create(&RequestLabels {
+                route: route.to_string(),
+                method: method.to_string(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels {
+                route: route.to_string(),
+                method: method.to_string(),
+            })
+            .observe(elapsed.as_secs_f64());
     }
 
-    /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
-        use std::fmt::Write as _;
+    /// The request families in the OpenMetrics text format, then `more` (other registries'
+    /// families, such as the arena's), then the closing `# EOF`.
+    pub fn render(&self, more: &str) -> String {
+        self.uptime_seconds
+            .set(self.started.elapsed().as_secs_f64());
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "# HELP cardroom_uptime_seconds Seconds since the server started.\n# TYPE cardroom_uptime_seconds gauge\ncardroom_uptime_seconds {:.3}",
-            self.started.elapsed().as_secs_f64()
-        );
-        let _ = writeln!(
-            out,
-            "# HELP cardroom_games Number of game ids served.\n# TYPE cardroom_games gauge\ncardroom_games {}",
-            engine::registry::games().len()
-        );
-        let Ok(routes) = self.routes.lock() else {
-            return out;
-        };
-        out.push_str("# HELP cardroom_http_requests_total HTTP requests by route, method and status.\n# TYPE cardroom_http_requests_total counter\n");
-        let series_list = || {
-            routes.iter().flat_map(|(route, methods)| {
-                methods.iter().map(move |(method, s)| (route, method, s))
-            })
-        };
-        for (route, method, series) in series_list() {
-            for (status, n) in &series.by_status {
-                let _ = writeln!(
-                    out,
-                    "cardroom_http_requests_total{{route=\"{route}\",method=\"{method}\",status=\"{status}\"}} {n}"
-                );
-            }
-        }
-        out.push_str("# HELP cardroom_http_request_duration_seconds Request latency by route and method.\n# TYPE cardroom_http_request_duration_seconds histogram\n");
-        for (route, method, series) in series_list() {
-            let labels = format!("route=\"{route}\",method=\"{method}\"");
-            for (n, bound) in series.buckets.iter().zip(BUCKETS) {
-                let _ = writeln!(
-                    out,
-                    "cardroom_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {n}"
-                );
-            }
-            let _ = writeln!(
-                out,
-                "cardroom_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}\ncardroom_http_request_duration_seconds_sum{{{labels}}} {:.6}\ncardroom_http_request_duration_seconds_count{{{labels}}} {}",
-                series.count, series.sum_seconds, series.count
-            );
-        }
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode_registry(&mut out, &self.registry);
+        out.push_str(more);
+        let _ = prometheus_client::encoding::text::encode_eof(&mut out);
         out
     }
 }

@@ -1,27 +1,19 @@
 //! The arena's Prometheus metrics: matches started and finished, moves, faults and bot call
-//! latency. Counted in process (each process counts what it played) and rendered in the text
-//! exposition format by the API's `/metrics` route after its own request families.
+//! latency. Counted in process (each process counts what it played) and encoded by
+//! `prometheus-client` into the OpenMetrics text the API's `/metrics` route serves after its own
+//! request families.
 
 use crate::client::FaultKind;
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::Mutex;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 
 /// Upper bounds of the bot call latency buckets, in seconds (deadlines go up to 60 s).
 const LATENCY_BUCKETS: [f64; 12] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
 ];
-
-#[derive(Debug, Default)]
-struct Counts {
-    started: BTreeMap<String, u64>,
-    finished: BTreeMap<(String, &'static str), u64>,
-    moves: BTreeMap<String, u64>,
-    faults: BTreeMap<&'static str, u64>,
-    latency_buckets: [u64; LATENCY_BUCKETS.len()],
-    latency_count: u64,
-    latency_sum_seconds: f64,
-}
 
 /// How a match run ended, as the `outcome` label of `cardroom_arena_matches_finished_total`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,97 +36,136 @@ impl MatchOutcome {
     }
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct GameLabels {
+    game: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FinishedLabels {
+    game: String,
+    outcome: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FaultLabels {
+    kind: &'static str,
+}
+
 /// The arena's counters. One per [`crate::Arena`]; cheap to update from every match task.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ArenaMetrics {
-    counts: Mutex<Counts>,
+    registry: Registry,
+    started: Family<GameLabels, Counter>,
+    finished: Family<FinishedLabels, Counter>,
+    moves: Family<GameLabels, Counter>,
+    faults: Family<FaultLabels, Counter>,
+    bot_call_seconds: Histogram,
+}
+
+impl Default for ArenaMetrics {
+    fn default() -> Self {
+        let started = Family::<GameLabels, Counter>::default();
+        let finished = Family::<FinishedLabels, Counter>::default();
+        let moves = Family::<GameLabels, Counter>::default();
+        let faults = Family::<FaultLabels, Counter>::default();
+        // Every kind from zero: the family is always exposed, and `rate()` sees a series
+        // before its first fault.
+        for kind in [
+            FaultKind::Timeout,
+            FaultKind::Transport,
+            FaultKind::BadStatus,
+            FaultKind::BadJson,
+            FaultKind::IllegalAction,
+            FaultKind::Disqualified,
+            FaultKind::Flagged,
+        ] {
+            let _series = faults.get_or_create(&FaultLabels { kind: kind.label() });
+        }
+        let bot_call_seconds = Histogram::new(LATENCY_BUCKETS);
+        let mut registry = Registry::default();
+        // Counters are registered without `_total`: the encoder appends it to every sample.
+        registry.register(
+            "cardroom_arena_matches_started",
+            "Matches started or resumed by this process, by game",
+            started.clone(),
+        );
+        registry.register(
+            "cardroom_arena_matches_finished",
+            "Matches ended by this process, by game and outcome (clean, faulted, aborted)",
+            finished.clone(),
+        );
+        registry.register(
+            "cardroom_arena_moves",
+            "Moves stored, by game",
+            moves.clone(),
+        );
+        registry.register(
+            "cardroom_arena_faults",
+            "Faults recorded, by kind",
+            faults.clone(),
+        );
+        registry.register(
+            "cardroom_arena_bot_call_duration_seconds",
+            "Time bots took to answer a move request (timeouts included)",
+            bot_call_seconds.clone(),
+        );
+        ArenaMetrics {
+            registry,
+            started,
+            finished,
+            moves,
+            faults,
+            bot_call_seconds,
+        }
+    }
 }
 
 impl ArenaMetrics {
-    fn with(&self, update: impl FnOnce(&mut Counts)) {
-        if let Ok(mut counts) = self.counts.lock() {
-            update(&mut counts);
-        }
-    }
-
     /// A match of `game` starts (or resumes) in this process.
     pub fn match_started(&self, game: &str) {
-        self.with(|c| *c.started.entry(game.to_string()).or_default() += 1);
+        self.started
+            .get_or_create(&GameLabels {
+                game: game.to_string(),
+            })
+            .inc();
     }
 
     /// A match of `game` ended in this process.
     pub fn match_finished(&self, game: &str, outcome: MatchOutcome) {
-        self.with(|c| {
-            *c.finished
-                .entry((game.to_string(), outcome.label()))
-                .or_default() += 1
-        });
+        self.finished
+            .get_or_create(&FinishedLabels {
+                game: game.to_string(),
+                outcome: outcome.label(),
+            })
+            .inc();
     }
 
     /// A move of `game` was stored, with its fault if any.
     pub fn move_played(&self, game: &str, fault: Option<FaultKind>) {
-        self.with(|c| {
-            *c.moves.entry(game.to_string()).or_default() += 1;
-            if let Some(kind) = fault {
-                *c.faults.entry(kind.label()).or_default() += 1;
-            }
-        });
+        self.moves
+            .get_or_create(&GameLabels {
+                game: game.to_string(),
+            })
+            .inc();
+        if let Some(kind) = fault {
+            self.faults
+                .get_or_create(&FaultLabels { kind: kind.label() })
+                .inc();
+        }
     }
 
     /// One `POST /move` call to a bot took `millis` (answered or not).
     pub fn bot_call(&self, millis: u64) {
-        let seconds = millis as f64 / 1000.0;
-        self.with(|c| {
-            c.latency_count += 1;
-            c.latency_sum_seconds += seconds;
-            for (bucket, bound) in c.latency_buckets.iter_mut().zip(LATENCY_BUCKETS) {
-                if seconds <= bound {
-                    *bucket += 1;
-                }
-            }
-        });
+        self.bot_call_seconds.observe(millis as f64 / 1000.0);
     }
 
-    /// The families in the Prometheus text exposition format.
+    /// The families in the OpenMetrics text format, without the closing `# EOF` (the route
+    /// writes it after every registry).
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let Ok(c) = self.counts.lock() else {
-            return out;
-        };
-        out.push_str("# HELP cardroom_arena_matches_started_total Matches started or resumed by this process, by game.\n# TYPE cardroom_arena_matches_started_total counter\n");
-        for (game, n) in &c.started {
-            let _ = writeln!(
-                out,
-                "cardroom_arena_matches_started_total{{game=\"{game}\"}} {n}"
-            );
-        }
-        out.push_str("# HELP cardroom_arena_matches_finished_total Matches ended by this process, by game and outcome (clean, faulted, aborted).\n# TYPE cardroom_arena_matches_finished_total counter\n");
-        for ((game, outcome), n) in &c.finished {
-            let _ = writeln!(
-                out,
-                "cardroom_arena_matches_finished_total{{game=\"{game}\",outcome=\"{outcome}\"}} {n}"
-            );
-        }
-        out.push_str("# HELP cardroom_arena_moves_total Moves stored, by game.\n# TYPE cardroom_arena_moves_total counter\n");
-        for (game, n) in &c.moves {
-            let _ = writeln!(out, "cardroom_arena_moves_total{{game=\"{game}\"}} {n}");
-        }
-        out.push_str("# HELP cardroom_arena_faults_total Faults recorded, by kind.\n# TYPE cardroom_arena_faults_total counter\n");
-        for (kind, n) in &c.faults {
-            let _ = writeln!(out, "cardroom_arena_faults_total{{kind=\"{kind}\"}} {n}");
-        }
-        out.push_str("# HELP cardroom_arena_bot_call_duration_seconds Time bots took to answer a move request (timeouts included).\n# TYPE cardroom_arena_bot_call_duration_seconds histogram\n");
-        for (n, bound) in c.latency_buckets.iter().zip(LATENCY_BUCKETS) {
-            let _ = writeln!(
-                out,
-                "cardroom_arena_bot_call_duration_seconds_bucket{{le=\"{bound}\"}} {n}"
-            );
-        }
-        let _ = writeln!(
-            out,
-            "cardroom_arena_bot_call_duration_seconds_bucket{{le=\"+Inf\"}} {}\ncardroom_arena_bot_call_duration_seconds_sum {:.6}\ncardroom_arena_bot_call_duration_seconds_count {}",
-            c.latency_count, c.latency_sum_seconds, c.latency_count
-        );
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode_registry(&mut out, &self.registry);
         out
     }
 }

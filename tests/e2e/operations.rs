@@ -94,6 +94,13 @@ async fn metrics_count_the_arenas_matches_moves_and_bot_calls() {
     ] {
         assert!(text.lines().any(|l| l == line), "{line} missing in\n{text}");
     }
-    assert!(text.contains("# TYPE cardroom_arena_faults_total counter"));
+    // OpenMetrics: a counter family is typed under its name without `_total`, and the
+    // exposition (the API's and the arena's registries) ends with one `# EOF`.
+    assert!(
+        text.contains("# TYPE cardroom_arena_faults counter"),
+        "{text}"
+    );
+    assert!(text.ends_with("# EOF\n"), "{text}");
+    assert_eq!(text.matches("# EOF").count(), 1, "{text}");
     handle.stop(true).await;
 }

@@ -25,21 +25,18 @@ pub async fn healthz(codec: web::Data<StateCodec>) -> web::Json<Health> {
 ///
 /// Request counts by route and status, and latency histograms by route; with the arena, its
 /// matches started and finished (by game and outcome), moves, faults by kind and bot call
-/// latency. Prometheus text exposition format.
+/// latency. OpenMetrics text format (which Prometheus reads).
 #[utoipa::path(
     tag = "service",
-    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain; version=0.0.4")),
+    responses((status = 200, description = "OpenMetrics text format", body = String, content_type = "application/openmetrics-text; version=1.0.0")),
 )]
 #[get("/metrics")]
 pub async fn metrics(
     metrics: web::Data<Metrics>,
     arena: Option<web::Data<arena::Arena>>,
 ) -> HttpResponse {
-    let mut text = metrics.render();
-    if let Some(arena) = arena {
-        text.push_str(&arena.metrics().render());
-    }
+    let arena_families = arena.map(|a| a.metrics().render()).unwrap_or_default();
     HttpResponse::Ok()
-        .content_type("text/plain; version=0.0.4; charset=utf-8")
-        .body(text)
+        .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
+        .body(metrics.render(&arena_families))
 }
