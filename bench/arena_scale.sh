@@ -5,7 +5,7 @@
 # For each database: `cardroom db fill` stores synthetic history through the store (real random
 # games replicated; see arena/src/synthetic.rs), then `cardroom serve --no-ladder` serves it and
 # wrk reads each endpoint for $SECS seconds over $CONNS connections (--latency: p50 and p99).
-# Prints one line per endpoint and the database's size; bench/README.md keeps the current table.
+# Prints one line per endpoint and the database's size. Goal (issue 38): p99 under 100 ms on both.
 #
 # Needs wrk, curl, jq and PostgreSQL 15 server binaries (apt-get install -y wrk curl jq postgresql);
 # starts a throwaway cluster with .ci/postgres.sh unless DATABASE_URL is set. Bounded: two fills
