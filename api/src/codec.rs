@@ -11,7 +11,8 @@
 //! The AEAD is ring's ChaCha20-Poly1305 (assembly using the CPU's vector units), extended to
 //! XChaCha20-Poly1305 with the `chacha20` crate's HChaCha20 ([`Sealer`]): the tokens are those of
 //! RustCrypto's `XChaCha20Poly1305` byte for byte (a test seals and opens with both), at a
-//! fraction of its cost (bench/README.md, issue 43).
+//! fraction of its cost (RustCrypto's Poly1305 was 6.9% of a sealed server's CPU; ring took a
+//! sealed apply from 198.0 k to 182.1 k instructions).
 
 use crate::error::{ErrorCode, ServiceError};
 use base64_simd::URL_SAFE_NO_PAD;

@@ -4,9 +4,9 @@ use api::cli::{Cli, Command, LogFormat};
 use clap::Parser;
 
 // mimalloc (its mature 2.x line): the engine, the HTTP stack and serde allocate on every move.
-// Against glibc's malloc (bench/README.md, 2026-11-27, callgrind): 7% fewer instructions on the
-// bot's side of an arena move and 15% fewer on the arena's, 2-9% fewer per playout action;
-// resident memory of a busy arena 65 -> 110 MB.
+// Against glibc's malloc, under callgrind: 7% fewer instructions on the bot's side of an arena
+// move and 15% fewer on the arena's, 1.5-9% fewer per playout action; resident memory of a busy
+// arena 65 -> 108 MB (the 3.x line was no faster and used more).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
