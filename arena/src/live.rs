@@ -9,7 +9,8 @@
 //! move index.
 
 use crate::client::FaultKind;
-use crate::runner::new_game;
+use crate::replay::new_game;
+use crate::result::MatchResult;
 use crate::store::{MatchRecord, MatchStatus, MoveRecord};
 use dashmap::DashMap;
 use engine::Viewer;
@@ -87,7 +88,7 @@ pub struct LiveEnd {
     pub status: MatchStatus,
     /// The result, as in `GET /v1/matches/{id}`.
     #[schema(value_type = Option<Object>)]
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
     /// Why the match was aborted.
     pub error: Option<String>,
 }
@@ -99,6 +100,17 @@ pub enum LiveEvent {
     Move(Box<LiveMove>),
     /// The match is over.
     End(LiveEnd),
+}
+
+/// What the feed of one watcher carries ([`crate::Arena::watch`]), in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Watched {
+    /// A move: the stored log first, then each move as it is played.
+    Move(Box<LiveMove>),
+    /// The match is over: the last item.
+    End(LiveEnd),
+    /// The feed failed, for this reason: the last item.
+    Failed(String),
 }
 
 /// The hub of live matches: one broadcast channel per match somebody watches.
@@ -194,7 +206,7 @@ pub struct MatchFrames {
     pub frames: Vec<Frame>,
     /// The result, once finished.
     #[schema(value_type = Option<Object>)]
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
 }
 
 /// Why frames cannot be made.
