@@ -140,7 +140,7 @@ impl Arena {
         // The store may have seen the end before we subscribed: then nothing more comes on the
         // hub.
         if let Some(end) = live::live_end(&record) {
-            let _ = sender.send(Watched::End(end)).await;
+            let _ = sender.send(Watched::End(Box::new(end))).await;
             return Ok(());
         }
         loop {
@@ -166,7 +166,7 @@ impl Arena {
                     let record = self.stored_match(id).await?;
                     return match live::live_end(&record) {
                         Some(end) => {
-                            let _ = sender.send(Watched::End(end)).await;
+                            let _ = sender.send(Watched::End(Box::new(end))).await;
                             Ok(())
                         }
                         None => Err("the match stopped being played; reconnect to resume".into()),
