@@ -80,7 +80,7 @@ fn main() {
     );
     let t = Instant::now();
     for _ in 0..n {
-        let step = api::routes::games::make_step(&codec, after.as_ref(), events.clone()).unwrap();
+        let step = api::step::make_step(&codec, after.as_ref(), events.clone()).unwrap();
         std::hint::black_box(serde_json::to_vec(&step).unwrap());
     }
     println!(
@@ -123,7 +123,7 @@ fn main() {
         "sealed decode   {:>8.2} us",
         t.elapsed().as_secs_f64() * 1e6 / n as f64
     );
-    let step = api::routes::games::make_step(&codec, after.as_ref(), events.clone()).unwrap();
+    let step = api::step::make_step(&codec, after.as_ref(), events.clone()).unwrap();
     println!(
         "response bytes  {}",
         serde_json::to_vec(&step).unwrap().len()

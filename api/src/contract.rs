@@ -31,11 +31,6 @@ const OPERATIONS: [(&str, &str); 6] = [
     ("determinize", "determinize_state"),
 ];
 
-/// Where a game id's document is served.
-pub fn document_path(id: &str) -> String {
-    format!("/v1/games/{id}/openapi.json")
-}
-
 /// Where a game id's document is committed, relative to the workspace root.
 pub fn committed_path(id: &str) -> String {
     format!("{COMMITTED_DIR}/{id}.json")

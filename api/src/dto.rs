@@ -204,9 +204,14 @@ impl GameEntry {
                 event: component("Event"),
                 view: component("View"),
             },
-            openapi: crate::contract::document_path(&info.id),
+            openapi: document_path(&info.id),
         }
     }
+}
+
+/// Where a game id's own OpenAPI document is served.
+pub fn document_path(id: &str) -> String {
+    format!("/v1/games/{id}/openapi.json")
 }
 
 /// Start a game.

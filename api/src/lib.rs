@@ -6,7 +6,7 @@
 //!
 //! - [`startup`]: build and bind the server.
 //! - [`routes`]: the handlers; [`routes::configure_all`] lists every route.
-//! - [`dto`]: wire types.
+//! - [`dto`]: wire types; [`step`]: the step a client receives after a move.
 //! - [`error`]: the service's one error type (re-exported from `arena::problem`) and the panic guard.
 //! - [`codec`]: transparent and sealed states.
 //! - [`openapi`]: the OpenAPI document.
@@ -25,5 +25,6 @@ pub mod openapi;
 pub mod openapi30;
 pub mod routes;
 pub mod startup;
+pub mod step;
 pub mod telemetry;
 pub mod web;

@@ -8,7 +8,7 @@
 //! Regenerate the committed copy with `cargo run -p api -- openapi --write openapi/cardroom.json`.
 
 use crate::codec::StateCodec;
-use crate::routes::games::make_step;
+use crate::step::make_step;
 use engine::{Game, Match, NewGame, Viewer};
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;

@@ -5,6 +5,7 @@
 use crate::codec::StateCodec;
 use crate::metrics::Metrics;
 use crate::routes::configure_all;
+use crate::routes::contract::GameDocuments;
 use actix_web::ResponseError as _;
 use actix_web::dev::ServiceResponse;
 use actix_web::dev::{Server, Service as _};
@@ -153,6 +154,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         let (app, _) = app
             .app_data(codec.clone())
             .app_data(metrics.clone())
+            .app_data(web::Data::new(GameDocuments(crate::contract::cached_document)))
             // JSON bodies only (415 otherwise: a cross-origin form cannot post text/plain JSON).
             .app_data(json_config(limit))
             // Raw bodies (the arena parses its own) have the same limit as JSON ones.

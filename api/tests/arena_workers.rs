@@ -220,20 +220,16 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
     for id in &order {
         let record = &records[id];
         let result = record.result.as_ref().expect("a result");
-        let ranking: Vec<Vec<usize>> =
-            serde_json::from_value(result["ranking"].clone()).expect("ranking");
-        let teams: Option<Vec<Vec<usize>>> =
-            serde_json::from_value(result.get("teams").cloned().unwrap_or_default())
-                .expect("teams");
-        let sides: Vec<(Vec<String>, usize)> = ratings::sides_of(&ranking, teams.as_deref())
-            .into_iter()
-            .map(|(seats, place)| {
-                (
-                    seats.iter().map(|s| record.bots[*s].clone()).collect(),
-                    place,
-                )
-            })
-            .collect();
+        let sides: Vec<(Vec<String>, usize)> =
+            ratings::sides_of(&result.ranking, result.teams.as_deref())
+                .into_iter()
+                .map(|(seats, place)| {
+                    (
+                        seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                        place,
+                    )
+                })
+                .collect();
         let before: Vec<Side> = sides
             .iter()
             .map(|(bots, place)| Side {

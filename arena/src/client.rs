@@ -1,8 +1,8 @@
 //! Signed calls to bots: one pooled HTTP client behind the checked resolver, a deadline per call,
 //! a capped response body, and every failure turned into a [`Fault`] with its kind and reason.
 
-use crate::bots::safety::{AddressPolicy, CheckedResolver};
 use crate::builtin;
+use crate::safety::{AddressPolicy, CheckedResolver};
 use crate::wire::{BotInfo, MoveResponse, OutgoingMove, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use dashmap::DashMap;
 use hmac::{Hmac, KeyInit, Mac};

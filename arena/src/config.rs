@@ -1,7 +1,7 @@
 //! Configuration of the arena: [`ArenaConfig`] (what [`crate::Arena::open`] takes) and
 //! [`ArenaArgs`] (the `cardroom serve` flags that build it, each with a `CARDROOM_*` variable).
 
-use crate::bots::safety::AddressPolicy;
+use crate::safety::AddressPolicy;
 use ipnet::IpNet;
 use std::time::Duration;
 

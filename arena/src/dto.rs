@@ -2,6 +2,7 @@
 //! `/v1/leaderboards`), with their OpenAPI schemas.
 
 use crate::client::Fault;
+use crate::result::MatchResult;
 use crate::store::MatchStatus;
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
@@ -256,7 +257,7 @@ pub struct MatchView {
     /// last), `scores`, `disqualified`, `flagged` (seats whose time bank ran out), `faults` per
     /// seat, and the game's `teams`/`details`.
     #[schema(value_type = Option<Object>)]
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
     /// Why the match was aborted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

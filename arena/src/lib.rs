@@ -7,10 +7,11 @@
 //! - [`Arena`]: the handle ([`Arena::open`] creates/migrates the database, starts the match
 //!   workers and the ladder); [`configure`] registers every arena route and the built-in bots.
 //! - [`wire`]: the bot protocol (source of `openapi/bot-protocol.json`); [`client`]: signed,
-//!   deadline-bound calls to bots and their faults; [`bots::safety`]: which URLs may be called.
-//! - [`runner`]: the re-entrant match loop; [`ratings`]: pure Weng-Lin functions; [`ladder`]:
-//!   ranked scheduling (one leader across processes); [`store`]: persistence (SQLite or
-//!   PostgreSQL), matches as a durable queue with leases.
+//!   deadline-bound calls to bots and their faults; [`safety`]: which URLs may be called.
+//! - [`runner`]: the re-entrant match loop, its core rule in [`runner::decision`]; [`result`]:
+//!   a finished match's result; [`ratings`]: pure Weng-Lin functions; [`ladder`]: ranked
+//!   scheduling (one leader across processes); [`store`]: persistence (SQLite or PostgreSQL),
+//!   matches as a durable queue with leases.
 //! - [`builtin`]: the `random` and `heuristic` bots; [`mod@play`]: `cardroom play`.
 //! - [`problem`]: the one error type of the whole service ([`ServiceError`], the closed
 //!   [`ErrorCode`] list) and its problem+json rendering, used by the rules API too.
@@ -21,17 +22,17 @@ pub mod builtin;
 pub mod client;
 pub mod config;
 pub mod dto;
-pub mod ladder;
 pub mod limits;
 pub mod live;
-pub mod maintenance;
 pub mod metrics;
 pub mod play;
 pub mod problem;
 pub mod ratings;
 pub mod replay;
+pub mod result;
 pub mod routes;
 pub mod runner;
+pub mod safety;
 pub mod service;
 pub mod store;
 pub mod synthetic;
@@ -41,7 +42,7 @@ pub mod wire;
 pub use config::{ArenaArgs, ArenaConfig, Role};
 pub use play::{PlayArgs, play};
 pub use problem::{ErrorCode, Problem, ServiceError};
-pub use service::Arena;
+pub use service::{Arena, ladder, maintenance};
 
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -63,14 +64,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::live::events)
         .service(routes::live::frames)
         .service(routes::leaderboards::show)
-        .service(builtin::bot_info)
+        .service(routes::builtin::bot_info)
         .route(
             "/bots/{name}/",
-            actix_web::web::get().to(builtin::bot_info_at_base),
+            actix_web::web::get().to(routes::builtin::bot_info_at_base),
         )
-        .service(builtin::bot_move)
-        .service(builtin::bot_start)
-        .service(builtin::bot_end);
+        .service(routes::builtin::bot_move)
+        .service(routes::builtin::bot_start)
+        .service(routes::builtin::bot_end);
 }
 
 /// Adds what the arena's routes refer to beyond paths and schemas: the `owner_token` bearer

@@ -147,7 +147,7 @@ impl Limits {
         if let Some(peer) = request.peer_addr() {
             keys.push(format!("addr:{}", peer.ip()));
         }
-        if let Some(token) = crate::routes::bearer(request) {
+        if let Some(token) = crate::bots::bearer(request) {
             keys.push(format!("token:{}", crate::bots::hash_token(token)));
         }
         let decision = limiter.check(&keys, Instant::now());

@@ -9,7 +9,8 @@
 //! move index.
 
 use crate::client::FaultKind;
-use crate::runner::new_game;
+use crate::replay::new_game;
+use crate::result::MatchResult;
 use crate::store::{MatchRecord, MatchStatus, MoveRecord};
 use dashmap::DashMap;
 use engine::Viewer;
@@ -87,7 +88,7 @@ pub struct LiveEnd {
     pub status: MatchStatus,
     /// The result, as in `GET /v1/matches/{id}`.
     #[schema(value_type = Option<Object>)]
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
     /// Why the match was aborted.
     pub error: Option<String>,
 }
@@ -98,7 +99,18 @@ pub enum LiveEvent {
     /// A move was played.
     Move(Box<LiveMove>),
     /// The match is over.
-    End(LiveEnd),
+    End(Box<LiveEnd>),
+}
+
+/// What the feed of one watcher carries ([`crate::Arena::watch`]), in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Watched {
+    /// A move: the stored log first, then each move as it is played.
+    Move(Box<LiveMove>),
+    /// The match is over: the last item.
+    End(Box<LiveEnd>),
+    /// The feed failed, for this reason: the last item.
+    Failed(String),
 }
 
 /// The hub of live matches: one broadcast channel per match somebody watches.
@@ -131,7 +143,7 @@ impl LiveHub {
 
     /// Publishes the end and forgets the match.
     pub fn close(&self, match_id: &str, end: LiveEnd) {
-        self.publish(match_id, LiveEvent::End(end));
+        self.publish(match_id, LiveEvent::End(Box::new(end)));
         self.channels.remove(match_id);
     }
 
@@ -194,7 +206,7 @@ pub struct MatchFrames {
     pub frames: Vec<Frame>,
     /// The result, once finished.
     #[schema(value_type = Option<Object>)]
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
 }
 
 /// Why frames cannot be made.
@@ -285,7 +297,7 @@ mod tests {
         let hub = LiveHub::default();
         assert!(!hub.is_watched("m_1"));
         // Nobody watches: publishing is a no-op, not an error.
-        hub.publish("m_1", LiveEvent::End(end()));
+        hub.publish("m_1", LiveEvent::End(Box::new(end())));
         let mut receiver = hub.subscribe("m_1");
         assert!(hub.is_watched("m_1"));
         assert!(!hub.is_watched("m_2"));
@@ -305,7 +317,10 @@ mod tests {
             receiver.recv().await.ok(),
             Some(LiveEvent::Move(Box::new(moved)))
         );
-        assert_eq!(receiver.recv().await.ok(), Some(LiveEvent::End(end())));
+        assert_eq!(
+            receiver.recv().await.ok(),
+            Some(LiveEvent::End(Box::new(end())))
+        );
         assert!(receiver.recv().await.is_err(), "closed after the end");
     }
 

@@ -109,11 +109,9 @@ fn describe(event: &Value) -> Option<String> {
     Some(line)
 }
 
-/// Plays the match and writes the move log and the result to `out`. Returns the result JSON.
-pub async fn play(
-    args: &PlayArgs,
-    out: &mut (dyn Write + Send),
-) -> anyhow::Result<serde_json::Value> {
+/// Plays the match and writes the move log and the result to `out`. Returns the result as JSON
+/// (as `GET /v1/matches/{id}` shows it).
+pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Result<Value> {
     let url_bots = args
         .bots
         .iter()
@@ -122,7 +120,7 @@ pub async fn play(
     let mut secrets = secrets(args, url_bots)?.into_iter();
     let mut config = ArenaConfig::local("sqlite::memory:");
     if args.public {
-        config.policy = crate::bots::safety::AddressPolicy::public();
+        config.policy = crate::safety::AddressPolicy::public();
     }
     config.deadline_ms = args.deadline_ms;
     // No workers: this command plays its one match itself, below.
@@ -282,34 +280,31 @@ pub async fn play(
     };
     let moves = arena.store().moves(&record_id).await?.len();
     writeln!(out, "result after {moves} moves:")?;
-    let scores = result["scores"].as_array().cloned().unwrap_or_default();
-    let faults = result["faults"].as_array().cloned().unwrap_or_default();
-    if let Some(ranking) = result["ranking"].as_array() {
-        for (place, group) in ranking.iter().enumerate() {
-            for seat in group
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|s| s.as_u64())
-            {
-                let seat = seat as usize;
-                writeln!(
-                    out,
-                    "  {}. seat {seat} {}  score {}  faults {}",
-                    place + 1,
-                    labels.get(seat).map(String::as_str).unwrap_or(""),
-                    scores.get(seat).cloned().unwrap_or_default(),
-                    faults.get(seat).cloned().unwrap_or_default()
-                )?;
-            }
+    for (place, group) in result.ranking.iter().enumerate() {
+        for &seat in group {
+            // Numbers print as JSON does (a score of 3 as `3.0`); a seat beyond the lists as `null`.
+            let score = result
+                .scores
+                .get(seat)
+                .map_or(Value::Null, |s| Value::from(*s));
+            let faults = result
+                .faults
+                .get(seat)
+                .map_or(Value::Null, |f| Value::from(*f));
+            writeln!(
+                out,
+                "  {}. seat {seat} {}  score {score}  faults {faults}",
+                place + 1,
+                labels.get(seat).map(String::as_str).unwrap_or(""),
+            )?;
         }
     }
-    if let Some(dq) = result["disqualified"].as_array().filter(|d| !d.is_empty()) {
+    if !result.disqualified.is_empty() {
         writeln!(
             out,
             "  disqualified seats: {}",
-            serde_json::Value::Array(dq.clone())
+            Value::from(result.disqualified.clone())
         )?;
     }
-    Ok(result)
+    Ok(serde_json::to_value(result)?)
 }

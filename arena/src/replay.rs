@@ -3,10 +3,20 @@
 //! replaying the actions from the match's setup gives every event back exactly as it was played
 //! (`(game, options, seed, deals, actions)` replays byte for byte).
 
-use crate::runner::new_game;
 use crate::store::{MatchRecord, MoveRecord};
+use engine::NewGame;
 use engine::erased::Match;
 use serde_json::Value;
+
+/// The setup of a stored match, as the engine takes it.
+pub fn new_game(record: &MatchRecord) -> NewGame {
+    NewGame {
+        players: record.bots.len(),
+        options: record.options.as_object().cloned().unwrap_or_default(),
+        seed: record.seed,
+        deals: record.deals.clone(),
+    }
+}
 
 /// A stored match's game after its logged moves.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 //! work like any played match's.
 
 use crate::bots::new_id;
-use crate::runner::result_json;
+use crate::result::MatchResult;
 use crate::store::{BotRecord, MatchRecord, MatchStatus, MoveRecord, Store, now_ms};
 use engine::erased::NewGame;
 use engine::rng::PlayoutRng;
@@ -45,7 +45,7 @@ struct Template {
     players: usize,
     seed: u64,
     moves: Vec<MoveRecord>,
-    result: Value,
+    result: MatchResult,
 }
 
 /// Random games to replicate per game id.
@@ -96,7 +96,7 @@ fn templates(seed: u64) -> Vec<Template> {
                 players,
                 seed: game_seed,
                 moves,
-                result: result_json(&result, &result.ranking, &[], &[], &faults),
+                result: MatchResult::new(&result, Vec::new(), Vec::new(), faults),
             });
         }
     }

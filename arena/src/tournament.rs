@@ -38,21 +38,16 @@ fn counted_deals(matches: &[TournamentMatch]) -> BTreeSet<u32> {
 
 /// The per-seat scores of a finished match.
 pub fn scores(entry: &TournamentMatch) -> Option<Vec<f64>> {
-    let result = entry.record.result.as_ref()?;
-    serde_json::from_value(result.get("scores")?.clone()).ok()
+    Some(entry.record.result.as_ref()?.scores.clone())
 }
 
 /// The place (0 = best) of every seat of a finished match, from its ranking.
 fn places(entry: &TournamentMatch) -> Option<Vec<usize>> {
-    let result = entry.record.result.as_ref()?;
-    let ranking: Vec<Vec<usize>> = serde_json::from_value(result.get("ranking")?.clone()).ok()?;
-    let mut places = vec![usize::MAX; entry.record.bots.len()];
-    for (place, group) in ranking.iter().enumerate() {
-        for &seat in group {
-            *places.get_mut(seat)? = place;
-        }
-    }
-    Some(places)
+    entry
+        .record
+        .result
+        .as_ref()?
+        .places(entry.record.bots.len())
 }
 
 /// Student's t quantile for a two-sided 95% interval with `df` degrees of freedom.
@@ -197,6 +192,7 @@ pub fn rotations(bots: &[String], seat_rotations: bool) -> Vec<(u32, Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::result::MatchResult;
     use crate::store::MatchRecord;
     use serde_json::json;
 
@@ -229,8 +225,11 @@ mod tests {
                 max_faults: 3,
                 clock: None,
                 status,
-                result: (status == MatchStatus::Finished)
-                    .then(|| json!({"scores": scores, "ranking": ranking})),
+                result: (status == MatchStatus::Finished).then(|| MatchResult {
+                    scores: scores.to_vec(),
+                    ranking,
+                    ..MatchResult::default()
+                }),
                 error: None,
                 created_at: 0,
                 started_at: None,

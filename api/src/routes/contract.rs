@@ -4,6 +4,14 @@ use crate::error::ServiceError;
 use crate::routes::games::find_game;
 use actix_web::{HttpResponse, get, web};
 use arena::problem::responses::UnknownGame;
+use engine::Game;
+use std::sync::Arc;
+
+/// Makes (or finds made) a game id's own document, as app data. The server hands in
+/// [`crate::contract::cached_document`]: a game's document is derived from the whole-service
+/// document, which is built from these routes, so the routes do not build it themselves.
+#[derive(Debug, Clone, Copy)]
+pub struct GameDocuments(pub fn(&'static dyn Game) -> Arc<str>);
 
 /// One game's OpenAPI document.
 ///
@@ -22,16 +30,18 @@ use arena::problem::responses::UnknownGame;
     ),
 )]
 #[get("/v1/games/{game}/openapi.json")]
-pub async fn game_openapi(game: web::Path<String>) -> Result<HttpResponse, ServiceError> {
+pub async fn game_openapi(
+    game: web::Path<String>,
+    documents: web::Data<GameDocuments>,
+) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
-    let text = web::block(move || crate::contract::cached_document(game))
-        .await
-        .map_err(|e| {
-            ServiceError::new(
-                crate::error::ErrorCode::Internal,
-                format!("cannot build the document: {e}"),
-            )
-        })?;
+    let GameDocuments(document) = **documents;
+    let text = web::block(move || document(game)).await.map_err(|e| {
+        ServiceError::new(
+            crate::error::ErrorCode::Internal,
+            format!("cannot build the document: {e}"),
+        )
+    })?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .body(text.to_string()))

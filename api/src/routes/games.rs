@@ -7,6 +7,7 @@ use crate::dto::{
     ReplayRequest, ReplayResponse, ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ErrorCode, Problem, ServiceError, guard};
+use crate::step::make_step;
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
@@ -34,31 +35,6 @@ fn check_seat(game: &dyn Match, seat: usize) -> Result<(), ServiceError> {
         ));
     }
     Ok(())
-}
-
-/// Builds the step a client receives after `new`, `apply` or `replay`.
-pub fn make_step(
-    codec: &StateCodec,
-    game: &dyn Match,
-    events: Vec<Value>,
-) -> Result<Step, ServiceError> {
-    let to_act = game.to_act();
-    let legal_actions = to_act
-        .iter()
-        .map(|&seat| SeatActions {
-            seat,
-            actions: game.legal_actions(seat),
-        })
-        .collect();
-    Ok(Step {
-        game: game.game_id().to_string(),
-        state: codec.encode(game)?,
-        over: game.is_over(),
-        result: game.result().map(ResultDto::from),
-        to_act,
-        events,
-        legal_actions,
-    })
 }
 
 /// Answers a step as JSON, writing the state straight from the typed game (the hot path of

@@ -1,6 +1,9 @@
-//! Bots: registration (probe, validation), owner tokens and secrets, public views.
+//! Bots: registration (probe, validation), owner tokens and secrets, public views, and the
+//! health policy of bots that fail.
 
-pub mod safety;
+mod health;
+
+pub use health::HealthPolicy;
 
 use crate::client::{Fault, Target, hex};
 use crate::dto::{BotView, GameRating};
@@ -22,6 +25,17 @@ pub fn new_id(prefix: &str) -> String {
 /// The stored form of an owner token: hex SHA-256.
 pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The bearer token of a request (a bot's owner token), if any.
+pub fn bearer(request: &actix_web::HttpRequest) -> Option<&str> {
+    request
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
 }
 
 /// True if `token` hashes to `stored`, compared in constant time.

@@ -1,6 +1,7 @@
 //! `/v1/bots`: register, list, show, update and delete bots.
 
-use super::{bearer, parse_body};
+use super::parse_body;
+use crate::bots::bearer;
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
 use crate::limits::Limited;
 use crate::problem::responses::{

@@ -3,6 +3,7 @@
 //! problem+json, and stay thin: parse, call [`crate::Arena`], map.
 
 pub mod bots;
+pub mod builtin;
 pub mod leaderboards;
 pub mod live;
 pub mod matches;
@@ -44,15 +45,4 @@ pub fn list_query<T: DeserializeOwned>(
         ))),
         _ => Ok(query),
     }
-}
-
-/// The bearer token of a request, if any.
-pub fn bearer(request: &HttpRequest) -> Option<&str> {
-    request
-        .headers()
-        .get(actix_web::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
 }

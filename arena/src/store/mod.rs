@@ -5,6 +5,7 @@
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
 pub mod sql;
+mod writer;
 
 pub use sql::{Dialect, Leadership, SqlStore};
 
@@ -17,6 +18,7 @@ pub struct WriterStopped;
 
 use crate::client::Fault;
 use crate::ratings::Rating;
+use crate::result::MatchResult;
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -152,7 +154,7 @@ pub struct MatchRecord {
     /// Status.
     pub status: MatchStatus,
     /// The result, once finished.
-    pub result: Option<Value>,
+    pub result: Option<MatchResult>,
     /// Why it was aborted.
     pub error: Option<String>,
     /// Creation time, unix milliseconds.
@@ -299,8 +301,8 @@ pub struct StorageSize {
 /// What finishing a match writes.
 #[derive(Debug, Clone)]
 pub struct Finish {
-    /// The result JSON shown by `GET /v1/matches/{id}`.
-    pub result: Value,
+    /// The result shown by `GET /v1/matches/{id}`.
+    pub result: MatchResult,
     /// For ranked matches: each side's bot ids and place (1 = best). Ratings are read, updated
     /// and written in the same transaction as the result.
     pub sides: Option<Vec<(Vec<String>, usize)>>,

@@ -3,14 +3,12 @@
 //! [`Dialect`] supplies the few fragments whose SQL differs (the database clock, JSON
 //! aggregation, row locks). The schema comes from sqlx's migrator (`arena/migrations/<dialect>`).
 //!
-//! Moves are written by a group-commit writer: every match hands its move to the writer and
-//! waits for the commit, and the writer commits all the moves waiting at that moment in one
-//! transaction. A move is durable before its match goes on (kill -9 loses nothing), and the
-//! database pays one commit (one fsync) per batch instead of one per move.
+//! Moves are written by the group-commit writer ([`super::writer`]).
 //!
 //! SQLite is single-process: opening a SQLite file takes an exclusive lock on `<file>.lock` for
 //! as long as the store lives, and a second process is refused with a clear message.
 
+use super::writer::MoveWriter;
 use super::{
     BotHealth, BotRecord, Checkpoint, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord,
     Pruned, RatingRecord, StorageSize, Store, TournamentMatch, TournamentRecord, now_ms,
@@ -18,21 +16,18 @@ use super::{
 use crate::ratings::{self, Rating, Side};
 use crate::wire::Clock;
 use anyhow::Context;
-use serde_json::Value;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
-use sqlx::{AssertSqlSafe, Connection, QueryBuilder, Row, SqlStr};
+use sqlx::{AssertSqlSafe, Connection, Row, SqlStr};
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Mutex, mpsc, oneshot};
 
 /// Where the SQL of the two databases differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,7 +93,7 @@ impl Dialect {
     /// Appended to the fence of a batch of moves, the lookup of each move's match: hold the
     /// match against a concurrent claim until the moves commit (so a new holder reads every
     /// one). SQLite has one writer process and needs nothing.
-    fn share_lock(self) -> &'static str {
+    pub(super) fn share_lock(self) -> &'static str {
         match self {
             Dialect::Sqlite => "",
             Dialect::Postgres => " FOR SHARE",
@@ -111,7 +106,7 @@ impl Dialect {
     /// connection has written, and fails at once with SQLITE_BUSY. The three statements go in
     /// one string: SQLite runs them on a thread of its own and answers a BEGIN or a COMMIT
     /// sent alone with a round trip each. PostgreSQL: the statement commits on its own.
-    fn batch_wrapping(self) -> (&'static str, &'static str) {
+    pub(super) fn batch_wrapping(self) -> (&'static str, &'static str) {
         match self {
             Dialect::Sqlite => ("BEGIN IMMEDIATE; ", "; COMMIT"),
             Dialect::Postgres => ("", ""),
@@ -205,7 +200,7 @@ impl Dialect {
 
 /// The pool of the database the URL named.
 #[derive(Debug, Clone)]
-enum Pool {
+pub(super) enum Pool {
     Sqlite(SqlitePool),
     Postgres(PgPool),
 }
@@ -315,32 +310,13 @@ impl Statements {
     }
 }
 
-/// A move ready for the writer: JSON already serialized by the match's own task. Its events are
-/// not stored (replaying the actions gives them back).
-#[derive(Debug)]
-struct PendingMove {
-    match_seq: i64,
-    worker: String,
-    index: i64,
-    seat: i64,
-    action: String,
-    latency_ms: i64,
-    fault: Option<String>,
-    comment: Option<String>,
-    done: oneshot::Sender<Result<bool, String>>,
-}
-
-/// Moves per batch at most: one multi-row INSERT, every row count up to it its own prepared
-/// statement in the connection's statement cache.
-const MAX_BATCH: usize = 32;
-
 /// The SQL store.
 #[derive(Debug, Clone)]
 pub struct SqlStore {
     pool: Pool,
     dialect: Dialect,
     statements: Arc<Statements>,
-    moves: mpsc::UnboundedSender<PendingMove>,
+    moves: MoveWriter,
     /// PostgreSQL: how to open the ladder leader's own connection.
     pg_options: Option<PgConnectOptions>,
     /// SQLite: the process lock, held as long as any clone of the store lives.
@@ -458,27 +434,15 @@ impl SqlStore {
                 .execute(pool)
                 .await?;
         }
-        let (moves, receiver) = mpsc::unbounded_channel();
-        let store = SqlStore {
+        Ok(SqlStore {
+            moves: MoveWriter::spawn(&pool, dialect),
             pool,
             dialect,
             statements: Arc::new(Statements::new(dialect)),
-            moves,
             pg_options,
             _lock: lock,
             sqlite_path,
-        };
-        // SQLite has one writer at a time: one batch writer. PostgreSQL commits several
-        // transactions at once: a few writers keep its WAL flushes busy.
-        let writers = match dialect {
-            Dialect::Sqlite => 1,
-            Dialect::Postgres => 4,
-        };
-        let receiver = Arc::new(Mutex::new(receiver));
-        for _ in 0..writers {
-            tokio::spawn(write_moves(store.pool.clone(), receiver.clone()));
-        }
-        Ok(store)
+        })
     }
 
     /// Which database this is.
@@ -510,150 +474,6 @@ fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
         }
     }
 }
-
-/// A move writer's own connection, kept from batch to batch: no pool checkout per commit, and
-/// (SQLite) a page cache that other connections' writes rarely invalidate.
-enum WriterConnection {
-    Sqlite(PoolConnection<sqlx::Sqlite>),
-    Postgres(PoolConnection<sqlx::Postgres>),
-}
-
-/// The group-commit writer: takes the moves waiting (at most [`MAX_BATCH`]), stores them in one
-/// transaction per worker (one in practice), then answers each match. Several writers may share the receiver (PostgreSQL).
-async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<PendingMove>>>) {
-    let mut connection: Option<WriterConnection> = None;
-    // A one-connection pool (an in-memory database) cannot spare its connection between batches.
-    let keep_connection = match &pool {
-        Pool::Sqlite(p) => p.options().get_max_connections() > 1,
-        Pool::Postgres(p) => p.options().get_max_connections() > 1,
-    };
-    loop {
-        let mut batch = Vec::new();
-        {
-            let mut receiver = receiver.lock().await;
-            let Some(first) = receiver.recv().await else {
-                return;
-            };
-            batch.push(first);
-            // Whatever is waiting, then once more after letting the tasks that are ready run
-            // (a match whose bot has answered is about to log its move): a commit costs about
-            // the same for one move or for twenty (its pages do not: about one per move), and
-            // with nothing else ready the yield returns at once.
-            take_waiting(&mut receiver, &mut batch);
-            if batch.len() < MAX_BATCH {
-                tokio::task::yield_now().await;
-                take_waiting(&mut receiver, &mut batch);
-            }
-        }
-        // Row locks in id order, like the lease renewal: no deadlock between the two.
-        batch.sort_by(|a, b| a.match_seq.cmp(&b.match_seq).then(a.index.cmp(&b.index)));
-        let written = async {
-            let connection = match &mut connection {
-                Some(connection) => connection,
-                None => connection.insert(match &pool {
-                    Pool::Sqlite(p) => WriterConnection::Sqlite(p.acquire().await?),
-                    Pool::Postgres(p) => WriterConnection::Postgres(p.acquire().await?),
-                }),
-            };
-            match connection {
-                WriterConnection::Sqlite(c) => write_batch_sqlite(c, &batch).await,
-                WriterConnection::Postgres(c) => write_batch_postgres(c, &batch).await,
-            }
-        }
-        .await;
-        if written.is_err()
-            && let Some(WriterConnection::Sqlite(c)) = &mut connection
-        {
-            // The batch's transaction may have stayed open after a failed INSERT: the
-            // connection goes back to the pool without it (an error here means none was open).
-            let _ = sqlx::raw_sql("ROLLBACK").execute(&mut **c).await;
-        }
-        if !keep_connection {
-            connection = None;
-        }
-        match written {
-            Ok(stored) => {
-                for (pending, stored) in batch.into_iter().zip(stored) {
-                    let _ = pending.done.send(Ok(stored));
-                }
-            }
-            Err(error) => {
-                // The connection may be what failed: the next batch takes a fresh one.
-                connection = None;
-                let message = format!("{error:#}");
-                for pending in batch {
-                    let _ = pending.done.send(Err(message.clone()));
-                }
-            }
-        }
-    }
-}
-
-/// Moves already waiting in the writer's queue, added to `batch` up to [`MAX_BATCH`].
-fn take_waiting(receiver: &mut mpsc::UnboundedReceiver<PendingMove>, batch: &mut Vec<PendingMove>) {
-    while batch.len() < MAX_BATCH {
-        match receiver.try_recv() {
-            Ok(next) => batch.push(next),
-            Err(_) => break,
-        }
-    }
-}
-
-// A batch is one statement per worker (one in practice), wrapped as the dialect says: a
-// multi-row INSERT of the moves whose match the worker still holds (its fence, a primary-key
-// lookup per move; the batch is sorted by `match_seq`, so PostgreSQL's row locks come in
-// `seq` order like the lease renewal's).
-macro_rules! write_batch_for {
-    ($name:ident, $db:ty, $dialect:expr) => {
-        async fn $name(
-            connection: &mut <$db as sqlx::Database>::Connection,
-            batch: &[PendingMove],
-        ) -> anyhow::Result<Vec<bool>> {
-            let mut workers: Vec<&str> = batch.iter().map(|m| m.worker.as_str()).collect();
-            workers.sort_unstable();
-            workers.dedup();
-            let mut stored: HashSet<(i64, i64)> = HashSet::new();
-            for worker in workers {
-                let rows = batch.iter().filter(|m| m.worker == worker);
-                let (begin, commit) = $dialect.batch_wrapping();
-                let mut query = QueryBuilder::<$db>::new(begin);
-                query.push(
-                    "INSERT INTO match_moves (match_seq, idx, seat, action, latency_ms, fault, comment) \
-                     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 FROM (",
-                );
-                query.push_values(rows, |mut row, pending| {
-                    row.push_bind(pending.match_seq)
-                        .push_bind(pending.index)
-                        .push_bind(pending.seat)
-                        .push_bind(&pending.action)
-                        .push_bind(pending.latency_ms)
-                        .push_bind(&pending.fault)
-                        .push_bind(&pending.comment);
-                });
-                query.push(
-                    ") AS v WHERE EXISTS (SELECT 1 FROM matches m WHERE m.seq = v.column1 \
-                     AND m.status = 'running' AND m.lease_owner = ",
-                );
-                query.push_bind(worker);
-                query.push($dialect.share_lock());
-                // A move already logged (a resumed match replaying a stale step) is not stored
-                // twice; its runner learns it from the missing row.
-                query.push(") ON CONFLICT DO NOTHING RETURNING match_seq, idx");
-                query.push(commit);
-                for row in query.build().fetch_all(&mut *connection).await? {
-                    stored.insert((row.try_get(0)?, row.try_get(1)?));
-                }
-            }
-            Ok(batch
-                .iter()
-                .map(|m| stored.contains(&(m.match_seq, m.index)))
-                .collect())
-        }
-    };
-}
-
-write_batch_for!(write_batch_sqlite, sqlx::Sqlite, Dialect::Sqlite);
-write_batch_for!(write_batch_postgres, sqlx::Postgres, Dialect::Postgres);
 
 fn json<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
     Ok(serde_json::to_string(value)?)
@@ -766,7 +586,7 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
             .with_context(|| format!("unknown match status `{status}`"))?,
         result: row
             .opt_text("result")?
-            .map(|text| parse::<Value>(&text))
+            .map(|text| parse(&text))
             .transpose()?,
         error: row.opt_text("error")?,
         created_at: row.int("created_at")?,
@@ -1062,24 +882,7 @@ impl Store for SqlStore {
         worker: &str,
         record: &MoveRecord,
     ) -> anyhow::Result<bool> {
-        let (done, stored) = oneshot::channel();
-        self.moves
-            .send(PendingMove {
-                match_seq,
-                worker: worker.to_string(),
-                index: record.index as i64,
-                seat: record.seat as i64,
-                action: json(&record.action)?,
-                latency_ms: record.latency_ms as i64,
-                fault: record.fault.as_ref().map(json).transpose()?,
-                comment: record.comment.clone(),
-                done,
-            })
-            .map_err(|_| super::WriterStopped)?;
-        stored
-            .await
-            .map_err(|_| super::WriterStopped)?
-            .map_err(|error| anyhow::anyhow!("storing a move: {error}"))
+        self.moves.append(match_seq, worker, record).await
     }
 
     async fn moves(&self, match_id: &str) -> anyhow::Result<Vec<MoveRecord>> {

@@ -59,16 +59,10 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
     );
     let result = view.result.expect("result");
     if bad_moves.len() >= 3 {
-        assert_eq!(result["disqualified"], serde_json::json!([0]));
-        assert_eq!(
-            result["ranking"].as_array().and_then(|r| r.last()),
-            Some(&serde_json::json!([0]))
-        );
+        assert_eq!(result.disqualified, [0]);
+        assert_eq!(result.ranking.last(), Some(&vec![0]));
     }
-    assert_eq!(
-        result["faults"][0].as_u64(),
-        Some(bad_moves.len().min(3) as u64)
-    );
+    assert_eq!(result.faults[0], bad_moves.len().min(3) as u32);
     // The well-behaved bot verified every signature and got both notices.
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(good.seen.bad_signatures.load(Ordering::SeqCst), 0);

@@ -243,9 +243,9 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
             .all(|left| *left > 0)
     );
     let result = view.result.expect("result");
-    assert_eq!(result["flagged"], json!([0]));
-    assert_eq!(result["disqualified"], json!([]));
-    assert_eq!(result["faults"], json!([0, 0]), "flags are not faults");
+    assert_eq!(result.flagged, Some(vec![0]));
+    assert!(result.disqualified.is_empty());
+    assert_eq!(result.faults, [0, 0], "flags are not faults");
     let metrics = arena.metrics().render();
     for line in [
         format!("cardroom_arena_matches_started_total{{game=\"{game}\"}} 1"),
@@ -470,15 +470,10 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
             .expect("on the board")
     };
     let result = record.result.expect("result");
-    let first: Vec<u64> = result["ranking"][0]
-        .as_array()
-        .expect("ranking")
-        .iter()
-        .filter_map(Value::as_u64)
-        .collect();
+    let first = &result.ranking[0];
     for (seat, id) in [&good_id, &failing_id].into_iter().enumerate() {
         let row = entry(id);
-        let expected = match (first.contains(&(seat as u64)), first.len()) {
+        let expected = match (first.contains(&seat), first.len()) {
             (true, 1) => (1, 0, 0),
             (true, _) => (0, 1, 0),
             (false, _) => (0, 0, 1),
@@ -487,9 +482,9 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         assert_eq!(
             (row.wins, row.draws, row.losses),
             expected,
-            "seat {seat}: {result}"
+            "seat {seat}: {result:?}"
         );
-        assert_eq!(Some(row.faults), result["faults"][seat].as_u64());
+        assert_eq!(row.faults, u64::from(result.faults[seat]));
     }
     // The failing bot faulted on every move it was asked (and is disqualified after 3).
     assert!(entry(&failing_id).faults >= 1);

@@ -125,7 +125,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 &match_id,
                 "w_any",
                 &Finish {
-                    result: serde_json::json!({}),
+                    result: arena::result::MatchResult::default(),
                     sides: Some(vec![]),
                     faults: Vec::new(),
                 },

@@ -1,8 +1,8 @@
 //! URL safety through registration: each refused kind gets a clear problem.
 
 use crate::support::{Behavior, spawn_bot, temp_dir};
-use arena::bots::safety::AddressPolicy;
 use arena::dto::RegisterBot;
+use arena::safety::AddressPolicy;
 use arena::{Arena, ArenaConfig};
 
 /// An arena refusing non-public addresses, with the guard of its temporary directory (keep it

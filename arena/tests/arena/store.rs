@@ -4,6 +4,7 @@
 use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
 use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
+use arena::result::MatchResult;
 use arena::store::{
     BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore,
     Store, WriterStopped, now_ms,
@@ -213,7 +214,10 @@ async fn contract(store: &dyn Store) {
     assert_eq!(listed[0].bots, vec![b.clone(), a.clone()]);
 
     let finish = Finish {
-        result: json!({"ranking": [[1], [0]]}),
+        result: MatchResult {
+            ranking: vec![vec![1], vec![0]],
+            ..MatchResult::default()
+        },
         sides: Some(vec![(vec![a.clone()], 1), (vec![b.clone()], 2)]),
         faults: vec![(b.clone(), 2), (a.clone(), 0)],
     };
@@ -349,7 +353,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     );
     assert!(store.append_move(seq, &two, &second).await.expect("move"));
     let finish = Finish {
-        result: json!({}),
+        result: MatchResult::default(),
         sides: None,
         faults: Vec::new(),
     };

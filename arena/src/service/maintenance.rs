@@ -8,7 +8,7 @@
 //!   are deleted in small batches, oldest first; their results stay. The pages freed are reused
 //!   by new moves (the file stops growing); `cardroom db vacuum` returns them to the file system.
 
-use crate::service::Arena;
+use super::Arena;
 use crate::store::now_ms;
 use std::time::Duration;
 

@@ -1,0 +1,34 @@
+//! The step a client receives after `new`, `apply` or `replay`: the state (encoded by the
+//! server's codec), who acts next with their legal actions, and the result once over. The
+//! handlers answer it; the OpenAPI examples are made with it.
+
+use crate::codec::StateCodec;
+use crate::dto::{ResultDto, SeatActions, Step};
+use crate::error::ServiceError;
+use engine::Match;
+use serde_json::Value;
+
+/// Builds the step a client receives after `new`, `apply` or `replay`.
+pub fn make_step(
+    codec: &StateCodec,
+    game: &dyn Match,
+    events: Vec<Value>,
+) -> Result<Step, ServiceError> {
+    let to_act = game.to_act();
+    let legal_actions = to_act
+        .iter()
+        .map(|&seat| SeatActions {
+            seat,
+            actions: game.legal_actions(seat),
+        })
+        .collect();
+    Ok(Step {
+        game: game.game_id().to_string(),
+        state: codec.encode(game)?,
+        over: game.is_over(),
+        result: game.result().map(ResultDto::from),
+        to_act,
+        events,
+        legal_actions,
+    })
+}

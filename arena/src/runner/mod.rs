@@ -1,0 +1,535 @@
+//! The match loop. Re-entrant: a match is (re)started from its logged moves, replayed through the
+//! engine, and continued; finishing is a conditional update, so a match never finishes twice.
+//! A run plays a match only while its worker holds the match's lease (see [`Store::claim`]):
+//! every move and the finish are written fenced by the lease, and a run whose lease was taken
+//! over by another worker stops without writing ([`Outcome::NotHeld`]).
+//!
+//! A run is four steps, each with one job: [`Runner::resume`] sets the table from the store,
+//! [`Runner::turn`] plays one seat's move, [`Runner::record`] stores and publishes it, and
+//! [`Runner::finish`] writes the result and tells the bots. What a turn plays for a bot's answer
+//! (the arena's core rule: a faulty bot gets its first legal action) is decided in [`decision`],
+//! without HTTP, database or engine.
+//!
+//! A match with a [`Clock`](crate::wire::Clock) also gives each seat a time bank ([`Banks`]): each
+//! answer's latency is taken from it and the increment added; a seat whose bank runs out is
+//! *flagged* and its first legal action is played for the rest of the match (it keeps its place in
+//! the ranking: the moves it no longer chooses are its penalty). Banks are rebuilt from the logged
+//! latencies when a match resumes.
+
+mod banks;
+pub mod decision;
+mod history;
+
+pub use banks::Banks;
+
+use crate::bots::{self, HealthPolicy};
+use crate::client::{BotClient, FaultKind, MoveSigner, Target};
+use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
+use crate::metrics::{ArenaMetrics, MatchOutcome};
+use crate::ratings;
+use crate::result::MatchResult;
+use crate::store::{
+    BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
+};
+use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
+use decision::{Ask, Standing};
+use engine::Viewer;
+use engine::erased::Match;
+use history::Histories;
+use serde_json::{Map, Value};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What the runner needs from the arena.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    /// Persistence.
+    pub store: Arc<dyn Store>,
+    /// Bot calls.
+    pub client: BotClient,
+    /// Timeout of notifications.
+    pub notify_timeout: Duration,
+    /// When repeated disqualifications pause a bot from the ladder.
+    pub health: HealthPolicy,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<ArenaMetrics>,
+    /// The id of this worker (process) in match leases.
+    pub worker: String,
+    /// The lease a claim takes.
+    pub lease: Duration,
+    /// Where each move and the end are published for live watchers.
+    pub live: LiveHub,
+}
+
+/// How a match ended, for callers that wait on it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Finished now (false if another run had already finished it).
+    Finished(bool),
+    /// Aborted with a reason.
+    Aborted(String),
+    /// Already over before this run.
+    AlreadyOver,
+    /// Another worker holds the match (or took it over during this run, after this worker's
+    /// lease ran out): this run stopped without writing anything more.
+    NotHeld,
+}
+
+/// Called with each move once it is stored (`cardroom play` prints them).
+pub type OnMove<'a> = Option<&'a (dyn Fn(&MoveRecord) + Send + Sync)>;
+
+/// A step either goes on with its value or ends the run with an outcome.
+type Step<T> = anyhow::Result<ControlFlow<Outcome, T>>;
+
+/// A match being played: what [`Runner::resume`] sets up and each turn moves on.
+struct Table {
+    record: MatchRecord,
+    /// The bots in seat order.
+    seats: Vec<BotRecord>,
+    targets: Vec<Target>,
+    game: Box<dyn Match>,
+    standing: Standing,
+    /// Every move as each seat may know it, kept up to date move by move.
+    history: Histories,
+    /// Each seat's move requests are signed incrementally over its growing history.
+    signers: Vec<MoveSigner>,
+}
+
+impl Runner {
+    /// Claims the match `id` and plays (or resumes) it to its end. Infrastructure errors
+    /// (database) are returned; the match stays `running` and is resumed by a worker once the
+    /// lease runs out.
+    pub async fn run(&self, id: &str, on_move: OnMove<'_>) -> anyhow::Result<Outcome> {
+        if !self.store.claim(id, &self.worker, self.lease).await? {
+            return match self.store.get_match(id).await? {
+                None => anyhow::bail!("match {id} does not exist"),
+                Some(record)
+                    if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) =>
+                {
+                    Ok(Outcome::AlreadyOver)
+                }
+                Some(_) => Ok(Outcome::NotHeld),
+            };
+        }
+        self.play_claimed(id, on_move).await
+    }
+
+    /// Plays (or resumes) the match `id`, which this worker has just claimed, to its end.
+    pub async fn play_claimed(&self, id: &str, on_move: OnMove<'_>) -> anyhow::Result<Outcome> {
+        let mut table = match self.resume(id).await? {
+            ControlFlow::Continue(table) => table,
+            ControlFlow::Break(outcome) => return Ok(outcome),
+        };
+        while !table.game.is_over() {
+            let Some(&seat) = table.game.to_act().first() else {
+                break;
+            };
+            let played = match self.turn(&mut table, seat).await? {
+                ControlFlow::Continue(played) => played,
+                ControlFlow::Break(outcome) => return Ok(outcome),
+            };
+            if let ControlFlow::Break(outcome) = self.record(&table, played, on_move).await? {
+                return Ok(outcome);
+            }
+        }
+        self.finish(table).await
+    }
+
+    /// Sets the table of a claimed match from the store: its bots, the game after its logged
+    /// moves, each seat's faults, bank and history; a match not started yet tells its bots.
+    async fn resume(&self, id: &str) -> Step<Table> {
+        let Some(record) = self.store.get_match(id).await? else {
+            anyhow::bail!("match {id} does not exist");
+        };
+        if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
+            return Ok(ControlFlow::Break(Outcome::AlreadyOver));
+        }
+        if engine::registry::find(&record.game).is_none() {
+            let reason = format!("the game `{}` is no longer served", record.game);
+            return self.abort(&record, reason).await.map(ControlFlow::Break);
+        };
+        let mut seats: Vec<BotRecord> = Vec::new();
+        for bot_id in &record.bots {
+            match self.store.bot_any(bot_id).await? {
+                Some(bot) => seats.push(bot),
+                None => {
+                    let reason = format!("bot {bot_id} does not exist");
+                    return self.abort(&record, reason).await.map(ControlFlow::Break);
+                }
+            }
+        }
+        let mut logged = self.store.moves(id).await?;
+        // The store keeps actions only: the replay gives each logged move its events back.
+        let game = match crate::replay::logged(&record, &mut logged) {
+            Ok(replayed) => replayed.game,
+            Err(error) => {
+                return self
+                    .abort(&record, error.to_string())
+                    .await
+                    .map(ControlFlow::Break);
+            }
+        };
+        let players = record.bots.len();
+        let mut standing =
+            Standing::new(players, record.max_faults, record.deadline_ms, record.clock);
+        let mut history = Histories::new(players);
+        for logged_move in &logged {
+            standing.replay(logged_move);
+            history.push(logged_move.seat, &logged_move.action, &logged_move.events);
+        }
+        self.metrics.match_started(&record.game);
+        tracing::info!(
+            match_id = id,
+            game = record.game,
+            bots = ?record.bots,
+            ranked = record.ranked,
+            resumed_at_move = logged.len(),
+            "match started"
+        );
+        let table = Table {
+            targets: seats.iter().map(bots::target).collect(),
+            seats,
+            game,
+            standing,
+            history,
+            signers: (0..players).map(|_| MoveSigner::default()).collect(),
+            record,
+        };
+        if logged.is_empty() {
+            self.notify_start(&table);
+        }
+        Ok(ControlFlow::Continue(table))
+    }
+
+    /// Tells every seat's bot the match starts (not awaited: a notice is best effort).
+    fn notify_start(&self, table: &Table) {
+        let record = &table.record;
+        let seats: Vec<SeatInfo> = table
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, bot)| SeatInfo {
+                seat,
+                bot: bot.id.clone(),
+                name: bot.name.clone(),
+            })
+            .collect();
+        for (seat, target) in table.targets.iter().enumerate() {
+            let notice = StartNotice {
+                match_id: record.id.clone(),
+                game: record.game.clone(),
+                seat,
+                seats: seats.clone(),
+                options: match table.game.options() {
+                    Value::Object(options) => options,
+                    _ => Map::new(),
+                },
+                deadline_ms: record.deadline_ms,
+                clock: record.clock,
+            };
+            let client = self.client.clone();
+            let target = target.clone();
+            let timeout = self.notify_timeout;
+            tokio::spawn(async move { client.notify(&target, "/start", &notice, timeout).await });
+        }
+    }
+
+    /// Plays `seat`'s move: asks its bot unless the seat is disqualified or flagged, plays the
+    /// bot's action or, after a fault, the seat's first legal action (canonical order).
+    async fn turn(&self, table: &mut Table, seat: usize) -> Step<MoveRecord> {
+        let record = &table.record;
+        // The list as the bot reads it, written straight from the typed actions; the first
+        // one (the fallback) is built as a `Value` only when a fallback is played.
+        let legal = table.game.legal_actions_json(seat);
+        let no_legal_action = || format!("seat {seat} is to act but has no legal action");
+        if legal == "[]" {
+            return self
+                .abort(record, no_legal_action())
+                .await
+                .map(ControlFlow::Break);
+        }
+        let index = table.history.len();
+        let mut decision = match table.standing.ask(seat) {
+            Ask::Skip(decision) => decision,
+            Ask::Bot {
+                timeout_ms,
+                time_left_ms,
+            } => {
+                let view = table.game.view_json(Viewer::Seat(seat));
+                let request = OutgoingMove {
+                    match_id: &record.id,
+                    game: &record.game,
+                    seat,
+                    view: &view,
+                    legal_actions: &legal,
+                    deadline_ms: timeout_ms,
+                    time_left_ms,
+                    state: Some(table.game.as_ref()),
+                };
+                let (answer, latency) = self
+                    .client
+                    .ask_move(
+                        &table.targets[seat],
+                        &request,
+                        table.history.json(seat),
+                        &mut table.signers[seat],
+                        Duration::from_millis(timeout_ms),
+                    )
+                    .await;
+                self.metrics.bot_call(latency);
+                let decision = table.standing.judge(seat, answer, latency);
+                if decision
+                    .fault
+                    .as_ref()
+                    .is_some_and(|f| f.kind == FaultKind::Flagged)
+                {
+                    tracing::info!(
+                        match_id = record.id,
+                        seat,
+                        "seat flagged: its time bank ran out"
+                    );
+                }
+                decision
+            }
+        };
+        let answered = match decision.action.take() {
+            Some(action) => match table.game.apply(seat, &action) {
+                Ok(applied) => Some((action, applied.events)),
+                Err(error) => {
+                    decision.refuse(&action, error);
+                    None
+                }
+            },
+            None => None,
+        };
+        let (action, events) = match answered {
+            Some(played) => played,
+            None => {
+                // The state is unchanged by a refused action: its list is the one sent.
+                let Some(action) = table.game.legal_actions(seat).into_iter().next() else {
+                    return self
+                        .abort(record, no_legal_action())
+                        .await
+                        .map(ControlFlow::Break);
+                };
+                match table.game.apply(seat, &action) {
+                    Ok(applied) => (action, applied.events),
+                    Err(error) => {
+                        let reason =
+                            format!("the first legal action of seat {seat} was refused: {error}");
+                        return self.abort(record, reason).await.map(ControlFlow::Break);
+                    }
+                }
+            }
+        };
+        table.standing.count(seat, decision.fault.as_ref());
+        let events = crate::replay::tagged(events, index);
+        table.history.push(seat, &action, &events);
+        Ok(ControlFlow::Continue(MoveRecord {
+            index,
+            seat,
+            action,
+            latency_ms: decision.latency_ms,
+            fault: decision.fault,
+            comment: decision.comment,
+            events,
+        }))
+    }
+
+    /// Stores a played move (durable before the match goes on: the next bot sees its effects),
+    /// then counts it and publishes it to live watchers. Stops the run if the lease was lost.
+    async fn record(&self, table: &Table, played: MoveRecord, on_move: OnMove<'_>) -> Step<()> {
+        let id = &table.record.id;
+        if !self
+            .store
+            .append_move(table.record.seq, &self.worker, &played)
+            .await?
+        {
+            tracing::warn!(
+                match_id = id,
+                index = played.index,
+                "lease lost: another worker plays this match"
+            );
+            return Ok(ControlFlow::Break(Outcome::NotHeld));
+        }
+        let fault = played.fault.as_ref().map(|f| f.kind);
+        self.metrics.move_played(&table.record.game, fault);
+        // After the store: a watcher subscribing now reads this move from there.
+        if self.live.is_watched(id) {
+            self.live.publish(
+                id,
+                LiveEvent::Move(Box::new(LiveMove {
+                    index: played.index,
+                    seat: played.seat,
+                    events: played.events.clone(),
+                    view: table.game.view(Viewer::Spectator),
+                    to_act: table.game.to_act(),
+                    latency_ms: played.latency_ms,
+                    fault,
+                })),
+            );
+        }
+        if let Some(on_move) = on_move {
+            on_move(&played);
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Writes the result (and, for a ranked match, the ratings) once the game is over, closes
+    /// the live stream, tells the bots, and updates the health of bots that were disqualified or
+    /// played cleanly.
+    async fn finish(&self, table: Table) -> anyhow::Result<Outcome> {
+        let record = &table.record;
+        let Some(game_result) = table.game.result() else {
+            return self
+                .abort(record, "the game ended without a result".to_string())
+                .await;
+        };
+        let standing = &table.standing;
+        let faults = standing.faults().to_vec();
+        let result = MatchResult::new(
+            &game_result,
+            standing.disqualified(),
+            standing.flagged(),
+            faults.clone(),
+        );
+        let sides = record.ranked.then(|| {
+            ratings::sides_of(&result.ranking, result.teams.as_deref())
+                .into_iter()
+                .map(|(side_seats, place)| {
+                    (
+                        side_seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                        place,
+                    )
+                })
+                .collect()
+        });
+        let finish = Finish {
+            result,
+            sides,
+            faults: record
+                .bots
+                .iter()
+                .cloned()
+                .zip(faults.iter().copied())
+                .collect(),
+        };
+        let finished = self
+            .store
+            .finish_match(&record.id, &self.worker, &finish)
+            .await?;
+        let result = finish.result;
+        self.live.close(
+            &record.id,
+            LiveEnd {
+                status: MatchStatus::Finished,
+                result: Some(result.clone()),
+                error: None,
+            },
+        );
+        if finished {
+            let flagged = result.flagged.as_deref().unwrap_or_default();
+            let faulted = !flagged.is_empty() || faults.iter().any(|n| *n > 0);
+            self.metrics.match_finished(
+                &record.game,
+                if faulted {
+                    MatchOutcome::Faulted
+                } else {
+                    MatchOutcome::Clean
+                },
+            );
+            tracing::info!(
+                match_id = record.id,
+                game = record.game,
+                ranking = ?result.ranking,
+                faults = ?faults,
+                disqualified = ?result.disqualified,
+                flagged = ?flagged,
+                moves = table.history.len(),
+                "match finished"
+            );
+            self.notify_end(&table, &result);
+            self.update_health(&table.seats, &result.disqualified)
+                .await?;
+        }
+        Ok(Outcome::Finished(finished))
+    }
+
+    /// Tells every seat's bot the result (not awaited: a notice is best effort).
+    fn notify_end(&self, table: &Table, result: &MatchResult) {
+        let result = result.to_object();
+        for (seat, target) in table.targets.iter().enumerate() {
+            let notice = EndNotice {
+                match_id: table.record.id.clone(),
+                game: table.record.game.clone(),
+                seat,
+                result: result.clone(),
+            };
+            let client = self.client.clone();
+            let target = target.clone();
+            let timeout = self.notify_timeout;
+            tokio::spawn(async move { client.notify(&target, "/end", &notice, timeout).await });
+        }
+    }
+
+    /// A disqualification is one more failure of a registered bot (see [`HealthPolicy`]); a
+    /// match played to its end without one clears a failing bot's streak.
+    async fn update_health(
+        &self,
+        seats: &[BotRecord],
+        disqualified: &[usize],
+    ) -> anyhow::Result<()> {
+        for (seat, bot) in seats.iter().enumerate() {
+            if bot.builtin {
+                continue;
+            }
+            // Reread: another match may have changed the bot's health meanwhile.
+            let Some(current) = self.store.bot(&bot.id).await? else {
+                continue;
+            };
+            if disqualified.contains(&seat) {
+                let health = self.health.failed(&current.health(), now_ms(), false);
+                self.store.set_bot_health(&bot.id, &health).await?;
+            } else if current.failures > 0 && !current.paused {
+                self.store
+                    .set_bot_health(&bot.id, &BotHealth::default())
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn abort(&self, record: &MatchRecord, reason: String) -> anyhow::Result<Outcome> {
+        tracing::warn!(
+            match_id = record.id,
+            game = record.game,
+            reason,
+            "match aborted"
+        );
+        let aborted = self.store.abort_match(&record.id, &reason).await?;
+        if aborted {
+            self.metrics
+                .match_finished(&record.game, MatchOutcome::Aborted);
+        }
+        self.live.close(
+            &record.id,
+            LiveEnd {
+                status: MatchStatus::Aborted,
+                result: None,
+                error: Some(reason.clone()),
+            },
+        );
+        Ok(Outcome::Aborted(reason))
+    }
+}
+
+/// An action as short JSON for messages (at most 200 characters).
+pub fn compact(action: &Value) -> String {
+    let text = action.to_string();
+    if text.chars().count() > 200 {
+        format!("{}…", text.chars().take(200).collect::<String>())
+    } else {
+        text
+    }
+}

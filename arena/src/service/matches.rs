@@ -1,0 +1,293 @@
+//! Matches: creation (checked against the catalog, the bots and the limits), one match in full,
+//! the list, and waiting for one to end.
+
+use super::{Arena, dedup, ranked_clock};
+use crate::bots::new_id;
+use crate::dto::{
+    CreateMatch, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView, MoveView,
+    ReplayAction, ReplayInput, SeatView, rfc3339,
+};
+use crate::problem::{ErrorCode, ServiceError};
+use crate::store::{MatchFilter, MatchRecord, MatchStatus, now_ms};
+use std::time::Duration;
+
+impl Arena {
+    /// Creates a match and queues it.
+    pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ServiceError> {
+        let record = self.new_match(request, false, true).await?;
+        Ok(MatchCreated {
+            id: record.id,
+            status: MatchStatus::Queued,
+        })
+    }
+
+    pub(crate) async fn new_match(
+        &self,
+        request: CreateMatch,
+        ladder: bool,
+        enqueue: bool,
+    ) -> Result<MatchRecord, ServiceError> {
+        let record = self.build_match(request, ladder).await?;
+        self.inner.store.insert_match(&record).await?;
+        if enqueue {
+            self.enqueue();
+        }
+        Ok(record)
+    }
+
+    /// A queued match checked against the catalog, the bots and the limits, not yet stored.
+    pub(super) async fn build_match(
+        &self,
+        request: CreateMatch,
+        ladder: bool,
+    ) -> Result<MatchRecord, ServiceError> {
+        let game = engine::registry::find(&request.game)
+            .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
+        let ranked = request.ranked.unwrap_or(false);
+        let options = request.options.unwrap_or_default();
+        let deals = request.deals.unwrap_or_default();
+        // A ranked match's chance must be secret from everyone, the match's creator included: a
+        // known seed or stacked deal would reveal every hand.
+        if ranked && (!options.is_empty() || !deals.is_empty() || request.seed.is_some()) {
+            return Err(ServiceError::new(
+                ErrorCode::RankedOverrides,
+                "ranked matches play the game id's own options with a secret seed: drop `options`, `seed` and `deals`, or set `ranked` to false",
+            ));
+        }
+        // Every seat gets the same clock; ranked matches play the game id's own (fair across
+        // the ladder), so a caller may not choose it.
+        if ranked && request.clock.is_some() {
+            return Err(ServiceError::new(
+                ErrorCode::RankedOverrides,
+                "ranked matches play the game id's own clock: drop `clock`, or set `ranked` to false",
+            ));
+        }
+        let clock = if ranked {
+            Some(ranked_clock(&request.game))
+        } else {
+            request.clock
+        };
+        if let Some(clock) = &clock {
+            clock.check().map_err(ServiceError::invalid)?;
+        }
+        if request.bots.is_empty() {
+            return Err(ServiceError::invalid("`bots` must list one bot per seat"));
+        }
+        // Seats name bots by id or by name; the match stores ids.
+        let mut bot_ids = Vec::with_capacity(request.bots.len());
+        for key in &request.bots {
+            let bot = match self.inner.store.bot(key).await? {
+                Some(bot) => bot,
+                None => self
+                    .inner
+                    .store
+                    .bot_named(key)
+                    .await?
+                    .ok_or_else(|| ServiceError::unknown_bot(key))?,
+            };
+            if !bot.games.contains(&request.game) {
+                return Err(ServiceError::new(
+                    ErrorCode::BotGameMismatch,
+                    format!("bot {key} is not registered for `{}`", request.game),
+                ));
+            }
+            bot_ids.push(bot.id);
+        }
+        if ranked && dedup(bot_ids.clone()).len() != bot_ids.len() {
+            return Err(ServiceError::new(
+                ErrorCode::DuplicateBots,
+                "a ranked match needs a different bot in every seat",
+            ));
+        }
+        let deadline_ms = request.deadline_ms.unwrap_or(self.inner.config.deadline_ms);
+        if !crate::wire::DEADLINE_MS.contains(&deadline_ms) {
+            return Err(ServiceError::invalid(
+                "`deadline_ms` must be between 10 and 60000",
+            ));
+        }
+        let record = MatchRecord {
+            id: new_id("m"),
+            seq: 0,
+            moves_pruned: false,
+            game: request.game,
+            bots: bot_ids,
+            options: serde_json::Value::Object(options),
+            // A drawn seed stays JSON-safe (at most 2^53 - 1), like the API's.
+            seed: request
+                .seed
+                .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED),
+            deals,
+            ranked,
+            ladder,
+            deadline_ms,
+            max_faults: self.inner.config.max_faults,
+            clock,
+            status: MatchStatus::Queued,
+            result: None,
+            error: None,
+            created_at: now_ms(),
+            started_at: None,
+            finished_at: None,
+        };
+        game.start(&crate::replay::new_game(&record))?;
+        Ok(record)
+    }
+
+    /// Refuses to show a tournament match while another table plays the same deal.
+    pub async fn check_not_embargoed(&self, match_id: &str) -> Result<(), ServiceError> {
+        if self.inner.store.embargoed(&[match_id]).await?.is_empty() {
+            Ok(())
+        } else {
+            Err(ServiceError::new(
+                ErrorCode::DealInPlay,
+                format!(
+                    "match `{match_id}` is a tournament table whose deal another table still plays: its moves and result open once every table of the deal is over"
+                ),
+            ))
+        }
+    }
+
+    /// One match in full.
+    pub async fn get_match(&self, id: &str) -> Result<MatchView, ServiceError> {
+        let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
+            ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
+        })?;
+        self.check_not_embargoed(id).await?;
+        let mut moves = self.inner.store.moves(id).await?;
+        // The store keeps actions only; the replay gives the events back. A game no longer
+        // served cannot replay: its moves are shown without events.
+        if let Err(error) = crate::replay::logged(&record, &mut moves) {
+            tracing::warn!(match_id = id, error = %error, "a stored match does not replay");
+        }
+        // While a match is live its seed, stacked deals and actions stay secret (they would reveal
+        // hidden cards, e.g. a 22 discard); moves then show who acted and the public events.
+        let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
+        let mut seats = Vec::new();
+        for (seat, bot_id) in record.bots.iter().enumerate() {
+            let name = self
+                .inner
+                .store
+                .bot_any(bot_id)
+                .await?
+                .map(|b| b.name)
+                .unwrap_or_default();
+            seats.push(SeatView {
+                seat,
+                bot: bot_id.clone(),
+                name,
+            });
+        }
+        Ok(MatchView {
+            id: record.id.clone(),
+            status: record.status,
+            game: record.game.clone(),
+            options: record.options.clone(),
+            seed: ended.then_some(record.seed),
+            deals: ended.then(|| record.deals.clone()),
+            ranked: record.ranked,
+            ladder: record.ladder,
+            deadline_ms: record.deadline_ms,
+            max_faults: record.max_faults,
+            clock: record.clock,
+            seats,
+            events: moves
+                .iter()
+                .flat_map(|m| m.events.iter().cloned())
+                .collect(),
+            moves_pruned: record.moves_pruned,
+            replay: (ended && !record.moves_pruned).then(|| ReplayInput {
+                players: record.bots.len(),
+                options: record.options.clone(),
+                seed: record.seed,
+                deals: record.deals.clone(),
+                actions: moves
+                    .iter()
+                    .map(|m| ReplayAction {
+                        seat: m.seat,
+                        action: m.action.clone(),
+                    })
+                    .collect(),
+            }),
+            moves: moves
+                .into_iter()
+                .map(|m| MoveView {
+                    seat: m.seat,
+                    action: ended.then_some(m.action),
+                    latency_ms: m.latency_ms,
+                    fault: m.fault,
+                    comment: m.comment,
+                })
+                .collect(),
+            result: record.result,
+            error: record.error,
+            created_at: rfc3339(record.created_at),
+            started_at: record.started_at.map(rfc3339),
+            finished_at: record.finished_at.map(rfc3339),
+        })
+    }
+
+    /// Matches, newest first.
+    pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ServiceError> {
+        let filter = MatchFilter {
+            game: query.game,
+            bot: query.bot,
+            statuses: Vec::new(),
+            limit: query.limit.unwrap_or(50).clamp(1, 500),
+        };
+        let matches = self.inner.store.matches(&filter).await?;
+        let ids: Vec<&str> = matches.iter().map(|m| m.id.as_str()).collect();
+        let embargoed = self.inner.store.embargoed(&ids).await?;
+        Ok(MatchList {
+            matches: matches
+                .iter()
+                .map(|record| {
+                    let mut row = summary(record);
+                    // A tournament table's result waits for the other tables of its deal.
+                    if embargoed.contains(&record.id) {
+                        row.ranking = None;
+                        row.faults = None;
+                    }
+                    row
+                })
+                .collect(),
+        })
+    }
+
+    /// Waits until the match is finished or aborted (polling the store), at most `timeout`.
+    pub async fn wait_for(&self, id: &str, timeout: Duration) -> anyhow::Result<MatchRecord> {
+        let start = std::time::Instant::now();
+        loop {
+            let record = self
+                .inner
+                .store
+                .get_match(id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no match {id}"))?;
+            if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
+                return Ok(record);
+            }
+            if start.elapsed() > timeout {
+                anyhow::bail!(
+                    "match {id} still {} after {timeout:?}",
+                    record.status.as_str()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// A match as the lists show it.
+pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
+    MatchSummary {
+        id: record.id.clone(),
+        status: record.status,
+        game: record.game.clone(),
+        bots: record.bots.clone(),
+        ranked: record.ranked,
+        ranking: record.result.as_ref().map(|r| r.ranking.clone()),
+        faults: record.result.as_ref().map(|r| r.faults.clone()),
+        created_at: rfc3339(record.created_at),
+        finished_at: record.finished_at.map(rfc3339),
+    }
+}

@@ -1,0 +1,193 @@
+//! The [`Arena`] handle: opens the store, runs the match workers and the ladder, and implements
+//! every operation the HTTP routes and the `play` command need, one file per resource: [`bots`],
+//! [`matches`], [`tournaments`], [`leaderboards`], [`live`] (the live stream and frames); the
+//! background work in [`workers`], [`ladder`] and [`maintenance`].
+//!
+//! Matches are a durable queue in the database: a worker claims one (a row lease, see
+//! [`Store::claim_next`]), renews its leases while it plays, and another worker resumes a dead
+//! worker's matches once their leases run out. Several processes can share one PostgreSQL
+//! database; SQLite serves one process.
+
+mod bots;
+pub mod ladder;
+mod leaderboards;
+pub mod live;
+pub mod maintenance;
+mod matches;
+mod tournaments;
+mod workers;
+
+use crate::bots::{HealthPolicy, new_id};
+use crate::client::BotClient;
+use crate::config::{ArenaConfig, Role};
+use crate::limits::Limits;
+use crate::live::LiveHub;
+use crate::metrics::ArenaMetrics;
+use crate::runner::Runner;
+use crate::store::{Dialect, SqlStore, Store};
+use crate::wire::Clock;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::sync::Notify;
+
+/// The arena: a cheap, clonable handle.
+#[derive(Debug, Clone)]
+pub struct Arena {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: ArenaConfig,
+    store: Arc<dyn Store>,
+    client: BotClient,
+    /// This process's id in match leases.
+    worker: String,
+    /// Wakes this process's idle workers when it queues a match.
+    wake: Arc<Notify>,
+    live: LiveHub,
+    /// Counters for `/metrics`.
+    metrics: Arc<ArenaMetrics>,
+    /// Rate limits of registrations and match creations.
+    limits: Limits,
+    /// When the ladder last started a match of each game id (its pace); held by the process
+    /// that leads the ladder.
+    ladder_pace: Mutex<HashMap<String, Instant>>,
+}
+
+/// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
+/// per-move deadline (1 s by default). The same for every game id today; a game whose seats
+/// make many more decisions would get a larger bank here (docs/bots.md lists the values).
+pub fn ranked_clock(_game: &str) -> Clock {
+    Clock {
+        initial_ms: 60_000,
+        increment_ms: 200,
+    }
+}
+
+impl Arena {
+    /// Opens the arena: creates and migrates the database and, if the role plays matches,
+    /// starts the match workers (which also resume matches whose worker died: on SQLite at once,
+    /// on PostgreSQL when their lease runs out) and the ladder (run by one leader among every
+    /// process on the database). Must be called inside a tokio runtime.
+    pub async fn open(config: ArenaConfig) -> anyhow::Result<Arena> {
+        let sql = SqlStore::open(&config.database).await?;
+        if sql.dialect() == Dialect::Sqlite
+            && config.role != Role::All
+            && !config.database.contains(":memory:")
+        {
+            anyhow::bail!(
+                "--role {} needs PostgreSQL (--database postgres://...): a SQLite database serves \
+                 one process, which must be both API and worker (--role all)",
+                if config.role == Role::Api {
+                    "api"
+                } else {
+                    "worker"
+                }
+            );
+        }
+        let store: Arc<dyn Store> = Arc::new(sql);
+        let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
+        let arena = Arena {
+            inner: Arc::new(Inner {
+                config: config.clone(),
+                store: store.clone(),
+                client: client.clone(),
+                // The pid in the id tells an operator which process holds a lease.
+                worker: format!(
+                    "w_{}_{}",
+                    std::process::id(),
+                    new_id("w").trim_start_matches("w_")
+                ),
+                wake: Arc::new(Notify::new()),
+                live: LiveHub::default(),
+                metrics: Arc::new(ArenaMetrics::default()),
+                limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
+                ladder_pace: Default::default(),
+            }),
+        };
+        if config.role.runs_matches() {
+            arena.start_background_work();
+        }
+        Ok(arena)
+    }
+
+    /// Ends this process's match leases so other workers resume its matches at once (call it on
+    /// a clean shutdown; after a crash the leases run out instead).
+    pub async fn release(&self) -> anyhow::Result<u64> {
+        self.inner
+            .store
+            .release_leases(&self.inner.worker, None)
+            .await
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ArenaConfig {
+        &self.inner.config
+    }
+
+    /// The store (tests, tools).
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// This process's worker id, as written in the leases of the matches it plays
+    /// (`w_<pid>_<random>`).
+    pub fn worker(&self) -> &str {
+        &self.inner.worker
+    }
+
+    /// The arena's counters (rendered by the API's `/metrics`).
+    pub fn metrics(&self) -> &ArenaMetrics {
+        &self.inner.metrics
+    }
+
+    /// The rate limits of registrations and match creations.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// The bot client.
+    pub fn client(&self) -> &BotClient {
+        &self.inner.client
+    }
+
+    /// A match runner on this arena's store and client (the workers use the same).
+    pub fn runner(&self) -> Runner {
+        Runner {
+            store: self.inner.store.clone(),
+            client: self.inner.client.clone(),
+            notify_timeout: self.inner.config.probe_timeout,
+            health: HealthPolicy::of(&self.inner.config),
+            metrics: self.inner.metrics.clone(),
+            worker: self.inner.worker.clone(),
+            lease: self.inner.config.lease,
+            live: self.inner.live.clone(),
+        }
+    }
+
+    /// When the ladder last started a match of each game id.
+    pub fn ladder_pace(&self) -> &Mutex<HashMap<String, Instant>> {
+        &self.inner.ladder_pace
+    }
+
+    /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
+    pub fn live(&self) -> &LiveHub {
+        &self.inner.live
+    }
+
+    pub(super) fn enqueue(&self) {
+        // The match is queued in the database; this only wakes an idle worker of this process.
+        self.inner.wake.notify_one();
+    }
+}
+
+/// The items in their first order, each once.
+fn dedup(items: Vec<String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .collect()
+}

@@ -1,0 +1,195 @@
+//! Duplicate tournaments: creation, one tournament with its standings, the list.
+
+use super::Arena;
+use crate::bots::new_id;
+use crate::dto::{
+    CreateMatch, CreateTournament, SeatView, TournamentCreated, TournamentList,
+    TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
+    rfc3339,
+};
+use crate::problem::{ErrorCode, ServiceError};
+use crate::store::{MatchRecord, TournamentMatch, TournamentRecord, deal_seed};
+use crate::tournament;
+
+impl Arena {
+    /// Queues a duplicate tournament: each deal once per distinct rotation of the seats, every
+    /// rotation of a deal with the same seed (the same cards in the same seats), all stored in
+    /// one transaction.
+    pub async fn create_tournament(
+        &self,
+        request: CreateTournament,
+    ) -> Result<TournamentCreated, ServiceError> {
+        if !(1..=1000).contains(&request.deals) {
+            return Err(ServiceError::invalid("`deals` must be between 1 and 1000"));
+        }
+        let seed = request
+            .seed
+            .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED);
+        if seed > engine::rng::MAX_SEED {
+            return Err(ServiceError::new(
+                ErrorCode::InvalidSeed,
+                "`seed` must be at most 2^53 - 1",
+            ));
+        }
+        let seat_rotations = request.seat_rotations.unwrap_or(true);
+        // The first table of the first deal checks the game, bots, options and deadline.
+        let template = self
+            .build_match(
+                CreateMatch {
+                    game: request.game.clone(),
+                    bots: request.bots,
+                    options: request.options,
+                    seed: Some(deal_seed(seed, 0)),
+                    deals: None,
+                    ranked: Some(false),
+                    deadline_ms: request.deadline_ms,
+                    clock: None,
+                },
+                false,
+            )
+            .await?;
+        let tournament = TournamentRecord {
+            id: new_id("t"),
+            game: template.game.clone(),
+            options: template.options.clone(),
+            seed,
+            deals: request.deals,
+            seat_rotations,
+            deadline_ms: template.deadline_ms,
+            bots: template.bots.clone(),
+            created_at: template.created_at,
+        };
+        let seatings = tournament::rotations(&template.bots, seat_rotations);
+        let mut matches = Vec::with_capacity(request.deals as usize * seatings.len());
+        for deal in 0..request.deals {
+            for (rotation, bots) in &seatings {
+                matches.push(TournamentMatch {
+                    deal,
+                    rotation: *rotation,
+                    record: MatchRecord {
+                        id: new_id("m"),
+                        seq: 0,
+                        moves_pruned: false,
+                        bots: bots.clone(),
+                        seed: deal_seed(seed, deal),
+                        // Queued deal by deal (the queue runs oldest first), so a deal's tables
+                        // play together and its results open early.
+                        created_at: template.created_at + i64::from(deal),
+                        ..template.clone()
+                    },
+                });
+            }
+        }
+        self.inner
+            .store
+            .insert_tournament(&tournament, &matches)
+            .await?;
+        self.enqueue();
+        tracing::info!(
+            tournament = tournament.id,
+            game = tournament.game,
+            matches = matches.len(),
+            "tournament queued"
+        );
+        Ok(TournamentCreated {
+            id: tournament.id,
+            status: TournamentStatus::Running,
+            matches: matches.len(),
+        })
+    }
+
+    /// A tournament with its matches, standings and head-to-head counts.
+    pub async fn get_tournament(&self, id: &str) -> Result<TournamentView, ServiceError> {
+        let tournament = self.inner.store.get_tournament(id).await?.ok_or_else(|| {
+            ServiceError::new(
+                ErrorCode::UnknownTournament,
+                format!("there is no tournament `{id}`"),
+            )
+        })?;
+        let matches = self.inner.store.tournament_matches(id).await?;
+        let open = tournament::open_deals(&matches);
+        let mut bots: Vec<(String, String)> = Vec::new();
+        for bot in &tournament.bots {
+            if !bots.iter().any(|(b, _)| b == bot) {
+                let name = self
+                    .inner
+                    .store
+                    .bot_any(bot)
+                    .await?
+                    .map(|b| b.name)
+                    .unwrap_or_default();
+                bots.push((bot.clone(), name));
+            }
+        }
+        let seats = tournament
+            .bots
+            .iter()
+            .enumerate()
+            .map(|(seat, bot)| SeatView {
+                seat,
+                bot: bot.clone(),
+                name: bots
+                    .iter()
+                    .find(|(b, _)| b == bot)
+                    .map(|(_, name)| name.clone())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        Ok(TournamentView {
+            id: tournament.id,
+            status: if open.is_empty() {
+                TournamentStatus::Finished
+            } else {
+                TournamentStatus::Running
+            },
+            game: tournament.game,
+            options: tournament.options,
+            seed: open.is_empty().then_some(tournament.seed),
+            deals: tournament.deals,
+            seat_rotations: tournament.seat_rotations,
+            deadline_ms: tournament.deadline_ms,
+            seats,
+            standings: tournament::standings(&bots, &matches),
+            head_to_head: tournament::head_to_head(&bots, &matches),
+            matches: matches
+                .iter()
+                .map(|entry| TournamentMatchView {
+                    id: entry.record.id.clone(),
+                    deal: entry.deal,
+                    rotation: entry.rotation,
+                    status: entry.record.status,
+                    bots: entry.record.bots.clone(),
+                    // Another table of the deal still plays these cards.
+                    scores: if open.contains(&entry.deal) {
+                        None
+                    } else {
+                        tournament::scores(entry)
+                    },
+                })
+                .collect(),
+            created_at: rfc3339(tournament.created_at),
+        })
+    }
+
+    /// Tournaments, newest first.
+    pub async fn list_tournaments(
+        &self,
+        query: TournamentQuery,
+    ) -> Result<TournamentList, ServiceError> {
+        let limit = query.limit.unwrap_or(50).clamp(1, 500);
+        let tournaments = self.inner.store.tournaments(limit).await?;
+        Ok(TournamentList {
+            tournaments: tournaments
+                .into_iter()
+                .map(|t| TournamentSummary {
+                    id: t.id,
+                    game: t.game,
+                    bots: t.bots,
+                    deals: t.deals,
+                    seat_rotations: t.seat_rotations,
+                    created_at: rfc3339(t.created_at),
+                })
+                .collect(),
+        })
+    }
+}

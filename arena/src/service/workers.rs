@@ -1,0 +1,108 @@
+//! The background work of a process that plays matches: the match workers, the renewal of their
+//! leases, the ladder and the maintenance.
+
+use super::Arena;
+use crate::runner::{Outcome, Runner};
+use crate::store::Store;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Notify, Semaphore};
+
+impl Arena {
+    /// Starts this process's match workers (which also resume matches whose worker died: on
+    /// SQLite at once, on PostgreSQL when their lease runs out), the renewal of their leases, the
+    /// ladder (run by one leader among every process on the database) if configured, and the
+    /// maintenance.
+    pub(super) fn start_background_work(&self) {
+        let config = self.config();
+        tracing::info!(worker = self.inner.worker, "arena match workers starting");
+        tokio::spawn(work(
+            self.runner(),
+            config.concurrency,
+            self.inner.wake.clone(),
+            config.poll_interval,
+        ));
+        tokio::spawn(renew(
+            self.inner.store.clone(),
+            self.inner.worker.clone(),
+            config.lease,
+        ));
+        if config.ladder {
+            tokio::spawn(super::ladder::run(self.clone()));
+        }
+        tokio::spawn(super::maintenance::run(self.clone()));
+    }
+}
+
+/// A worker: claims matches from the database queue while it has a free slot, and plays each.
+async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Duration) {
+    let store = runner.store.clone();
+    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    loop {
+        let Ok(permit) = permits.clone().acquire_owned().await else {
+            return;
+        };
+        match store.claim_next(&runner.worker, runner.lease).await {
+            Ok(Some(id)) => {
+                let runner = runner.clone();
+                tokio::spawn(async move {
+                    match runner.play_claimed(&id, None).await {
+                        Ok(Outcome::Finished(false)) => {
+                            tracing::warn!(match_id = id, "match was already finished")
+                        }
+                        Ok(_) => {}
+                        Err(error) if error.is::<crate::store::WriterStopped>() => {
+                            tracing::info!(
+                                match_id = id,
+                                "match interrupted: the process is stopping; it resumes from its logged moves"
+                            );
+                        }
+                        Err(error) => {
+                            tracing::error!(
+                                match_id = id,
+                                error = format!("{error:#}"),
+                                "match run failed"
+                            );
+                            // The match stays running: give up its lease so a worker (maybe
+                            // this one) resumes it from its logged moves.
+                            if let Err(error) =
+                                runner.store.release_leases(&runner.worker, Some(&id)).await
+                            {
+                                tracing::warn!(
+                                    match_id = id,
+                                    error = format!("{error:#}"),
+                                    "could not release the lease"
+                                );
+                            }
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                    }
+                    drop(permit);
+                });
+            }
+            Ok(None) => {
+                drop(permit);
+                tokio::select! {
+                    _ = wake.notified() => {}
+                    _ = tokio::time::sleep(poll) => {}
+                }
+            }
+            Err(error) => {
+                drop(permit);
+                tracing::warn!(error = format!("{error:#}"), "claiming a match failed");
+                tokio::time::sleep(poll).await;
+            }
+        }
+    }
+}
+
+/// Renews this worker's leases every third of the lease, so they outlive a slow renewal.
+async fn renew(store: Arc<dyn Store>, worker: String, lease: Duration) {
+    let mut ticker = tokio::time::interval(lease / 3);
+    loop {
+        ticker.tick().await;
+        if let Err(error) = store.renew_leases(&worker, lease).await {
+            tracing::warn!(error = format!("{error:#}"), "renewing match leases failed");
+        }
+    }
+}
