@@ -1,1 +1,33 @@
 //! End-to-end tests of cardroom live in `e2e/` (one integration binary, `cargo test -p e2e`).
+//!
+//! This library holds the test helpers other crates' test suites share (the arena's tests
+//! dev-depend on it); it depends on no crate of the workspace, so no dependency cycle forms.
+
+/// A new, empty PostgreSQL database on the server `DATABASE_URL` names (as `.ci/run` provides),
+/// so tests running at once do not claim each other's matches; returns its URL. None, with a
+/// printed line, when no PostgreSQL server is given: the test then returns.
+pub async fn fresh_postgres() -> Option<String> {
+    use sqlx::Connection as _;
+    let Some(url) = std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|url| url.starts_with("postgres"))
+    else {
+        eprintln!("DATABASE_URL is not a postgres:// URL: PostgreSQL not tested");
+        return None;
+    };
+    // 48 random bits: unique among the databases of one run.
+    let name = format!("cardroom_test_{:012x}", rand::random::<u64>() >> 16);
+    let mut admin = sqlx::PgConnection::connect(&url)
+        .await
+        .expect("connect to DATABASE_URL");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await
+        .expect("create a test database");
+    let base = url.split('?').next().unwrap_or(&url);
+    let server = base
+        .rsplit_once('/')
+        .map(|(server, _)| server)
+        .unwrap_or(base);
+    Some(format!("{server}/{name}"))
+}

@@ -1,27 +1,14 @@
 //! The arena mounted in the real server: built-in bots registered at start, a ranked match over
 //! HTTP, the leaderboard moving, problem+json errors from arena routes.
 
-use api::startup::{ServeConfig, build};
+use crate::support::{ServerOptions, TestApp};
 use serde_json::{Value, json};
 use std::time::Duration;
 
 #[tokio::test]
 async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
-    let (arena, _dir) = crate::support::open_arena("arena").await;
-    let builtins = fast_builtins(&arena).await;
-    let running = build(ServeConfig {
-        port: 0,
-        workers: Some(1),
-        handle_signals: false,
-        arena: Some(arena),
-        ..ServeConfig::default()
-    })
-    .expect("bind");
-    let base = format!("http://{}", running.addr);
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
-    arena::client::install_crypto_provider();
-    let http = reqwest::Client::new();
+    let (app, builtins) = spawn_arena("arena").await;
+    let (base, http) = (&app.base, &app.client);
 
     let created: Value = http
         .post(format!("{base}/v1/matches"))
@@ -74,47 +61,25 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
         response.headers()["content-type"],
         "application/problem+json"
     );
-    handle.stop(true).await;
+    app.stop().await;
 }
 
-/// Registers the built-in bots and answers the ids of `random` and `heuristic` (the searching
-/// `ismcts` spends 200 ms a move: these tests need quick two-seat matches).
-async fn fast_builtins(arena: &arena::Arena) -> Vec<String> {
-    let ids = arena.register_builtins().await.expect("built-in bots");
+/// Starts the server with an arena on a fresh SQLite file and the built-in bots registered; also
+/// answers the ids of `random` and `heuristic` (the searching `ismcts` spends 200 ms a move: these
+/// tests need quick two-seat matches).
+async fn spawn_arena(name: &str) -> (TestApp, Vec<String>) {
+    let app = ServerOptions::default()
+        .arena(name)
+        .builtins()
+        .spawn()
+        .await;
     assert_eq!(
         arena::builtin::NAMES[..2],
         ["random", "heuristic"],
         "the registration order"
     );
-    ids[..2].to_vec()
-}
-
-/// Starts the server with an arena on a fresh SQLite file and the built-in bots registered; the
-/// last item is the guard of the file's temporary directory (removed when dropped: keep it to the
-/// end of the test).
-async fn spawn_arena(
-    name: &str,
-) -> (
-    String,
-    actix_web::dev::ServerHandle,
-    Vec<String>,
-    tempfile::TempDir,
-) {
-    let (arena, dir) = crate::support::open_arena(name).await;
-    let builtins = fast_builtins(&arena).await;
-    let running = build(ServeConfig {
-        port: 0,
-        workers: Some(1),
-        handle_signals: false,
-        arena: Some(arena),
-        ..ServeConfig::default()
-    })
-    .expect("bind");
-    let base = format!("http://{}", running.addr);
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
-    arena::client::install_crypto_provider();
-    (base, handle, builtins, dir)
+    let fast = app.builtins[..2].to_vec();
+    (app, fast)
 }
 
 /// Runs `program args` with `input` on stdin and returns its stdout.
@@ -142,8 +107,8 @@ fn pipe(program: &str, args: &[&str], input: &str) -> String {
 /// `replay` block replays to the same result after passing through either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
-    let (base, handle, builtins, _dir) = spawn_arena("replay-jq").await;
-    let http = reqwest::Client::new();
+    let (app, builtins) = spawn_arena("replay-jq").await;
+    let (base, http) = (&app.base, &app.client);
     let created: Value = http
         .post(format!("{base}/v1/matches"))
         .json(&json!({"game": "basra", "bots": builtins}))
@@ -205,15 +170,15 @@ async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
             "{tool}: the replay ends as the match did"
         );
     }
-    handle.stop(true).await;
+    app.stop().await;
 }
 
 /// Issue 13 items 3 and 4: the documented limits are enforced on the arena's routes, and their
 /// refusals are problems.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
-    let (base, handle, builtins, _dir) = spawn_arena("limits").await;
-    let http = reqwest::Client::new();
+    let (app, builtins) = spawn_arena("limits").await;
+    let (base, http) = (&app.base, &app.client);
     let cases = [
         (
             "POST",
@@ -282,5 +247,5 @@ async fn the_arena_refuses_out_of_range_seeds_limits_and_notices() {
         .await
         .expect("send");
     assert_eq!(response.status().as_u16(), 200);
-    handle.stop(true).await;
+    app.stop().await;
 }

@@ -1,7 +1,7 @@
 //! Every error is a 4xx problem+json with a stable code: never a 500, never a panic.
 
 use crate::play::play_to_end;
-use crate::support::{GAME, first_legal, spawn_app};
+use crate::support::{GAME, ServerOptions, first_legal, spawn_app};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -336,20 +336,8 @@ async fn a_body_over_the_limit_is_413() {
 /// answers 415 `unsupported_media_type` to another content type and to none.
 #[tokio::test]
 async fn a_json_body_sent_as_text_plain_is_415_on_every_json_endpoint() {
-    let (arena, _dir) = crate::support::open_arena("415").await;
-    let running = api::startup::build(api::startup::ServeConfig {
-        port: 0,
-        workers: Some(1),
-        handle_signals: false,
-        arena: Some(arena),
-        ..api::startup::ServeConfig::default()
-    })
-    .expect("bind");
-    let base = format!("http://{}", running.addr);
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
-    arena::client::install_crypto_provider();
-    let http = reqwest::Client::new();
+    let app = ServerOptions::default().arena("415").spawn().await;
+    let (base, http) = (&app.base, &app.client);
 
     let doc = api::openapi::document();
     let mut checked = 0;
@@ -401,5 +389,5 @@ async fn a_json_body_sent_as_text_plain_is_415_on_every_json_endpoint() {
     }
     // new, legal, apply, view, replay; register, update, create match; bot move and notice.
     assert!(checked >= 10, "only {checked} JSON endpoints found");
-    handle.stop(true).await;
+    app.stop().await;
 }

@@ -1,8 +1,7 @@
 //! Operations through the real server: a client's `x-request-id` is kept, and `/metrics` carries
 //! the arena's families once a match has been played (bots named by name).
 
-use crate::support::spawn_app;
-use api::startup::{ServeConfig, build};
+use crate::support::{ServerOptions, spawn_app};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -35,20 +34,12 @@ async fn a_clients_request_id_is_echoed_and_a_bad_one_is_replaced() {
 
 #[tokio::test]
 async fn metrics_count_the_arenas_matches_moves_and_bot_calls() {
-    let (arena, _dir) = crate::support::open_arena("ops").await;
-    arena.register_builtins().await.expect("built-in bots");
-    let running = build(ServeConfig {
-        port: 0,
-        workers: Some(1),
-        handle_signals: false,
-        arena: Some(arena),
-        ..ServeConfig::default()
-    })
-    .expect("bind");
-    let base = format!("http://{}", running.addr);
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
-    let http = reqwest::Client::new();
+    let app = ServerOptions::default()
+        .arena("ops")
+        .builtins()
+        .spawn()
+        .await;
+    let (base, http) = (&app.base, &app.client);
 
     let created: Value = http
         .post(format!("{base}/v1/matches"))
@@ -102,5 +93,5 @@ async fn metrics_count_the_arenas_matches_moves_and_bot_calls() {
     );
     assert!(text.ends_with("# EOF\n"), "{text}");
     assert_eq!(text.matches("# EOF").count(), 1, "{text}");
-    handle.stop(true).await;
+    app.stop().await;
 }

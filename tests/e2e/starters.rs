@@ -7,13 +7,11 @@
 //! install. The Rust starter is built with the cargo running the tests (`cargo build -p
 //! cardroom-starter-bot`).
 
-use crate::support::{GAME, workspace_root};
-use api::startup::{ServeConfig, build};
+use crate::support::{GAME, ServerOptions, TestApp, cargo_binary, run, workspace_root};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// A starter bot in `examples/bots/<lang>/`.
@@ -59,7 +57,16 @@ impl Starter {
                     .env("PYTHONDONTWRITEBYTECODE", "1");
                 command
             }
-            Starter::Rust => Command::new(rust_starter_binary()),
+            Starter::Rust => Command::new(cargo_binary(
+                &[
+                    "build",
+                    "-p",
+                    "cardroom-starter-bot",
+                    "--bin",
+                    "cardroom-rust-bot",
+                ],
+                "cardroom-rust-bot",
+            )),
         }
     }
 }
@@ -71,40 +78,6 @@ fn require(program: &str, what: &str) {
         ran.is_ok_and(|output| output.status.success()),
         "this test needs `{program}` on PATH: install {what}"
     );
-}
-
-/// The Rust starter's binary, built once by the cargo running the tests.
-fn rust_starter_binary() -> PathBuf {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY
-        .get_or_init(|| {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let output = Command::new(&cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "-p",
-                    "cardroom-starter-bot",
-                    "--bin",
-                    "cardroom-rust-bot",
-                    "--message-format=json-render-diagnostics",
-                ])
-                .current_dir(workspace_root())
-                .stderr(Stdio::inherit())
-                .output()
-                .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
-            assert!(
-                output.status.success(),
-                "cargo build -p cardroom-starter-bot failed"
-            );
-            String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-                .filter(|message| message["target"]["name"] == "cardroom-rust-bot")
-                .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-                .expect("cargo reports the cardroom-rust-bot executable")
-        })
-        .clone()
 }
 
 /// A running starter: killed when dropped.
@@ -192,33 +165,16 @@ fn unix_seconds() -> u64 {
 }
 
 /// A server with the arena (in-memory database, no ladder) and its built-in bots.
-struct ArenaServer {
-    base: String,
-    http: reqwest::Client,
-    handle: actix_web::dev::ServerHandle,
-}
+struct ArenaServer(TestApp);
 
 impl ArenaServer {
     async fn start() -> ArenaServer {
-        let arena = arena::Arena::open(arena::ArenaConfig::local("sqlite::memory:"))
-            .await
-            .expect("open the arena");
-        arena.register_builtins().await.expect("built-in bots");
-        let running = build(ServeConfig {
-            port: 0,
-            workers: Some(1),
-            handle_signals: false,
-            arena: Some(arena),
-            ..ServeConfig::default()
-        })
-        .expect("bind 127.0.0.1:0");
-        let handle = running.server.handle();
-        tokio::spawn(running.server);
-        ArenaServer {
-            base: format!("http://{}", running.addr),
-            http: reqwest::Client::new(),
-            handle,
-        }
+        let app = ServerOptions::default()
+            .arena_in_memory()
+            .builtins()
+            .spawn()
+            .await;
+        ArenaServer(app)
     }
 
     async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
@@ -229,13 +185,18 @@ impl ArenaServer {
     }
 
     async fn get(&self, path: &str) -> (u16, Value) {
-        self.send(self.http.get(format!("{}{path}", self.base)))
+        self.send(self.0.client.get(format!("{}{path}", self.0.base)))
             .await
     }
 
     async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.send(self.http.post(format!("{}{path}", self.base)).json(body))
-            .await
+        self.send(
+            self.0
+                .client
+                .post(format!("{}{path}", self.0.base))
+                .json(body),
+        )
+        .await
     }
 
     /// The id of the built-in bot `name`.
@@ -268,12 +229,6 @@ impl ArenaServer {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-    }
-}
-
-impl Drop for ArenaServer {
-    fn drop(&mut self) {
-        drop(self.handle.stop(false));
     }
 }
 
@@ -383,8 +338,9 @@ async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
     let (status, updated) = server
         .send(
             server
-                .http
-                .patch(format!("{}/v1/bots/{id}", server.base))
+                .0
+                .client
+                .patch(format!("{}/v1/bots/{id}", server.0.base))
                 .bearer_auth(&token)
                 .json(&json!({"url": bot.url})),
         )
@@ -502,20 +458,6 @@ async fn cardroom_play_with_the_bot_secret_plays_a_starter_to_the_end() {
     );
 }
 
-/// Runs a starter's own unit tests (signature vectors, the policy) with its language's runner.
-fn run_unit_tests(mut command: Command, what: &str) {
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
 #[test]
 fn the_javascript_and_python_starters_pass_their_own_unit_tests() {
     let root = workspace_root();
@@ -526,7 +468,7 @@ fn the_javascript_and_python_starters_pass_their_own_unit_tests() {
     let mut node = Command::new("node");
     node.args(["--test", "examples/bots/javascript/"])
         .current_dir(&root);
-    run_unit_tests(node, "node --test examples/bots/javascript/");
+    run(&mut node, "node --test examples/bots/javascript/");
     require(
         "python3",
         "Python 3.9 or later (Debian: apt-get install -y python3)",
@@ -536,5 +478,5 @@ fn the_javascript_and_python_starters_pass_their_own_unit_tests() {
         .args(["-m", "unittest", "discover", "-s", "tests"])
         .current_dir(root.join("examples/bots/python"))
         .env("PYTHONDONTWRITEBYTECODE", "1");
-    run_unit_tests(python, "python3 -m unittest (examples/bots/python)");
+    run(&mut python, "python3 -m unittest (examples/bots/python)");
 }

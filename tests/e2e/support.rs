@@ -1,9 +1,12 @@
-//! Spawning the server and talking to it.
+//! Spawning the server (in this process, or the `cardroom` binary as a child) and talking to it.
 
 use api::codec::{SealKey, StateCodec};
 use api::startup::{ServeConfig, build};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 
 /// The game the end-to-end tests play.
 pub const GAME: &str = "twenty_two";
@@ -14,7 +17,119 @@ pub struct TestApp {
     pub base: String,
     /// The HTTP client.
     pub client: reqwest::Client,
+    /// The ids of the built-in bots, in `arena::builtin::NAMES` order (empty unless asked for).
+    pub builtins: Vec<String>,
     handle: actix_web::dev::ServerHandle,
+    /// The temporary directory of the arena's SQLite file, removed when the app is dropped.
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// Where a test server's arena keeps its data.
+enum ArenaData {
+    /// No arena: its routes answer 500.
+    None,
+    /// `sqlite::memory:`.
+    Memory,
+    /// A SQLite file in a fresh temporary directory named after the test.
+    File(String),
+}
+
+/// How a test server is started: the server on 127.0.0.1:0, one worker, no signal handling,
+/// otherwise `ServeConfig`'s defaults and no arena, unless a method says otherwise. `spawn`
+/// starts it in this process.
+pub struct ServerOptions {
+    config: ServeConfig,
+    arena: ArenaData,
+    builtins: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            config: ServeConfig {
+                port: 0,
+                workers: Some(1),
+                handle_signals: false,
+                ..ServeConfig::default()
+            },
+            arena: ArenaData::None,
+            builtins: false,
+        }
+    }
+}
+
+impl ServerOptions {
+    pub fn codec(mut self, codec: StateCodec) -> Self {
+        self.config.codec = codec;
+        self
+    }
+
+    pub fn workers(mut self, workers: usize) -> Self {
+        self.config.workers = Some(workers);
+        self
+    }
+
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_body_bytes = bytes;
+        self
+    }
+
+    /// An arena on a fresh SQLite file (see [`open_arena`]).
+    pub fn arena(mut self, name: &str) -> Self {
+        self.arena = ArenaData::File(name.into());
+        self
+    }
+
+    /// An arena in memory.
+    pub fn arena_in_memory(mut self) -> Self {
+        self.arena = ArenaData::Memory;
+        self
+    }
+
+    /// The built-in bots registered before the server starts (needs an arena).
+    pub fn builtins(mut self) -> Self {
+        self.builtins = true;
+        self
+    }
+
+    /// Opens the arena, if any, and starts the server.
+    pub async fn spawn(self) -> TestApp {
+        let ServerOptions {
+            mut config,
+            arena,
+            builtins,
+        } = self;
+        let (arena, dir) = match arena {
+            ArenaData::None => (None, None),
+            ArenaData::Memory => {
+                let arena = arena::Arena::open(arena::ArenaConfig::local("sqlite::memory:"))
+                    .await
+                    .expect("open the arena");
+                (Some(arena), None)
+            }
+            ArenaData::File(name) => {
+                let (arena, dir) = open_arena(&name).await;
+                (Some(arena), Some(dir))
+            }
+        };
+        let builtins = match (&arena, builtins) {
+            (Some(arena), true) => arena.register_builtins().await.expect("built-in bots"),
+            (None, true) => panic!("built-in bots need an arena"),
+            (_, false) => Vec::new(),
+        };
+        config.arena = arena;
+        arena::client::install_crypto_provider();
+        let running = build(config).expect("the server binds 127.0.0.1:0");
+        let handle = running.server.handle();
+        tokio::spawn(running.server);
+        TestApp {
+            base: format!("http://{}", running.addr),
+            client: reqwest::Client::new(),
+            builtins,
+            handle,
+            _dir: dir,
+        }
+    }
 }
 
 /// A reply: status, headers, and the JSON body (Null if not JSON).
@@ -76,28 +191,21 @@ pub async fn spawn_app() -> TestApp {
     spawn_with(StateCodec::transparent()).await
 }
 
-/// Starts a server with this codec.
+/// Starts a server with this codec (and a 64 KiB body limit, which the errors tests reach).
 pub async fn spawn_with(codec: StateCodec) -> TestApp {
-    let config = ServeConfig {
-        port: 0,
-        codec,
-        workers: Some(1),
-        handle_signals: false,
-        max_body_bytes: 64 * 1024,
-        ..ServeConfig::default()
-    };
-    arena::client::install_crypto_provider();
-    let running = build(config).expect("the server binds 127.0.0.1:0");
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
-    TestApp {
-        base: format!("http://{}", running.addr),
-        client: reqwest::Client::new(),
-        handle,
-    }
+    ServerOptions::default()
+        .codec(codec)
+        .max_body_bytes(64 * 1024)
+        .spawn()
+        .await
 }
 
 impl TestApp {
+    /// Stops the server, waiting for the requests in flight.
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+    }
+
     async fn reply(response: reqwest::Response) -> Reply {
         let status = response.status().as_u16();
         let header = |name: &str| {
@@ -216,4 +324,109 @@ pub fn workspace_root() -> PathBuf {
         .parent()
         .expect("tests/ is inside the workspace")
         .to_path_buf()
+}
+
+/// Runs `command` to its end and returns its stdout; fails the test with both outputs unless it
+/// succeeds (`what` names the step).
+pub fn run(command: &mut Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The executable `bin` that `cargo <args>` builds, run once per test run by the cargo running
+/// the tests (`CARGO_BIN_EXE_*` exists only in the tests of the package that owns a binary).
+pub fn cargo_binary(args: &[&str], bin: &str) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(path) = built.get(bin) {
+        return path.clone();
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(&cargo);
+    // Without the variables cargo sets for this test binary: build scripts that read one (ring's
+    // reads CARGO_MANIFEST_DIR) would see it changed and rebuild, and the next `cargo test` again.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        let set_for_tests = name.starts_with("CARGO_PKG_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+            ]
+            .contains(&name.as_ref());
+        if set_for_tests {
+            command.env_remove(name.as_ref());
+        }
+    }
+    let output = command
+        .args(args)
+        .args(["--quiet", "--message-format=json-render-diagnostics"])
+        .current_dir(workspace_root())
+        .stderr(Stdio::inherit())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
+    assert!(output.status.success(), "cargo {args:?} failed");
+    let path = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| {
+            message["target"]["name"] == bin && message["target"]["kind"] == json!(["bin"])
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo {args:?} reports no {bin} executable"));
+    built.insert(bin.to_string(), path.clone());
+    path
+}
+
+/// The `cardroom` binary, built with the features of `cargo test --workspace` (the api package's
+/// test `soak` needs it, with dev-dependencies on), so the binary that test run built is reused;
+/// `cargo build -p api` would resolve other features and rebuild some 30 crates.
+pub fn cardroom_binary() -> PathBuf {
+    cargo_binary(
+        &["test", "--workspace", "--no-run", "--test", "soak"],
+        "cardroom",
+    )
+}
+
+/// A child process, killed when dropped: a failing test leaves nothing running.
+pub struct Process(pub Child);
+
+impl Process {
+    /// Starts `command`.
+    pub fn spawn(command: &mut Command) -> Process {
+        let child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+        Process(child)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The `cardroom` binary with these arguments (`cardroom serve ...` to start a server process).
+pub fn cardroom<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut command = Command::new(cardroom_binary());
+    command.args(args);
+    command
 }

@@ -1,26 +1,15 @@
-//! The web pages, in a real browser: Debian's Chromium (`/usr/bin/chromium`) driven by Playwright
-//! for Python (`tests/web/browser_test.py`), installed into `target/web-venv` from PyPI on the
-//! first run (never `playwright install`: the browser is the system's). Also the live stream over
-//! plain HTTP: every streamed event against the spectator's view.
-//!
-//! Never skipped: without Chromium or python3 the test fails and says what to install
-//! (`.ci/run` installs both).
+//! The live stream over plain HTTP: every streamed event against the spectator's view; and the
+//! replay frames. (The pages in a real browser: `toolchains::browser`.)
 
-use crate::support::{spawn_with, test_key, workspace_root};
+use crate::support::{ServerOptions, TestApp};
 use actix_web::{App, HttpResponse, HttpServer, web};
-use api::codec::StateCodec;
-use api::startup::{ServeConfig, build};
 use engine::Viewer;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// A bot on loopback that thinks for a while (the heuristic's move after `delay`), so a match
 /// lasts long enough to be watched live.
-async fn spawn_slow_bot(delay: Duration) -> String {
+pub async fn spawn_slow_bot(delay: Duration) -> String {
     let server = HttpServer::new(move || {
         App::new()
             .route(
@@ -59,39 +48,25 @@ async fn spawn_slow_bot(delay: Duration) -> String {
     format!("http://{addr}")
 }
 
-struct Server {
-    base: String,
-    http: reqwest::Client,
-    handle: actix_web::dev::ServerHandle,
-    /// The temporary directory of the arena's SQLite file, removed when the server is dropped.
-    _dir: tempfile::TempDir,
-}
+/// A server with an arena on a fresh SQLite file and the built-in bots (two workers: the pages
+/// read while matches run), and the reads and writes these tests make.
+pub struct Server(pub TestApp);
 
 impl Server {
-    async fn start(name: &str) -> Server {
-        let (arena, dir) = crate::support::open_arena(&format!("web-{name}")).await;
-        arena.register_builtins().await.expect("built-in bots");
-        let running = build(ServeConfig {
-            port: 0,
-            workers: Some(2),
-            handle_signals: false,
-            arena: Some(arena),
-            ..ServeConfig::default()
-        })
-        .expect("bind");
-        let handle = running.server.handle();
-        tokio::spawn(running.server);
-        Server {
-            base: format!("http://{}", running.addr),
-            http: reqwest::Client::new(),
-            handle,
-            _dir: dir,
-        }
+    pub async fn start(name: &str) -> Server {
+        let app = ServerOptions::default()
+            .workers(2)
+            .arena(&format!("web-{name}"))
+            .builtins()
+            .spawn()
+            .await;
+        Server(app)
     }
 
-    async fn get(&self, path: &str) -> Value {
-        self.http
-            .get(format!("{}{path}", self.base))
+    pub async fn get(&self, path: &str) -> Value {
+        self.0
+            .client
+            .get(format!("{}{path}", self.0.base))
             .send()
             .await
             .expect("GET")
@@ -100,10 +75,11 @@ impl Server {
             .expect("JSON")
     }
 
-    async fn post(&self, path: &str, body: &Value) -> Value {
+    pub async fn post(&self, path: &str, body: &Value) -> Value {
         let response = self
-            .http
-            .post(format!("{}{path}", self.base))
+            .0
+            .client
+            .post(format!("{}{path}", self.0.base))
             .json(body)
             .send()
             .await
@@ -114,7 +90,7 @@ impl Server {
         body
     }
 
-    async fn builtin_ids(&self) -> Vec<String> {
+    pub async fn builtin_ids(&self) -> Vec<String> {
         let bots = self.get("/v1/bots").await;
         bots["bots"]
             .as_array()
@@ -126,7 +102,7 @@ impl Server {
             .collect()
     }
 
-    async fn register_slow_bots(&self, url: &str) -> Vec<String> {
+    pub async fn register_slow_bots(&self, url: &str) -> Vec<String> {
         let mut ids = Vec::new();
         for name in ["slow-a", "slow-b"] {
             let registered = self
@@ -140,7 +116,7 @@ impl Server {
         ids
     }
 
-    async fn wait_finished(&self, id: &str) -> Value {
+    pub async fn wait_finished(&self, id: &str) -> Value {
         for _ in 0..2400 {
             let view = self.get(&format!("/v1/matches/{id}")).await;
             if view["status"] == "finished" || view["status"] == "aborted" {
@@ -190,8 +166,9 @@ fn parse_sse(text: &str) -> Vec<(String, Value)> {
 /// the match was still running (seen through the API after each chunk).
 async fn read_stream(server: &Server, id: &str) -> (Vec<(String, Value)>, usize) {
     let mut response = server
-        .http
-        .get(format!("{}/v1/matches/{id}/events", server.base))
+        .0
+        .client
+        .get(format!("{}/v1/matches/{id}/events", server.0.base))
         .send()
         .await
         .expect("GET events");
@@ -355,13 +332,14 @@ async fn the_live_stream_shows_a_spectator_exactly_the_spectators_view() {
         );
     }
     let missing = server
-        .http
-        .get(format!("{}/v1/matches/m_nope/events", server.base))
+        .0
+        .client
+        .get(format!("{}/v1/matches/m_nope/events", server.0.base))
         .send()
         .await
         .expect("GET");
     assert_eq!(missing.status().as_u16(), 404);
-    server.handle.stop(true).await;
+    server.0.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -386,8 +364,9 @@ async fn frames_show_any_seat_only_once_the_match_is_over() {
         assert_eq!(frames["result"], matched["result"]);
     }
     let bad = server
-        .http
-        .get(format!("{}/v1/matches/{id}/frames?seat=7", server.base))
+        .0
+        .client
+        .get(format!("{}/v1/matches/{id}/frames?seat=7", server.0.base))
         .send()
         .await
         .expect("GET");
@@ -395,121 +374,5 @@ async fn frames_show_any_seat_only_once_the_match_is_over() {
     assert_eq!(bad.status().as_u16(), 400);
     let problem: serde_json::Value = bad.json().await.expect("problem+json");
     assert_eq!(problem["code"], "invalid_seat");
-    server.handle.stop(true).await;
-}
-
-fn run(command: &mut Command, what: &str) -> String {
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-}
-
-/// `target/web-venv` with Playwright for Python (the package only; the browser is Debian's).
-fn ensure_playwright(root: &Path) -> PathBuf {
-    assert!(
-        Path::new(CHROMIUM).exists(),
-        "the browser test needs Debian's Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    );
-    let venv = root.join("target/web-venv");
-    let python = venv.join("bin/python");
-    let ready = python.exists()
-        && Command::new(&python)
-            .args(["-c", "import playwright.sync_api"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if ready {
-        return python;
-    }
-    assert!(
-        Command::new("python3")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success()),
-        "the browser test needs python3 with venv (apt-get install -y python3 python3-venv)"
-    );
-    run(
-        Command::new("python3").args(["-m", "venv"]).arg(&venv),
-        "creating target/web-venv",
-    );
-    run(
-        Command::new(venv.join("bin/pip")).args([
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "playwright",
-        ]),
-        "pip install playwright (needs PyPI)",
-    );
-    python
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_pages_work_in_a_real_browser() {
-    let root = workspace_root();
-    let python = tokio::task::spawn_blocking({
-        let root = root.clone();
-        move || ensure_playwright(&root)
-    })
-    .await
-    .expect("venv");
-    let server = Server::start("browser").await;
-    let builtins = server.builtin_ids().await;
-    assert_eq!(builtins.len(), 2, "the two built-in bots");
-    // Ranked matches fill the leaderboard; the last one is replayed in the browser.
-    let mut finished = String::new();
-    for round in 0..4 {
-        let bots = if round % 2 == 0 {
-            builtins.clone()
-        } else {
-            builtins.iter().rev().cloned().collect()
-        };
-        let created = server
-            .post(
-                "/v1/matches",
-                &json!({"game": "twenty_two", "bots": bots, "ranked": true}),
-            )
-            .await;
-        finished = created["id"].as_str().expect("id").to_string();
-        server.wait_finished(&finished).await;
-    }
-    let slow = spawn_slow_bot(Duration::from_millis(100)).await;
-    let slow_bots = server.register_slow_bots(&slow).await;
-    // A second server that seals states (sealed only): the play page holds an opaque token.
-    let sealed = spawn_with(StateCodec::sealed(&test_key(), true)).await;
-    let screenshots = root.join("docs/screenshots");
-    std::fs::create_dir_all(&screenshots).expect("docs/screenshots");
-    let config = json!({
-        "base": server.base,
-        "sealed_base": sealed.base,
-        "finished_match": finished,
-        "slow_bots": slow_bots,
-        "bot": builtins[0],
-        "screenshots": screenshots,
-    });
-    let script = root.join("tests/web/browser_test.py");
-    let output = tokio::task::spawn_blocking(move || {
-        run(
-            Command::new(python).arg(script).arg(config.to_string()),
-            "the browser test (tests/web/browser_test.py)",
-        )
-    })
-    .await
-    .expect("browser test");
-    println!("{output}");
-    assert!(output.contains("all browser checks passed"), "{output}");
-    for shot in ["leaderboard.png", "replay.png", "play.png"] {
-        let size = std::fs::metadata(screenshots.join(shot))
-            .map(|m| m.len())
-            .unwrap_or(0);
-        assert!(size > 10_000, "docs/screenshots/{shot} was not written");
-    }
-    server.handle.stop(true).await;
+    server.0.stop().await;
 }

@@ -1,6 +1,6 @@
 //! Fake bots (a tiny HTTP server on 127.0.0.1:0 per bot), arena and app spawning, and helpers.
 
-use arena::client::{hex, sign};
+use arena::client::sign;
 use arena::{Arena, ArenaConfig};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -299,30 +299,5 @@ pub async fn spawn_app(arena: &Arena) -> String {
     format!("http://{addr}")
 }
 
-/// A new, empty PostgreSQL database on the server `DATABASE_URL` names (as `.ci/run` provides),
-/// so tests running at once do not claim each other's matches. None, with a printed line, when
-/// no PostgreSQL server is given.
-pub async fn fresh_postgres() -> Option<String> {
-    use sqlx::Connection as _;
-    let Some(url) = std::env::var("DATABASE_URL")
-        .ok()
-        .filter(|url| url.starts_with("postgres"))
-    else {
-        eprintln!("DATABASE_URL is not a postgres:// URL: PostgreSQL not tested");
-        return None;
-    };
-    let name = format!("arena_test_{}", hex(&rand::random::<[u8; 6]>()));
-    let mut admin = sqlx::PgConnection::connect(&url)
-        .await
-        .expect("connect to DATABASE_URL");
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&mut admin)
-        .await
-        .expect("create a test database");
-    let base = url.split('?').next().unwrap_or(&url);
-    let server = base
-        .rsplit_once('/')
-        .map(|(server, _)| server)
-        .unwrap_or(base);
-    Some(format!("{server}/{name}"))
-}
+/// One `fresh_postgres` for every test suite: the end-to-end tests' library holds it.
+pub use e2e::fresh_postgres;

@@ -6,44 +6,15 @@
 //!
 //! Their toolchains come from registries (npm: @redocly/cli into `target/redocly`; crates.io:
 //! progenitor, as the build-dependency of a throwaway crate generated into
-//! `target/progenitor-client`, a few minutes to build the first time), so `.ci/run` runs them as
-//! their own step with `CARDROOM_GENERATORS=1`, which installs what is missing. Without it, a test
-//! whose toolchain is not installed yet prints why and passes.
+//! `target/progenitor-client`, a few minutes to build the first time): installed with
+//! `CARDROOM_TOOLCHAINS=1`, else a test is skipped while its toolchain is missing (see
+//! `toolchains`).
 
-use crate::python_client::{npm_install, run};
-use crate::support::{spawn_app, workspace_root};
+use super::{npm_install, require};
+use crate::support::{run, spawn_app, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// True when the toolchains are to be installed if missing (`.ci/run`'s generators step).
-fn install_wanted() -> bool {
-    std::env::var("CARDROOM_GENERATORS").is_ok_and(|v| v == "1")
-}
-
-fn skip(test: &str, why: &str) {
-    println!(
-        "SKIPPED {test}: {why}; run it with CARDROOM_GENERATORS=1 (as .ci/run does) to install it"
-    );
-}
-
-/// `target/redocly/node_modules/.bin/redocly`, installed from npm when wanted.
-fn redocly(root: &Path) -> Option<PathBuf> {
-    let tools = root.join("target/redocly");
-    let bin = tools.join("node_modules/.bin/redocly");
-    if bin.exists() {
-        return Some(bin);
-    }
-    if !install_wanted() {
-        return None;
-    }
-    npm_install(
-        &tools,
-        &["@redocly/cli@2"],
-        "npm install @redocly/cli (needs node, npm and the npm registry)",
-    );
-    Some(bin)
-}
 
 /// Every committed OpenAPI document, relative to the workspace root.
 fn committed_documents(root: &Path) -> Vec<String> {
@@ -70,11 +41,13 @@ fn committed_documents(root: &Path) -> Vec<String> {
 #[test]
 fn redocly_lint_finds_no_error_in_any_committed_document() {
     let root = workspace_root();
-    let Some(redocly) = redocly(&root) else {
-        skip(
-            "redocly lint",
-            "@redocly/cli is not installed in target/redocly",
-        );
+    let tools = root.join("target/redocly");
+    let Some(redocly) = require(
+        "redocly_lint_finds_no_error_in_any_committed_document",
+        "@redocly/cli is not installed in target/redocly",
+        || Some(tools.join("node_modules/.bin/redocly")).filter(|bin| bin.exists()),
+        || npm_install(&tools, &["@redocly/cli@2"]),
+    ) else {
         return;
     };
     let documents = committed_documents(&root);
@@ -140,13 +113,10 @@ fn redocly_lint_finds_no_error_in_any_committed_document() {
     );
 }
 
-/// The throwaway crate `target/progenitor-client` (its own workspace and lock file), built with
-/// the generated client; returns its binary.
-fn progenitor_client(root: &Path) -> Option<PathBuf> {
+/// Writes the throwaway crate `target/progenitor-client` (its own workspace and lock file) with the
+/// generated client and builds it (fetching its crates the first time); returns its binary.
+fn build_progenitor_client(root: &Path) -> PathBuf {
     let dir = root.join("target/progenitor-client");
-    if !dir.join("target").exists() && !install_wanted() {
-        return None;
-    }
     std::fs::create_dir_all(&dir).expect("target/progenitor-client");
     let manifest = "[package]
 name = \"cardroom-progenitor-client\"
@@ -205,23 +175,24 @@ syn = \"2\"
             .args(["build", "--quiet", "--bin", "play_basra"]),
         "cargo build of the progenitor client (needs crates.io the first time)",
     );
-    Some(dir.join("target/debug/play_basra"))
+    dir.join("target/debug/play_basra")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_progenitor_client_plays_a_whole_basra_game_with_typed_actions_and_errors() {
     let root = workspace_root();
-    let client = tokio::task::spawn_blocking({
-        let root = root.clone();
-        move || progenitor_client(&root)
-    })
-    .await
-    .expect("build");
-    let Some(client) = client else {
-        skip(
-            "progenitor client",
-            "the progenitor client in target/progenitor-client is not built",
-        );
+    let dir = root.join("target/progenitor-client");
+    let Some(client) = require(
+        "a_progenitor_client_plays_a_whole_basra_game_with_typed_actions_and_errors",
+        "the progenitor client in target/progenitor-client has never been built",
+        // Once built, built again: a no-op unless tests/progenitor/ or the spec changed.
+        || {
+            dir.join("target")
+                .exists()
+                .then(|| build_progenitor_client(&root))
+        },
+        || drop(build_progenitor_client(&root)),
+    ) else {
         return;
     };
     let app = spawn_app().await;

@@ -3,23 +3,25 @@
 //! and a TypeScript client (openapi-typescript, npm) type-checks a game loop of `twenty_two` and
 //! refuses the same loop with a misspelt action type.
 //!
-//! Each test installs its tools on first use (PyPI into `target/py-venv`, npm into
-//! `target/ts-tools`); never skipped: without python3/npm they fail with instructions.
+//! Their tools: openapi-python-client (PyPI) in `target/py-venv`, openapi-typescript and
+//! typescript (npm) in `target/ts-tools`; installed with `CARDROOM_TOOLCHAINS=1`, else a test is
+//! skipped while its tools are missing (see `toolchains`).
 
-use crate::python_client::{ensure_venv, npm_install, run};
-use crate::support::{spawn_app, workspace_root};
-use std::path::{Path, PathBuf};
+use super::python_client::openapi_python_client;
+use super::{npm_install, require};
+use crate::support::{run, spawn_app, workspace_root};
+use std::path::Path;
 use std::process::Command;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn generated_python_clients_play_watten_and_basra_with_typed_models_only() {
     let root = workspace_root();
-    let venv = tokio::task::spawn_blocking({
-        let root = root.clone();
-        move || ensure_venv(&root)
-    })
-    .await
-    .expect("venv");
+    let Some(venv) = openapi_python_client(
+        &root,
+        "generated_python_clients_play_watten_and_basra_with_typed_models_only",
+    ) else {
+        return;
+    };
     let app = spawn_app().await;
     let base = app.base.clone();
     tokio::task::spawn_blocking(move || {
@@ -61,26 +63,6 @@ async fn generated_python_clients_play_watten_and_basra_with_typed_models_only()
     .expect("python");
 }
 
-/// `target/ts-tools` with openapi-typescript and typescript from the npm registry.
-fn ensure_ts_tools(root: &Path) -> PathBuf {
-    let tools = root.join("target/ts-tools");
-    let bin = tools.join("node_modules/.bin");
-    if bin.join("openapi-typescript").exists() && bin.join("tsc").exists() {
-        return bin;
-    }
-    let npm = Command::new("npm").arg("--version").output();
-    assert!(
-        npm.is_ok_and(|o| o.status.success()),
-        "this test needs node and npm (Debian: apt-get install -y nodejs npm)"
-    );
-    npm_install(
-        &tools,
-        &["openapi-typescript@7", "typescript@5"],
-        "npm install openapi-typescript typescript (needs the npm registry)",
-    );
-    bin
-}
-
 fn tsc(bin: &Path, dir: &Path, file: &str) -> std::process::Output {
     Command::new(bin.join("tsc"))
         .current_dir(dir)
@@ -104,7 +86,19 @@ fn tsc(bin: &Path, dir: &Path, file: &str) -> std::process::Output {
 #[test]
 fn a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_action() {
     let root = workspace_root();
-    let bin = ensure_ts_tools(&root);
+    let tools = root.join("target/ts-tools");
+    let Some(bin) = require(
+        "a_generated_typescript_client_type_checks_a_game_loop_and_refuses_a_misspelt_action",
+        "openapi-typescript and typescript are not installed in target/ts-tools",
+        || {
+            let bin = tools.join("node_modules/.bin");
+            let ready = bin.join("openapi-typescript").exists() && bin.join("tsc").exists();
+            ready.then_some(bin)
+        },
+        || npm_install(&tools, &["openapi-typescript@7", "typescript@5"]),
+    ) else {
+        return;
+    };
     let scratch = crate::support::temp_dir("ts-twenty_two");
     let dir = scratch.path();
     run(

@@ -3,74 +3,43 @@
 //! `content_type_conformance`, `response_schema_conformance` and `negative_data_rejection`.
 //! Any failure fails the test with schemathesis' own report (each failure with a `curl` line).
 //!
-//! The first run installs schemathesis into `target/st-venv`; the run is bounded by
-//! `--max-examples` and a fixed `--seed`. Never skipped: without python3 it fails with
-//! instructions.
+//! Needs schemathesis (PyPI) in `target/st-venv`: installed with `CARDROOM_TOOLCHAINS=1`, else
+//! the test is skipped while it is missing (see `toolchains`). The run is bounded by
+//! `--max-examples` and a fixed `--seed`.
 
-use crate::python_client::run;
-use crate::support::workspace_root;
-use api::startup::{ServeConfig, build};
-use std::path::{Path, PathBuf};
+use super::{pip_install, require};
+use crate::support::{ServerOptions, workspace_root};
 use std::process::Command;
-
-/// `target/st-venv` with schemathesis 4 from PyPI.
-fn ensure_schemathesis(root: &Path) -> PathBuf {
-    let venv = root.join("target/st-venv");
-    let bin = venv.join("bin/schemathesis");
-    if bin.exists() {
-        return bin;
-    }
-    let python = Command::new("python3").arg("--version").output();
-    assert!(
-        python.is_ok_and(|o| o.status.success()),
-        "this test needs python3 with the venv module (Debian: apt-get install -y python3 python3-venv)"
-    );
-    run(
-        Command::new("python3").args(["-m", "venv"]).arg(&venv),
-        "creating target/st-venv",
-    );
-    run(
-        Command::new(venv.join("bin/pip")).args([
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "schemathesis>=4,<5",
-        ]),
-        "pip install schemathesis (needs PyPI)",
-    );
-    bin
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn schemathesis_finds_no_failure_in_the_service_and_two_game_documents() {
     let root = workspace_root();
-    let schemathesis = tokio::task::spawn_blocking({
-        let root = root.clone();
-        move || ensure_schemathesis(&root)
-    })
-    .await
-    .expect("install");
-    // Removed when the test ends (the guard lives to the end of this function).
-    let (arena, dir) = crate::support::open_arena("st").await;
-    arena.register_builtins().await.expect("built-in bots");
-    let running = build(ServeConfig {
-        port: 0,
-        workers: Some(2),
-        handle_signals: false,
-        arena: Some(arena),
-        ..ServeConfig::default()
-    })
-    .expect("bind");
-    let base = format!("http://{}", running.addr);
-    let handle = running.server.handle();
-    tokio::spawn(running.server);
+    let venv = root.join("target/st-venv");
+    let Some(schemathesis) = require(
+        "schemathesis_finds_no_failure_in_the_service_and_two_game_documents",
+        "schemathesis is not installed in target/st-venv",
+        || Some(venv.join("bin/schemathesis")).filter(|bin| bin.exists()),
+        || pip_install(&venv, &["schemathesis>=4,<5"]),
+    ) else {
+        return;
+    };
+    let app = ServerOptions::default()
+        .workers(2)
+        .arena("st")
+        .builtins()
+        .spawn()
+        .await;
+    let base = app.base.clone();
+    // Schemathesis writes its cache where it runs: a temporary directory, removed when the test
+    // ends.
+    let scratch = crate::support::temp_dir("st");
 
     let documents = [
         "/openapi.json",
         "/v1/games/watten/openapi.json",
         "/v1/games/basra/openapi.json",
     ];
-    let work_dir = dir.path().to_path_buf();
+    let work_dir = scratch.path().to_path_buf();
     let failures = tokio::task::spawn_blocking(move || {
         let mut failures = Vec::new();
         for document in documents {
@@ -111,6 +80,6 @@ response_schema_conformance,negative_data_rejection",
     })
     .await
     .expect("schemathesis");
-    handle.stop(false).await;
+    app.stop().await;
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

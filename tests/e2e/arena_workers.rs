@@ -1,4 +1,5 @@
-//! Several `cardroom serve` processes on one arena database, as real processes of the binary.
+//! Several `cardroom serve` processes on one arena database, as real processes of the binary
+//! (built by `support::cardroom`).
 //!
 //! - PostgreSQL (`DATABASE_URL`, as `.ci/run` provides): three `--role worker` processes play
 //!   60 queued ranked matches; one is killed with SIGKILL halfway. Every match finishes exactly
@@ -7,77 +8,37 @@
 //!   in their recorded order gives.
 //! - SQLite: a second process on the same database file is refused with a clear message.
 
+use crate::support::{GAME, Process, cardroom, temp_dir};
 use arena::dto::CreateMatch;
 use arena::ratings::{self, Rating, Side};
 use arena::store::{MatchFilter, MatchRecord, MatchStatus, Store};
 use arena::{Arena, ArenaConfig, Role};
+use e2e::fresh_postgres;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const GAME: &str = "twenty_two";
 const MATCHES: usize = 60;
 
-/// A new, empty database on the PostgreSQL server of `DATABASE_URL`, or None (with a printed
-/// line) when there is none.
-async fn fresh_postgres() -> Option<String> {
-    use sqlx::Connection as _;
-    let Some(url) = std::env::var("DATABASE_URL")
-        .ok()
-        .filter(|url| url.starts_with("postgres"))
-    else {
-        eprintln!("DATABASE_URL is not a postgres:// URL: the multi-worker test needs PostgreSQL");
-        return None;
-    };
-    let name = format!(
-        "arena_workers_{}_{}",
-        std::process::id(),
-        rand::random::<u32>()
-    );
-    let mut admin = sqlx::PgConnection::connect(&url)
-        .await
-        .expect("connect to DATABASE_URL");
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&mut admin)
-        .await
-        .expect("create the test database");
-    let base = url.split('?').next().unwrap_or(&url);
-    let server = base.rsplit_once('/').map(|(s, _)| s).unwrap_or(base);
-    Some(format!("{server}/{name}"))
-}
-
-/// A child process that is killed when dropped (a failing test leaves no worker behind).
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// `cardroom serve --role worker` on `database` with these flags, its stdout dropped.
+fn worker_command(database: &str, flags: &[&str]) -> std::process::Command {
+    let mut command = cardroom(["serve", "--role", "worker", "--database", database]);
+    command.args(flags).stdout(Stdio::null());
+    command
 }
 
 fn worker(database: &str) -> Process {
-    let child = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args([
-            "serve",
-            "--role",
-            "worker",
-            "--database",
-            database,
-            "--no-ladder",
-            "--match-concurrency",
-            "4",
-            "--match-lease-ms",
-            "1500",
-            "--log",
-            "warn",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start a cardroom worker");
-    Process(child)
+    let flags = [
+        "--no-ladder",
+        "--match-concurrency",
+        "4",
+        "--match-lease-ms",
+        "1500",
+        "--log",
+        "warn",
+    ];
+    Process::spawn(worker_command(database, &flags).stderr(Stdio::null()))
 }
 
 async fn all_matches(store: &dyn Store) -> Vec<MatchRecord> {
@@ -271,28 +232,24 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
 #[test]
 fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
     // Removed when the test ends, passing or failing.
-    let dir = tempfile::Builder::new()
-        .prefix("cardroom-sqlite-lock-")
-        .tempdir()
-        .expect("temp dir");
+    let dir = temp_dir("sqlite-lock");
     let database = dir.path().join("arena.db").to_string_lossy().to_string();
     let serve = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args([
-                "serve",
-                "--port",
-                "0",
-                "--no-ladder",
-                "--database",
-                &database,
-            ])
+        let mut command = cardroom([
+            "serve",
+            "--port",
+            "0",
+            "--no-ladder",
+            "--database",
+            &database,
+        ]);
+        command
             .args(extra)
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start cardroom")
+            .stderr(Stdio::piped());
+        command
     };
-    let mut first = Process(serve(&[]));
+    let mut first = Process::spawn(&mut serve(&[]));
     // Wait until the first one listens (it holds the database from then on).
     let stderr = first.0.stderr.take().expect("stderr");
     let mut lines = BufReader::new(stderr).lines();
@@ -305,7 +262,7 @@ fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
             break;
         }
     }
-    let second = serve(&[]).wait_with_output().expect("second process");
+    let second = serve(&[]).output().expect("second process");
     assert!(!second.status.success(), "the second process exits");
     let message = String::from_utf8_lossy(&second.stderr);
     assert!(
@@ -314,9 +271,7 @@ fn a_second_process_on_one_sqlite_database_is_refused_with_a_clear_message() {
     );
     // --role worker on SQLite is refused up front, whatever else runs.
     drop(first);
-    let worker = serve(&["--role", "worker"])
-        .wait_with_output()
-        .expect("worker");
+    let worker = serve(&["--role", "worker"]).output().expect("worker");
     assert!(!worker.status.success());
     assert!(
         String::from_utf8_lossy(&worker.stderr).contains("needs PostgreSQL"),
@@ -332,28 +287,19 @@ fn ladder_worker(
     index: usize,
     lines: std::sync::mpsc::Sender<(usize, String)>,
 ) -> Process {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args([
-            "serve",
-            "--role",
-            "worker",
-            "--database",
-            database,
-            "--ladder-interval-ms",
-            "200",
-            "--match-concurrency",
-            "2",
-            // A killed worker's matches come back soon, so the ladder's bots are free again.
-            "--match-lease-ms",
-            "1500",
-            "--log",
-            "info",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a cardroom worker");
-    let stderr = child.stderr.take().expect("stderr");
+    let flags = [
+        "--ladder-interval-ms",
+        "200",
+        "--match-concurrency",
+        "2",
+        // A killed worker's matches come back soon, so the ladder's bots are free again.
+        "--match-lease-ms",
+        "1500",
+        "--log",
+        "info",
+    ];
+    let mut worker = Process::spawn(worker_command(database, &flags).stderr(Stdio::piped()));
+    let stderr = worker.0.stderr.take().expect("stderr");
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if lines.send((index, line)).is_err() {
@@ -361,7 +307,7 @@ fn ladder_worker(
             }
         }
     });
-    Process(child)
+    worker
 }
 
 /// Holders of the ladder leader's advisory lock (key 7262, `LADDER_LOCK` in the store) on

@@ -1,0 +1,101 @@
+//! The web pages in a real browser: Debian's Chromium (`/usr/bin/chromium`) driven by Playwright
+//! for Python (`tests/web/browser_test.py`) from `target/web-venv`, installed from PyPI with
+//! `CARDROOM_TOOLCHAINS=1` (never `playwright install`: the browser is the system's), else the
+//! test is skipped while either is missing (see `toolchains`).
+
+use super::{pip_install, require};
+use crate::support::{run, spawn_with, test_key, workspace_root};
+use crate::web::{Server, spawn_slow_bot};
+use api::codec::StateCodec;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The venv's python when Chromium is there and the venv imports Playwright.
+fn playwright(venv: &Path) -> Option<PathBuf> {
+    let python = venv.join("bin/python");
+    let ready = Path::new(CHROMIUM).exists()
+        && python.exists()
+        && Command::new(&python)
+            .args(["-c", "import playwright.sync_api"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    ready.then_some(python)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_work_in_a_real_browser() {
+    let root = workspace_root();
+    let venv = root.join("target/web-venv");
+    let Some(python) = require(
+        "the_pages_work_in_a_real_browser",
+        "Playwright for Python is not installed in target/web-venv, or Debian's Chromium is not \
+         at /usr/bin/chromium",
+        || playwright(&venv),
+        || {
+            // Only the Python package comes from a registry (never `playwright install`).
+            assert!(
+                Path::new(CHROMIUM).exists(),
+                "the browser test needs Debian's Chromium at {CHROMIUM} (apt-get install -y chromium)"
+            );
+            pip_install(&venv, &["playwright"]);
+        },
+    ) else {
+        return;
+    };
+    let server = Server::start("browser").await;
+    let builtins = server.builtin_ids().await;
+    assert_eq!(builtins.len(), 2, "the two built-in bots");
+    // Ranked matches fill the leaderboard; the last one is replayed in the browser.
+    let mut finished = String::new();
+    for round in 0..4 {
+        let bots = if round % 2 == 0 {
+            builtins.clone()
+        } else {
+            builtins.iter().rev().cloned().collect()
+        };
+        let created = server
+            .post(
+                "/v1/matches",
+                &json!({"game": "twenty_two", "bots": bots, "ranked": true}),
+            )
+            .await;
+        finished = created["id"].as_str().expect("id").to_string();
+        server.wait_finished(&finished).await;
+    }
+    let slow = spawn_slow_bot(Duration::from_millis(100)).await;
+    let slow_bots = server.register_slow_bots(&slow).await;
+    // A second server that seals states (sealed only): the play page holds an opaque token.
+    let sealed = spawn_with(StateCodec::sealed(&test_key(), true)).await;
+    let screenshots = root.join("docs/screenshots");
+    std::fs::create_dir_all(&screenshots).expect("docs/screenshots");
+    let config = json!({
+        "base": server.0.base,
+        "sealed_base": sealed.base,
+        "finished_match": finished,
+        "slow_bots": slow_bots,
+        "bot": builtins[0],
+        "screenshots": screenshots,
+    });
+    let script = root.join("tests/web/browser_test.py");
+    let output = tokio::task::spawn_blocking(move || {
+        run(
+            Command::new(python).arg(script).arg(config.to_string()),
+            "the browser test (tests/web/browser_test.py)",
+        )
+    })
+    .await
+    .expect("browser test");
+    println!("{output}");
+    assert!(output.contains("all browser checks passed"), "{output}");
+    for shot in ["leaderboard.png", "replay.png", "play.png"] {
+        let size = std::fs::metadata(screenshots.join(shot))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        assert!(size > 10_000, "docs/screenshots/{shot} was not written");
+    }
+    server.0.stop().await;
+}
