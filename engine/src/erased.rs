@@ -8,7 +8,7 @@
 use crate::error::{ActionError, ReplayError, SetupError, StateError};
 use crate::game::Viewer;
 use crate::game::{
-    ActionOf, EventOf, GameDef, GameResult, GameState, OptionsOf, Seat, Setup, ViewOf,
+    ActionOf, EventOf, Family, GameDef, GameResult, GameState, OptionsOf, Seat, Setup, ViewOf,
 };
 use crate::options::{
     OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
@@ -18,7 +18,7 @@ use crate::search::Rollout;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::marker::PhantomData;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 
 /// Version of the transparent state envelope (2: every state holds the shared `table` header).
 pub const STATE_VERSION: u64 = 2;
@@ -144,6 +144,17 @@ pub trait Game: Send + Sync {
     ) -> Result<u64, SetupError>;
     /// The built-in heuristic bot's choice: an index into `legal`, from a seat's view only.
     fn heuristic(&self, view: &Value, legal: &[Value]) -> Result<usize, String>;
+    /// Plays one game of `request` to its end on typed calls: the seat whose turn it is chooses
+    /// with the built-in heuristic (from its own view) if it is in `heuristic_seats`, else
+    /// uniformly at random from a [`PlayoutRng`] seeded `choice_seed`. Returns the result; an
+    /// error if the setup is refused or play stops before the end (a rules bug). The strength
+    /// test plays thousands of these.
+    fn heuristic_against_random(
+        &self,
+        request: &NewGame,
+        heuristic_seats: &[Seat],
+        choice_seed: u64,
+    ) -> Result<GameResult, String>;
     /// The JSON Schemas of the family's options, actions, events and views (shared by every id
     /// of the family): a document `{"$schema", "$defs"}`, see [`crate::schema`].
     fn schemas(&self) -> Value;
@@ -229,33 +240,37 @@ pub struct PresetGame<G: GameDef> {
     info: GameInfo,
     preset: Preset,
     id: Arc<str>,
-    /// Typed setups with default options by player count, built on the first random playout:
-    /// they differ only in the seed, and building one (the family's catalog, JSON option merging)
-    /// costs as much as a short game.
-    playout_setups: Mutex<Vec<Setup<OptionsOf<G>>>>,
+    /// The family, built once and shared by its presets: every setup merges its option specs.
+    family: Arc<Family>,
+    /// Typed setups with default options for every player count the id seats, built on the first
+    /// random playout: they differ only in the seed, and merging options costs as much as a
+    /// short game.
+    playout_setups: OnceLock<Vec<Setup<OptionsOf<G>>>>,
     _family: PhantomData<fn() -> G>,
 }
 
 impl<G: GameDef> PresetGame<G> {
     /// Every preset of the family as its own game.
     pub fn all() -> Vec<Box<dyn Game>> {
-        let family = G::family();
+        let family = Arc::new(G::family());
         family
             .presets
             .iter()
-            .map(|preset| Box::new(PresetGame::<G>::new(&family, preset.clone())) as Box<dyn Game>)
+            .map(|preset| {
+                Box::new(PresetGame::<G>::new(family.clone(), preset.clone())) as Box<dyn Game>
+            })
             .collect()
     }
 
     /// The game of the family's preset `id`, for typed callers (benchmarks, tests) that want its
     /// setups (`typed_setup`: the same merging and checks as the registry's) without the erasure.
     pub fn preset(id: &str) -> Option<Self> {
-        let family = G::family();
+        let family = Arc::new(G::family());
         let preset = family.presets.iter().find(|p| p.id == id)?.clone();
-        Some(Self::new(&family, preset))
+        Some(Self::new(family, preset))
     }
 
-    fn new(family: &crate::game::Family, preset: Preset) -> Self {
+    fn new(family: Arc<Family>, preset: Preset) -> Self {
         let options = family
             .options
             .iter()
@@ -307,7 +322,8 @@ impl<G: GameDef> PresetGame<G> {
             info,
             id: Arc::from(preset.id),
             preset,
-            playout_setups: Mutex::new(Vec::new()),
+            family,
+            playout_setups: OnceLock::new(),
             _family: PhantomData,
         }
     }
@@ -317,8 +333,8 @@ impl<G: GameDef> PresetGame<G> {
         if request.seed > crate::rng::MAX_SEED {
             return Err(SetupError::InvalidSeed(request.seed));
         }
-        let family_specs = G::family().options;
-        let merged = merge_options(&family_specs, &self.preset, &request.options);
+        let family_specs = &self.family.options;
+        let merged = merge_options(family_specs, &self.preset, &request.options);
         // The range follows the options when they are valid (a variant may seat more).
         let range = merged.as_ref().map_or(self.info.players, |merged| {
             players_for(&self.info.players_when, merged, self.info.players)
@@ -341,7 +357,7 @@ impl<G: GameDef> PresetGame<G> {
         }
         let mut merged = merged?;
         G::resolve_options(&request.options, &mut merged)?;
-        check_constraints(&family_specs, &request.options, &merged, players)?;
+        check_constraints(family_specs, &request.options, &merged, players)?;
         let options: OptionsOf<G> = serde_json::from_value(Value::Object(merged))
             .map_err(|e| SetupError::InvalidOptions(format!("invalid options: {e}")))?;
         Ok(Setup {
@@ -545,27 +561,25 @@ impl<G: GameDef> Game for PresetGame<G> {
         first_seed: u64,
         games: u64,
     ) -> Result<u64, SetupError> {
-        let cached = {
-            let setups = self
-                .playout_setups
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            setups.iter().find(|s| s.players == players).cloned()
-        };
-        let mut setup = match cached {
-            Some(setup) => setup,
-            None => {
-                let setup = self.typed_setup(&NewGame {
-                    players,
-                    ..NewGame::default()
-                })?;
-                let mut setups = self
-                    .playout_setups
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                setups.push(setup.clone());
-                setup
-            }
+        let setups = self.playout_setups.get_or_init(|| {
+            let PlayerRange { min, max } = self.info.players;
+            (min..=max)
+                .filter_map(|players| {
+                    self.typed_setup(&NewGame {
+                        players,
+                        ..NewGame::default()
+                    })
+                    .ok()
+                })
+                .collect()
+        });
+        let mut setup = match setups.iter().find(|s| s.players == players) {
+            Some(setup) => setup.clone(),
+            // Not seated with the default options: the setup words why.
+            None => self.typed_setup(&NewGame {
+                players,
+                ..NewGame::default()
+            })?,
         };
         let mut lists = PlayoutLists::<G>::default();
         let mut applied = 0;
@@ -593,8 +607,40 @@ impl<G: GameDef> Game for PresetGame<G> {
         Ok(G::heuristic(&view, &legal).min(legal.len() - 1))
     }
 
+    fn heuristic_against_random(
+        &self,
+        request: &NewGame,
+        heuristic_seats: &[Seat],
+        choice_seed: u64,
+    ) -> Result<GameResult, String> {
+        let setup = self.typed_setup(request).map_err(|e| e.to_string())?;
+        let mut events = Vec::new();
+        let mut state = G::setup(&setup, &mut events).map_err(|e| e.to_string())?;
+        let mut rng = PlayoutRng::new(choice_seed);
+        let mut legal = Vec::new();
+        while let Some(&seat) = state.to_act().as_slice().first() {
+            legal.clear();
+            state.legal_actions(seat, &mut legal);
+            if legal.is_empty() {
+                return Err(format!("seat {seat} is to act with no legal action"));
+            }
+            let index = if heuristic_seats.contains(&seat) {
+                G::heuristic(&state.view(Viewer::Seat(seat)), &legal).min(legal.len() - 1)
+            } else {
+                rng.below(legal.len())
+            };
+            events.clear();
+            state
+                .apply(seat, &legal[index], &mut events)
+                .map_err(|e| format!("seat {seat}: a listed action was refused: {e}"))?;
+        }
+        state
+            .result()
+            .ok_or_else(|| "the game stopped without a result".to_string())
+    }
+
     fn schemas(&self) -> Value {
-        crate::schema::family_schemas::<G>()
+        crate::schema::family_schemas::<G>(&self.family)
     }
 }
 

@@ -313,6 +313,14 @@ pub fn push_in_place<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
 ///   `Err` the state is unchanged; it runs automatic steps (dealing, scoring) before returning.
 /// - `legal_actions` lists every legal action of `seat` in a canonical, deterministic order.
 /// - `view` is built by whitelisting what the viewer may know.
+///
+/// Shared field names of family states, for new code (older fields that name the same thing
+/// otherwise keep their serialized name with `#[serde(rename = ...)]`, since saved states and
+/// recorded games must load unchanged):
+/// - `deals_played`: deals (hands) finished so far, thrown-in ones included;
+/// - `deal_number`: the number of the deal in progress, from 1;
+/// - `totals`: each seat's (or side's) score over the deals so far;
+/// - `stacked`: the setup's stacked deals, parsed, entry `d` for deal `d`.
 pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static {
     /// The family's options (serde: `deny_unknown_fields`; every field has an [`OptionSpec`]).
     type Options: Serialize
@@ -453,7 +461,8 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// Sets up a game (and deals, if the game starts with a deal), appending to `events` the
     /// public events of the setup: the deal as every seat may see it (who got how many cards, never
     /// which), a card turned up, a cut, a dealer drawn. Draws all chance from the state's
-    /// [`crate::rng::GameRng`]; checks player-dependent options.
+    /// [`crate::rng::GameRng`]; checks player-dependent options. The player count is within the
+    /// game id's range (the generic layer refused any other), so setups do not check it again.
     fn setup(
         setup: &Setup<OptionsOf<Self>>,
         events: &mut Vec<EventOf<Self>>,

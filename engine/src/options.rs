@@ -66,29 +66,39 @@ impl schemars::JsonSchema for FirstDealer {
 }
 
 impl FirstDealer {
-    /// Refuses a fixed seat outside a `players`-seat game.
-    pub fn check(self, players: usize) -> Result<(), SetupError> {
+    /// Refuses a fixed seat outside a `players`-seat game: at setup (as invalid options) and when a
+    /// state is loaded (as an inconsistent state), with the same words.
+    pub fn check(self, players: usize) -> Result<(), String> {
         match self {
-            FirstDealer::Seat(seat) if seat >= players => Err(SetupError::InvalidOptions(format!(
-                "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {seat}",
+            FirstDealer::Seat(seat) if seat >= players => Err(format!(
+                "option `first_dealer` must be a seat from 0 to {}, not {seat}",
                 players.saturating_sub(1)
-            ))),
+            )),
             _ => Ok(()),
         }
     }
 
-    /// True if the option names a seat of a `players`-seat game (or is random).
-    pub fn fits(self, players: usize) -> bool {
-        self.check(players).is_ok()
-    }
-
-    /// The first dealer: the fixed seat, or one uniform draw from `rng`.
+    /// The first dealer of every family: the fixed seat, or one uniform draw from the game's RNG
+    /// (chance event `first_dealer`). The setup has refused a seat outside the game
+    /// ([`FirstDealer::check`]) before.
     pub fn pick(self, rng: &mut GameRng, players: usize) -> Seat {
         match self {
             FirstDealer::Seat(seat) => seat,
             FirstDealer::Random => rng.pick(players),
         }
     }
+}
+
+/// Typed options at the defaults `specs` declare: `Default` of a family's options where the specs
+/// are the one place its defaults are written. Panics if they do not parse, which the
+/// conformance tests catch for every game id.
+pub fn spec_defaults<O: serde::de::DeserializeOwned>(specs: &[OptionSpec]) -> O {
+    let defaults: Map<String, Value> = specs
+        .iter()
+        .map(|spec| (spec.id.clone(), spec.default.clone()))
+        .collect();
+    serde_json::from_value(Value::Object(defaults))
+        .unwrap_or_else(|e| panic!("the declared option defaults do not parse: {e}"))
 }
 
 /// The type and allowed values of one option.

@@ -38,8 +38,8 @@ pub fn word_or_count(word: &str, description: &str) -> Schema {
 
 /// Every schema of a family, as a JSON Schema document `{"$schema", "$defs"}` whose definitions
 /// are named as the module documentation says and refer to each other with `#/$defs/<name>`.
-pub fn family_schemas<G: GameDef>() -> Value {
-    let family = G::family();
+/// `family` is `G`'s own (built once per process by the registry).
+pub fn family_schemas<G: GameDef>(family: &crate::game::Family) -> Value {
     let prefix = family.id;
     let mut generator = SchemaSettings::draft2020_12()
         .for_serialize()

@@ -397,13 +397,22 @@ fn catalog_is_coherent() {
             ..NewGame::default()
         })
         .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", info.id));
-        let err = game
-            .start(&NewGame {
-                players: info.players.max + 1,
-                ..NewGame::default()
-            })
-            .unwrap_err();
-        assert_eq!(err.code(), "invalid_players");
+        // The generic layer refuses a count outside the id's range: family setups do not re-check.
+        for players in [info.players.min - 1, info.players.max + 1] {
+            let err = game
+                .start(&NewGame {
+                    players,
+                    ..NewGame::default()
+                })
+                .map(|_| ())
+                .unwrap_err();
+            assert_eq!(
+                err.code(),
+                "invalid_players",
+                "{}: {players} players",
+                info.id
+            );
+        }
     }
 }
 
@@ -689,4 +698,144 @@ fn random_playouts_play_the_recorded_games() {
         "random playouts no longer play the recorded games (a legal list, its order or a chance \
          draw changed): {changed:#?}"
     );
+}
+
+/// The values a spec declares (each choice, each end of a range), and values outside it.
+fn declared_and_outside(kind: &engine::options::OptionKind) -> (Vec<Value>, Vec<Value>) {
+    use engine::options::OptionKind;
+    use serde_json::json;
+    match kind {
+        OptionKind::Boolean => (vec![json!(true), json!(false)], vec![json!("yes")]),
+        OptionKind::Integer { min, max } => (
+            vec![json!(min), json!(max)],
+            vec![json!(min - 1), json!(max + 1)],
+        ),
+        OptionKind::IntegerChoice { values } => (
+            values.iter().map(|v| json!(v)).collect(),
+            vec![json!(values.iter().max().map_or(0, |v| v + 1))],
+        ),
+        OptionKind::Enum { values } => (
+            values.iter().map(|v| json!(v)).collect(),
+            vec![json!("no_such_choice")],
+        ),
+        OptionKind::EnumOrInteger { values, min, max } => (
+            values
+                .iter()
+                .map(|v| json!(v))
+                .chain([json!(min), json!(max)])
+                .collect(),
+            vec![json!("no_such_choice"), json!(max + 1)],
+        ),
+        OptionKind::SingleKeyObject { keys, min, max } => (
+            keys.iter()
+                .flat_map(|k| [json!({ k: min }), json!({ k: max })])
+                .collect(),
+            vec![json!({"no_such_key": min})],
+        ),
+        // Checked by the game at setup: the default is the value a spec vouches for.
+        OptionKind::Object { .. } => (Vec::new(), vec![json!("not an object")]),
+    }
+}
+
+/// Options are declared once, as specs (ids, defaults, choices, ranges), beside the family's typed
+/// `Options`; for every game id the two agree: a game with no options given has exactly the
+/// specs' ids at their defaults in its typed options (and no field the family does not declare),
+/// every declared value parses into the typed
+/// options (a refusal may only be a rule between options or the player count, never a value the
+/// typed options cannot hold), and a value outside a spec is refused.
+#[test]
+fn every_option_spec_agrees_with_the_typed_options() {
+    for game in registry::games() {
+        let info = game.info();
+        let start = |options: serde_json::Map<String, Value>| {
+            game.start(&NewGame {
+                players: info.players.min,
+                options,
+                ..NewGame::default()
+            })
+        };
+        let typed = start(Default::default())
+            .unwrap_or_else(|e| panic!("{}: defaults refused: {e}", info.id))
+            .options();
+        let typed = typed.as_object().expect("typed options are an object");
+        // A field only another id with the same typed options declares is allowed (Marglia and
+        // Maniglia share one `Options`): ids whose default games have the same fields.
+        let field_set = |game: &dyn Game| -> Vec<String> {
+            game.start(&NewGame {
+                players: game.info().players.min,
+                ..NewGame::default()
+            })
+            .map(|m| {
+                m.options()
+                    .as_object()
+                    .map_or_else(Vec::new, |o| o.keys().cloned().collect())
+            })
+            .unwrap_or_default()
+        };
+        let fields = field_set(game.as_ref());
+        let declared_ids: Vec<&String> = registry::games()
+            .iter()
+            .filter(|other| field_set(other.as_ref()) == fields)
+            .flat_map(|other| other.info().options.iter().map(|spec| &spec.id))
+            .collect();
+        for field in typed.keys() {
+            assert!(
+                declared_ids.contains(&field),
+                "{}: the typed options' field `{field}` is not a declared option",
+                info.id
+            );
+        }
+        for spec in &info.options {
+            assert_eq!(
+                typed.get(&spec.id),
+                Some(&spec.default),
+                "{}: option `{}` defaults differently in its spec and its typed options",
+                info.id,
+                spec.id
+            );
+            let (declared, outside) = declared_and_outside(&spec.kind);
+            for value in declared {
+                let options = [(spec.id.clone(), value.clone())].into_iter().collect();
+                if let Err(e) = start(options) {
+                    // The typed parse's refusal (`PresetGame::typed_setup`) starts so.
+                    assert!(
+                        !e.to_string().starts_with("invalid options:"),
+                        "{}: option `{}` declares {value}, which the typed options refuse: {e}",
+                        info.id,
+                        spec.id
+                    );
+                }
+            }
+            for value in outside {
+                let options = [(spec.id.clone(), value.clone())].into_iter().collect();
+                let refused = start(options).map(|_| ()).unwrap_err();
+                assert_eq!(
+                    refused.code(),
+                    "invalid_options",
+                    "{}: option `{}` = {value}",
+                    info.id,
+                    spec.id
+                );
+            }
+        }
+    }
+}
+
+/// The families whose typed options have a `Default` of their own (read where an option is
+/// missing, and by typed callers) state the defaults their specs declare.
+#[test]
+fn typed_option_defaults_are_the_declared_defaults() {
+    use engine::games::{bird_dog, marglia, sloppy_seconds, trump_crew, twenty_two};
+    use engine::options::{OptionSpec, spec_defaults};
+    fn agree<O>(specs: &[OptionSpec])
+    where
+        O: serde::de::DeserializeOwned + Default + PartialEq + std::fmt::Debug,
+    {
+        assert_eq!(O::default(), spec_defaults::<O>(specs));
+    }
+    agree::<bird_dog::Options>(&bird_dog::rules::option_specs());
+    agree::<marglia::Options>(&marglia::rules::marglia_specs());
+    agree::<sloppy_seconds::Options>(&sloppy_seconds::rules::option_specs());
+    agree::<trump_crew::Options>(&trump_crew::rules::option_specs());
+    agree::<twenty_two::rules::Options>(&twenty_two::rules::option_specs());
 }

@@ -3,8 +3,8 @@
 //! (`registry`, `Game`, `Match`) with stacked deals; `determinize` checks sampled deals against exact
 //! enumeration; `rulings` checks that every cited ruling id is stated in `docs/rules/<family>.md`;
 //! `schemas` checks the generated JSON Schemas
-//! against what seeded games write; `search` runs IS-MCTS on every game id; `support` holds the
-//! shared helpers.
+//! against what seeded games write; `search` runs IS-MCTS on every game id; `strength` plays the
+//! built-in heuristic against random play on every game id; `support` holds the shared helpers.
 
 mod conformance;
 mod determinize;
@@ -21,4 +21,5 @@ mod rules_watten;
 mod rulings;
 mod schemas;
 mod search;
+mod strength;
 mod support;

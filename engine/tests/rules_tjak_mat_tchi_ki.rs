@@ -1,7 +1,7 @@
 //! Rulings (R1..R14) and worked examples (K1..K10) of Tjak-mat-tchi-ki, through the erased API
 //! with stacked deals. See: docs/rules/tjak_mat_tchi_ki.md.
 
-use engine::games::tjak_mat_tchi_ki::rules::is_pair;
+use engine::games::tjak_mat_tchi_ki::combination::is_pair;
 use engine::games::tjak_mat_tchi_ki::state::decide_draw;
 use engine::tiles::Tile;
 use engine::{Match, NewGame, Viewer, registry};
@@ -533,62 +533,6 @@ fn views_hide_the_reserve_and_other_hands() {
     }
     let seat0 = view(m.as_ref(), 0).to_string();
     assert!(seat0.contains("\"2-2#2\"") && !seat0.contains("\"2-6\""));
-}
-
-/// Uniform random choice from a small xorshift.
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-#[test]
-fn heuristic_beats_random() {
-    let game = registry::find("tjak_mat_tchi_ki").unwrap();
-    let games = 300u64;
-    let (mut heuristic_total, mut random_total) = (0.0, 0.0);
-    for seed in 0..games {
-        let players = 4;
-        let smart = (seed % players as u64) as usize;
-        let mut m = game
-            .start(&NewGame {
-                players,
-                options: json!({"hands": 8, "start_chips": 0})
-                    .as_object()
-                    .cloned()
-                    .unwrap(),
-                seed,
-                ..NewGame::default()
-            })
-            .unwrap();
-        let mut rng = Lcg(seed * 2654435761 + 1);
-        while !m.is_over() {
-            let seat = m.to_act()[0];
-            let legal = m.legal_actions(seat);
-            let i = if seat == smart {
-                game.heuristic(&m.view(Viewer::Seat(seat)), &legal).unwrap()
-            } else {
-                rng.below(legal.len())
-            };
-            act(&mut m, seat, legal[i].clone());
-        }
-        let scores = m.result().unwrap().scores;
-        heuristic_total += scores[smart];
-        random_total += scores.iter().sum::<f64>() - scores[smart];
-    }
-    let heuristic_mean = heuristic_total / games as f64;
-    let random_mean = random_total / (games as f64 * 3.0);
-    println!(
-        "tjak_mat_tchi_ki: heuristic {heuristic_mean:.2} vs random {random_mean:.2} chips per game"
-    );
-    assert!(
-        heuristic_mean > random_mean + 0.5,
-        "{heuristic_mean} vs {random_mean}"
-    );
 }
 
 /// The saved state of the K3 deal (4 players, seat 1 first), to forge from.

@@ -30,9 +30,9 @@ use crate::deal::parse_card_deals;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-use action::Action;
+use action::{Action, Event};
 use rules::Options;
-use state::{Event, State};
+use state::State;
 use view::View;
 
 /// The Basra family.
@@ -56,11 +56,6 @@ impl GameDef for Basra {
 
     fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
-        if n != 2 && n != 4 {
-            return Err(SetupError::InvalidOptions(format!(
-                "Basra is played by 2 players or 4 in partnerships, not {n} (R19)"
-            )));
-        }
         state::check_options(&setup.options, n).map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?;
         Ok(State::new(

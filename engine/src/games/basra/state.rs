@@ -1,11 +1,11 @@
 //! State of a game of Basra: dealing and burying, turns with step-by-step capture choice, deal
 //! scoring, game and rubber end. Scores are kept in half-points.
 
-use super::action::Action;
-use super::rules::{BuryMode, FirstDealer, GameEnd, Options, Rubber};
+use super::action::{Action, Event};
+use super::rules::{BuryMode, GameEnd, Options, Rubber};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, in_order, one_card};
+use crate::cards::{Card, CardSet, in_order, one_card};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
 use crate::deal::deal_sequence;
 use crate::error::ActionError;
@@ -29,88 +29,6 @@ pub enum Phase {
     },
     /// The game (or rubber) is over.
     Over,
-}
-
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A deal was made.
-    Deal {
-        /// Deal number (from 1, counting the whole match).
-        deal: usize,
-        /// The dealer.
-        dealer: Seat,
-        /// The initial floor after burying.
-        floor: Vec<Card>,
-        /// Cards buried in the stock (public identities).
-        buried: Vec<Card>,
-    },
-    /// A new round of cards was dealt to the hands.
-    Round {
-        /// Cards each.
-        cards_each: usize,
-    },
-    /// A card played.
-    Play {
-        /// The player.
-        seat: Seat,
-        /// The card.
-        cards: CardList,
-    },
-    /// A floor card selected for the capture being chosen.
-    Select {
-        /// The player.
-        seat: Seat,
-        /// The floor card.
-        card: Card,
-    },
-    /// A capture.
-    Capture {
-        /// The player.
-        seat: Seat,
-        /// The capturing card.
-        card: Card,
-        /// The floor cards taken.
-        cards: CardList,
-        /// Bonus scored (points; 0 if none).
-        bonus: f64,
-    },
-    /// The card was trailed onto the floor.
-    Trail {
-        /// The player.
-        seat: Seat,
-        /// The card.
-        card: Card,
-    },
-    /// End of deal: the floor goes to the last capturer (or is set aside).
-    Remainder {
-        /// The side that takes them (none: set aside unscored).
-        side: Option<usize>,
-        /// The cards.
-        cards: CardList,
-    },
-    /// A deal was scored.
-    DealScored {
-        /// Deal number.
-        deal: usize,
-        /// The scoring.
-        score: Box<DealScore>,
-        /// Side totals (points).
-        totals: Vec<f64>,
-    },
-    /// A game ended (one of a rubber, or the whole match).
-    GameEnded {
-        /// The winning side (none: draw).
-        winner: Option<usize>,
-        /// Side totals.
-        totals: Vec<f64>,
-    },
-    /// The match is over.
-    GameOver {
-        /// Final ranking of seats.
-        ranking: Ranking,
-    },
 }
 
 /// The full state.
@@ -185,10 +103,7 @@ impl State {
         events: &mut Vec<Event>,
     ) -> State {
         let mut rng = GameRng::new(seed);
-        let dealer = match options.first_dealer {
-            FirstDealer::Seat(s) => s,
-            FirstDealer::Random => rng.pick(players),
-        };
+        let dealer = options.first_dealer.pick(&mut rng, players);
         let mut state = State {
             table: Table {
                 players,
@@ -501,14 +416,7 @@ pub fn check_options(options: &Options, n: usize) -> Result<(), String> {
             options.hand_size
         ));
     }
-    if let FirstDealer::Seat(s) = options.first_dealer
-        && s >= n
-    {
-        return Err(format!(
-            "option `first_dealer` must be a seat from 0 to {}, not {s}",
-            n - 1
-        ));
-    }
+    options.first_dealer.check(n)?;
     match &options.game_end {
         GameEnd::Target(t) if *t < 1 => Err(format!(
             "option `game_end`: the target must be at least 1, not {t}"

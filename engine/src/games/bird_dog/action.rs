@@ -1,6 +1,9 @@
 //! The action vocabulary of Bird Dog (spec §3), serialized as `{"type": ...}`.
 
+use super::state::{CardName, HandSummary, Pos};
+use crate::cards::Suit;
 use crate::cards::{Card, CardList};
+use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
 
@@ -39,4 +42,80 @@ impl Action {
             cards: smallvec![card],
         }
     }
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A new hand is dealt; W1 is turned up.
+    Deal {
+        /// 1-based hand number.
+        hand: u32,
+        /// The dealer.
+        dealer: Seat,
+        /// The first candidate (W1).
+        candidate: Card,
+    },
+    /// The next widow card is turned up after all passed.
+    TurnUp {
+        /// 2 or 3.
+        round: usize,
+        /// The candidate.
+        candidate: Card,
+    },
+    /// A solo or nil declaration.
+    Declare {
+        /// The seat.
+        seat: Seat,
+        /// solo or nil.
+        contract: Contract,
+    },
+    /// A pass.
+    Pass {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Trump is fixed.
+    Trump {
+        /// Trump suit.
+        trump: Suit,
+        /// The indicator.
+        indicator: Card,
+        /// The Bird Dog card.
+        bird_dog: CardName,
+        /// The solo player (None: free-for-all).
+        solo: Option<Seat>,
+    },
+    /// A card played; `dummy` when the controller played the dummy's card.
+    Play {
+        /// The seat that acted.
+        seat: Seat,
+        /// The card.
+        cards: CardList,
+        /// True for a dummy card.
+        dummy: bool,
+    },
+    /// A trick was won (by a seat or the dummy).
+    TrickWon {
+        /// The winner.
+        seat: Pos,
+    },
+    /// The dummy's next face-down card is turned up.
+    DummyTurnUp {
+        /// The card.
+        card: Card,
+    },
+    /// A hand ended.
+    HandEnd {
+        /// What happened.
+        summary: Box<HandSummary>,
+        /// Totals after the hand.
+        totals: Vec<u32>,
+    },
+    /// The game ended.
+    GameOver {
+        /// Final totals.
+        totals: Vec<u32>,
+    },
 }

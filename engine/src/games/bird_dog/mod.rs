@@ -27,9 +27,9 @@ pub mod view;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-pub use action::{Action, Contract};
+pub use action::{Action, Contract, Event};
 pub use rules::Options;
-pub use state::{Event, Phase, State};
+pub use state::{Phase, State};
 pub use view::View;
 
 /// The Bird Dog family.

@@ -80,15 +80,7 @@ impl Options {
         if self.max_hands == Some(0) {
             return Err("option `max_hands` must be at least 1 or null".into());
         }
-        if let FirstDealer::Seat(s) = self.first_dealer
-            && s >= players
-        {
-            return Err(format!(
-                "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {s}",
-                players.saturating_sub(1)
-            ));
-        }
-        Ok(())
+        self.first_dealer.check(players)
     }
 }
 

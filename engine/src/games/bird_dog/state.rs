@@ -1,10 +1,10 @@
 //! The state of a Bird Dog game: hands of trump/solo, nil, play and scoring (spec §2-§5).
 
-use super::action::{Action, Contract};
-use super::rules::{AllPass, FirstDealer, HAND_SIZE, Options, PACK_SIZE, TieRule};
+use super::action::{Action, Contract, Event};
+use super::rules::{AllPass, HAND_SIZE, Options, PACK_SIZE, TieRule};
 use super::scoring;
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, PackSpec, Rank, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
@@ -119,82 +119,6 @@ pub struct HandSummary {
     pub scores: Vec<u32>,
 }
 
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A new hand is dealt; W1 is turned up.
-    Deal {
-        /// 1-based hand number.
-        hand: u32,
-        /// The dealer.
-        dealer: Seat,
-        /// The first candidate (W1).
-        candidate: Card,
-    },
-    /// The next widow card is turned up after all passed.
-    TurnUp {
-        /// 2 or 3.
-        round: usize,
-        /// The candidate.
-        candidate: Card,
-    },
-    /// A solo or nil declaration.
-    Declare {
-        /// The seat.
-        seat: Seat,
-        /// solo or nil.
-        contract: Contract,
-    },
-    /// A pass.
-    Pass {
-        /// The seat.
-        seat: Seat,
-    },
-    /// Trump is fixed.
-    Trump {
-        /// Trump suit.
-        trump: Suit,
-        /// The indicator.
-        indicator: Card,
-        /// The Bird Dog card.
-        bird_dog: CardName,
-        /// The solo player (None: free-for-all).
-        solo: Option<Seat>,
-    },
-    /// A card played; `dummy` when the controller played the dummy's card.
-    Play {
-        /// The seat that acted.
-        seat: Seat,
-        /// The card.
-        cards: CardList,
-        /// True for a dummy card.
-        dummy: bool,
-    },
-    /// A trick was won (by a seat or the dummy).
-    TrickWon {
-        /// The winner.
-        seat: Pos,
-    },
-    /// The dummy's next face-down card is turned up.
-    DummyTurnUp {
-        /// The card.
-        card: Card,
-    },
-    /// A hand ended.
-    HandEnd {
-        /// What happened.
-        summary: Box<HandSummary>,
-        /// Totals after the hand.
-        totals: Vec<u32>,
-    },
-    /// The game ended.
-    GameOver {
-        /// Final totals.
-        totals: Vec<u32>,
-    },
-}
-
 /// The full state, hidden cards and RNG included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -207,7 +131,8 @@ pub struct State {
     /// The dealer.
     pub dealer: Seat,
     /// Hands finished (annulled ones included).
-    pub hands_played: u32,
+    #[serde(rename = "hands_played")]
+    pub deals_played: u32,
     /// Game totals.
     pub totals: Vec<u32>,
     /// Human hands.
@@ -286,23 +211,11 @@ impl State {
     /// Sets up a game and deals the first hand.
     pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let players = setup.players;
-        if !(2..=3).contains(&players) {
-            return Err(SetupError::PlayerCount {
-                game: "bird_dog".into(),
-                min: 2,
-                max: 3,
-                got: players,
-                alternatives: Vec::new(),
-            });
-        }
         let options = setup.options.clone();
         options.check(players).map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &pack())?;
         let mut rng = GameRng::new(setup.seed);
-        let dealer = match options.first_dealer {
-            FirstDealer::Random => rng.pick(players),
-            FirstDealer::Seat(s) => s,
-        };
+        let dealer = options.first_dealer.pick(&mut rng, players);
         let mut state = State {
             table: Table {
                 players,
@@ -312,7 +225,7 @@ impl State {
             stacked,
             phase: Phase::Trump,
             dealer,
-            hands_played: 0,
+            deals_played: 0,
             totals: vec![0; players],
             hands: vec![CardSet::EMPTY; players],
             dummy_down: Vec::new(),
@@ -412,7 +325,7 @@ impl State {
         static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| pack().cards());
         let entry = self
             .stacked
-            .get(self.hands_played as usize)
+            .get(self.deals_played as usize)
             .map(Vec::as_slice);
         let sequence = deal_sequence(&PACK, entry, &mut self.table.rng);
         let dealt = 3 * HAND_SIZE;
@@ -450,7 +363,7 @@ impl State {
         self.to_play = nd;
         self.next = Pos::Seat(nd);
         events.push(Event::Deal {
-            hand: self.hands_played + 1,
+            hand: self.deals_played + 1,
             dealer: self.dealer,
             // The widow always holds 3 cards after a deal (validate refuses any other count).
             candidate: self.widow[0],
@@ -637,7 +550,7 @@ impl State {
         let won = self.won_cards();
         let (tricks, _) = self.tricks_won();
         let summary = scoring::score_hand(
-            self.hands_played + 1,
+            self.deals_played + 1,
             &won,
             &tricks,
             self.solo,
@@ -653,7 +566,7 @@ impl State {
     /// R16: the 2-player triple pass annuls the hand.
     fn annul(&mut self, events: &mut Vec<Event>) {
         let summary = HandSummary {
-            hand: self.hands_played + 1,
+            hand: self.deals_played + 1,
             kind: "annulled".into(),
             solo: None,
             nil: None,
@@ -665,7 +578,7 @@ impl State {
 
     fn finish_hand(&mut self, summary: HandSummary, events: &mut Vec<Event>) {
         let annulled = summary.kind == "annulled";
-        self.hands_played += 1;
+        self.deals_played += 1;
         events.push(Event::HandEnd {
             summary: Box::new(summary.clone()),
             totals: self.totals.clone(),
@@ -697,7 +610,7 @@ impl State {
         self.table
             .options
             .max_hands
-            .is_some_and(|max| self.hands_played >= max)
+            .is_some_and(|max| self.deals_played >= max)
     }
 }
 
@@ -866,7 +779,7 @@ impl GameState for State {
             teams: None,
             details: serde_json::json!({
                 "totals": totals,
-                "hands": self.hands_played,
+                "hands": self.deals_played,
                 "target": self.table.options.target,
             }),
         })

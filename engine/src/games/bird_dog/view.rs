@@ -107,7 +107,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         to_act: (state.phase != Phase::Over).then_some(state.to_play),
         dummy_to_play: state.phase == Phase::Play && state.next == Pos::Dummy,
         dealer: state.dealer,
-        hand_number: state.hands_played + u32::from(state.phase != Phase::Over),
+        hand_number: state.deals_played + u32::from(state.phase != Phase::Over),
         target: state.table.options.target,
         totals: state.totals.clone(),
         candidate: state.candidate(),

@@ -1,9 +1,13 @@
 //! The actions of Chinese Ten (spec §3, R15).
 
+use super::scoring::DealScore;
+use super::state::{RedealReason, shared_score};
 use crate::cards::{Card, CardList, CardSet};
+use crate::game::{Ranking, Seat};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -294,4 +298,92 @@ mod tests {
         }
         assert_eq!(Few::of(&[Card::JOKER; 13]), None);
     }
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A deal was made (layout face up).
+    Deal {
+        /// Deal number, from 1.
+        deal: usize,
+        /// The dealer.
+        dealer: Seat,
+        /// The initial layout.
+        #[schemars(with = "Vec<Card>")]
+        layout: Few,
+    },
+    /// Main Merah: the deal is void and redealt by the same dealer.
+    Redeal {
+        /// The dealer.
+        dealer: Seat,
+        /// Why.
+        #[schemars(with = "String")]
+        reason: RedealReason,
+    },
+    /// Four of a kind in the initial layout go to the dealer.
+    FourOfAKind {
+        /// The dealer.
+        seat: Seat,
+        /// The four cards.
+        cards: Few,
+    },
+    /// A card played from hand and what it captured.
+    Play {
+        /// The player.
+        seat: Seat,
+        /// The card.
+        cards: Few,
+        /// The captured layout cards (`[]` = trailed).
+        capture: Few,
+    },
+    /// A stock card turned face up.
+    Flip {
+        /// The player whose turn it is.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// The flipped card captured.
+    Capture {
+        /// The player.
+        seat: Seat,
+        /// The flipped card.
+        card: Card,
+        /// The captured layout cards.
+        cards: Few,
+    },
+    /// The flipped card joined the layout.
+    Trail {
+        /// The player.
+        seat: Seat,
+        /// The flipped card.
+        card: Card,
+    },
+    /// Taiwan: a player's card points reached the target.
+    TargetReached {
+        /// The player.
+        seat: Seat,
+        /// Their card points.
+        points: i64,
+    },
+    /// A deal was scored.
+    DealScored {
+        /// Deal number.
+        deal: usize,
+        /// The scoring.
+        // Shared with the state's `last_deal` (one scoring per deal, not a copy).
+        #[serde(serialize_with = "shared_score::serialize")]
+        #[schemars(with = "DealScore")]
+        score: Arc<DealScore>,
+        /// Cumulative scores.
+        #[schemars(with = "Vec<i64>")]
+        totals: Box<[i64]>,
+    },
+    /// The game ended.
+    GameOver {
+        /// Final ranking.
+        ranking: Ranking,
+    },
 }

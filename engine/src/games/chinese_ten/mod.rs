@@ -28,9 +28,9 @@ use crate::deal::parse_card_deals;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-use action::Action;
-use rules::{FirstDealer, Options};
-use state::{Event, State};
+use action::{Action, Event};
+use rules::Options;
+use state::State;
 use view::View;
 
 /// The Chinese Ten family.
@@ -56,14 +56,10 @@ impl GameDef for ChineseTen {
         let n = setup.players;
         let options = setup.options.clone();
         state::check_ruleset_players(&options, n).map_err(SetupError::InvalidOptions)?;
-        if let FirstDealer::Seat(s) = options.first_dealer
-            && s >= n
-        {
-            return Err(SetupError::InvalidOptions(format!(
-                "option `first_dealer` must be a seat from 0 to {}, not {s}",
-                n - 1
-            )));
-        }
+        options
+            .first_dealer
+            .check(n)
+            .map_err(SetupError::InvalidOptions)?;
         // Nothing stacked (every random game): no pack description to build for the check.
         let stacked = if setup.deals.is_empty() {
             Vec::new()

@@ -1,7 +1,7 @@
 //! State of a game of Chinese Ten: dealing, the turn's two steps, deal scoring, game end.
 
-use super::action::{Action, Cards, Few, InlineCards};
-use super::rules::{FirstDealer, Options, Ruleset};
+use super::action::{Action, Cards, Event, Few, InlineCards};
+use super::rules::{Options, Ruleset};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
@@ -18,7 +18,7 @@ use std::sync::{Arc, LazyLock};
 
 /// Serde for the shared deal scoring, written as the scoring itself (serde's `Arc` support is a
 /// feature the workspace leaves off).
-mod shared_score {
+pub(super) mod shared_score {
     use super::DealScore;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::sync::Arc;
@@ -60,94 +60,6 @@ pub enum Phase {
     },
     /// The game is over.
     Over,
-}
-
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A deal was made (layout face up).
-    Deal {
-        /// Deal number, from 1.
-        deal: usize,
-        /// The dealer.
-        dealer: Seat,
-        /// The initial layout.
-        #[schemars(with = "Vec<Card>")]
-        layout: Few,
-    },
-    /// Main Merah: the deal is void and redealt by the same dealer.
-    Redeal {
-        /// The dealer.
-        dealer: Seat,
-        /// Why.
-        #[schemars(with = "String")]
-        reason: RedealReason,
-    },
-    /// Four of a kind in the initial layout go to the dealer.
-    FourOfAKind {
-        /// The dealer.
-        seat: Seat,
-        /// The four cards.
-        cards: Few,
-    },
-    /// A card played from hand and what it captured.
-    Play {
-        /// The player.
-        seat: Seat,
-        /// The card.
-        cards: Few,
-        /// The captured layout cards (`[]` = trailed).
-        capture: Few,
-    },
-    /// A stock card turned face up.
-    Flip {
-        /// The player whose turn it is.
-        seat: Seat,
-        /// The card.
-        card: Card,
-    },
-    /// The flipped card captured.
-    Capture {
-        /// The player.
-        seat: Seat,
-        /// The flipped card.
-        card: Card,
-        /// The captured layout cards.
-        cards: Few,
-    },
-    /// The flipped card joined the layout.
-    Trail {
-        /// The player.
-        seat: Seat,
-        /// The flipped card.
-        card: Card,
-    },
-    /// Taiwan: a player's card points reached the target.
-    TargetReached {
-        /// The player.
-        seat: Seat,
-        /// Their card points.
-        points: i64,
-    },
-    /// A deal was scored.
-    DealScored {
-        /// Deal number.
-        deal: usize,
-        /// The scoring.
-        // Shared with the state's `last_deal` (one scoring per deal, not a copy).
-        #[serde(serialize_with = "shared_score::serialize")]
-        #[schemars(with = "DealScore")]
-        score: Arc<DealScore>,
-        /// Cumulative scores.
-        #[schemars(with = "Vec<i64>")]
-        totals: Box<[i64]>,
-    },
-    /// The game ended.
-    GameOver {
-        /// Final ranking.
-        ranking: Ranking,
-    },
 }
 
 /// Why a Main Merah layout is redealt (spec §7, R9), worded only when serialized (a redeal was
@@ -270,10 +182,7 @@ impl State {
         events: &mut Vec<Event>,
     ) -> State {
         let mut rng = GameRng::new(seed);
-        let dealer = match options.first_dealer {
-            FirstDealer::Seat(s) => s,
-            FirstDealer::Random => rng.pick(players),
-        };
+        let dealer = options.first_dealer.pick(&mut rng, players);
         let mut state = State {
             table: Table {
                 players,

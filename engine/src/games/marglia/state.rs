@@ -2,7 +2,7 @@
 //! communication, trick play with the trumping obligations, and scoring.
 
 use super::action::{Action, Answer, Declaration, Event, Question};
-use super::rules::{Communication, FirstDealer, GameLength, Options, Variant};
+use super::rules::{Communication, GameLength, Options, Variant};
 use super::scoring::{self, RANKS};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
@@ -90,7 +90,8 @@ pub struct State {
     /// The shared header: players, options, the RNG and its seed.
     pub table: Table<Options>,
     /// Stacked deals.
-    pub deals: Vec<Vec<Card>>,
+    #[serde(rename = "deals")]
+    pub stacked: Vec<Vec<Card>>,
     /// Deals dealt so far (the current deal's number, 1-based).
     pub deal_number: usize,
     /// The dealer.
@@ -145,19 +146,6 @@ impl State {
     pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         let options = &setup.options;
-        let (min, max, game) = match options.variant {
-            Variant::Marglia => (4, 4, "marglia"),
-            Variant::Maniglia => (3, 5, "maniglia"),
-        };
-        if !(min..=max).contains(&n) {
-            return Err(SetupError::PlayerCount {
-                game: game.into(),
-                min,
-                max,
-                got: n,
-                alternatives: Vec::new(),
-            });
-        }
         check_options(options, n).map_err(SetupError::InvalidOptions)?;
         let deals = parse_card_deals(&setup.deals, &PackSpec::with_ranks(&RANKS))?;
         if let Some(removed) = removed_card(options, n)
@@ -168,10 +156,7 @@ impl State {
             )));
         }
         let mut rng = GameRng::new(setup.seed);
-        let dealer = match options.first_dealer {
-            FirstDealer::Random => rng.pick(n),
-            FirstDealer::Seat(seat) => seat,
-        };
+        let dealer = options.first_dealer.pick(&mut rng, n);
         let sides = if partnership(options, n) { 2 } else { n };
         let mut state = State {
             table: Table {
@@ -179,7 +164,7 @@ impl State {
                 options: options.clone(),
                 rng,
             },
-            deals,
+            stacked: deals,
             deal_number: 0,
             dealer,
             phase: Phase::Play,
@@ -222,7 +207,7 @@ impl State {
     /// Deals the next deal with the current dealer (turn-up, bonus, early-stop check or auction).
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
-        let entry = self.deals.get(self.deal_number).map(Vec::as_slice);
+        let entry = self.stacked.get(self.deal_number).map(Vec::as_slice);
         let sequence = deal_sequence(&pack(&self.table.options, n), entry, &mut self.table.rng);
         self.deal_number += 1;
         self.hands.clear();
@@ -653,13 +638,7 @@ fn describe(action: &Action) -> &'static str {
 
 /// Checks the options against the player count (setup and validation).
 pub fn check_options(options: &Options, players: usize) -> Result<(), String> {
-    if let FirstDealer::Seat(seat) = options.first_dealer
-        && seat >= players
-    {
-        return Err(format!(
-            "option `first_dealer` is seat {seat} but there are only {players} players"
-        ));
-    }
+    options.first_dealer.check(players)?;
     if options.maniglia_removed_two.rank() != Some(Rank::Two) {
         return Err("option `maniglia_removed_two` must be a 2".into());
     }

@@ -41,13 +41,9 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults the option specs declare (stated there only).
     fn default() -> Self {
-        Options {
-            target: 300,
-            minimum_rule: MinimumRule::HandFloor,
-            tie_rule: TieRule::PlayOn,
-            first_dealer: FirstDealer::Random,
-        }
+        crate::options::spec_defaults(&option_specs())
     }
 }
 

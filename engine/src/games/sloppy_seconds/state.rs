@@ -1,7 +1,7 @@
 //! The state of a game of Sloppy Seconds: dealing, legal plays, the mid-hand trump, tricks, scoring.
 
 use super::action::{Action, Event};
-use super::rules::{FirstDealer, Options};
+use super::rules::Options;
 use super::scoring;
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
@@ -39,9 +39,11 @@ pub struct State {
     /// The shared header: players, options, the RNG and its seed.
     pub table: Table<Options>,
     /// Stacked deals (entry d for hand d).
-    pub deals: Vec<Vec<Card>>,
+    #[serde(rename = "deals")]
+    pub stacked: Vec<Vec<Card>>,
     /// Hands dealt so far (the current hand's number, 1-based).
-    pub hand_number: usize,
+    #[serde(rename = "hand_number")]
+    pub deal_number: usize,
     /// The dealer of the current hand.
     pub dealer: Seat,
     /// Each seat's cards.
@@ -82,15 +84,6 @@ impl State {
     /// Sets up a game and deals the first hand.
     pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
-        if !(3..=4).contains(&n) {
-            return Err(SetupError::PlayerCount {
-                game: "sloppy_seconds".into(),
-                min: 3,
-                max: 4,
-                got: n,
-                alternatives: Vec::new(),
-            });
-        }
         let deals = parse_card_deals(&setup.deals, &PackSpec::standard())?;
         if n == 3
             && let Some(d) = deals.iter().position(|e| e.contains(&two_of_clubs()))
@@ -100,24 +93,20 @@ impl State {
             )));
         }
         let mut rng = GameRng::new(setup.seed);
-        let dealer = match setup.options.first_dealer {
-            FirstDealer::Random => rng.pick(n),
-            FirstDealer::Seat(seat) if seat < n => seat,
-            FirstDealer::Seat(seat) => {
-                return Err(SetupError::InvalidOptions(format!(
-                    "option `first_dealer` is seat {seat} but there are only {n} players (seats 0 to {})",
-                    n - 1
-                )));
-            }
-        };
+        setup
+            .options
+            .first_dealer
+            .check(n)
+            .map_err(SetupError::InvalidOptions)?;
+        let dealer = setup.options.first_dealer.pick(&mut rng, n);
         let mut state = State {
             table: Table {
                 players: n,
                 options: setup.options.clone(),
                 rng,
             },
-            deals,
-            hand_number: 0,
+            stacked: deals,
+            deal_number: 0,
             dealer,
             hands: vec![CardSet::EMPTY; n],
             trick: Vec::new(),
@@ -136,7 +125,7 @@ impl State {
     /// Deals a hand with the current dealer (spec §2, R11): card i goes to seat dealer+1+i.
     fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
-        let entry = self.deals.get(self.hand_number).map(Vec::as_slice);
+        let entry = self.stacked.get(self.deal_number).map(Vec::as_slice);
         // Both packs listed once; the hands are refilled in place (a hand is short).
         static PACK_3: LazyLock<Vec<Card>> = LazyLock::new(|| pack(3));
         static PACK: LazyLock<Vec<Card>> = LazyLock::new(|| pack(4));
@@ -147,14 +136,14 @@ impl State {
         for (i, card) in sequence.into_iter().enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(card);
         }
-        self.hand_number += 1;
+        self.deal_number += 1;
         self.tricks.clear();
         self.trick.clear();
         self.first_broken = None;
         self.trump = None;
         self.leader = (self.dealer + 1) % n; // R10
         events.push(Event::Deal {
-            deal: self.hand_number,
+            deal: self.deal_number,
             dealer: self.dealer,
         });
     }
@@ -350,7 +339,7 @@ impl GameState for State {
             }),
             scores: totals.iter().map(|t| *t as f64).collect(),
             teams: None,
-            details: serde_json::json!({ "hands": self.hand_number }),
+            details: serde_json::json!({ "hands": self.deal_number }),
         })
     }
 
@@ -366,11 +355,7 @@ impl GameState for State {
         if self.dealer >= n || self.leader >= n {
             return Err("dealer or leader out of range".into());
         }
-        if let FirstDealer::Seat(s) = self.table.options.first_dealer
-            && s >= n
-        {
-            return Err("first_dealer out of range".into());
-        }
+        self.table.options.first_dealer.check(n)?;
         // Conservation: every card of the pack exactly once.
         let mut seen = CardSet::EMPTY;
         for card in self.all_cards() {

@@ -66,7 +66,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         } else {
             Vec::new()
         },
-        hand_number: state.hand_number,
+        hand_number: state.deal_number,
         dealer: state.dealer,
         to_act: state.current(),
         trick: state.trick.clone(),

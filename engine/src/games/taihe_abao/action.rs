@@ -2,7 +2,9 @@
 //! `{"type":"call","cards":["KH"]}`, `{"type":"exchange","cards":["5S"]}`,
 //! `{"type":"play","cards":["9S","TH","JD"]}`.
 
+use super::state::HandRecord;
 use crate::cards::CardList;
+use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
@@ -27,5 +29,75 @@ pub enum Action {
     Play {
         /// The cards, in any order.
         cards: CardList,
+    },
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A hand was dealt.
+    Deal {
+        /// Hand number, from 1.
+        hand: u32,
+        /// First bidder.
+        first_bidder: Seat,
+    },
+    /// Round 1 declaration.
+    Declare {
+        /// Who.
+        seat: Seat,
+    },
+    /// A pass (bidding or play).
+    Pass {
+        /// Who.
+        seat: Seat,
+    },
+    /// A call; the holder hands the card over face up.
+    Call {
+        /// Caller.
+        seat: Seat,
+        /// Called card (one).
+        cards: CardList,
+        /// Holder who gave it.
+        from: Seat,
+    },
+    /// The caller gave a card face down (not named).
+    Exchange {
+        /// Caller.
+        seat: Seat,
+        /// Receiver.
+        to: Seat,
+    },
+    /// The play starts.
+    Declarer {
+        /// The declarer.
+        seat: Seat,
+        /// Stake unit.
+        stake: i64,
+        /// Round-1 declarer?
+        first_round: bool,
+    },
+    /// A combination.
+    Play {
+        /// Who.
+        seat: Seat,
+        /// Cards.
+        cards: CardList,
+    },
+    /// Everyone else passed: the seat leads the next round.
+    RoundWon {
+        /// Who.
+        seat: Seat,
+    },
+    /// A hand ended.
+    HandEnd {
+        /// The record.
+        record: Box<HandRecord>,
+    },
+    /// The game is over.
+    GameOver {
+        /// Final totals.
+        scores: Vec<i64>,
     },
 }

@@ -2,7 +2,7 @@
 //! the full state).
 
 use super::action::*;
-use super::rules::*;
+use super::combination::*;
 use super::state::*;
 use super::view::*;
 use crate::cards::*;

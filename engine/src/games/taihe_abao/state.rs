@@ -1,11 +1,12 @@
 //! State, phases and the flow of a game of Taihe A Bao: deal, two bidding rounds with calls and
 //! exchanges, climbing play, stakes, next hand.
 
-use super::action::Action;
-use super::rules::{
-    Combo, Options, RANKS, StakeScheme, beats, canonical, classify, classify_set, deck,
-    for_each_combo, rank_counts, rank_index, top_triple_rank,
+use super::action::{Action, Event};
+use super::combination::{
+    Combo, RANKS, beats, canonical, classify, classify_set, deck, for_each_combo, rank_counts,
+    rank_index, top_triple_rank,
 };
+use super::rules::{Options, StakeScheme};
 use super::view;
 use super::view::View;
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
@@ -111,11 +112,13 @@ pub struct State {
     /// The shared header: players, options, the RNG and its seed.
     pub table: Table<Options>,
     /// Stacked deals.
-    pub deals: Vec<Vec<Card>>,
+    #[serde(rename = "deals")]
+    pub stacked: Vec<Vec<Card>>,
     /// Deals consumed so far (the next entry's index).
     pub deals_used: usize,
     /// Hands finished (thrown-in hands included).
-    pub hands_done: u32,
+    #[serde(rename = "hands_done")]
+    pub deals_played: u32,
     /// Each seat's cards.
     pub hands: Vec<CardSet>,
     /// Cards played in this hand.
@@ -150,76 +153,6 @@ pub struct State {
     pub scores: Vec<i64>,
     /// Finished hands.
     pub history: Vec<HandRecord>,
-}
-
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A hand was dealt.
-    Deal {
-        /// Hand number, from 1.
-        hand: u32,
-        /// First bidder.
-        first_bidder: Seat,
-    },
-    /// Round 1 declaration.
-    Declare {
-        /// Who.
-        seat: Seat,
-    },
-    /// A pass (bidding or play).
-    Pass {
-        /// Who.
-        seat: Seat,
-    },
-    /// A call; the holder hands the card over face up.
-    Call {
-        /// Caller.
-        seat: Seat,
-        /// Called card (one).
-        cards: CardList,
-        /// Holder who gave it.
-        from: Seat,
-    },
-    /// The caller gave a card face down (not named).
-    Exchange {
-        /// Caller.
-        seat: Seat,
-        /// Receiver.
-        to: Seat,
-    },
-    /// The play starts.
-    Declarer {
-        /// The declarer.
-        seat: Seat,
-        /// Stake unit.
-        stake: i64,
-        /// Round-1 declarer?
-        first_round: bool,
-    },
-    /// A combination.
-    Play {
-        /// Who.
-        seat: Seat,
-        /// Cards.
-        cards: CardList,
-    },
-    /// Everyone else passed: the seat leads the next round.
-    RoundWon {
-        /// Who.
-        seat: Seat,
-    },
-    /// A hand ended.
-    HandEnd {
-        /// The record.
-        record: Box<HandRecord>,
-    },
-    /// The game is over.
-    GameOver {
-        /// Final totals.
-        scores: Vec<i64>,
-    },
 }
 
 fn list(cards: &[Card]) -> String {
@@ -263,9 +196,9 @@ impl State {
                 options: setup.options.clone(),
                 rng: GameRng::new(setup.seed),
             },
-            deals,
+            stacked: deals,
             deals_used: 0,
-            hands_done: 0,
+            deals_played: 0,
             hands: vec![CardSet::EMPTY; n],
             pile: CardSet::EMPTY,
             phase: Phase::Bid1,
@@ -301,7 +234,7 @@ impl State {
     fn start_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
         let deck = self.deck();
-        let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
+        let entry = self.stacked.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
         let sequence = deal_sequence(&deck, entry, &mut self.table.rng);
         // First bidder known before the deal: later hands (not under four_hearts_always_starts).
@@ -332,7 +265,7 @@ impl State {
         self.passes = 0;
         self.played = vec![0; n];
         events.push(Event::Deal {
-            hand: self.hands_done + 1,
+            hand: self.deals_played + 1,
             first_bidder: self.first_bidder,
         });
     }
@@ -519,7 +452,7 @@ impl State {
         let Some(&declarer) = callers.last() else {
             // No call: thrown in (R15).
             let record = HandRecord {
-                hand: self.hands_done + 1,
+                hand: self.deals_played + 1,
                 first_bidder: self.first_bidder,
                 outcome: Outcome::ThrownIn,
                 declarer: None,
@@ -540,7 +473,7 @@ impl State {
         if self.table.options.single_call_wins && callers.len() == 1 {
             let payoffs = self.payoffs(declarer, true, self.stake);
             let record = HandRecord {
-                hand: self.hands_done + 1,
+                hand: self.deals_played + 1,
                 first_bidder: self.first_bidder,
                 outcome: Outcome::SingleCall,
                 declarer: Some(declarer),
@@ -706,7 +639,7 @@ impl State {
             };
         let stake = if doubled { self.stake * 2 } else { self.stake };
         let record = HandRecord {
-            hand: self.hands_done + 1,
+            hand: self.deals_played + 1,
             first_bidder: self.first_bidder,
             outcome: Outcome::Played,
             declarer: Some(declarer),
@@ -726,12 +659,12 @@ impl State {
         for (score, pay) in self.scores.iter_mut().zip(&record.payoffs) {
             *score += pay;
         }
-        self.hands_done += 1;
+        self.deals_played += 1;
         self.history.push(record.clone());
         events.push(Event::HandEnd {
             record: Box::new(record),
         });
-        if self.hands_done >= self.table.options.hands {
+        if self.deals_played >= self.table.options.hands {
             self.phase = Phase::Over;
             self.top = None;
             self.pending = None;
@@ -1051,7 +984,7 @@ impl GameState for State {
         if self.bid_turns > n || self.passes >= n {
             return Err("bidding or pass counter out of range".into());
         }
-        let over = self.hands_done >= self.table.options.hands;
+        let over = self.deals_played >= self.table.options.hands;
         if over != (self.phase == Phase::Over) {
             return Err("the phase does not agree with the number of hands played".into());
         }
@@ -1111,7 +1044,7 @@ impl GameState for State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::all_plays;
+    use super::super::combination::all_plays;
     use super::*;
     use crate::rng::PlayoutRng;
 

@@ -1,6 +1,6 @@
 //! What one seat (or a spectator) may see of a game of Taihe A Bao (spec §6).
 
-use super::rules::Combo;
+use super::combination::Combo;
 use super::state::{Call, HandRecord, Phase, State, canonical_order};
 use crate::cards::{Card, CardSet};
 use crate::common::determinize::{redeal_hands_and_stock, reseed};
@@ -80,7 +80,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         hand_sizes: state.hands.iter().map(|h| h.len()).collect(),
         phase: state.phase,
         turn: (!over).then_some(state.turn),
-        hand_number: state.hands_done + u32::from(!over),
+        hand_number: state.deals_played + u32::from(!over),
         hands: state.table.options.hands,
         first_bidder: state.first_bidder,
         calls: state.calls.clone(),

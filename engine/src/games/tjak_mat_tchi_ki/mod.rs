@@ -19,6 +19,7 @@
 
 pub mod action;
 pub mod bot;
+pub mod combination;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -27,8 +28,9 @@ use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
 pub use action::Action;
+use action::Event;
 use rules::Options;
-use state::{Event, State};
+use state::State;
 use view::View;
 
 /// The Tjak-mat-tchi-ki family.

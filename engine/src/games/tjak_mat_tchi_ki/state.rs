@@ -1,11 +1,11 @@
 //! State and flow of Tjak-mat-tchi-ki: first-player draw, deal, the acquire / lay / discard turn,
 //! wins and the responsibility payment, next hand.
 
-use super::action::Action;
-use super::rules::{
-    FirstPlayer, NoWinnerNext, Options, SET_SIZE, TILE_OF_RANK, TakeFrom, TileMask, bit, is_koan_a,
-    mask, partner, partners, rank, tile_set,
+use super::action::{Action, Event};
+use super::combination::{
+    SET_SIZE, TILE_OF_RANK, TileMask, bit, is_koan_a, mask, partner, partners, rank, tile_set,
 };
+use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom};
 use super::view;
 use super::view::View;
 use crate::deal::deal_sequence;
@@ -83,11 +83,13 @@ pub struct State {
     /// The shared header: players, options, the RNG and its seed.
     pub table: Table<Options>,
     /// Stacked deals.
-    pub deals: Vec<Vec<Tile>>,
+    #[serde(rename = "deals")]
+    pub stacked: Vec<Vec<Tile>>,
     /// Deals consumed (the next entry's index).
     pub deals_used: usize,
     /// Hands finished.
-    pub hands_done: u32,
+    #[serde(rename = "hands_done")]
+    pub deals_played: u32,
     /// First player of this hand.
     pub first_player: Seat,
     /// Concealed tiles per seat (sorted).
@@ -110,57 +112,6 @@ pub struct State {
     pub draws: Vec<DrawRound>,
     /// Finished hands.
     pub history: Vec<HandRecord>,
-}
-
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A hand was dealt.
-    Deal {
-        /// Hand number, from 1.
-        hand: u32,
-        /// First player.
-        first_player: Seat,
-    },
-    /// A pair laid face up.
-    Lay {
-        /// Who.
-        seat: Seat,
-        /// The two tiles.
-        tiles: [Tile; 2],
-    },
-    /// A discard taken.
-    Take {
-        /// Who.
-        seat: Seat,
-        /// The tile (one).
-        tiles: TileList,
-        /// Its discarder.
-        from: Seat,
-    },
-    /// A tile drawn from the reserve (not named).
-    Draw {
-        /// Who.
-        seat: Seat,
-    },
-    /// A discard.
-    Discard {
-        /// Who.
-        seat: Seat,
-        /// The tile (one).
-        tiles: TileList,
-    },
-    /// A hand ended.
-    HandEnd {
-        /// The record.
-        record: Box<HandRecord>,
-    },
-    /// The game is over.
-    GameOver {
-        /// Final chips.
-        chips: Vec<i64>,
-    },
 }
 
 /// The outcome of one round of the first-player draw (§2, R7): the first player, or the tied
@@ -205,9 +156,9 @@ impl State {
                 options: setup.options.clone(),
                 rng: GameRng::new(setup.seed),
             },
-            deals,
+            stacked: deals,
             deals_used: 0,
-            hands_done: 0,
+            deals_played: 0,
             first_player: 0,
             concealed: vec![Vec::new(); n],
             laid: vec![Vec::new(); n],
@@ -255,7 +206,7 @@ impl State {
     fn start_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
         let f = self.first_player;
-        let entry = self.deals.get(self.deals_used).map(|e| e.as_slice());
+        let entry = self.stacked.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
         let sequence = deal_sequence(&SET, entry, &mut self.table.rng);
         // Hands, laid pairs and the reserve are emptied in place (their lists are reused).
@@ -295,7 +246,7 @@ impl State {
         self.reserve.clear();
         self.reserve.extend_from_slice(&sequence[dealt..]);
         events.push(Event::Deal {
-            hand: self.hands_done + 1,
+            hand: self.deals_played + 1,
             first_player: f,
         });
         // The first player lays dealt pairs and may win at once; otherwise discards.
@@ -392,7 +343,7 @@ impl State {
         }
         if self.reserve.is_empty() && self.takeable_iter(seat).next().is_none() {
             let record = HandRecord {
-                hand: self.hands_done + 1,
+                hand: self.deals_played + 1,
                 first_player: self.first_player,
                 winner: None,
                 by: None,
@@ -490,7 +441,7 @@ impl State {
         }
         payoffs[seat] += c * (n - 1);
         let record = HandRecord {
-            hand: self.hands_done + 1,
+            hand: self.deals_played + 1,
             first_player: self.first_player,
             winner: Some(seat),
             by: Some(by),
@@ -505,12 +456,12 @@ impl State {
         for (chips, pay) in self.chips.iter_mut().zip(&record.payoffs) {
             *chips += pay;
         }
-        self.hands_done += 1;
+        self.deals_played += 1;
         self.history.push(record.clone());
         events.push(Event::HandEnd {
             record: Box::new(record),
         });
-        if self.hands_done >= self.table.options.hands {
+        if self.deals_played >= self.table.options.hands {
             self.phase = Phase::Over;
             events.push(Event::GameOver {
                 chips: self.chips.clone(),
@@ -761,7 +712,7 @@ impl GameState for State {
                 return Err("a laid pair is not a pair".into());
             }
         }
-        let over = self.hands_done >= self.table.options.hands;
+        let over = self.deals_played >= self.table.options.hands;
         if over != (self.phase == Phase::Over) {
             return Err("the phase does not agree with the number of hands played".into());
         }

@@ -71,7 +71,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         phase: state.phase,
         turn: (!over).then_some(state.turn),
         first_player: state.first_player,
-        hand_number: state.hands_done + u32::from(!over),
+        hand_number: state.deals_played + u32::from(!over),
         hands: state.table.options.hands,
         chips: state.chips.clone(),
         first_player_draw: state.draws.clone(),

@@ -1,6 +1,7 @@
 //! The action vocabulary of Trump Crew (spec §3), serialized as `{"type": ...}`.
 
 use crate::cards::{Card, CardList, Suit};
+use crate::game::Seat;
 use serde::{Deserialize, Deserializer, Serialize};
 use smallvec::smallvec;
 
@@ -72,4 +73,74 @@ impl Action {
             suit: Some(suit),
         }
     }
+}
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A new deal: its number (1-based), stage, dealer, the turned indicator and the trump.
+    Deal {
+        /// 1-based deal number.
+        deal: u64,
+        /// Stage N (cards per player).
+        stage: u32,
+        /// The dealer.
+        dealer: Seat,
+        /// The face-up indicator.
+        indicator: Card,
+        /// Trump suit (None when the indicator is the joker).
+        trump: Option<Suit>,
+    },
+    /// The dealer's announcement.
+    Declare {
+        /// The dealer.
+        seat: Seat,
+        /// strong / medium / weak.
+        strength: Strength,
+    },
+    /// A bid; `forced` for the dealer's automatic bid.
+    Bid {
+        /// The bidder.
+        seat: Seat,
+        /// Tricks bid.
+        tricks: u32,
+        /// True for the dealer's forced bid.
+        forced: bool,
+    },
+    /// A card played (`suit` only on a joker lead; null = no suit named).
+    Play {
+        /// The player.
+        seat: Seat,
+        /// The card, as a one-element list.
+        cards: CardList,
+        /// The named suit of a joker lead.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        suit: Option<Option<Suit>>,
+    },
+    /// A trick was won.
+    TrickWon {
+        /// The winner.
+        seat: Seat,
+    },
+    /// A deal ended.
+    DealEnd {
+        /// Its stage.
+        stage: u32,
+        /// True if every bid was made exactly.
+        cleared: bool,
+        /// Bids per seat.
+        bids: Vec<u32>,
+        /// Tricks per seat.
+        tricks_won: Vec<u32>,
+    },
+    /// The game ended.
+    GameOver {
+        /// True if the final stage was cleared.
+        cleared: bool,
+        /// Deals played.
+        deals: u64,
+        /// Stages cleared.
+        stages_cleared: u32,
+    },
 }

@@ -25,9 +25,9 @@ pub mod view;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-pub use action::{Action, Strength};
+pub use action::{Action, Event, Strength};
 pub use rules::Options;
-pub use state::{Event, Phase, State};
+pub use state::{Phase, State};
 pub use view::View;
 
 /// The Trump Crew family.

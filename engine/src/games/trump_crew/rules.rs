@@ -116,15 +116,7 @@ impl Options {
         if let Some(AutoOr::Value(0)) = self.max_deals {
             return Err("option `max_deals` must be \"auto\", null or at least 1, not 0".into());
         }
-        if let FirstDealer::Seat(s) = self.first_dealer
-            && s >= players
-        {
-            return Err(format!(
-                "option `first_dealer` must be \"random\" or a seat from 0 to {}, not {s}",
-                players.saturating_sub(1)
-            ));
-        }
-        Ok(())
+        self.first_dealer.check(players)
     }
 }
 

@@ -1,9 +1,9 @@
 //! The state of a Trump Crew game: the stage ladder, one deal at a time (spec §2-§5).
 
-use super::action::{Action, Strength};
+use super::action::{Action, Event, Strength};
 use super::rules::{MAX_PLAYERS, MIN_PLAYERS, Options, PACK_SIZE};
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, PackSpec, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence, parse_card_deals};
 use crate::error::{ActionError, SetupError};
@@ -67,76 +67,6 @@ pub struct DealSummary {
     pub tricks_won: Vec<u32>,
     /// True if every seat made its bid exactly.
     pub cleared: bool,
-}
-
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A new deal: its number (1-based), stage, dealer, the turned indicator and the trump.
-    Deal {
-        /// 1-based deal number.
-        deal: u64,
-        /// Stage N (cards per player).
-        stage: u32,
-        /// The dealer.
-        dealer: Seat,
-        /// The face-up indicator.
-        indicator: Card,
-        /// Trump suit (None when the indicator is the joker).
-        trump: Option<Suit>,
-    },
-    /// The dealer's announcement.
-    Declare {
-        /// The dealer.
-        seat: Seat,
-        /// strong / medium / weak.
-        strength: Strength,
-    },
-    /// A bid; `forced` for the dealer's automatic bid.
-    Bid {
-        /// The bidder.
-        seat: Seat,
-        /// Tricks bid.
-        tricks: u32,
-        /// True for the dealer's forced bid.
-        forced: bool,
-    },
-    /// A card played (`suit` only on a joker lead; null = no suit named).
-    Play {
-        /// The player.
-        seat: Seat,
-        /// The card, as a one-element list.
-        cards: CardList,
-        /// The named suit of a joker lead.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        suit: Option<Option<Suit>>,
-    },
-    /// A trick was won.
-    TrickWon {
-        /// The winner.
-        seat: Seat,
-    },
-    /// A deal ended.
-    DealEnd {
-        /// Its stage.
-        stage: u32,
-        /// True if every bid was made exactly.
-        cleared: bool,
-        /// Bids per seat.
-        bids: Vec<u32>,
-        /// Tricks per seat.
-        tricks_won: Vec<u32>,
-    },
-    /// The game ended.
-    GameOver {
-        /// True if the final stage was cleared.
-        cleared: bool,
-        /// Deals played.
-        deals: u64,
-        /// Stages cleared.
-        stages_cleared: u32,
-    },
 }
 
 /// The full state, hidden cards and RNG included.
@@ -255,24 +185,12 @@ impl State {
     /// Sets up a game and deals the first deal.
     pub fn new(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let players = setup.players;
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::PlayerCount {
-                game: "trump_crew".into(),
-                min: MIN_PLAYERS,
-                max: MAX_PLAYERS,
-                got: players,
-                alternatives: Vec::new(),
-            });
-        }
         let options = setup.options.clone();
         options.check(players).map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &pack())?;
         let final_stage = options.final_stage(players) as u32;
         let mut rng = GameRng::new(setup.seed);
-        let dealer = match options.first_dealer {
-            super::rules::FirstDealer::Random => rng.pick(players),
-            super::rules::FirstDealer::Seat(seat) => seat,
-        };
+        let dealer = options.first_dealer.pick(&mut rng, players);
         let mut state = State {
             stage: options.start_stage,
             deal_limit: options.deal_limit(final_stage as usize),

@@ -1,6 +1,8 @@
 //! The action vocabulary of 22 (spec §3): `discard`, `draw`, `play`, `accept`, `fold`.
 
+use super::state::SeatCard;
 use crate::cards::{Card, CardParseError, Rank, Suit};
+use crate::game::Seat;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -198,4 +200,84 @@ impl schemars::JsonSchema for Cards {
             "maxItems": MAX_PLAY,
         })
     }
+}
+
+/// Public events of 22.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A deal began.
+    Deal {
+        /// Deal number (1-based).
+        deal: u32,
+        /// Dealer.
+        dealer: Seat,
+        /// Leader (first to exchange and to lead).
+        leader: Seat,
+        /// Cards dealt to each player.
+        cards_each: usize,
+        /// Stock size.
+        stock: usize,
+    },
+    /// A seat laid one card face down (which card is private).
+    Discard {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A seat ended its exchange, drawing `count` cards.
+    Draw {
+        /// The seat.
+        seat: Seat,
+        /// Cards drawn.
+        count: usize,
+    },
+    /// Cards played to the trick.
+    Play {
+        /// The seat.
+        seat: Seat,
+        /// The cards.
+        cards: Cards,
+    },
+    /// A trick was won.
+    TrickWon {
+        /// The winner.
+        seat: Seat,
+    },
+    /// The last cards were revealed.
+    LastTrick {
+        /// Each player's last card.
+        cards: Vec<SeatCard>,
+    },
+    /// A loser scored penalty points.
+    Penalty {
+        /// The loser.
+        seat: Seat,
+        /// His last card.
+        card: Card,
+        /// Points scored.
+        points: u32,
+        /// New total.
+        total: u32,
+    },
+    /// A player bought back in (R24).
+    BuyBack {
+        /// The seat.
+        seat: Seat,
+        /// Total after the buy-back.
+        total: u32,
+    },
+    /// A player declined the buy-back.
+    Fold {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A player is out.
+    Eliminated {
+        /// The seat.
+        seat: Seat,
+        /// His total.
+        total: u32,
+    },
+    /// The game ended.
+    GameOver,
 }

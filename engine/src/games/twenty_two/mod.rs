@@ -42,9 +42,9 @@ use crate::game::{Family, GameDef, Setup, Table};
 use crate::options::PlayerRange;
 use crate::rng::GameRng;
 use crate::search::Rollout;
-use action::Action;
-use rules::{FirstDealer, Options};
-use state::{Event, Hand, Phase, State};
+use action::{Action, Event};
+use rules::Options;
+use state::{Hand, Phase, State};
 use view::View;
 
 /// The 22 family.
@@ -81,15 +81,6 @@ impl GameDef for TwentyTwo {
 
     fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
-        if !(2..=12).contains(&n) {
-            return Err(SetupError::PlayerCount {
-                game: "twenty_two".into(),
-                min: 2,
-                max: 12,
-                got: n,
-                alternatives: Vec::new(),
-            });
-        }
         let options = setup.options.clone();
         let packs = options.pack_count(n);
         if !(1..=3).contains(&packs) {
@@ -102,21 +93,14 @@ impl GameDef for TwentyTwo {
                 "option `elimination_threshold` must be an integer from 10 to 99".into(),
             ));
         }
-        if let FirstDealer::Seat(seat) = options.first_dealer
-            && seat >= n
-        {
-            return Err(SetupError::InvalidOptions(format!(
-                "option `first_dealer` is seat {seat}, but a {n}-player game has seats 0 to {}",
-                n - 1
-            )));
-        }
+        options
+            .first_dealer
+            .check(n)
+            .map_err(SetupError::InvalidOptions)?;
         let stacked = parse_card_deals(&setup.deals, &PackSpec::standard().copies(packs))?;
         let mut rng = GameRng::new(setup.seed);
         // R3: the first dealer is one uniform draw (event "first_dealer").
-        let dealer = match options.first_dealer {
-            FirstDealer::Seat(seat) => seat,
-            FirstDealer::Random => rng.pick(n),
-        };
+        let dealer = options.first_dealer.pick(&mut rng, n);
         let stake = u32::from(options.has_stakes());
         let mut state = State {
             table: Table {

@@ -127,21 +127,9 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults the option specs declare (stated there only).
     fn default() -> Self {
-        Options {
-            packs: Packs::Auto(AutoWord::Auto),
-            end_condition: EndCondition::LastSurvivor,
-            elimination_threshold: 22,
-            penalty_scale: PenaltyScale::Standard,
-            deal_size: DealSize::ByLoserCard,
-            penalty_cards_leave_pack: true,
-            play_style: PlayStyle::TwentyTwo,
-            buy_back: false,
-            dealer_when_losers_out: DealerWhenLosersOut::RandomSurvivor,
-            simultaneous_elimination: SimultaneousElimination::LowerScore,
-            set_trick_winner: SetTrickWinner::HighestCard,
-            first_dealer: FirstDealer::Random,
-        }
+        crate::options::spec_defaults(&option_specs())
     }
 }
 

@@ -1,7 +1,7 @@
 //! The state of a game of 22 and its rules: dealing (§2), exchange (§3.1), tricks (§3.2-3.3),
 //! penalties, eliminations and buy-backs (§3.4), the end check (§3.5) and dealer succession (§3.7).
 
-use super::action::{Action, CARDS, Cards, MAX_PLAY, rank_of};
+use super::action::{Action, CARDS, Cards, Event, MAX_PLAY, rank_of};
 use super::rules::{
     DealSize, DealerWhenLosersOut, EndCondition, Options, PlayStyle, SetTrickWinner,
 };
@@ -209,86 +209,6 @@ pub enum Phase {
     },
     /// The game is over.
     Over,
-}
-
-/// Public events of 22.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A deal began.
-    Deal {
-        /// Deal number (1-based).
-        deal: u32,
-        /// Dealer.
-        dealer: Seat,
-        /// Leader (first to exchange and to lead).
-        leader: Seat,
-        /// Cards dealt to each player.
-        cards_each: usize,
-        /// Stock size.
-        stock: usize,
-    },
-    /// A seat laid one card face down (which card is private).
-    Discard {
-        /// The seat.
-        seat: Seat,
-    },
-    /// A seat ended its exchange, drawing `count` cards.
-    Draw {
-        /// The seat.
-        seat: Seat,
-        /// Cards drawn.
-        count: usize,
-    },
-    /// Cards played to the trick.
-    Play {
-        /// The seat.
-        seat: Seat,
-        /// The cards.
-        cards: Cards,
-    },
-    /// A trick was won.
-    TrickWon {
-        /// The winner.
-        seat: Seat,
-    },
-    /// The last cards were revealed.
-    LastTrick {
-        /// Each player's last card.
-        cards: Vec<SeatCard>,
-    },
-    /// A loser scored penalty points.
-    Penalty {
-        /// The loser.
-        seat: Seat,
-        /// His last card.
-        card: Card,
-        /// Points scored.
-        points: u32,
-        /// New total.
-        total: u32,
-    },
-    /// A player bought back in (R24).
-    BuyBack {
-        /// The seat.
-        seat: Seat,
-        /// Total after the buy-back.
-        total: u32,
-    },
-    /// A player declined the buy-back.
-    Fold {
-        /// The seat.
-        seat: Seat,
-    },
-    /// A player is out.
-    Eliminated {
-        /// The seat.
-        seat: Seat,
-        /// His total.
-        total: u32,
-    },
-    /// The game ended.
-    GameOver,
 }
 
 /// The full state of a game of 22 (hidden cards and the RNG included).
@@ -1416,11 +1336,7 @@ fn validate(state: &State) -> Result<(), String> {
     if !(10..=99).contains(&state.table.options.elimination_threshold) {
         return Err("elimination_threshold must be 10..99".into());
     }
-    if let crate::options::FirstDealer::Seat(seat) = state.table.options.first_dealer
-        && seat >= n
-    {
-        return Err(format!("first_dealer {seat} is not a seat"));
-    }
+    state.table.options.first_dealer.check(n)?;
     let lens = [
         state.totals.len(),
         state.eliminated_in.len(),

@@ -1,6 +1,8 @@
 //! The action vocabulary of Watten (spec §3.0), serialized as `{"type": ...}`.
 
+use super::state::DealSummary;
 use crate::cards::{Card, CardList, Rank, Suit, one_card};
+use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
 /// What E may propose to the dealer during naming.
@@ -135,3 +137,140 @@ pub const SIGNAL_CODES: [&str; 28] = [
     "suit_D",
     "bad_hand",
 ];
+
+/// Public events.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A new deal.
+    Deal {
+        /// Deal number.
+        deal: u32,
+        /// Dealer.
+        dealer: Seat,
+    },
+    /// The cut reveal.
+    Cut {
+        /// Cutter.
+        seat: Seat,
+        /// Criticals taken.
+        taken: Vec<Card>,
+        /// The shown card.
+        shown: Option<Card>,
+    },
+    /// Bohemian turn-up.
+    TurnUp {
+        /// The card.
+        card: Card,
+        /// The trump suit.
+        trump: Suit,
+    },
+    /// A Maschine.
+    Maschine {
+        /// Holder.
+        seat: Seat,
+        /// The criticals.
+        cards: CardList,
+    },
+    /// A proposal.
+    Propose {
+        /// E.
+        seat: Seat,
+        /// What.
+        proposal: Proposal,
+    },
+    /// The dealer's answer to a proposal.
+    Answer {
+        /// Dealer.
+        seat: Seat,
+        /// Accepted.
+        accepted: bool,
+    },
+    /// A public declaration.
+    Declare {
+        /// Seat.
+        seat: Seat,
+        /// Schlag.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        schlag: Option<Rank>,
+        /// Trump.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trump: Option<Suit>,
+    },
+    /// Blind: a seat designated a card (which is secret).
+    Designate {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A card played.
+    Play {
+        /// Seat.
+        seat: Seat,
+        /// The card.
+        cards: CardList,
+    },
+    /// A trick completed.
+    TrickWon {
+        /// Winner.
+        seat: Seat,
+    },
+    /// A raise.
+    Raise {
+        /// Seat.
+        seat: Seat,
+        /// Value.
+        to: u32,
+    },
+    /// A raise accepted.
+    Accept {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A raise folded.
+    Fold {
+        /// Seat.
+        seat: Seat,
+    },
+    /// A challenge (§3.4.4).
+    Challenge {
+        /// Challenger.
+        seat: Seat,
+        /// The raiser's last card.
+        card: Card,
+        /// It qualified.
+        qualifies: bool,
+    },
+    /// A signal.
+    Signal {
+        /// Seat.
+        seat: Seat,
+        /// Code.
+        code: String,
+    },
+    /// Bohemian: a seat discarded a card (face down).
+    Discard {
+        /// Seat.
+        seat: Seat,
+    },
+    /// Bohemian: a seat drew.
+    Draw {
+        /// Seat.
+        seat: Seat,
+        /// Cards drawn.
+        count: u8,
+    },
+    /// A deal ended; Schlag, trump and Blind designations become public.
+    DealEnd {
+        /// Summary.
+        #[serde(flatten)]
+        summary: Box<DealSummary>,
+        /// Blind: the designated cards (E's, dealer's).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        designated: Vec<Card>,
+    },
+    /// The game ended.
+    GameOver {
+        /// Final scores.
+        scores: Vec<i32>,
+    },
+}

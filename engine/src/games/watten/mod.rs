@@ -38,10 +38,10 @@ use crate::deal::parse_card_deals;
 use crate::error::SetupError;
 use crate::game::{Family, GameDef, Setup};
 use crate::options::PlayerRange;
-pub use action::Action;
+pub use action::{Action, Event};
 pub use rules::{Options, Variant};
 use serde_json::{Map, Value};
-pub use state::{Event, Phase, State};
+pub use state::{Phase, State};
 pub use view::View;
 
 /// The Watten family.

@@ -3,7 +3,7 @@
 
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::error::SetupError;
-use crate::options::{OptionSpec, PlayerRange, PlayersWhen, Preset};
+use crate::options::{FirstDealer, OptionSpec, PlayerRange, PlayersWhen, Preset};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -637,12 +637,7 @@ pub fn check_players(options: &Options, players: usize) -> Result<(), SetupError
             options.variant.id()
         )));
     }
-    if options.first_dealer >= players {
-        return Err(SetupError::InvalidOptions(format!(
-            "option `first_dealer` must be a seat from 0 to {}, not {}",
-            players - 1,
-            options.first_dealer
-        )));
-    }
-    Ok(())
+    FirstDealer::Seat(options.first_dealer)
+        .check(players)
+        .map_err(SetupError::InvalidOptions)
 }

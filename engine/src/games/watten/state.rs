@@ -1,7 +1,7 @@
 //! The state of a Watten game: deals (§2), naming (§3.1–3.2), raising (§3.4), play (§3.3, §3.5),
 //! the Bohemian exchange (§3.7) and scoring (§5).
 
-use super::action::{Action, Proposal, SIGNAL_CODES};
+use super::action::{Action, Event, Proposal, SIGNAL_CODES};
 use super::rules::{
     BlindReveal, LastTrickRaise, Options, RaiseCap, RaiseTiming, Signals, ThreePlayerDeclarer,
     Variant,
@@ -13,6 +13,7 @@ use crate::deal::deal_sequence;
 use crate::error::ActionError;
 use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer, push_in_place};
+use crate::options::FirstDealer;
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -137,143 +138,6 @@ pub struct DealSummary {
     pub changes: SmallVec<[i32; 6]>,
 }
 
-/// Public events.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A new deal.
-    Deal {
-        /// Deal number.
-        deal: u32,
-        /// Dealer.
-        dealer: Seat,
-    },
-    /// The cut reveal.
-    Cut {
-        /// Cutter.
-        seat: Seat,
-        /// Criticals taken.
-        taken: Vec<Card>,
-        /// The shown card.
-        shown: Option<Card>,
-    },
-    /// Bohemian turn-up.
-    TurnUp {
-        /// The card.
-        card: Card,
-        /// The trump suit.
-        trump: Suit,
-    },
-    /// A Maschine.
-    Maschine {
-        /// Holder.
-        seat: Seat,
-        /// The criticals.
-        cards: CardList,
-    },
-    /// A proposal.
-    Propose {
-        /// E.
-        seat: Seat,
-        /// What.
-        proposal: Proposal,
-    },
-    /// The dealer's answer to a proposal.
-    Answer {
-        /// Dealer.
-        seat: Seat,
-        /// Accepted.
-        accepted: bool,
-    },
-    /// A public declaration.
-    Declare {
-        /// Seat.
-        seat: Seat,
-        /// Schlag.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        schlag: Option<Rank>,
-        /// Trump.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        trump: Option<Suit>,
-    },
-    /// Blind: a seat designated a card (which is secret).
-    Designate {
-        /// Seat.
-        seat: Seat,
-    },
-    /// A card played.
-    Play {
-        /// Seat.
-        seat: Seat,
-        /// The card.
-        cards: CardList,
-    },
-    /// A trick completed.
-    TrickWon {
-        /// Winner.
-        seat: Seat,
-    },
-    /// A raise.
-    Raise {
-        /// Seat.
-        seat: Seat,
-        /// Value.
-        to: u32,
-    },
-    /// A raise accepted.
-    Accept {
-        /// Seat.
-        seat: Seat,
-    },
-    /// A raise folded.
-    Fold {
-        /// Seat.
-        seat: Seat,
-    },
-    /// A challenge (§3.4.4).
-    Challenge {
-        /// Challenger.
-        seat: Seat,
-        /// The raiser's last card.
-        card: Card,
-        /// It qualified.
-        qualifies: bool,
-    },
-    /// A signal.
-    Signal {
-        /// Seat.
-        seat: Seat,
-        /// Code.
-        code: String,
-    },
-    /// Bohemian: a seat discarded a card (face down).
-    Discard {
-        /// Seat.
-        seat: Seat,
-    },
-    /// Bohemian: a seat drew.
-    Draw {
-        /// Seat.
-        seat: Seat,
-        /// Cards drawn.
-        count: u8,
-    },
-    /// A deal ended; Schlag, trump and Blind designations become public.
-    DealEnd {
-        /// Summary.
-        #[serde(flatten)]
-        summary: Box<DealSummary>,
-        /// Blind: the designated cards (E's, dealer's).
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        designated: Vec<Card>,
-    },
-    /// The game ended.
-    GameOver {
-        /// Final scores.
-        scores: Vec<i32>,
-    },
-}
-
 /// The full state of a Watten game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -283,8 +147,9 @@ pub struct State {
     pub stacked: Vec<Vec<Card>>,
     /// Scores per seat (partners repeat their side's score).
     pub scores: Vec<i32>,
-    /// Current deal number (0-based).
-    pub deal_no: u32,
+    /// Deals finished before the one in progress (its 0-based index).
+    #[serde(rename = "deal_no")]
+    pub deals_played: u32,
     /// Phase.
     pub phase: Phase,
     /// The current deal.
@@ -373,11 +238,13 @@ impl State {
         } else {
             0
         };
-        let dealer = options.first_dealer % players.max(1);
+        let mut rng = GameRng::new(seed);
+        // A fixed seat in Watten (no draw), refused at setup when outside the game (R49).
+        let dealer = FirstDealer::Seat(options.first_dealer).pick(&mut rng, players);
         let mut state = State {
             stacked,
             scores: vec![start; players],
-            deal_no: 0,
+            deals_played: 0,
             phase: Phase::Naming,
             // Dealt by `start_deal` below.
             deal: Deal::default(),
@@ -385,7 +252,7 @@ impl State {
             table: Table {
                 players,
                 options,
-                rng: GameRng::new(seed),
+                rng,
             },
             roles_cache: RolesCache::default(),
         };
@@ -478,12 +345,15 @@ impl State {
 
     fn start_deal(&mut self, dealer: Seat, events: &mut Vec<Event>) {
         let n = self.table.players;
-        let entry = self.stacked.get(self.deal_no as usize).map(Vec::as_slice);
+        let entry = self
+            .stacked
+            .get(self.deals_played as usize)
+            .map(Vec::as_slice);
         let mut seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
         self.deal.reset(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
-            deal: self.deal_no,
+            deal: self.deals_played,
             dealer,
         });
         let eldest = self.eldest();
@@ -603,7 +473,7 @@ impl State {
         events: &mut Vec<Event>,
     ) {
         let summary = DealSummary {
-            deal: self.deal_no,
+            deal: self.deals_played,
             dealer: self.deal.dealer,
             winners,
             points,
@@ -621,7 +491,8 @@ impl State {
         self.deal.pending = None;
         self.deal.proposal = None;
         let over = if self.table.options.variant == Variant::Bohemian {
-            self.scores.iter().any(|s| *s <= 0) || self.deal_no + 1 >= self.table.options.max_deals
+            self.scores.iter().any(|s| *s <= 0)
+                || self.deals_played + 1 >= self.table.options.max_deals
         } else {
             self.scores.iter().any(|s| *s >= self.table.options.target)
         };
@@ -631,7 +502,7 @@ impl State {
                 scores: self.scores.clone(),
             });
         } else {
-            self.deal_no += 1;
+            self.deals_played += 1;
             let dealer = (self.deal.dealer + 1) % self.table.players;
             self.start_deal(dealer, events);
         }
@@ -1504,7 +1375,7 @@ impl GameState for State {
         }
         let n = self.table.players;
         let scores: Vec<f64> = self.scores.iter().map(|s| f64::from(*s)).collect();
-        let details = json!({ "deals": self.deal_no + 1 });
+        let details = json!({ "deals": self.deals_played + 1 });
         if self.table.options.variant == Variant::Bohemian {
             // §5.3: lowest score first.
             let ranking = GameResult::ranking_by_key(0..n, |s| self.scores[s]);

@@ -166,7 +166,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         players: state.table.players,
         options: state.table.options.clone(),
         phase: state.phase,
-        deal: state.deal_no,
+        deal: state.deals_played,
         dealer: d.dealer,
         eldest: state.eldest(),
         cutter: state.cutter(),
