@@ -75,7 +75,8 @@ fn ismcts_answers_a_legal_move_within_its_budget_and_replays_with_its_seed() {
 
 #[test]
 fn the_family_rollout_is_the_one_the_family_chose() {
-    // 22 measured its heuristic ahead in rollouts; basra keeps uniform moves (bench/README.md).
+    // 22's heuristic rollouts measured well ahead of uniform (77% against 53% of paired games at
+    // 200 ms); basra's measured worse (44% against 62% at 20 ms), so it keeps uniform moves.
     let heuristic = Rollout::Heuristic { percent: 100 };
     for (id, chosen, other) in [
         ("twenty_two_short", heuristic, Rollout::Uniform),
@@ -134,7 +135,7 @@ fn a_seat_with_one_legal_action_or_none_needs_no_search() {
 
 #[test]
 fn maniglia_auction_search_weighs_only_the_lowest_bid_and_pass() {
-    // `GameDef::search_actions`: 35 prices would spread the iterations thin (bench/README.md), so
+    // `GameDef::search_actions`: searched over 35 prices, the search passed every auction traced, so
     // the search raises by the least or passes, and answers an index into the full legal list.
     let mut bids = 0;
     for players in [3, 4, 5] {
