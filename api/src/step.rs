@@ -14,6 +14,12 @@ pub fn make_step(
     game: &dyn Match,
     events: Vec<Value>,
 ) -> Result<Step, ServiceError> {
+    Ok(step_with_state(game, events, codec.encode(game)?))
+}
+
+/// The step around a state already encoded (`Value::Null` when the caller writes the state into
+/// the response itself).
+pub fn step_with_state(game: &dyn Match, events: Vec<Value>, state: Value) -> Step {
     let to_act = game.to_act();
     let legal_actions = to_act
         .iter()
@@ -22,13 +28,13 @@ pub fn make_step(
             actions: game.legal_actions(seat),
         })
         .collect();
-    Ok(Step {
+    Step {
         game: game.game_id().to_string(),
-        state: codec.encode(game)?,
+        state,
         over: game.is_over(),
         result: game.result().map(ResultDto::from),
         to_act,
         events,
         legal_actions,
-    })
+    }
 }

@@ -4,10 +4,10 @@
 use crate::codec::StateCodec;
 use crate::dto::{
     ApplyRequest, DeterminizeRequest, DeterminizeResponse, GameEntry, LegalRequest, NewGameRequest,
-    ReplayRequest, ReplayResponse, ResultDto, SeatActions, Step, ViewRequest, ViewResponse,
+    ReplayRequest, ReplayResponse, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ErrorCode, Problem, ServiceError, guard};
-use crate::step::make_step;
+use crate::step::{make_step, step_with_state};
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
@@ -45,23 +45,7 @@ pub fn step_response(
     events: Vec<Value>,
 ) -> Result<HttpResponse, ServiceError> {
     let state = codec.encode_json(game)?;
-    let to_act = game.to_act();
-    let legal_actions = to_act
-        .iter()
-        .map(|&seat| SeatActions {
-            seat,
-            actions: game.legal_actions(seat),
-        })
-        .collect();
-    let step = Step {
-        game: game.game_id().to_string(),
-        state: Value::Null,
-        over: game.is_over(),
-        result: game.result().map(ResultDto::from),
-        to_act,
-        events,
-        legal_actions,
-    };
+    let step = step_with_state(game, events, Value::Null);
     let mut body = serde_json::to_vec(&step)
         .map_err(|e| ServiceError::new(ErrorCode::Internal, format!("cannot encode step: {e}")))?;
     if body.pop() != Some(b'}') {
