@@ -118,7 +118,7 @@ pub struct BotList {
 }
 
 /// `POST /v1/matches`: play a match.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}}))]
 pub struct CreateMatch {

@@ -208,10 +208,9 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                 bots,
                 options,
                 seed: args.seed,
-                deals: None,
                 ranked: Some(false),
                 deadline_ms: Some(args.deadline_ms),
-                clock: None,
+                ..CreateMatch::default()
             },
             false,
             false,

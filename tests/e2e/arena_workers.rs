@@ -82,12 +82,8 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
             .create_match(CreateMatch {
                 game: GAME.into(),
                 bots: seats,
-                options: None,
-                seed: None,
-                deals: None,
                 ranked: Some(true),
-                deadline_ms: None,
-                clock: None,
+                ..CreateMatch::default()
             })
             .await
             .expect("queue a match");

@@ -197,12 +197,8 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         let request = CreateMatch {
             game: id.clone(),
             bots: seats,
-            options: None,
-            seed: None,
-            deals: None,
             ranked: Some(true),
-            deadline_ms: None,
-            clock: None,
+            ..CreateMatch::default()
         };
         match arena.new_match(request, true, true).await {
             Ok(record) => {

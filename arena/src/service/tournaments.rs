@@ -40,10 +40,9 @@ impl Arena {
                     bots: request.bots,
                     options: request.options,
                     seed: Some(deal_seed(seed, 0)),
-                    deals: None,
                     ranked: Some(false),
                     deadline_ms: request.deadline_ms,
-                    clock: None,
+                    ..CreateMatch::default()
                 },
                 false,
             )

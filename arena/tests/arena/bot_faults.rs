@@ -21,12 +21,9 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
         .create_match(CreateMatch {
             game: game.clone(),
             bots: vec![bad_id, good_id],
-            options: None,
-            seed: None,
-            deals: None,
             ranked: Some(true),
             deadline_ms: Some(150),
-            clock: None,
+            ..CreateMatch::default()
         })
         .await
         .expect("create");
@@ -148,12 +145,8 @@ async fn well_behaved_bots_play_a_clean_ranked_match_that_moves_ratings() {
         .create_match(CreateMatch {
             game: game.clone(),
             bots: vec![a_id.clone(), b_id.clone()],
-            options: None,
-            seed: None,
-            deals: None,
             ranked: Some(true),
-            deadline_ms: None,
-            clock: None,
+            ..CreateMatch::default()
         })
         .await
         .expect("create");

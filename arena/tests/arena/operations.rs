@@ -190,12 +190,10 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
         .create_match(CreateMatch {
             game: game.clone(),
             bots: vec![slow_id, good_id],
-            options: None,
             seed: Some(11),
-            deals: None,
             ranked: Some(false),
-            deadline_ms: None,
             clock: Some(clock),
+            ..CreateMatch::default()
         })
         .await
         .expect("create");
@@ -270,12 +268,9 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
     let ranked = |clock| CreateMatch {
         game: game.clone(),
         bots: vec!["random".into(), "heuristic".into()],
-        options: None,
-        seed: None,
-        deals: None,
         ranked: Some(true),
-        deadline_ms: None,
         clock,
+        ..CreateMatch::default()
     };
     let refused = arena
         .create_match(ranked(Some(clock)))
@@ -446,12 +441,8 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         .create_match(CreateMatch {
             game: game.clone(),
             bots: vec![good_id.clone(), failing_id.clone()],
-            options: None,
-            seed: None,
-            deals: None,
             ranked: Some(true),
-            deadline_ms: None,
-            clock: None,
+            ..CreateMatch::default()
         })
         .await
         .expect("create");

@@ -34,12 +34,9 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
             .create_match(CreateMatch {
                 game: game.clone(),
                 bots: vec![a_id, b_id],
-                options: None,
-                seed: None,
-                deals: None,
                 ranked: Some(true),
                 deadline_ms: Some(2000),
-                clock: None,
+                ..CreateMatch::default()
             })
             .await
             .expect("create");

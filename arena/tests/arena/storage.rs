@@ -15,13 +15,10 @@ fn builtin_match(game: &str, ranked: bool) -> CreateMatch {
     CreateMatch {
         game: game.to_string(),
         bots: vec!["random".into(), "heuristic".into()],
-        options: None,
         // Ranked matches draw a secret seed.
         seed: (!ranked).then_some(7),
-        deals: None,
         ranked: Some(ranked),
-        deadline_ms: None,
-        clock: None,
+        ..CreateMatch::default()
     }
 }
 

@@ -527,12 +527,8 @@ async fn a_ranked_match_runs_on_postgres_when_a_database_is_given() {
         .create_match(CreateMatch {
             game: game.clone(),
             bots: vec![x_id.clone(), y_id],
-            options: None,
-            seed: None,
-            deals: None,
             ranked: Some(true),
-            deadline_ms: None,
-            clock: None,
+            ..CreateMatch::default()
         })
         .await
         .expect("create");
