@@ -322,6 +322,70 @@ pub struct DeterminizeResponse {
     pub states: Vec<Value>,
 }
 
+/// How the rest of each playout is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RolloutPolicy {
+    /// Every seat plays a uniformly random legal action.
+    Random,
+    /// Every seat plays the built-in `heuristic` bot's choice from its own view.
+    Heuristic,
+}
+
+/// Ask for rollouts: playouts to the end of the game after each of a seat's actions.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": {"game": "sloppy_seconds", "version": 2, "data": {}}, "seat": 0, "count": 100, "policy": "random", "seed": 7}))]
+pub struct RolloutsRequest {
+    /// The state, exactly as returned by the server. A sealed state is played out from
+    /// determinizations for `seat` (what it may know, see `/determinize`); a transparent one from
+    /// itself, with the chance still to come redrawn for every round.
+    #[schema(value_type = WireState)]
+    pub state: Box<RawValue>,
+    /// The seat whose actions are weighed (0-based); it must be one that may act now.
+    pub seat: usize,
+    /// Playouts per action, 1 to 10000.
+    pub count: u32,
+    /// How every seat plays the rest of each playout.
+    pub policy: RolloutPolicy,
+    /// The seed of the playouts' choices and redrawn chance (at most 2^53 - 1); omitted: the
+    /// server draws one and returns it, so the same request with it answers the same figures.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The actions to weigh, each one of the seat's legal actions; omitted: every legal action,
+    /// in canonical order.
+    #[serde(default)]
+    pub actions: Option<Vec<Value>>,
+}
+
+/// What the playouts after one action found.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ActionRollouts {
+    /// The action.
+    pub action: Value,
+    /// Playouts run after it (each to the end of the game).
+    pub playouts: u32,
+    /// Every seat's mean final score (`result.scores`), by seat.
+    pub mean: Vec<f64>,
+    /// The standard error of each mean, by seat.
+    pub standard_error: Vec<f64>,
+}
+
+/// Rollouts after a seat's actions.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RolloutsResponse {
+    /// The seat.
+    pub seat: usize,
+    /// The seed used.
+    pub seed: u64,
+    /// The policy played.
+    pub policy: RolloutPolicy,
+    /// True when the playouts started from determinizations (a sealed state).
+    pub determinized: bool,
+    /// One entry per action weighed, in the order asked (or canonical order).
+    pub results: Vec<ActionRollouts>,
+}
+
 /// One action of a replay.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

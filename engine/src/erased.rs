@@ -14,7 +14,7 @@ use crate::options::{
     OptionSpec, PlayerRange, PlayersWhen, Preset, check_constraints, merge_options, players_for,
 };
 use crate::rng::PlayoutRng;
-use crate::search::Rollout;
+use crate::search::{ActionValue, Rollout, RolloutPlan, RolloutStop};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::marker::PhantomData;
@@ -233,6 +233,18 @@ pub trait Match: Send + Sync {
         rollout: Rollout,
         keep_going: &mut dyn FnMut(u32) -> bool,
     ) -> Option<usize>;
+    /// Flat Monte Carlo for `seat` ([`crate::search::rollouts`]): `plan.count` playouts after
+    /// each of `plan.actions` (indices into `legal_actions(seat)`), the rest played by `policy`
+    /// ([`Rollout::Uniform`], or [`Rollout::Heuristic`] for the family's heuristic bot on each
+    /// actor's view); `keep_going` bounds the work.
+    fn rollouts(
+        &self,
+        seat: Seat,
+        plan: RolloutPlan<'_>,
+        policy: Rollout,
+        rng: &mut PlayoutRng,
+        keep_going: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<Vec<ActionValue>, RolloutStop>;
 }
 
 /// A published game id backed by a typed family and one of its presets.
@@ -873,6 +885,40 @@ impl<G: GameDef> Match for TypedMatch<G> {
                 |state, actor, legal, rng| {
                     if rng.below(100) < usize::from(percent) {
                         G::heuristic(&state.view(Viewer::Seat(actor)), legal)
+                    } else {
+                        rng.below(legal.len())
+                    }
+                },
+            ),
+        }
+    }
+
+    fn rollouts(
+        &self,
+        seat: Seat,
+        plan: RolloutPlan<'_>,
+        policy: Rollout,
+        rng: &mut PlayoutRng,
+        keep_going: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<Vec<ActionValue>, RolloutStop> {
+        let policy = match policy {
+            Rollout::Family => G::SEARCH_ROLLOUT,
+            chosen => chosen,
+        };
+        let state = &self.state;
+        match policy {
+            Rollout::Uniform | Rollout::Family => {
+                crate::search::rollouts(state, seat, plan, rng, keep_going, crate::search::uniform)
+            }
+            Rollout::Heuristic { percent } => crate::search::rollouts(
+                state,
+                seat,
+                plan,
+                rng,
+                keep_going,
+                |game, actor, legal, rng| {
+                    if rng.below(100) < usize::from(percent) {
+                        G::heuristic(&game.view(Viewer::Seat(actor)), legal)
                     } else {
                         rng.below(legal.len())
                     }

@@ -342,6 +342,10 @@ pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync 
     /// The shared header: players, options, RNG and seed.
     fn table(&self) -> &Table<Self::Options>;
 
+    /// The shared header, to change: rollouts redraw the chance still to come
+    /// ([`crate::search::rollouts`]).
+    fn table_mut(&mut self) -> &mut Table<Self::Options>;
+
     /// Seats that may act now (empty when the game is over).
     fn to_act(&self) -> Actors;
 

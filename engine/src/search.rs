@@ -241,9 +241,194 @@ pub fn ismcts<S: GameState>(
     index_in_all(choice)
 }
 
+/// Where the playouts of [`rollouts`] start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RolloutStart {
+    /// From the state itself (its holder sees everything), with the chance still to come redrawn
+    /// for every round.
+    Exact,
+    /// From a state drawn for every round among those the seat cannot tell apart from this one
+    /// ([`GameState::determinize`]): what the seat may learn, and nothing else.
+    Determinized,
+}
+
+/// What playouts that began with one action found: every seat's final score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionValue {
+    /// Playouts run (each one played to the end of the game).
+    pub playouts: u32,
+    sums: Vec<f64>,
+    squares: Vec<f64>,
+}
+
+impl ActionValue {
+    fn new(players: usize) -> ActionValue {
+        ActionValue {
+            playouts: 0,
+            sums: vec![0.0; players],
+            squares: vec![0.0; players],
+        }
+    }
+
+    fn add(&mut self, scores: &[f64]) {
+        self.playouts += 1;
+        for ((sum, square), score) in self.sums.iter_mut().zip(&mut self.squares).zip(scores) {
+            *sum += score;
+            *square += score * score;
+        }
+    }
+
+    /// The mean final score of every seat.
+    pub fn mean(&self) -> Vec<f64> {
+        let n = f64::from(self.playouts.max(1));
+        self.sums.iter().map(|sum| sum / n).collect()
+    }
+
+    /// The standard error of each mean (the sample standard deviation over the square root of
+    /// the playouts; 0 with fewer than two).
+    pub fn standard_error(&self) -> Vec<f64> {
+        if self.playouts < 2 {
+            return vec![0.0; self.sums.len()];
+        }
+        let n = f64::from(self.playouts);
+        self.sums
+            .iter()
+            .zip(&self.squares)
+            .map(|(sum, square)| {
+                let variance = ((square - sum * sum / n) / (n - 1.0)).max(0.0);
+                (variance / n).sqrt()
+            })
+            .collect()
+    }
+}
+
+/// Why [`rollouts`] answered nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RolloutStop {
+    /// `keep_going` said stop before every playout was run.
+    Budget,
+    /// The state admits no deal consistent with what the seat has seen.
+    NoConsistentDeal,
+}
+
+/// What [`rollouts`] plays: `count` rounds from `start`, one playout per round after each of
+/// `actions` (indices into the seat's legal list).
+#[derive(Debug, Clone, Copy)]
+pub struct RolloutPlan<'a> {
+    /// The actions to weigh, as indices into the seat's legal list.
+    pub actions: &'a [usize],
+    /// Rounds: playouts per action.
+    pub count: u32,
+    /// Where each round starts.
+    pub start: RolloutStart,
+}
+
+/// Flat Monte Carlo for `seat`: `plan.count` rounds; in each, one starting state (see
+/// [`RolloutStart`]) and, from it, one playout after each of `plan.actions` (indices into
+/// `state.legal_actions(seat)`), the rest of the game played by `policy` for every seat. The
+/// actions of a round share its starting state and chance (common random numbers: their
+/// difference is measured with less noise than their values). Answers one [`ActionValue`] per
+/// action, in the order given. `keep_going` is asked before every round with the playouts run so
+/// far. No clock here: the caller turns its budget into `keep_going`.
+pub fn rollouts<S: GameState>(
+    state: &S,
+    seat: Seat,
+    plan: RolloutPlan<'_>,
+    rng: &mut PlayoutRng,
+    mut keep_going: impl FnMut(u64) -> bool,
+    mut policy: impl FnMut(&S, Seat, &[S::Action], &mut PlayoutRng) -> usize,
+) -> Result<Vec<ActionValue>, RolloutStop> {
+    let RolloutPlan {
+        actions,
+        count,
+        start,
+    } = plan;
+    let players = state.players();
+    let mut values = vec![ActionValue::new(players); actions.len()];
+    let mut legal = Vec::new();
+    let mut events = Vec::new();
+    let mut played = 0u64;
+    for _ in 0..count {
+        if !keep_going(played) {
+            return Err(RolloutStop::Budget);
+        }
+        let round_start = match start {
+            RolloutStart::Exact => {
+                let mut game = state.clone();
+                crate::common::determinize::reseed(&mut game.table_mut().rng, rng);
+                game
+            }
+            RolloutStart::Determinized => state
+                .determinize(seat, rng)
+                .ok_or(RolloutStop::NoConsistentDeal)?,
+        };
+        // Every playout of the round draws its choices from the same stream.
+        let round_seed = rng.next_u64();
+        for (value, &index) in values.iter_mut().zip(actions) {
+            let mut game = round_start.clone();
+            let mut choices = PlayoutRng::new(round_seed);
+            legal.clear();
+            // A seat's own legal list is the same in every state it cannot tell apart.
+            game.legal_actions(seat, &mut legal);
+            let Some(first) = legal.get(index).cloned() else {
+                continue;
+            };
+            events.clear();
+            if game.apply_listed(seat, &first, &mut events).is_err() {
+                continue;
+            }
+            let mut steps = 0;
+            while let Some(&actor) = game.to_act().as_slice().first() {
+                if steps >= MAX_ROLLOUT {
+                    break;
+                }
+                legal.clear();
+                game.legal_actions(actor, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let choice = policy(&game, actor, &legal, &mut choices);
+                let Some(action) = legal.get(choice).cloned() else {
+                    break;
+                };
+                events.clear();
+                if game.apply_listed(actor, &action, &mut events).is_err() {
+                    break;
+                }
+                steps += 1;
+            }
+            // Only playouts that reached the end count: a game cut short has no final score.
+            if let Some(result) = game.result() {
+                value.add(&result.scores);
+                played += 1;
+            }
+        }
+    }
+    Ok(values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn action_value_answers_each_seats_mean_and_standard_error() {
+        let mut value = ActionValue::new(2);
+        assert_eq!(value.standard_error(), vec![0.0, 0.0]);
+        for scores in [[1.0, -1.0], [3.0, -3.0], [5.0, -5.0], [7.0, -7.0]] {
+            value.add(&scores);
+        }
+        assert_eq!(value.playouts, 4);
+        assert_eq!(value.mean(), vec![4.0, -4.0]);
+        // Sample variance of 1, 3, 5, 7 is 20/3; the standard error sqrt(20/3/4).
+        let expected = (20.0f64 / 3.0 / 4.0).sqrt();
+        for error in value.standard_error() {
+            assert!(
+                (error - expected).abs() < 1e-12,
+                "{error} against {expected}"
+            );
+        }
+    }
 
     #[test]
     fn standing_shares_ties_and_spans_zero_to_one() {

@@ -165,3 +165,75 @@ fn maniglia_auction_search_weighs_only_the_lowest_bid_and_pass() {
     // The search does bid: passing every auction was what the narrowing mended.
     assert!(bids > 0, "the search never bid");
 }
+
+/// Flat Monte Carlo (`Match::rollouts`, issue 41) on every game id, from both starts and with both
+/// policies: one value per action asked, `count` finished playouts each, every seat's mean inside
+/// the range the playouts' scores allow, the position untouched, the same figures for the same
+/// seed, and the caller's budget obeyed.
+#[test]
+fn rollouts_weigh_every_action_and_replay_with_their_seed() {
+    use engine::search::{RolloutPlan, RolloutStart, RolloutStop};
+    for game in registry::games() {
+        let id = &game.info().id;
+        let state = position(game.as_ref(), 5);
+        let before = state.save();
+        let seat = state.to_act()[0];
+        let legal = state.legal_actions(seat);
+        let actions: Vec<usize> = (0..legal.len()).rev().collect();
+        for start in [RolloutStart::Exact, RolloutStart::Determinized] {
+            for policy in [Rollout::Uniform, Rollout::Heuristic { percent: 100 }] {
+                let plan = RolloutPlan {
+                    actions: &actions,
+                    count: 4,
+                    start,
+                };
+                let run = |seed: u64| {
+                    state
+                        .rollouts(seat, plan, policy, &mut PlayoutRng::new(seed), &mut |_| {
+                            true
+                        })
+                        .unwrap_or_else(|stop| panic!("{id} {start:?} {policy:?}: {stop:?}"))
+                };
+                let values = run(21);
+                assert_eq!(values.len(), actions.len(), "{id}: one value per action");
+                for value in &values {
+                    assert_eq!(value.playouts, 4, "{id} {start:?} {policy:?}");
+                    assert_eq!(value.mean().len(), state.players());
+                    assert!(
+                        value
+                            .standard_error()
+                            .iter()
+                            .all(|e| e.is_finite() && *e >= 0.0),
+                        "{id}: {:?}",
+                        value.standard_error()
+                    );
+                }
+                assert_eq!(values, run(21), "{id} {start:?} {policy:?}: same seed");
+                assert_eq!(state.save(), before, "{id}: the position changed");
+            }
+        }
+        // The budget is asked before every round with the playouts run so far.
+        let plan = RolloutPlan {
+            actions: &actions,
+            count: 50,
+            start: RolloutStart::Exact,
+        };
+        let mut asked = Vec::new();
+        let stopped = state.rollouts(
+            seat,
+            plan,
+            Rollout::Uniform,
+            &mut PlayoutRng::new(1),
+            &mut |done| {
+                asked.push(done);
+                asked.len() < 3
+            },
+        );
+        assert_eq!(stopped, Err(RolloutStop::Budget), "{id}");
+        assert_eq!(
+            asked,
+            vec![0, actions.len() as u64, 2 * actions.len() as u64],
+            "{id}"
+        );
+    }
+}

@@ -21,6 +21,7 @@ mod errors;
 mod openapi_drift;
 mod operations;
 mod play;
+mod rollouts;
 mod sealed;
 mod starters;
 mod toolchains;

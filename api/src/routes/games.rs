@@ -3,8 +3,9 @@
 
 use crate::codec::StateCodec;
 use crate::dto::{
-    ApplyRequest, DeterminizeRequest, DeterminizeResponse, GameEntry, LegalRequest, NewGameRequest,
-    ReplayRequest, ReplayResponse, SeatActions, Step, ViewRequest, ViewResponse,
+    ActionRollouts, ApplyRequest, DeterminizeRequest, DeterminizeResponse, GameEntry, LegalRequest,
+    NewGameRequest, ReplayRequest, ReplayResponse, RolloutPolicy, RolloutsRequest,
+    RolloutsResponse, SeatActions, Step, ViewRequest, ViewResponse,
 };
 use crate::error::{ErrorCode, Problem, ServiceError, guard};
 use crate::step::{make_step, step_with_state};
@@ -13,6 +14,7 @@ use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
 use arena::problem::responses::{JsonBodyErrors, StateRequestErrors, UnknownGame};
 use arena::problem::{invalid_body, is_json, unreadable_body, unsupported_media_type};
+use engine::search::{Rollout, RolloutPlan, RolloutStart, RolloutStop};
 use engine::{Game, LoadedField, Match, NewGame, Viewer};
 use serde_json::Value;
 use std::future::Future;
@@ -344,30 +346,15 @@ pub async fn determinize(
                 ),
             ));
         }
-        let seed = match request.seed {
-            Some(seed) if seed > engine::rng::MAX_SEED => {
-                return Err(ServiceError::new(
-                    ErrorCode::InvalidSeed,
-                    format!("seed {seed} is above 2^53 - 1"),
-                ));
-            }
-            Some(seed) => seed,
-            None => rand::random::<u64>() & engine::rng::MAX_SEED,
-        };
+        let seed = request_seed(request.seed)?;
         let state = codec.decode_raw(game, &request.state)?;
         check_seat(state.as_ref(), request.seat)?;
         let mut rng = engine::rng::PlayoutRng::new(seed);
         let states = (0..request.count)
             .map(|_| {
-                let sample = state.determinize(request.seat, &mut rng).ok_or_else(|| {
-                    ServiceError::new(
-                        ErrorCode::NoConsistentDeal,
-                        format!(
-                            "no deal is consistent with this state's record as seat {} sees it",
-                            request.seat
-                        ),
-                    )
-                })?;
+                let sample = state
+                    .determinize(request.seat, &mut rng)
+                    .ok_or_else(|| no_consistent_deal(request.seat))?;
                 codec.encode(sample.as_ref())
             })
             .collect::<Result<Vec<Value>, ServiceError>>()?;
@@ -382,6 +369,168 @@ pub async fn determinize(
 
 /// The most states one `determinize` request may ask for.
 const MAX_DETERMINIZE: usize = 256;
+
+/// Play out a seat's actions.
+///
+/// Plays `count` games to their end after each of `seat`'s legal actions (or the `actions`
+/// listed), every seat then playing `policy` (uniformly random moves, or the built-in
+/// `heuristic` bot's on its own view), and answers per action every seat's mean final score and
+/// its standard error: flat Monte Carlo at the engine's speed, for bots in any language. A sealed
+/// state is played out from states drawn among those `seat` cannot tell apart from it (as
+/// `/determinize` draws them), so the figures tell nothing `seat` may not know; a transparent
+/// state (its holder sees everything) from itself, the chance still to come redrawn each round.
+/// The actions of a round share its starting state and chance, so their differences are
+/// measured with less noise than their values. Bounded: `count` at most 10000, and 2 s of CPU per
+/// request (`invalid_request` beyond; ask for fewer playouts or fewer actions).
+#[utoipa::path(
+    operation_id = "rollout_actions",
+    tag = "rules",
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    request_body = RolloutsRequest,
+    responses(
+        (status = 200, description = "Per action, every seat's mean final score", body = RolloutsResponse),
+        (status = 400, description = "`invalid_request` (a `count` outside 1..=10000, no action to weigh, or more than 2 s of CPU), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        UnknownGame,
+        JsonBodyErrors,
+        (status = 422, description = "`not_your_turn` (the seat may not act now), `illegal_action` (a listed action is not legal), `invalid_seed`, or `no_consistent_deal`", body = Problem, content_type = "application/problem+json"),
+    ),
+)]
+#[post("/v1/games/{game}/rollouts")]
+pub async fn rollouts(
+    game: web::Path<String>,
+    request: web::Json<RolloutsRequest>,
+    codec: web::Data<StateCodec>,
+) -> Result<web::Json<RolloutsResponse>, ServiceError> {
+    let game = find_game(&game)?;
+    let request = request.into_inner();
+    // Playouts take up to the CPU budget: off the server's event loop.
+    web::block(move || guard(|| run_rollouts(game, &request, &codec)))
+        .await
+        .map_err(|_| ServiceError::new(ErrorCode::Internal, "the rollouts were interrupted"))?
+        .map(web::Json)
+}
+
+/// The most playouts per action one `rollouts` request may ask for.
+const MAX_ROLLOUTS: u32 = 10_000;
+/// The CPU one `rollouts` request may spend.
+const ROLLOUT_CPU_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn run_rollouts(
+    game: &dyn Game,
+    request: &RolloutsRequest,
+    codec: &StateCodec,
+) -> Result<RolloutsResponse, ServiceError> {
+    if !(1..=MAX_ROLLOUTS).contains(&request.count) {
+        return Err(ServiceError::new(
+            ErrorCode::InvalidRequest,
+            format!("count must be 1 to {MAX_ROLLOUTS}, not {}", request.count),
+        ));
+    }
+    let seed = request_seed(request.seed)?;
+    let sealed = request.state.get().starts_with('"');
+    let state = codec.decode_raw(game, &request.state)?;
+    check_seat(state.as_ref(), request.seat)?;
+    if state.is_over() {
+        return Err(ServiceError::new(ErrorCode::GameOver, "the game is over"));
+    }
+    if !state.to_act().contains(&request.seat) {
+        return Err(ServiceError::new(
+            ErrorCode::NotYourTurn,
+            format!("seat {} may not act now", request.seat),
+        ));
+    }
+    let legal_actions = state.legal_actions(request.seat);
+    let indices: Vec<usize> = match &request.actions {
+        None => (0..legal_actions.len()).collect(),
+        Some(actions) => actions
+            .iter()
+            .map(|action| {
+                legal_actions
+                    .iter()
+                    .position(|a| a == action)
+                    .ok_or_else(|| {
+                        ServiceError::new(
+                            ErrorCode::IllegalAction,
+                            format!("{action} is not a legal action of seat {}", request.seat),
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    if indices.is_empty() {
+        return Err(ServiceError::new(
+            ErrorCode::InvalidRequest,
+            "no action to weigh: `actions` is empty",
+        ));
+    }
+    let rollout_start = if sealed {
+        RolloutStart::Determinized
+    } else {
+        RolloutStart::Exact
+    };
+    let policy = match request.policy {
+        RolloutPolicy::Random => Rollout::Uniform,
+        RolloutPolicy::Heuristic => Rollout::Heuristic { percent: 100 },
+    };
+    let cpu = cpu_time::ThreadTime::now();
+    let mut rng = engine::rng::PlayoutRng::new(seed);
+    let plan = RolloutPlan {
+        actions: &indices,
+        count: request.count,
+        start: rollout_start,
+    };
+    let values = state
+        .rollouts(request.seat, plan, policy, &mut rng, &mut |_| {
+            cpu.elapsed() < ROLLOUT_CPU_BUDGET
+        })
+        .map_err(|stop| match stop {
+            RolloutStop::Budget => ServiceError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "{} playouts of {} actions take more than {} s of CPU: ask for fewer",
+                    request.count,
+                    indices.len(),
+                    ROLLOUT_CPU_BUDGET.as_secs()
+                ),
+            ),
+            RolloutStop::NoConsistentDeal => no_consistent_deal(request.seat),
+        })?;
+    Ok(RolloutsResponse {
+        seat: request.seat,
+        seed,
+        policy: request.policy,
+        determinized: sealed,
+        results: indices
+            .iter()
+            .zip(values)
+            .map(|(&index, value)| ActionRollouts {
+                action: legal_actions[index].clone(),
+                playouts: value.playouts,
+                mean: value.mean(),
+                standard_error: value.standard_error(),
+            })
+            .collect(),
+    })
+}
+
+/// A request's sampling seed, checked, or a fresh one.
+fn request_seed(seed: Option<u64>) -> Result<u64, ServiceError> {
+    match seed {
+        Some(seed) if seed > engine::rng::MAX_SEED => Err(ServiceError::new(
+            ErrorCode::InvalidSeed,
+            format!("seed {seed} is above 2^53 - 1"),
+        )),
+        Some(seed) => Ok(seed),
+        None => Ok(rand::random::<u64>() & engine::rng::MAX_SEED),
+    }
+}
+
+fn no_consistent_deal(seat: usize) -> ServiceError {
+    ServiceError::new(
+        ErrorCode::NoConsistentDeal,
+        format!("no deal is consistent with this state's record as seat {seat} sees it"),
+    )
+}
 
 /// Replay a game.
 ///

@@ -20,6 +20,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::view)
         .service(games::start)
         .service(games::determinize)
+        .service(games::rollouts)
         .service(games::replay)
         .service(games::list)
         .service(games::describe)

@@ -778,6 +778,10 @@ impl GameState for State {
         &self.table
     }
 
+    fn table_mut(&mut self) -> &mut Table<Options> {
+        &mut self.table
+    }
+
     fn to_act(&self) -> Actors {
         if self.phase == Phase::Over {
             Actors::None

@@ -251,6 +251,10 @@ impl GameState for State {
         &self.table
     }
 
+    fn table_mut(&mut self) -> &mut Table<Options> {
+        &mut self.table
+    }
+
     fn to_act(&self) -> Actors {
         self.current().map_or(Actors::None, Actors::One)
     }

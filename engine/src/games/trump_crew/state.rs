@@ -474,6 +474,10 @@ impl GameState for State {
         &self.table
     }
 
+    fn table_mut(&mut self) -> &mut Table<Options> {
+        &mut self.table
+    }
+
     /// Who acts now.
     fn to_act(&self) -> Actors {
         match self.phase {

@@ -1181,6 +1181,10 @@ impl GameState for State {
         &self.table
     }
 
+    fn table_mut(&mut self) -> &mut Table<Options> {
+        &mut self.table
+    }
+
     fn to_act(&self) -> Actors {
         match self.actor() {
             Some(seat) => Actors::One(seat),

@@ -1296,6 +1296,10 @@ impl GameState for State {
         &self.table
     }
 
+    fn table_mut(&mut self) -> &mut Table<Options> {
+        &mut self.table
+    }
+
     /// `to_act` (§3.4.6).
     fn to_act(&self) -> Actors {
         match self.phase {
