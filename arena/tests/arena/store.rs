@@ -38,6 +38,7 @@ fn bot(id: &str) -> BotRecord {
         version: "1".into(),
         token_hash: "h".into(),
         signing_secret: "s".into(),
+        previous_secret: None,
         builtin: false,
         paused: false,
         failures: 0,
@@ -207,6 +208,7 @@ async fn contract(store: &dyn Store) {
             bot: Some(a.clone()),
             statuses: vec![MatchStatus::Running],
             limit: 10,
+            before: None,
         })
         .await
         .expect("list");
