@@ -286,10 +286,15 @@ mod tests {
         assert_eq!(decision.action, None);
         assert_eq!(
             decision.fault,
-            Some(Fault::new(
-                FaultKind::IllegalAction,
-                r#"{"card":"ZZ","type":"play"} is refused: no such card"#
-            ))
+            Some(
+                Fault::new(
+                    FaultKind::IllegalAction,
+                    r#"{"card":"ZZ","type":"play"} is refused: no such card"#
+                )
+                // The action as the arena read it, and what it should have been.
+                .with_answer(BotAnswer::excerpt(None, br#"{"card":"ZZ","type":"play"}"#))
+                .expecting("one of the move request's legal_actions, exactly as sent")
+            )
         );
         assert_eq!(standing.faults(), [1, 0]);
     }
