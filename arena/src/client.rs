@@ -3,7 +3,10 @@
 
 use crate::builtin;
 use crate::safety::{AddressPolicy, CheckedResolver};
-use crate::wire::{BotInfo, MoveResponse, OutgoingMove, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use crate::wire::{
+    BotInfo, MoveResponse, OutgoingMove, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+};
 use dashmap::DashMap;
 use hmac::{Hmac, KeyInit, Mac};
 use serde::de::DeserializeOwned;
@@ -62,13 +65,19 @@ impl FaultKind {
     }
 }
 
-/// A recorded fault: its kind and the reason in words.
+/// A recorded fault: its kind, the reason in words, what the bot answered and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Fault {
     /// The kind of fault.
     pub kind: FaultKind,
     /// What happened.
     pub detail: String,
+    /// What the bot answered, when it answered (`bad_status`, `bad_json`, `illegal_action`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<BotAnswer>,
+    /// What the arena expected instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
 }
 
 impl Fault {
@@ -77,8 +86,74 @@ impl Fault {
         Fault {
             kind,
             detail: detail.into(),
+            answer: None,
+            expected: None,
         }
     }
+
+    /// The same fault, quoting what the bot answered.
+    pub fn with_answer(mut self, answer: BotAnswer) -> Self {
+        self.answer = Some(answer);
+        self
+    }
+
+    /// The same fault, saying what was expected.
+    pub fn expecting(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+}
+
+/// How much of a bot's answer a fault keeps, in bytes.
+pub const ANSWER_EXCERPT: usize = 512;
+
+/// The start of what a bot answered, kept with a fault.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct BotAnswer {
+    /// The HTTP status (absent for an action quoted as the arena read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The first 512 bytes of the body, as text (bytes that are not UTF-8 become U+FFFD).
+    pub body: String,
+    /// The body was longer and was cut.
+    pub truncated: bool,
+}
+
+impl BotAnswer {
+    /// The first [`ANSWER_EXCERPT`] bytes of `body`, cut on a character boundary.
+    pub fn excerpt(status: Option<u16>, body: &[u8]) -> Self {
+        let mut end = body.len().min(ANSWER_EXCERPT);
+        // Never end on part of a UTF-8 sequence: back to the start of the one cut through.
+        while end < body.len() && end > 0 && body[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+        BotAnswer {
+            status,
+            body: String::from_utf8_lossy(&body[..end]).into_owned(),
+            truncated: body.len() > end,
+        }
+    }
+}
+
+/// What a move request expected, for a fault of the call itself.
+fn expected_move(fault: Fault, timeout: Duration) -> Fault {
+    let expected = match fault.kind {
+        FaultKind::Timeout => format!(
+            "a complete answer within {} ms (the move's deadline, or the seat's time bank if shorter)",
+            timeout.as_millis()
+        ),
+        FaultKind::Transport => "an HTTP answer to POST {url}/move".to_string(),
+        FaultKind::BadStatus => {
+            "a 2xx status with the body {\"action\": <one of legal_actions>}".to_string()
+        }
+        FaultKind::BadJson => {
+            "a JSON body {\"action\": <one of legal_actions>, \"comment\"?: \"...\"} \
+             of at most 64 KiB"
+                .to_string()
+        }
+        _ => return fault,
+    };
+    fault.expecting(expected)
 }
 
 /// The signature header value for a body signed at `timestamp` (unix seconds):
@@ -165,12 +240,37 @@ fn unix_seconds() -> u64 {
 }
 
 /// A bot to call: its URL (or `builtin:<name>`) and its signing secret.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Target {
     /// Base URL, without a trailing slash.
     pub url: String,
     /// The HMAC key for this bot.
     pub signing_secret: String,
+    /// The key a rotation replaced, while it is still valid: requests also carry its signature
+    /// (`X-Cardroom-Signature-Previous`), so a bot still running with it keeps working.
+    pub previous_secret: Option<PreviousSecret>,
+}
+
+/// A signing secret replaced by a rotation, valid until `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousSecret {
+    /// The replaced key.
+    pub secret: String,
+    /// Until when requests still carry its signature, unix milliseconds.
+    pub until: i64,
+}
+
+impl Target {
+    /// The replaced secret, if it is still valid now.
+    fn previous_now(&self) -> Option<&str> {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        self.previous_secret
+            .as_ref()
+            .filter(|previous| previous.until > now_ms)
+            .map(|previous| previous.secret.as_str())
+    }
 }
 
 /// The arena's HTTP client for bots. Cheap to clone (one connection pool).
@@ -183,6 +283,9 @@ pub struct BotClient {
     checked_urls: Arc<DashMap<String, reqwest::Url>>,
     /// How long the built-in `ismcts` searches per move, in milliseconds.
     ismcts_ms: u64,
+    /// Counts the signing-secret rotations made through this process: its running matches
+    /// reread their bots' secrets at once when it moves (see [`BotClient::secrets_rotated`]).
+    rotations: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Installs rustls's `ring` crypto provider as the process default, once; later calls (and a
@@ -213,6 +316,7 @@ impl BotClient {
             policy,
             checked_urls: Arc::new(DashMap::new()),
             ismcts_ms: builtin::ISMCTS_BUDGET_MS,
+            rotations: Arc::default(),
         })
     }
 
@@ -221,6 +325,18 @@ impl BotClient {
     pub fn with_ismcts_ms(mut self, ms: u64) -> Self {
         self.ismcts_ms = ms;
         self
+    }
+
+    /// Notes that a bot's signing secret was rotated: the matches this process plays reread
+    /// their bots' secrets before their next move.
+    pub fn secrets_rotated(&self) {
+        self.rotations
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How many rotations [`BotClient::secrets_rotated`] has noted.
+    pub fn rotations(&self) -> u64 {
+        self.rotations.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The address policy in force.
@@ -234,7 +350,7 @@ impl BotClient {
             return builtin::info(name)
                 .ok_or_else(|| Fault::new(FaultKind::Transport, "no such built-in bot"));
         }
-        let signed = Signed::whole_body(&target.signing_secret, &[]);
+        let signed = Signed::whole_body(target, &[]);
         self.call(
             target,
             reqwest::Method::GET,
@@ -335,6 +451,10 @@ impl BotClient {
         let signed = Signed {
             timestamp,
             signature,
+            // Signed whole: only during the few minutes a rotated secret stays valid.
+            previous: target
+                .previous_now()
+                .map(|previous| sign(previous, timestamp, &body)),
         };
         let answer = self
             .call(
@@ -346,7 +466,8 @@ impl BotClient {
                 timeout,
             )
             .await
-            .map(|(answer, _)| answer);
+            .map(|(answer, _)| answer)
+            .map_err(|fault| expected_move(fault, timeout));
         (answer, started.elapsed().as_millis() as u64)
     }
 
@@ -364,7 +485,7 @@ impl BotClient {
         let Ok(body) = serde_json::to_vec(notice) else {
             return;
         };
-        let signed = Signed::whole_body(&target.signing_secret, &body);
+        let signed = Signed::whole_body(target, &body);
         let result: Result<(serde_json::Value, u16), Fault> = self
             .call_raw(target, reqwest::Method::POST, path, body, signed, timeout)
             .await
@@ -392,6 +513,7 @@ impl BotClient {
                 FaultKind::BadJson,
                 format!("the answer is not the expected JSON: {e}"),
             )
+            .with_answer(BotAnswer::excerpt(Some(status), &bytes))
         })?;
         Ok((value, status))
     }
@@ -428,6 +550,9 @@ impl BotClient {
             .request(method, url)
             .header(TIMESTAMP_HEADER, signed.timestamp.to_string())
             .header(SIGNATURE_HEADER, signed.signature);
+        if let Some(previous) = signed.previous {
+            request = request.header(PREVIOUS_SIGNATURE_HEADER, previous);
+        }
         if !body.is_empty() {
             request = request
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
@@ -437,18 +562,30 @@ impl BotClient {
             let mut response = request.send().await.map_err(transport)?;
             let status = response.status();
             if !status.is_success() {
+                // The bot's own error body says what went wrong: its start is kept (one byte
+                // more tells that it was cut), within the same deadline.
+                let mut excerpt = Vec::new();
+                while excerpt.len() <= ANSWER_EXCERPT {
+                    match response.chunk().await {
+                        Ok(Some(chunk)) => excerpt.extend_from_slice(&chunk),
+                        _ => break,
+                    }
+                }
                 return Err(Fault::new(
                     FaultKind::BadStatus,
                     format!("the bot answered HTTP {}", status.as_u16()),
-                ));
+                )
+                .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &excerpt)));
             }
             let mut bytes = Vec::new();
             while let Some(chunk) = response.chunk().await.map_err(transport)? {
                 if bytes.len() + chunk.len() > BODY_LIMIT {
+                    bytes.extend_from_slice(&chunk);
                     return Err(Fault::new(
                         FaultKind::BadJson,
                         format!("the answer is larger than {BODY_LIMIT} bytes"),
-                    ));
+                    )
+                    .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &bytes)));
                 }
                 bytes.extend_from_slice(&chunk);
             }
@@ -464,19 +601,24 @@ impl BotClient {
     }
 }
 
-/// A request's signature headers: the unix seconds it was signed at, and the signature.
+/// A request's signature headers: the unix seconds it was signed at, the signature, and the
+/// signature with a rotated secret while it is still valid.
 struct Signed {
     timestamp: u64,
     signature: String,
+    previous: Option<String>,
 }
 
 impl Signed {
-    /// `body` signed whole, now.
-    fn whole_body(secret: &str, body: &[u8]) -> Signed {
+    /// `body` signed whole for `target`, now.
+    fn whole_body(target: &Target, body: &[u8]) -> Signed {
         let timestamp = unix_seconds();
         Signed {
             timestamp,
-            signature: sign(secret, timestamp, body),
+            signature: sign(&target.signing_secret, timestamp, body),
+            previous: target
+                .previous_now()
+                .map(|previous| sign(previous, timestamp, body)),
         }
     }
 }

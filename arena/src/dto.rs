@@ -1,7 +1,7 @@
 //! Request and response bodies of the arena's HTTP API (`/v1/bots`, `/v1/matches`,
 //! `/v1/leaderboards`), with their OpenAPI schemas.
 
-use crate::client::Fault;
+use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::result::MatchResult;
 use crate::store::MatchStatus;
 use crate::wire::Clock;
@@ -309,6 +309,20 @@ pub struct MatchSummary {
 pub struct MatchList {
     /// Matches, newest first.
     pub matches: Vec<MatchSummary>,
+    /// The `cursor` of the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// How `GET /v1/matches` answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListFormat {
+    /// One page: `{"matches": [...], "next_cursor"}`.
+    #[default]
+    Json,
+    /// Every match the filters select, newest first, streamed as `application/x-ndjson`: one
+    /// match (as in `matches`) per line; `limit` and `cursor` are not taken.
+    Ndjson,
 }
 
 /// Filters of `GET /v1/matches`.
@@ -322,6 +336,115 @@ pub struct MatchQuery {
     /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
+    /// `json` (default): one page. `ndjson`: every match the filters select, streamed one per
+    /// line (`application/x-ndjson`).
+    #[param(inline)]
+    pub format: Option<ListFormat>,
+}
+
+/// `GET /v1/bots/{id}/faults`: every fault of a bot, newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct FaultList {
+    /// Faults, newest first.
+    pub faults: Vec<FaultEntry>,
+    /// The `cursor` of the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// One fault of a bot: where, what happened, what the bot answered and what was expected.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct FaultEntry {
+    /// The match.
+    pub match_id: String,
+    /// The move's 0-based index in the match (`moves[move]` of `GET /v1/matches/{id}`).
+    #[serde(rename = "move")]
+    pub index: u64,
+    /// The bot's seat.
+    pub seat: u64,
+    /// The kind of fault.
+    pub kind: FaultKind,
+    /// What happened; `null` while the match is live (or a tournament table whose deal another
+    /// table still plays): it may quote the bot's hidden cards.
+    pub detail: Option<String>,
+    /// What the bot answered (status and the first 512 bytes of the body), when it answered;
+    /// withheld while the match is live, like `detail`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<BotAnswer>,
+    /// What the arena expected instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// When the move was played (RFC 3339; for faults recorded before the list existed, the
+    /// match's start).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub at: String,
+}
+
+/// Paging of `GET /v1/bots/{id}/faults`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FaultQuery {
+    /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// `GET /v1/bots/{id}/ratings`: a bot's rating after each ranked match of one game, newest
+/// first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatingHistory {
+    /// Game id.
+    pub game: String,
+    /// The rating after each ranked match, newest first.
+    pub ratings: Vec<RatingPointView>,
+    /// The `cursor` of the next (older) page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A bot's rating after one ranked match.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RatingPointView {
+    /// The ranked match.
+    pub match_id: String,
+    /// When the rating was written, at the end of the match (RFC 3339).
+    #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
+    pub at: String,
+    /// Estimated skill after the match.
+    pub mu: f64,
+    /// Uncertainty after the match.
+    pub sigma: f64,
+    /// Conservative rating `mu - 3 sigma` after the match.
+    pub display: f64,
+    /// The version the bot reported when the rating was written; `null` for ratings written
+    /// before versions were kept.
+    pub version: Option<String>,
+}
+
+/// The game and paging of `GET /v1/bots/{id}/ratings`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RatingQuery {
+    /// Game id.
+    pub game: String,
+    /// At most this many (default 100; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// The answer to `POST /v1/bots/{id}/secret`: the new signing secret, shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SecretRotated {
+    /// The new key of the `X-Cardroom-Signature` HMAC.
+    pub signing_secret: String,
+    /// Until when requests also carry `X-Cardroom-Signature-Previous`, made with the replaced
+    /// secret (RFC 3339; 10 minutes from now).
+    #[schema(format = DateTime, example = "2026-11-23T19:00:28.123Z")]
+    pub previous_valid_until: String,
 }
 
 /// One row of a leaderboard.
@@ -530,6 +653,8 @@ pub struct TournamentSummary {
 pub struct TournamentList {
     /// Tournaments, newest first.
     pub tournaments: Vec<TournamentSummary>,
+    /// The `cursor` of the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
 }
 
 /// Filters of `GET /v1/tournaments`.
@@ -539,4 +664,6 @@ pub struct TournamentQuery {
     /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
 }

@@ -25,6 +25,7 @@ pub mod dto;
 pub mod limits;
 pub mod live;
 pub mod metrics;
+pub mod paging;
 pub mod play;
 pub mod problem;
 pub mod ratings;
@@ -55,6 +56,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::bots::show)
         .service(routes::bots::update)
         .service(routes::bots::remove)
+        .service(routes::feedback::rotate_secret)
+        .service(routes::feedback::faults)
+        .service(routes::feedback::ratings)
         .service(routes::matches::create)
         .service(routes::matches::list)
         .service(routes::matches::show)

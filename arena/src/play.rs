@@ -148,6 +148,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         let target = Target {
             url: spec.trim_end_matches('/').to_string(),
             signing_secret: signing_secret.clone(),
+            ..Target::default()
         };
         let info = arena
             .client()

@@ -127,6 +127,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             version: "1".into(),
             token_hash: String::new(),
             signing_secret: crate::bots::new_secret(),
+            previous_secret: None,
             builtin: false,
             paused: false,
             failures: 0,

@@ -13,6 +13,10 @@ use utoipa::{OpenApi, ToSchema};
 pub const TIMESTAMP_HEADER: &str = "X-Cardroom-Timestamp";
 /// Header carrying `sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + body)>`.
 pub const SIGNATURE_HEADER: &str = "X-Cardroom-Signature";
+/// Header carrying the same signature with the secret a rotation replaced, for the 10 minutes
+/// that secret stays valid (`POST /v1/bots/{id}/secret`): a bot accepts a request whose
+/// `X-Cardroom-Signature` or `X-Cardroom-Signature-Previous` verifies with its own secret.
+pub const PREVIOUS_SIGNATURE_HEADER: &str = "X-Cardroom-Signature-Previous";
 
 /// A bot's answer to `GET {url}/`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -282,7 +286,10 @@ impl StartNotice {
         version = "1",
         description = "What a bot serves so the cardroom arena can play it. Every request carries \
 `X-Cardroom-Timestamp` (unix seconds) and `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, \
-timestamp + \".\" + raw body)>`; the signing secret is returned once when the bot is registered. A bot must \
+timestamp + \".\" + raw body)>`; the signing secret is returned once when the bot is registered. For 10 \
+minutes after the owner rotates the secret (`POST /v1/bots/{id}/secret`), requests also carry \
+`X-Cardroom-Signature-Previous`, the same signature made with the replaced secret: accept a request when either \
+header verifies with your secret. A bot must \
 answer `/move` within `deadline_ms`; in a match with a `clock` each seat also has a time bank \
 (`time_left_ms` in every move request): the time each answer takes is taken from it, `increment_ms` is added \
 after each move, and a seat whose bank runs out is flagged (its first legal action is played for the rest of \
@@ -329,6 +336,7 @@ pub fn bot_protocol_openapi() -> utoipa::openapi::OpenApi {
     params(
         ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body` (empty body)"),
+        ("X-Cardroom-Signature-Previous" = Option<String>, Header, description = "The same signature made with the secret a rotation replaced, sent for 10 minutes after `POST /v1/bots/{id}/secret`"),
     ),
     responses((status = 200, description = "The bot's identity and games", body = BotInfo), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
 )]
@@ -343,6 +351,7 @@ fn info() {}
     params(
         ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+        ("X-Cardroom-Signature-Previous" = Option<String>, Header, description = "The same signature made with the secret a rotation replaced, sent for 10 minutes after `POST /v1/bots/{id}/secret`"),
     ),
     request_body = MoveRequest,
     responses((status = 200, description = "The chosen action", body = MoveResponse), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
@@ -358,6 +367,7 @@ fn make_move() {}
     params(
         ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+        ("X-Cardroom-Signature-Previous" = Option<String>, Header, description = "The same signature made with the secret a rotation replaced, sent for 10 minutes after `POST /v1/bots/{id}/secret`"),
     ),
     request_body = StartNotice,
     responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))
@@ -373,6 +383,7 @@ fn start() {}
     params(
         ("X-Cardroom-Timestamp" = String, Header, description = "Unix seconds at signing"),
         ("X-Cardroom-Signature" = String, Header, description = "`sha256=<hex HMAC>` of `timestamp + \".\" + body`"),
+        ("X-Cardroom-Signature-Previous" = Option<String>, Header, description = "The same signature made with the secret a rotation replaced, sent for 10 minutes after `POST /v1/bots/{id}/secret`"),
     ),
     request_body = EndNotice,
     responses((status = 200, description = "Acknowledged (any 2xx; the body is ignored)"), (status = 401, description = "The signature does not verify or its timestamp is stale: a bot that checks signatures (docs/bots.md) refuses the request; the arena records a `bad_status` fault"))

@@ -288,24 +288,43 @@ async fn check_signatures(bot: &BotProcess, secret: &str, starter: Starter) {
         "{starter:?}: a forged signature"
     );
 
-    let signed = http
-        .post(format!("{}/move", bot.url))
-        .header("X-Cardroom-Timestamp", now.to_string())
-        .header(
-            "X-Cardroom-Signature",
-            arena::client::sign(secret, now, body.as_bytes()),
-        )
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .expect("POST /move");
-    assert_eq!(signed.status().as_u16(), 200, "{starter:?}: a signed move");
-    let answer: Value = signed.json().await.expect("JSON");
-    assert_eq!(answer["action"], json!({"type": "draw"}), "{starter:?}");
+    // After a rotation the arena signs with the new secret and the replaced one: a bot still on
+    // the replaced secret accepts the request by `X-Cardroom-Signature-Previous`.
+    for (signature, previous, accepted) in [
+        (secret, None, true),
+        ("the new secret", Some(secret), true),
+        ("the new secret", Some("another secret"), false),
+    ] {
+        let mut request = http
+            .post(format!("{}/move", bot.url))
+            .header("X-Cardroom-Timestamp", now.to_string())
+            .header(
+                "X-Cardroom-Signature",
+                arena::client::sign(signature, now, body.as_bytes()),
+            )
+            .header("content-type", "application/json")
+            .body(body.clone());
+        if let Some(previous) = previous {
+            request = request.header(
+                "X-Cardroom-Signature-Previous",
+                arena::client::sign(previous, now, body.as_bytes()),
+            );
+        }
+        let answer = request.send().await.expect("POST /move");
+        assert_eq!(
+            answer.status().as_u16(),
+            if accepted { 200 } else { 401 },
+            "{starter:?}: signed with {signature:?}, previously {previous:?}"
+        );
+        if accepted {
+            let answer: Value = answer.json().await.expect("JSON");
+            assert_eq!(answer["action"], json!({"type": "draw"}), "{starter:?}");
+        }
+    }
 }
 
-/// Registers the starter, restarts it with its secret, and plays it against the heuristic bot.
+/// Registers the starter, restarts it with its secret, rotates the secret (the bot keeps the
+/// replaced one) and plays it against the heuristic bot.
 async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
     let server = ArenaServer::start().await;
     let first = tokio::task::spawn_blocking(move || BotProcess::start(starter, None))
@@ -346,6 +365,20 @@ async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
         )
         .await;
     assert_eq!(status, 200, "{starter:?}: {updated}\n{}", bot.log_text());
+
+    // The owner rotates the secret; the bot, still running with the replaced one, plays on by
+    // the signature the arena keeps sending with it for 10 minutes.
+    let (status, rotated) = server
+        .send(
+            server
+                .0
+                .client
+                .post(format!("{}/v1/bots/{id}/secret", server.0.base))
+                .bearer_auth(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{starter:?}: {rotated}");
+    assert_ne!(rotated["signing_secret"].as_str(), Some(secret.as_str()));
 
     let heuristic = server.builtin("heuristic").await;
     let (status, created) = server

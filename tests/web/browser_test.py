@@ -2,7 +2,7 @@
 
 Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loopback bot) and
 passes a JSON config as argv[1]:
-  {"base", "sealed_base", "finished_match", "slow_bots", "screenshots", "bot"}
+  {"base", "sealed_base", "finished_match", "slow_bots", "screenshots", "bot", "failing_bot"}
 Checks: every page loads with no console error; the replay viewer steps through a finished match
 (buttons, slider, keys) and the scores it shows equal the API's; a live match page receives events
 while the match runs; a person plays a whole game of twenty_two and of basra by clicking; card
@@ -190,6 +190,81 @@ def leaderboard(context):
     print("ok: leaderboard")
 
 
+def seat_columns(page, where, names):
+    """Every "Bots (by seat)" cell lists one link per seat, named after its bot, in seat order."""
+    rows = page.locator("#matches-table tbody tr")
+    check(rows.count() > 0, f"{where}: no match listed")
+    for row in range(min(rows.count(), 10)):
+        match_id = rows.nth(row).get_attribute("data-match")
+        bots = api(f"/v1/matches/{match_id}")["seats"]
+        cell = rows.nth(row).locator("td.seats")
+        links = cell.locator("a[data-seat]")
+        shown = [links.nth(i).inner_text() for i in range(links.count())]
+        check(shown == [names.get(s["bot"], s["bot"]) for s in bots], f"{where}: seats of {match_id} shown as {shown}")
+        seats = [int(links.nth(i).get_attribute("data-seat")) for i in range(links.count())]
+        check(seats == list(range(len(bots))), f"{where}: seats {seats}")
+        text = cell.inner_text()
+        # Nested arrays flattened one level once rendered as ",http://…/bot/b_…".
+        check("http" not in text and not text.startswith(","), f"{where}: the seats cell reads {text!r}")
+
+
+def bot_page(context):
+    names = {b["id"]: b["name"] for b in api("/v1/bots")["bots"]}
+    # The matches list and the bot page show the seats by name, one link each.
+    page, console = open_page(context, "/matches", "#matches-table tbody tr")
+    seat_columns(page, "/matches", names)
+    console.assert_clean("matches")
+    page.close()
+
+    # The rating history: one marker of each series per ranked match, told apart by shape.
+    bot = config["bot"]
+    page, console = open_page(context, f"/bot/{bot}", "#history-chart svg.chart")
+    history = api(f"/v1/bots/{bot}/ratings?game=twenty_two&limit=500")["ratings"]
+    check(len(history) >= 4, f"bot page: {len(history)} ratings in the history")
+    chart = page.locator("#history-chart svg.chart")
+    check(chart.get_attribute("data-points") == str(len(history)), "bot page: one point per ranked match")
+    check(page.locator("#history-chart circle.marker.display").count() == len(history) + 1, "bot page: round markers (and the legend's)")
+    check(page.locator("#history-chart rect.marker.mu").count() == len(history) + 1, "bot page: square markers (and the legend's)")
+    check("rating (μ − 3σ)" in chart.inner_html(), "bot page: the chart's legend")
+    check(chart.get_attribute("role") == "img" and page.locator("#chart-title").count() == 1, "bot page: the chart is labelled")
+    page.click("#history-chart summary")
+    check(page.locator("#history-table tbody tr").count() == len(history), "bot page: the numbers beneath the chart")
+    newest = page.locator("#history-table tbody tr").last.locator("td").nth(1).inner_text()
+    check(newest == history[0]["match_id"], f"bot page: the newest point is {newest}, the API says {history[0]['match_id']}")
+    seat_columns(page, f"/bot/{bot}", names)
+    accessibility(page, "bot page")
+    console.assert_clean("bot page")
+    page.close()
+
+    # Every fault of a failing bot, 20 at a time, with its own error body.
+    failing = config["failing_bot"]
+    faults = []
+    cursor = None
+    while True:
+        reply = api(f"/v1/bots/{failing}/faults?limit=500" + (f"&cursor={cursor}" if cursor else ""))
+        faults += reply["faults"]
+        cursor = reply["next_cursor"]
+        if cursor is None:
+            break
+    check(len(faults) > 20, f"bot page: the failing bot has {len(faults)} faults")
+    page, console = open_page(context, f"/bot/{failing}", "#faults-table tbody tr")
+    rows = page.locator("#faults-table tbody tr")
+    check(rows.count() == 20, f"bot page: a first page of 20 faults, not {rows.count()}")
+    first = rows.first.inner_text()
+    check("HTTP 500" in first and "no strategy for this position" in first and "2xx" in first, f"bot page: a fault reads {first!r}")
+    check("No fault" not in page.inner_text("#faults"), "bot page: faults and 'no fault' at once")
+    page.click("#older-faults")
+    page.wait_for_function(f"() => document.querySelectorAll('#faults-table tbody tr').length === {min(len(faults), 40)}", timeout=10000)
+    check(page.locator("#older-faults").is_hidden() == (len(faults) <= 40), "bot page: the older-faults button")
+    shown = [rows.nth(i).get_attribute("data-match") + "/" + rows.nth(i).get_attribute("data-move") for i in range(rows.count())]
+    listed = [f"{f['match_id']}/{f['move']}" for f in faults[: len(shown)]]
+    check(shown == listed, "bot page: the faults in the API's order, each once")
+    accessibility(page, "bot page (faults)")
+    console.assert_clean("bot page (faults)")
+    page.close()
+    print(f"ok: bot pages (rating chart of {len(history)} points, {len(faults)} faults paged, seats by name)")
+
+
 def replay(context):
     match_id = config["finished_match"]
     match = api(f"/v1/matches/{match_id}")
@@ -371,6 +446,7 @@ def main():
         try:
             every_page_loads(context)
             leaderboard(context)
+            bot_page(context)
             replay(context)
             live(context)
             play(context, "twenty_two", screenshot=config["screenshots"] + "/play.png")

@@ -110,6 +110,7 @@ pub fn target(bot: &BotRecord) -> Target {
     Target {
         url: bot.url.clone(),
         signing_secret: bot.signing_secret.clone(),
+        previous_secret: bot.previous_secret.clone(),
     }
 }
 

@@ -1,12 +1,15 @@
 //! `/v1/matches`: create, list and show matches.
 
 use super::{list_query, parse_body};
-use crate::dto::{CreateMatch, MatchCreated, MatchList, MatchQuery, MatchView};
+use crate::dto::{
+    CreateMatch, ListFormat, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
+};
 use crate::limits::Limited;
 use crate::problem::responses::{JsonBodyErrors, RateLimitedResponse, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use futures_util::TryStreamExt;
 
 /// Play a match between bots.
 ///
@@ -39,23 +42,38 @@ pub async fn create(
 
 /// List matches.
 ///
-/// Newest first, optionally only one game's or one bot's.
+/// Newest first, optionally only one game's or one bot's, a page at a time (pass `next_cursor`
+/// as `cursor`). With `format=ndjson`, every match the filters select, streamed as
+/// `application/x-ndjson`: one match per line, as the JSON list shows it.
 #[utoipa::path(
     operation_id = "list_matches",
     tag = "arena",
     params(MatchQuery),
     responses(
-        (status = 200, description = "Matches", body = MatchList),
-        (status = 400, description = "`invalid_request`: an invalid query, such as a `limit` outside 1..=500", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "Matches: one page (JSON), or with `format=ndjson` every match, one JSON object per line",
+         content(
+            (MatchList = "application/json"),
+            (MatchSummary = "application/x-ndjson"),
+         )),
+        (status = 400, description = "`invalid_request`: an invalid query, such as a `limit` outside 1..=500 or a `cursor` not given by this list", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches")]
 pub async fn list(
     arena: web::Data<Arena>,
     request: HttpRequest,
-) -> Result<web::Json<MatchList>, ServiceError> {
+) -> Result<HttpResponse, ServiceError> {
     let query: MatchQuery = list_query(&request, |q: &MatchQuery| q.limit)?;
-    Ok(web::Json(arena.list_matches(query).await?))
+    if query.format == Some(ListFormat::Ndjson) {
+        let lines = arena
+            .match_lines(query)?
+            .map_ok(web::Bytes::from)
+            .map_err(actix_web::Error::from);
+        return Ok(HttpResponse::Ok()
+            .content_type("application/x-ndjson")
+            .streaming(lines));
+    }
+    Ok(HttpResponse::Ok().json(arena.list_matches(query).await?))
 }
 
 /// Show a match.

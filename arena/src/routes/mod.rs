@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod builtin;
+pub mod feedback;
 pub mod leaderboards;
 pub mod live;
 pub mod matches;

@@ -10,7 +10,7 @@
 
 use super::banks::Banks;
 use super::compact;
-use crate::client::{Fault, FaultKind};
+use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::store::MoveRecord;
 use crate::wire::{Clock, MoveResponse};
 use serde_json::Value;
@@ -70,10 +70,14 @@ impl Decision {
     pub fn refuse(&mut self, action: &Value, error: impl std::fmt::Display) {
         self.action = None;
         if self.fault.is_none() {
-            self.fault = Some(Fault::new(
-                FaultKind::IllegalAction,
-                format!("{} is refused: {error}", compact(action)),
-            ));
+            self.fault = Some(
+                Fault::new(
+                    FaultKind::IllegalAction,
+                    format!("{} is refused: {error}", compact(action)),
+                )
+                .with_answer(BotAnswer::excerpt(None, action.to_string().as_bytes()))
+                .expecting("one of the move request's legal_actions, exactly as sent"),
+            );
         }
     }
 }
@@ -137,12 +141,17 @@ impl Standing {
         if let Some(banks) = &mut self.banks {
             let left = banks.left(seat);
             if banks.charge(seat, latency_ms) {
-                decision.fault = Some(Fault::new(
-                    FaultKind::Flagged,
-                    format!(
-                        "the seat's time bank ran out ({left} ms left, the answer took {latency_ms} ms); its first legal action is played for the rest of the match"
-                    ),
-                ));
+                decision.fault = Some(
+                    Fault::new(
+                        FaultKind::Flagged,
+                        format!(
+                            "the seat's time bank ran out ({left} ms left, the answer took {latency_ms} ms); its first legal action is played for the rest of the match"
+                        ),
+                    )
+                    .expecting(format!(
+                        "an answer within the {left} ms left in the seat's time bank"
+                    )),
+                );
                 return decision;
             }
         }
@@ -277,10 +286,15 @@ mod tests {
         assert_eq!(decision.action, None);
         assert_eq!(
             decision.fault,
-            Some(Fault::new(
-                FaultKind::IllegalAction,
-                r#"{"card":"ZZ","type":"play"} is refused: no such card"#
-            ))
+            Some(
+                Fault::new(
+                    FaultKind::IllegalAction,
+                    r#"{"card":"ZZ","type":"play"} is refused: no such card"#
+                )
+                // The action as the arena read it, and what it should have been.
+                .with_answer(BotAnswer::excerpt(None, br#"{"card":"ZZ","type":"play"}"#))
+                .expecting("one of the move request's legal_actions, exactly as sent")
+            )
         );
         assert_eq!(standing.faults(), [1, 0]);
     }

@@ -39,7 +39,7 @@ use history::Histories;
 use serde_json::{Map, Value};
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What the runner needs from the arena.
 #[derive(Debug, Clone)]
@@ -94,7 +94,15 @@ struct Table {
     history: Histories,
     /// Each seat's move requests are signed incrementally over its growing history.
     signers: Vec<MoveSigner>,
+    /// When the URL bots' signing secrets were last read, and the client's rotation count then
+    /// (see [`SECRETS_REFRESH`]).
+    secrets_read: (Instant, u64),
 }
+
+/// How often a running match rereads its URL bots' signing secrets: a rotation
+/// (`POST /v1/bots/{id}/secret`) made through another process reaches the matches already
+/// running within this time; one made through this process, before their next move.
+const SECRETS_REFRESH: Duration = Duration::from_secs(2);
 
 impl Runner {
     /// Claims the match `id` and plays (or resumes) it to its end. Infrastructure errors
@@ -125,6 +133,7 @@ impl Runner {
             let Some(&seat) = table.game.to_act().first() else {
                 break;
             };
+            self.refresh_secrets(&mut table).await?;
             let played = match self.turn(&mut table, seat).await? {
                 ControlFlow::Continue(played) => played,
                 ControlFlow::Break(outcome) => return Ok(outcome),
@@ -194,12 +203,40 @@ impl Runner {
             standing,
             history,
             signers: (0..players).map(|_| MoveSigner::default()).collect(),
+            secrets_read: (Instant::now(), self.client.rotations()),
             record,
         };
         if logged.is_empty() {
             self.notify_start(&table);
         }
         Ok(ControlFlow::Continue(table))
+    }
+
+    /// Rereads the URL bots' signing secrets every [`SECRETS_REFRESH`], and after a rotation
+    /// through this process: the requests then carry the new secret's signature and, while it is
+    /// valid, the replaced one's.
+    async fn refresh_secrets(&self, table: &mut Table) -> anyhow::Result<()> {
+        let (read_at, rotations) = table.secrets_read;
+        if read_at.elapsed() < SECRETS_REFRESH && rotations == self.client.rotations() {
+            return Ok(());
+        }
+        table.secrets_read = (Instant::now(), self.client.rotations());
+        for (seat, bot) in table.seats.iter().enumerate() {
+            if bot.builtin {
+                continue;
+            }
+            let Some(current) = self.store.bot_any(&bot.id).await? else {
+                continue;
+            };
+            let target = &mut table.targets[seat];
+            if target.signing_secret != current.signing_secret {
+                // The seat's incremental signature was made with the replaced key.
+                table.signers[seat] = MoveSigner::default();
+                target.signing_secret = current.signing_secret;
+            }
+            target.previous_secret = current.previous_secret;
+        }
+        Ok(())
     }
 
     /// Tells every seat's bot the match starts (not awaited: a notice is best effort).

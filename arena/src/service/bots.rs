@@ -21,6 +21,7 @@ impl Arena {
                 &Target {
                     url: url.to_string(),
                     signing_secret: secret.to_string(),
+                    ..Target::default()
                 },
                 self.inner.config.probe_timeout,
             )
@@ -80,6 +81,7 @@ impl Arena {
             version: info.version,
             token_hash: hash_token(&token),
             signing_secret: signing_secret.clone(),
+            previous_secret: None,
             builtin: false,
             paused: false,
             failures: 0,
@@ -128,6 +130,7 @@ impl Arena {
                 // Nobody holds a token for a built-in bot: this hash matches no token.
                 token_hash: "-".into(),
                 signing_secret: new_secret(),
+                previous_secret: None,
                 builtin: true,
                 paused: false,
                 failures: 0,
@@ -149,7 +152,11 @@ impl Arena {
         Ok(ids)
     }
 
-    async fn owned_bot(&self, id: &str, token: Option<&str>) -> Result<BotRecord, ServiceError> {
+    pub(super) async fn owned_bot(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<BotRecord, ServiceError> {
         let bot = self
             .inner
             .store

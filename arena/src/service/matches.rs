@@ -7,6 +7,7 @@ use crate::dto::{
     CreateMatch, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView, MoveView,
     ReplayAction, ReplayInput, SeatView, rfc3339,
 };
+use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchFilter, MatchRecord, MatchStatus, now_ms};
 use std::time::Duration;
@@ -226,31 +227,87 @@ impl Arena {
         })
     }
 
-    /// Matches, newest first.
+    /// Matches, newest first: one page, and the cursor of the next.
     pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ServiceError> {
+        let limit = paging::limit(query.limit, 50);
         let filter = MatchFilter {
             game: query.game,
             bot: query.bot,
             statuses: Vec::new(),
-            limit: query.limit.unwrap_or(50).clamp(1, 500),
+            limit: limit + 1,
+            before: paging::after(query.cursor.as_deref())?,
         };
-        let matches = self.inner.store.matches(&filter).await?;
+        let (matches, next) = self.match_page(&filter).await?;
+        Ok(MatchList {
+            matches,
+            next_cursor: next.as_ref().map(paging::encode),
+        })
+    }
+
+    /// The page of matches `filter` selects (its limit one row more than the page, to tell
+    /// whether another follows), as the lists show them, and the key of the next page.
+    async fn match_page(
+        &self,
+        filter: &MatchFilter,
+    ) -> Result<(Vec<MatchSummary>, Option<(i64, String)>), ServiceError> {
+        let rows = self.inner.store.matches(filter).await?;
+        let (matches, next) = paging::cut(rows, filter.limit - 1, |m| (m.created_at, m.id.clone()));
         let ids: Vec<&str> = matches.iter().map(|m| m.id.as_str()).collect();
         let embargoed = self.inner.store.embargoed(&ids).await?;
-        Ok(MatchList {
-            matches: matches
-                .iter()
-                .map(|record| {
-                    let mut row = summary(record);
-                    // A tournament table's result waits for the other tables of its deal.
-                    if embargoed.contains(&record.id) {
-                        row.ranking = None;
-                        row.faults = None;
+        let rows = matches
+            .iter()
+            .map(|record| {
+                let mut row = summary(record);
+                // A tournament table's result waits for the other tables of its deal.
+                if embargoed.contains(&record.id) {
+                    row.ranking = None;
+                    row.faults = None;
+                }
+                row
+            })
+            .collect();
+        Ok((rows, next))
+    }
+
+    /// Every match `query`'s filters select, newest first, as lines of JSON (one match each),
+    /// read from the store a page at a time as the stream is consumed: a bot's whole history
+    /// is never held at once.
+    pub fn match_lines(
+        &self,
+        query: MatchQuery,
+    ) -> Result<impl futures_util::Stream<Item = Result<Vec<u8>, ServiceError>> + use<>, ServiceError>
+    {
+        /// Matches per read: one indexed range each.
+        const PAGE: u32 = 200;
+        let filter = MatchFilter {
+            game: query.game,
+            bot: query.bot,
+            statuses: Vec::new(),
+            limit: PAGE + 1,
+            before: None,
+        };
+        let arena = self.clone();
+        Ok(futures_util::stream::try_unfold(
+            Some(filter),
+            move |filter| {
+                let arena = arena.clone();
+                async move {
+                    let Some(mut filter) = filter else {
+                        return Ok(None);
+                    };
+                    let (rows, next) = arena.match_page(&filter).await?;
+                    let mut lines = Vec::new();
+                    for row in &rows {
+                        serde_json::to_writer(&mut lines, row)
+                            .map_err(|e| ServiceError::from(anyhow::Error::from(e)))?;
+                        lines.push(b'\n');
                     }
-                    row
-                })
-                .collect(),
-        })
+                    filter.before = next;
+                    let more = filter.before.is_some().then_some(filter);
+                    Ok(Some((lines, more)))
+                }
+            },
+        ))
     }
 
     /// Waits until the match is finished or aborted (polling the store), at most `timeout`.

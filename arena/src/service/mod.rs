@@ -1,5 +1,6 @@
 //! The [`Arena`] handle: opens the store, runs the match workers and the ladder, and implements
-//! every operation the HTTP routes and the `play` command need, one file per resource: [`bots`],
+//! every operation the HTTP routes and the `play` command need, one file per resource: [`bots`]
+//! (and [`feedback`]: a bot's faults, rating history and secret rotation),
 //! [`matches`], [`tournaments`], [`leaderboards`], [`live`] (the live stream and frames); the
 //! background work in [`workers`], [`ladder`] and [`maintenance`].
 //!
@@ -9,6 +10,7 @@
 //! database; SQLite serves one process.
 
 mod bots;
+mod feedback;
 pub mod ladder;
 mod leaderboards;
 pub mod live;

@@ -7,6 +7,7 @@ use crate::dto::{
     TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
     rfc3339,
 };
+use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchRecord, TournamentMatch, TournamentRecord, deal_seed};
 use crate::tournament;
@@ -175,9 +176,13 @@ impl Arena {
         &self,
         query: TournamentQuery,
     ) -> Result<TournamentList, ServiceError> {
-        let limit = query.limit.unwrap_or(50).clamp(1, 500);
-        let tournaments = self.inner.store.tournaments(limit).await?;
+        let limit = paging::limit(query.limit, 50);
+        let before = paging::after(query.cursor.as_deref())?;
+        let rows = self.inner.store.tournaments(before, limit + 1).await?;
+        let (tournaments, next_cursor) =
+            paging::page(rows, limit, |t| (t.created_at, t.id.clone()));
         Ok(TournamentList {
+            next_cursor,
             tournaments: tournaments
                 .into_iter()
                 .map(|t| TournamentSummary {

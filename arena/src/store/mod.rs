@@ -16,7 +16,7 @@ pub use sql::{Dialect, Leadership, SqlStore};
 #[error("the move writer has stopped (the process is shutting down)")]
 pub struct WriterStopped;
 
-use crate::client::Fault;
+use crate::client::{Fault, PreviousSecret};
 use crate::ratings::Rating;
 use crate::result::MatchResult;
 use crate::wire::Clock;
@@ -45,6 +45,8 @@ pub struct BotRecord {
     pub token_hash: String,
     /// Key with which requests to the bot are signed.
     pub signing_secret: String,
+    /// The key a rotation replaced, still valid for a while (requests carry its signature too).
+    pub previous_secret: Option<PreviousSecret>,
     /// A built-in bot.
     pub builtin: bool,
     /// Paused from the ladder until its probe answers again.
@@ -266,6 +268,41 @@ pub struct MatchFilter {
     pub statuses: Vec<MatchStatus>,
     /// At most this many, newest first.
     pub limit: u32,
+    /// Only matches older than this one: the key (creation time, id) of the last match of the
+    /// previous page.
+    pub before: Option<(i64, String)>,
+}
+
+/// A bot's rating after one ranked match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingPoint {
+    /// The match.
+    pub match_id: String,
+    /// When the rating was written, unix milliseconds.
+    pub at: i64,
+    /// The rating after the match.
+    pub rating: Rating,
+    /// The version the bot reported when the rating was written (None before it was kept).
+    pub version: Option<String>,
+}
+
+/// One fault a bot made, as listed on its page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FaultRecord {
+    /// The match's sequence number (the list's key, with `index`).
+    pub match_seq: i64,
+    /// The match.
+    pub match_id: String,
+    /// The move's index in the match.
+    pub index: u64,
+    /// The bot's seat.
+    pub seat: u64,
+    /// The fault.
+    pub fault: Fault,
+    /// When the move was stored, unix milliseconds.
+    pub at: i64,
+    /// The match is over (finished or aborted).
+    pub match_ended: bool,
 }
 
 /// What one retention pass deleted.
@@ -331,6 +368,22 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn bots(&self) -> anyhow::Result<Vec<BotRecord>>;
     /// Sets a bot's ladder health.
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()>;
+    /// Replaces a live bot's signing secret with `secret`; the replaced one stays valid until
+    /// `previous_until` (unix ms). Returns false if there is no such live bot.
+    async fn rotate_secret(
+        &self,
+        id: &str,
+        secret: &str,
+        previous_until: i64,
+    ) -> anyhow::Result<bool>;
+    /// The faults of a bot, newest first: at most `limit`, older than `before` (the key
+    /// `(at, match_seq, index)` of the last fault of the previous page).
+    async fn bot_faults(
+        &self,
+        bot_id: &str,
+        before: Option<(i64, i64, i64)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<FaultRecord>>;
 
     /// Stores a new match (status queued).
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()>;
@@ -407,8 +460,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     ) -> anyhow::Result<()>;
     /// A tournament.
     async fn get_tournament(&self, id: &str) -> anyhow::Result<Option<TournamentRecord>>;
-    /// Tournaments, newest first.
-    async fn tournaments(&self, limit: u32) -> anyhow::Result<Vec<TournamentRecord>>;
+    /// Tournaments, newest first: at most `limit`, older than `before` (the key (creation time,
+    /// id) of the last tournament of the previous page).
+    async fn tournaments(
+        &self,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<TournamentRecord>>;
     /// The matches of a tournament, by deal then rotation.
     async fn tournament_matches(&self, id: &str) -> anyhow::Result<Vec<TournamentMatch>>;
     /// Which of `match_ids` belong to a tournament deal still in play (a match of that deal is
@@ -422,6 +480,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
     /// Ratings of every bot that is not deleted, by bot then game (one query for the bot list).
     async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>>;
+    /// A bot's rating after each ranked match of `game`, newest first: at most `limit`, older
+    /// than `before` (the key (time, match id) of the last point of the previous page).
+    async fn rating_history(
+        &self,
+        bot_id: &str,
+        game: &str,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<RatingPoint>>;
     /// Number of rating-history rows of a match (tests: ratings applied exactly once).
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64>;
 }

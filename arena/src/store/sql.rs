@@ -10,9 +10,11 @@
 
 use super::writer::MoveWriter;
 use super::{
-    BotHealth, BotRecord, Checkpoint, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord,
-    Pruned, RatingRecord, StorageSize, Store, TournamentMatch, TournamentRecord, now_ms,
+    BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord, MatchStatus,
+    MoveRecord, Pruned, RatingPoint, RatingRecord, StorageSize, Store, TournamentMatch,
+    TournamentRecord, now_ms,
 };
+use crate::client::PreviousSecret;
 use crate::ratings::{self, Rating, Side};
 use crate::wire::Clock;
 use anyhow::Context;
@@ -125,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 5] = match self {
+        let files: [(i64, &'static str, &'static str); 6] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -151,6 +153,11 @@ impl Dialect {
                     5,
                     "storage",
                     include_str!("../../migrations/sqlite/0005_storage.sql"),
+                ),
+                (
+                    7,
+                    "feedback",
+                    include_str!("../../migrations/sqlite/0007_feedback.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -178,6 +185,11 @@ impl Dialect {
                     5,
                     "storage",
                     include_str!("../../migrations/postgres/0005_storage.sql"),
+                ),
+                (
+                    7,
+                    "feedback",
+                    include_str!("../../migrations/postgres/0007_feedback.sql"),
                 ),
             ],
         };
@@ -493,6 +505,13 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
         version: row.text("version")?,
         token_hash: row.text("token_hash")?,
         signing_secret: row.text("signing_secret")?,
+        previous_secret: match (
+            row.opt_text("previous_signing_secret")?,
+            row.opt_int("previous_secret_until")?,
+        ) {
+            (Some(secret), Some(until)) => Some(PreviousSecret { secret, until }),
+            _ => None,
+        },
         builtin: row.flag("builtin")?,
         paused: row.flag("paused")?,
         failures: row.int("failures")? as u32,
@@ -629,6 +648,20 @@ fn move_row(row: &impl Columns) -> anyhow::Result<MoveRecord> {
     })
 }
 
+/// The keyset condition of a page after another, newest first: `{joiner} (columns) < ($first,
+/// ...)`, one placeholder per column from `$first`; nothing for a first page. Written only when
+/// needed: a condition such as `$n IS NULL OR ...` would keep both databases from using it to
+/// seek in the index.
+fn older_than(paged: bool, joiner: &str, columns: &str, first: usize) -> String {
+    if !paged {
+        return String::new();
+    }
+    let placeholders: Vec<String> = (0..columns.split(',').count())
+        .map(|i| format!("${}", first + i))
+        .collect();
+    format!(" {joiner} ({columns}) < ({})", placeholders.join(", "))
+}
+
 fn millis(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX / 2)
 }
@@ -750,6 +783,61 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    async fn rotate_secret(
+        &self,
+        id: &str,
+        secret: &str,
+        previous_until: i64,
+    ) -> anyhow::Result<bool> {
+        let updated = on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE bots SET previous_signing_secret = signing_secret, previous_secret_until = $1, \
+             signing_secret = $2 WHERE id = $3 AND deleted = FALSE",
+        )
+        .bind(previous_until)
+        .bind(secret)
+        .bind(id)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))?;
+        Ok(updated > 0)
+    }
+
+    async fn bot_faults(
+        &self,
+        bot_id: &str,
+        before: Option<(i64, i64, i64)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<FaultRecord>> {
+        let sql = format!(
+            "SELECT f.match_seq, f.idx, f.match_id, f.seat, f.fault, f.at, m.status \
+             FROM bot_faults f JOIN matches m ON m.seq = f.match_seq WHERE f.bot_id = $1{} \
+             ORDER BY f.at DESC, f.match_seq DESC, f.idx DESC LIMIT $2",
+            older_than(before.is_some(), "AND", "f.at, f.match_seq, f.idx", 3)
+        );
+        on_pool!(&self.pool, p => {
+            let mut query = sqlx::query(AssertSqlSafe(sql.clone()))
+                .bind(bot_id)
+                .bind(i64::from(limit));
+            if let Some((at, seq, index)) = before {
+                query = query.bind(at).bind(seq).bind(index);
+            }
+            query.fetch_all(p)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(FaultRecord {
+                match_seq: row.int("match_seq")?,
+                match_id: row.text("match_id")?,
+                index: row.int("idx")? as u64,
+                seat: row.int("seat")? as u64,
+                fault: parse(&row.text("fault")?)?,
+                at: row.int("at")?,
+                match_ended: matches!(row.text("status")?.as_str(), "finished" | "aborted"),
+            })
+        })
+        .collect()})
+    }
+
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => {
             let mut tx = p.begin().await?;
@@ -779,6 +867,17 @@ impl Store for SqlStore {
         };
         let game = filter.game.as_ref().map(|_| next());
         let bot = filter.bot.as_ref().map(|_| next());
+        // A page after another: the keyset (creation time, id) below the previous page's last.
+        let before = filter.before.as_ref().map(|_| {
+            let first = next();
+            next();
+            first
+        });
+        let older = |columns: &str| {
+            before.map_or(String::new(), |first| {
+                older_than(true, "AND", columns, first)
+            })
+        };
         let mut sql = format!("{} WHERE 1 = 1", self.statements.match_select);
         match (bot, game) {
             (Some(bot), game) => {
@@ -791,13 +890,17 @@ impl Store for SqlStore {
                 } else {
                     ""
                 };
+                let older = older("s.created_at, s.match_id");
                 sql.push_str(&format!(
-                    " AND m.id IN (SELECT s.match_id FROM match_seats s WHERE s.bot_id = ${bot}{game} \
+                    " AND m.id IN (SELECT s.match_id FROM match_seats s WHERE s.bot_id = ${bot}{game}{older} \
                      GROUP BY s.created_at, s.match_id ORDER BY s.created_at DESC, s.match_id DESC{limit})"
                 ));
             }
-            (None, Some(game)) => sql.push_str(&format!(" AND m.game = ${game}")),
-            (None, None) => {}
+            (None, Some(game)) => {
+                sql.push_str(&format!(" AND m.game = ${game}"));
+                sql.push_str(&older("m.created_at, m.id"));
+            }
+            (None, None) => sql.push_str(&older("m.created_at, m.id")),
         }
         if !filter.statuses.is_empty() {
             let names: Vec<String> = filter
@@ -815,6 +918,9 @@ impl Store for SqlStore {
             }
             if let Some(bot) = &filter.bot {
                 query = query.bind(bot);
+            }
+            if let Some((at, id)) = &filter.before {
+                query = query.bind(*at).bind(id);
             }
             query
                 .fetch_all(p)
@@ -1228,7 +1334,8 @@ impl Store for SqlStore {
                         .await?;
                         sqlx::query(
                             "INSERT INTO rating_history (match_id, bot_id, game, mu_before, sigma_before, \
-                             mu_after, sigma_after, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                             mu_after, sigma_after, at, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+                             (SELECT version FROM bots WHERE id = $2))",
                         )
                         .bind(id)
                         .bind(bot)
@@ -1328,6 +1435,43 @@ impl Store for SqlStore {
         .collect())
     }
 
+    async fn rating_history(
+        &self,
+        bot_id: &str,
+        game: &str,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<RatingPoint>> {
+        let sql = format!(
+            "SELECT match_id, at, mu_after, sigma_after, version FROM rating_history \
+             WHERE bot_id = $1 AND game = $2{} ORDER BY at DESC, match_id DESC LIMIT $3",
+            older_than(before.is_some(), "AND", "at, match_id", 4)
+        );
+        on_pool!(&self.pool, p => {
+            let mut query = sqlx::query(AssertSqlSafe(sql.clone()))
+                .bind(bot_id)
+                .bind(game)
+                .bind(i64::from(limit));
+            if let Some((at, match_id)) = &before {
+                query = query.bind(*at).bind(match_id.clone());
+            }
+            query.fetch_all(p)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(RatingPoint {
+                match_id: row.text("match_id")?,
+                at: row.int("at")?,
+                rating: Rating {
+                    mu: row.real("mu_after")?,
+                    sigma: row.real("sigma_after")?,
+                },
+                version: row.opt_text("version")?,
+            })
+        })
+        .collect()})
+    }
+
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64> {
         let count: i64 = on_pool!(&self.pool, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM rating_history WHERE match_id = $1",
@@ -1387,16 +1531,26 @@ impl Store for SqlStore {
             .transpose())
     }
 
-    async fn tournaments(&self, limit: u32) -> anyhow::Result<Vec<TournamentRecord>> {
-        on_pool!(&self.pool, p => sqlx::query(
-            "SELECT * FROM tournaments ORDER BY created_at DESC, id DESC LIMIT $1",
-        )
-        .bind(i64::from(limit))
-        .fetch_all(p)
+    async fn tournaments(
+        &self,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<TournamentRecord>> {
+        let sql = format!(
+            "SELECT * FROM tournaments{} ORDER BY created_at DESC, id DESC LIMIT $1",
+            older_than(before.is_some(), "WHERE", "created_at, id", 2)
+        );
+        let (at, id) = before.unzip();
+        on_pool!(&self.pool, p => {
+            let mut query = sqlx::query(AssertSqlSafe(sql.clone())).bind(i64::from(limit));
+            if let (Some(at), Some(id)) = (at, &id) {
+                query = query.bind(at).bind(id.clone());
+            }
+            query.fetch_all(p)
         .await?
         .iter()
         .map(tournament_row)
-        .collect())
+        .collect()})
     }
 
     async fn tournament_matches(&self, id: &str) -> anyhow::Result<Vec<TournamentMatch>> {

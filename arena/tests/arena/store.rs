@@ -38,6 +38,7 @@ fn bot(id: &str) -> BotRecord {
         version: "1".into(),
         token_hash: "h".into(),
         signing_secret: "s".into(),
+        previous_secret: None,
         builtin: false,
         paused: false,
         failures: 0,
@@ -207,11 +208,64 @@ async fn contract(store: &dyn Store) {
             bot: Some(a.clone()),
             statuses: vec![MatchStatus::Running],
             limit: 10,
+            before: None,
         })
         .await
         .expect("list");
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].bots, vec![b.clone(), a.clone()]);
+
+    // A bot's faults are listed from their own index: the moves it was asked for, not the
+    // arena's fallbacks for a disqualified seat or one flagged earlier (played at once).
+    for (index, kind, latency_ms) in [
+        (1, FaultKind::Disqualified, 0),
+        (2, FaultKind::Flagged, 0),
+        (3, FaultKind::Flagged, 40),
+    ] {
+        let played = MoveRecord {
+            index,
+            latency_ms,
+            fault: Some(Fault::new(kind, "fallback")),
+            ..first.clone()
+        };
+        assert!(
+            store
+                .append_move(stored.seq, "w_one", &played)
+                .await
+                .expect("move")
+        );
+    }
+    let faults = store.bot_faults(&a, None, 10).await.expect("faults");
+    assert_eq!(
+        faults
+            .iter()
+            .map(|f| (f.index, f.seat, f.fault.kind, f.match_ended))
+            .collect::<Vec<_>>(),
+        vec![
+            (3, 1, FaultKind::Flagged, false),
+            (0, 1, FaultKind::Timeout, false)
+        ]
+    );
+    assert_eq!(faults[1].fault, first.fault.clone().expect("a fault"));
+    assert_eq!(faults[1].match_id, record.id);
+    let newest = &faults[0];
+    assert_eq!(
+        store
+            .bot_faults(&a, Some((newest.at, newest.match_seq, 3)), 10)
+            .await
+            .expect("the next page")
+            .iter()
+            .map(|f| f.index)
+            .collect::<Vec<_>>(),
+        vec![0]
+    );
+    assert!(
+        store
+            .bot_faults(&b, None, 10)
+            .await
+            .expect("faults")
+            .is_empty()
+    );
 
     let finish = Finish {
         result: MatchResult {
@@ -253,7 +307,29 @@ async fn contract(store: &dyn Store) {
             .expect("history"),
         2
     );
+    assert!(
+        store.bot_faults(&a, None, 10).await.expect("faults")[0].match_ended,
+        "the match is over"
+    );
+    // The rating after the match, with the version the bot reported then.
+    let history = store
+        .rating_history(&a, &game, None, 10)
+        .await
+        .expect("rating history");
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (history[0].match_id.as_str(), history[0].version.as_deref()),
+        (record.id.as_str(), Some("1"))
+    );
+    assert!(
+        store
+            .rating_history(&a, &game, Some((history[0].at, record.id.clone())), 10)
+            .await
+            .expect("the next page")
+            .is_empty()
+    );
     let board = store.leaderboard(&game).await.expect("board");
+    assert_eq!(board[0].rating, history[0].rating);
     assert_eq!(
         board.iter().map(|r| r.bot_id.clone()).collect::<Vec<_>>(),
         vec![a.clone(), b.clone()]
@@ -266,6 +342,17 @@ async fn contract(store: &dyn Store) {
             .map(|r| (r.wins, r.draws, r.losses, r.faults))
             .collect::<Vec<_>>(),
         vec![(1, 0, 0, 0), (0, 0, 1, 2)]
+    );
+    // A rotation keeps the replaced secret, until when it was told.
+    assert!(store.rotate_secret(&b, "s2", 77).await.expect("rotate"));
+    let rotated = store.bot(&b).await.expect("get").expect("bot");
+    assert_eq!(rotated.signing_secret, "s2");
+    assert_eq!(
+        rotated.previous_secret,
+        Some(arena::client::PreviousSecret {
+            secret: "s".into(),
+            until: 77
+        })
     );
     store.delete_bot(&a).await.expect("delete");
     assert!(store.bot(&a).await.expect("get").is_none());

@@ -37,8 +37,12 @@ pub enum Behavior {
 pub struct Seen {
     /// Requests received.
     pub requests: AtomicUsize,
-    /// Requests whose signature did not verify.
+    /// Requests whose signature did not verify (neither `X-Cardroom-Signature` nor
+    /// `X-Cardroom-Signature-Previous`).
     pub bad_signatures: AtomicUsize,
+    /// Requests that verified by `X-Cardroom-Signature-Previous` alone (a secret was rotated
+    /// and the bot still checks with the replaced one).
+    pub previous_signatures: AtomicUsize,
     /// `/start` notices.
     pub starts: AtomicUsize,
     /// `/end` notices.
@@ -136,18 +140,19 @@ async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::i
     seen.requests.fetch_add(1, Ordering::SeqCst);
     let secret = seen.secret.lock().map(|s| s.clone()).unwrap_or_default();
     if !secret.is_empty() {
-        let ok = match (
-            header("x-cardroom-timestamp"),
-            header("x-cardroom-signature"),
-        ) {
+        let verifies = |name: &str| match (header("x-cardroom-timestamp"), header(name)) {
             (Some(ts), Some(sig)) => ts
                 .parse::<u64>()
                 .map(|ts| sign(&secret, ts, body) == sig)
                 .unwrap_or(false),
             _ => false,
         };
-        if !ok {
-            seen.bad_signatures.fetch_add(1, Ordering::SeqCst);
+        if !verifies("x-cardroom-signature") {
+            if verifies("x-cardroom-signature-previous") {
+                seen.previous_signatures.fetch_add(1, Ordering::SeqCst);
+            } else {
+                seen.bad_signatures.fetch_add(1, Ordering::SeqCst);
+            }
         }
     }
     let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();

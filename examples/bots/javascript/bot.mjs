@@ -8,6 +8,9 @@
 //
 // Every request from the arena is signed: X-Cardroom-Timestamp (unix seconds) and
 // X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>.
+// For 10 minutes after the owner rotates the secret (POST /v1/bots/{id}/secret), requests also
+// carry X-Cardroom-Signature-Previous, made with the replaced secret: a request is accepted when
+// either header verifies, so this bot keeps working until it is restarted with the new secret.
 // With CARDROOM_SIGNING_SECRET set, unsigned, forged or stale requests are answered 401.
 // Without it every request is accepted: that is only for the first registration probe, before
 // the arena has told you the secret.
@@ -38,6 +41,19 @@ export function verify(secret, timestamp, signature, body, nowSeconds = Date.now
   const expected = Buffer.from(`sha256=${mac}`);
   const given = Buffer.from(signature ?? "");
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * True if the request's X-Cardroom-Signature or X-Cardroom-Signature-Previous verifies with
+ * `secret` (see `verify`): after a rotation the arena signs with both the new and the replaced
+ * secret, so the bot works with either.
+ * @param {string} secret @param {import("node:http").IncomingHttpHeaders} headers @param {Buffer} body
+ */
+export function verifyRequest(secret, headers, body, nowSeconds = Date.now() / 1000) {
+  const timestamp = headers["x-cardroom-timestamp"];
+  return [headers["x-cardroom-signature"], headers["x-cardroom-signature-previous"]].some(
+    (signature) => signature !== undefined && verify(secret, timestamp, signature, body, nowSeconds),
+  );
 }
 
 const RANKS = "23456789TJQKA";
@@ -129,10 +145,7 @@ export function createBot({ name, games, secret }) {
     } catch {
       return send(res, 413, { error: "request body too large" });
     }
-    if (
-      secret &&
-      !verify(secret, req.headers["x-cardroom-timestamp"], req.headers["x-cardroom-signature"], body)
-    ) {
+    if (secret && !verifyRequest(secret, req.headers, body)) {
       return send(res, 401, { error: "bad or stale signature" });
     }
     const path = new URL(req.url, "http://bot").pathname.replace(/\/+$/, "") || "/";

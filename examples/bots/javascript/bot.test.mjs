@@ -1,7 +1,7 @@
 // Unit tests of the starter (node --test): the signature check and the policy.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { choose, rankOf, verify } from "./bot.mjs";
+import { choose, rankOf, verify, verifyRequest } from "./bot.mjs";
 
 // HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the Python and Rust starters.
 const SIGNED =
@@ -19,6 +19,22 @@ test("a wrong secret, body, timestamp or a stale request is refused", () => {
   assert.ok(!verify("secret", "1700000000", SIGNED, BODY, 1700000000 + 301));
   assert.ok(!verify("secret", "1700000000", "", BODY, 1700000000));
   assert.ok(!verify("secret", "", SIGNED, BODY, 1700000000));
+});
+
+test("after a rotation either signature header verifies", () => {
+  const at = 1700000000;
+  const headers = (signature, previous) => ({
+    "x-cardroom-timestamp": "1700000000",
+    "x-cardroom-signature": signature,
+    ...(previous === undefined ? {} : { "x-cardroom-signature-previous": previous }),
+  });
+  const forged = "sha256=" + "0".repeat(64);
+  assert.ok(verifyRequest("secret", headers(SIGNED), BODY, at));
+  // A bot still on the replaced secret: the new signature fails, the previous one verifies.
+  assert.ok(verifyRequest("secret", headers(forged, SIGNED), BODY, at));
+  assert.ok(!verifyRequest("secret", headers(forged, forged), BODY, at));
+  assert.ok(!verifyRequest("secret", headers(forged), BODY, at));
+  assert.ok(!verifyRequest("secret", {}, BODY, at));
 });
 
 test("card ranks run from two to ace, joker highest", () => {

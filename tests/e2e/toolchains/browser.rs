@@ -26,6 +26,38 @@ fn playwright(venv: &Path) -> Option<PathBuf> {
     ready.then_some(python)
 }
 
+/// A bot on loopback whose every move is answered 500 with an error body of its own.
+async fn spawn_failing_bot() -> String {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    let server = HttpServer::new(|| {
+        App::new()
+            .route(
+                "/",
+                web::get().to(|| async {
+                    HttpResponse::Ok().json(json!({
+                        "name": "failing", "author": "e2e", "version": "1",
+                        "games": ["twenty_two"],
+                    }))
+                }),
+            )
+            .route(
+                "/move",
+                web::post().to(|| async {
+                    HttpResponse::InternalServerError()
+                        .json(json!({"error": "no strategy for this position"}))
+                }),
+            )
+            .default_service(web::to(HttpResponse::NoContent))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind("127.0.0.1:0")
+    .expect("bind the failing bot");
+    let addr = server.addrs()[0];
+    tokio::spawn(server.run());
+    format!("http://{addr}")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pages_work_in_a_real_browser() {
     let root = workspace_root();
@@ -68,6 +100,28 @@ async fn the_pages_work_in_a_real_browser() {
     }
     let slow = spawn_slow_bot(Duration::from_millis(100)).await;
     let slow_bots = server.register_slow_bots(&slow).await;
+    // A bot whose every move is an error: 21 faults, one more than the bot page's first page.
+    let failing = spawn_failing_bot().await;
+    let registered = server
+        .post(
+            "/v1/bots",
+            &json!({"name": "failing", "url": failing, "games": ["twenty_two"]}),
+        )
+        .await;
+    let failing_bot = registered["id"].as_str().expect("id").to_string();
+    let mut failing_matches = Vec::new();
+    for _ in 0..7 {
+        let created = server
+            .post(
+                "/v1/matches",
+                &json!({"game": "twenty_two", "bots": [failing_bot, builtins[1]]}),
+            )
+            .await;
+        failing_matches.push(created["id"].as_str().expect("id").to_string());
+    }
+    for id in &failing_matches {
+        server.wait_finished(id).await;
+    }
     // A second server that seals states (sealed only): the play page holds an opaque token.
     let sealed = spawn_with(StateCodec::sealed(&test_key(), true)).await;
     let screenshots = root.join("docs/screenshots");
@@ -78,6 +132,7 @@ async fn the_pages_work_in_a_real_browser() {
         "finished_match": finished,
         "slow_bots": slow_bots,
         "bot": builtins[0],
+        "failing_bot": failing_bot,
         "screenshots": screenshots,
     });
     let script = root.join("tests/web/browser_test.py");

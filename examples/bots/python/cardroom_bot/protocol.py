@@ -2,13 +2,15 @@
 check of the arena's request signatures.
 
 Every request from the arena carries ``X-Cardroom-Timestamp`` (unix seconds) and
-``X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>``.
+``X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>``;
+for 10 minutes after a rotation of the secret, also ``X-Cardroom-Signature-Previous``, the same
+signature made with the replaced secret.
 """
 
 import hashlib
 import hmac
 import time
-from typing import Any, Dict, List, Optional, TypedDict
+from typing import Any, Dict, List, Optional, Sequence, TypedDict
 
 #: Requests signed further than this from our clock are refused (a replayed request).
 MAX_SKEW_SECONDS = 300
@@ -130,3 +132,19 @@ def verify(
     if abs(current - int(timestamp)) > MAX_SKEW_SECONDS:
         return False
     return hmac.compare_digest(sign(secret, timestamp, body), signature or "")
+
+
+def verify_any(
+    secret: str,
+    timestamp: Optional[str],
+    signatures: Sequence[Optional[str]],
+    body: bytes,
+    now: Optional[float] = None,
+) -> bool:
+    """True if one of ``signatures`` verifies (see :func:`verify`): after the owner rotates the
+    secret, the arena sends ``X-Cardroom-Signature`` made with the new secret and, for 10 minutes,
+    ``X-Cardroom-Signature-Previous`` made with the replaced one, so the bot works with either."""
+    return any(
+        signature is not None and verify(secret, timestamp, signature, body, now)
+        for signature in signatures
+    )

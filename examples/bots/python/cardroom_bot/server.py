@@ -12,7 +12,7 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, List, Optional
 
-from .protocol import BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice, verify
+from .protocol import BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice, verify_any
 from .strategy import choose
 
 #: Largest request body read; a long match's history stays far below it.
@@ -37,10 +37,13 @@ class BotHandler(BaseHTTPRequestHandler):
         secret = self.server.secret
         if not secret:
             return True
-        return verify(
+        return verify_any(
             secret,
             self.headers.get("X-Cardroom-Timestamp"),
-            self.headers.get("X-Cardroom-Signature"),
+            [
+                self.headers.get("X-Cardroom-Signature"),
+                self.headers.get("X-Cardroom-Signature-Previous"),
+            ],
             body,
         )
 

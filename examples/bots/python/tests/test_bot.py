@@ -2,7 +2,7 @@
 
 import unittest
 
-from cardroom_bot.protocol import sign, verify
+from cardroom_bot.protocol import sign, verify, verify_any
 from cardroom_bot.strategy import choose, rank_of
 
 # HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the JavaScript and Rust starters.
@@ -23,6 +23,15 @@ class Signatures(unittest.TestCase):
         self.assertFalse(verify("secret", "1700000000", None, BODY, now=1700000000))
         self.assertFalse(verify("secret", None, SIGNED, BODY, now=1700000000))
         self.assertFalse(verify("secret", "\u00b2", SIGNED, BODY, now=1700000000))
+
+    def test_after_a_rotation_either_signature_header_verifies(self) -> None:
+        forged = "sha256=" + "0" * 64
+        at = 1700000000
+        self.assertTrue(verify_any("secret", "1700000000", [SIGNED, None], BODY, now=at))
+        # A bot still on the replaced secret: the new signature fails, the previous one verifies.
+        self.assertTrue(verify_any("secret", "1700000000", [forged, SIGNED], BODY, now=at))
+        self.assertFalse(verify_any("secret", "1700000000", [forged, forged], BODY, now=at))
+        self.assertFalse(verify_any("secret", "1700000000", [None, None], BODY, now=at))
 
 
 class Strategy(unittest.TestCase):

@@ -13,8 +13,8 @@
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use cardroom_starter_bot::protocol::{
-    BotInfo, EndNotice, MoveRequest, MoveResponse, SIGNATURE_HEADER, StartNotice, TIMESTAMP_HEADER,
-    verify,
+    BotInfo, EndNotice, MoveRequest, MoveResponse, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER,
+    StartNotice, TIMESTAMP_HEADER, verify_any,
 };
 use clap::Parser;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -69,10 +69,10 @@ impl Settings {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        verify(
+        verify_any(
             self.secret.as_bytes(),
             header(TIMESTAMP_HEADER),
-            header(SIGNATURE_HEADER),
+            &[header(SIGNATURE_HEADER), header(PREVIOUS_SIGNATURE_HEADER)],
             body,
             now,
         )

@@ -2,7 +2,9 @@
 //! the arena's request signatures.
 //!
 //! Every request from the arena carries `X-Cardroom-Timestamp` (unix seconds) and
-//! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
+//! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`;
+//! for 10 minutes after a rotation of the secret, also `X-Cardroom-Signature-Previous`, the same
+//! signature made with the replaced secret.
 
 use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
@@ -13,6 +15,8 @@ use sha2::Sha256;
 pub const TIMESTAMP_HEADER: &str = "X-Cardroom-Timestamp";
 /// Header carrying `sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + body)>`.
 pub const SIGNATURE_HEADER: &str = "X-Cardroom-Signature";
+/// Header carrying the same signature made with the secret a rotation replaced (for 10 minutes).
+pub const PREVIOUS_SIGNATURE_HEADER: &str = "X-Cardroom-Signature-Previous";
 /// Requests signed further than this from our clock are refused (a replayed request).
 pub const MAX_SKEW_SECONDS: u64 = 300;
 
@@ -145,6 +149,21 @@ pub fn verify(
     mac.verify_slice(&given).is_ok()
 }
 
+/// True if one of `signatures` verifies (see [`verify`]): after the owner rotates the secret, the
+/// arena sends `X-Cardroom-Signature` made with the new secret and, for 10 minutes,
+/// `X-Cardroom-Signature-Previous` made with the replaced one, so the bot works with either.
+pub fn verify_any(
+    secret: &[u8],
+    timestamp: Option<&str>,
+    signatures: &[Option<&str>],
+    body: &[u8],
+    now: u64,
+) -> bool {
+    signatures
+        .iter()
+        .any(|signature| signature.is_some() && verify(secret, timestamp, *signature, body, now))
+}
+
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 {
         return None;
@@ -193,5 +212,28 @@ mod tests {
         assert!(!verify(b"secret", ts, Some("sha256=zz"), BODY, AT));
         assert!(!verify(b"secret", None, Some(SIGNED), BODY, AT));
         assert!(!verify(b"secret", Some("-1"), Some(SIGNED), BODY, AT));
+    }
+
+    #[test]
+    fn after_a_rotation_either_signature_header_verifies() {
+        let ts = Some("1700000000");
+        let forged = format!("sha256={}", "0".repeat(64));
+        assert!(verify_any(b"secret", ts, &[Some(SIGNED), None], BODY, AT));
+        // A bot still on the replaced secret: the new signature fails, the previous one verifies.
+        assert!(verify_any(
+            b"secret",
+            ts,
+            &[Some(&forged), Some(SIGNED)],
+            BODY,
+            AT
+        ));
+        assert!(!verify_any(
+            b"secret",
+            ts,
+            &[Some(&forged), Some(&forged)],
+            BODY,
+            AT
+        ));
+        assert!(!verify_any(b"secret", ts, &[None, None], BODY, AT));
     }
 }

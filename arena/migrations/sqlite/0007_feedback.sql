@@ -1,0 +1,58 @@
+-- cardroom arena schema, version 7 (SQLite): feedback a bot author can act on.
+--
+-- Secret rotation: the secret a rotation replaced stays valid until `previous_secret_until`
+-- (unix ms); meanwhile requests carry a signature with each.
+ALTER TABLE bots ADD COLUMN previous_signing_secret TEXT;
+ALTER TABLE bots ADD COLUMN previous_secret_until INTEGER;
+
+-- Ratings history: the version the bot reported when the rating was written (NULL before
+-- version 7), and a bot's history in one game, newest first, from an index.
+ALTER TABLE rating_history ADD COLUMN version TEXT;
+CREATE INDEX IF NOT EXISTS rating_history_bot_game ON rating_history (bot_id, game, at, match_id);
+
+-- Every fault a bot made, newest first, from an index: a copy of each fault whose bot was
+-- asked (not the arena's own fallback moves for a disqualified seat, nor those for a seat
+-- flagged on an earlier move, which are played without asking: latency 0), kept when
+-- retention deletes the match's moves.
+CREATE TABLE IF NOT EXISTS bot_faults (
+    match_seq INTEGER NOT NULL,              -- matches.seq
+    idx       INTEGER NOT NULL,              -- the move
+    bot_id    TEXT NOT NULL,
+    match_id  TEXT NOT NULL,
+    seat      INTEGER NOT NULL,
+    fault     TEXT NOT NULL,                 -- JSON, as in match_moves
+    at        INTEGER NOT NULL,              -- unix ms, when the move was stored
+    PRIMARY KEY (match_seq, idx)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS bot_faults_recent ON bot_faults (bot_id, at, match_seq, idx);
+
+-- Written with the move, in the same transaction, whichever path stores it (the move writer,
+-- an import).
+CREATE TRIGGER IF NOT EXISTS match_moves_fault AFTER INSERT ON match_moves
+WHEN NEW.fault IS NOT NULL
+    AND json_extract(NEW.fault, '$.kind') <> 'disqualified'
+    AND NOT (json_extract(NEW.fault, '$.kind') = 'flagged' AND NEW.latency_ms = 0)
+BEGIN
+    INSERT INTO bot_faults (match_seq, idx, bot_id, match_id, seat, fault, at)
+    SELECT NEW.match_seq, NEW.idx, s.bot_id, m.id, NEW.seat, NEW.fault,
+           CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)
+    FROM matches m JOIN match_seats s ON s.match_id = m.id AND s.seat = NEW.seat
+    WHERE m.seq = NEW.match_seq
+    ON CONFLICT DO NOTHING;
+END;
+
+-- The faults already stored; their moves' times were not kept: the match's start stands in.
+INSERT INTO bot_faults (match_seq, idx, bot_id, match_id, seat, fault, at)
+SELECT mv.match_seq, mv.idx, s.bot_id, m.id, mv.seat, mv.fault,
+       COALESCE(m.started_at, m.created_at)
+FROM match_moves mv
+JOIN matches m ON m.seq = mv.match_seq
+JOIN match_seats s ON s.match_id = m.id AND s.seat = mv.seat
+WHERE mv.fault IS NOT NULL
+    AND json_extract(mv.fault, '$.kind') <> 'disqualified'
+    AND NOT (json_extract(mv.fault, '$.kind') = 'flagged' AND mv.latency_ms = 0)
+ON CONFLICT DO NOTHING;
+
+-- Tournaments, newest first, page by page (keyset on creation time, then id).
+DROP INDEX IF EXISTS tournaments_created;
+CREATE INDEX IF NOT EXISTS tournaments_recent ON tournaments (created_at, id);
