@@ -250,26 +250,26 @@ async fn a_seated_bots_owner_or_the_admin_cancels_matches_and_tournaments() {
     arena.register_builtins().await.expect("built-in bots");
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
+    // Each registration answers the owner token.
+    let owned = |url: String| {
+        let arena = &arena;
+        async move {
+            arena
+                .register_bot(arena::dto::RegisterBot {
+                    name: format!("owned {url}"),
+                    url,
+                    games: vec![GAME.into()],
+                })
+                .await
+                .expect("register")
+        }
+    };
     let slow = spawn_bot(Behavior::Slow(20)).await;
-    let registered = arena
-        .register_bot(arena::dto::RegisterBot {
-            name: "slow owner".into(),
-            url: slow.url.clone(),
-            games: vec![GAME.into()],
-        })
-        .await
-        .expect("register");
+    let registered = owned(slow.url.clone()).await;
     *slow.seen.secret.lock().unwrap() = registered.signing_secret.clone();
     let (owner, token) = (registered.id.clone(), registered.token.clone());
     let other = spawn_bot(Behavior::Good).await;
-    let stranger = arena
-        .register_bot(arena::dto::RegisterBot {
-            name: "stranger".into(),
-            url: other.url.clone(),
-            games: vec![GAME.into()],
-        })
-        .await
-        .expect("register");
+    let stranger = owned(other.url.clone()).await;
 
     let create = || {
         http.post(format!("{base}/v1/matches"))
