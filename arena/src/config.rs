@@ -87,9 +87,9 @@ pub struct ArenaConfig {
     /// How long a starting match tries each bot's probe (each try within the move deadline)
     /// before it is aborted as `bot_unavailable`.
     pub start_probe_window: Duration,
-    /// The admin token (`--admin-token`), stored hashed: it creates ranked matches and cancels
-    /// any match or tournament. None: nobody has those powers over HTTP.
-    pub admin_token_hash: Option<String>,
+    /// The admin token (`--admin-token`): it creates ranked matches and cancels any match or
+    /// tournament. None: nobody has those powers over HTTP.
+    pub admin_token: Option<String>,
 }
 
 /// How long a starting match tries its bots' probes by default.
@@ -137,7 +137,7 @@ impl ArenaConfig {
             retain_unranked_days: RETAIN_UNRANKED_DAYS,
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
-            admin_token_hash: None,
+            admin_token: None,
         }
     }
 }
@@ -272,11 +272,7 @@ impl ArenaArgs {
             retain_unranked_days: self.retain_unranked_days,
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
-            admin_token_hash: self
-                .admin_token
-                .as_deref()
-                .filter(|token| !token.is_empty())
-                .map(crate::bots::hash_token),
+            admin_token: self.admin_token.clone().filter(|token| !token.is_empty()),
         }
     }
 }

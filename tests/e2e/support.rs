@@ -18,7 +18,7 @@ pub const ADMIN_TOKEN: &str = "e2e-admin-token";
 /// The arena configuration of a test server: `ArenaConfig::local` with [`ADMIN_TOKEN`].
 pub fn arena_config(database: impl Into<String>) -> arena::ArenaConfig {
     arena::ArenaConfig {
-        admin_token_hash: Some(arena::bots::hash_token(ADMIN_TOKEN)),
+        admin_token: Some(ADMIN_TOKEN.into()),
         ..arena::ArenaConfig::local(database)
     }
 }

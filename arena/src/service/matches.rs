@@ -2,7 +2,7 @@
 //! the list, and waiting for one to end.
 
 use super::{Arena, dedup, ranked_clock};
-use crate::bots::{new_id, token_matches};
+use crate::bots::{hash_token, new_id, token_matches};
 use crate::dto::{
     CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
     MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
@@ -40,8 +40,9 @@ impl Arena {
 
     /// True if `token` is the server's admin token (`--admin-token`).
     pub fn is_admin(&self, token: Option<&str>) -> bool {
-        match (token, &self.inner.config.admin_token_hash) {
-            (Some(token), Some(hash)) => token_matches(token, hash),
+        match (token, &self.inner.config.admin_token) {
+            // Compared as hashes, in constant time.
+            (Some(token), Some(admin)) => token_matches(token, &hash_token(admin)),
             _ => false,
         }
     }

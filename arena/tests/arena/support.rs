@@ -322,7 +322,7 @@ pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig))
     let db = dir.path().join("arena.db");
     let mut config = ArenaConfig::local(db.to_string_lossy().to_string());
     config.deadline_ms = 200;
-    config.admin_token_hash = Some(arena::bots::hash_token(ADMIN_TOKEN));
+    config.admin_token = Some(ADMIN_TOKEN.into());
     change(&mut config);
     let arena = Arena::open(config).await.expect("open arena");
     TestArena { arena, _dir: dir }
