@@ -23,6 +23,14 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// URL prefix of the built-in bots, which the arena calls in-process with the same protocol types.
 pub const BUILTIN_SCHEME: &str = "builtin:";
 
+/// The first wait before a move request is sent again to a bot that refused or reset the
+/// connection (it restarts); doubled after each try up to [`RETRY_MAX`], within the move's time.
+const RETRY_FIRST: Duration = Duration::from_millis(20);
+/// The longest wait between two tries of a move request.
+const RETRY_MAX: Duration = Duration::from_millis(250);
+/// The first wait between two tries of a probe before a match starts; doubled up to 1 s.
+const PROBE_RETRY_FIRST: Duration = Duration::from_millis(100);
+
 /// What went wrong with one call to a bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -355,12 +363,49 @@ impl BotClient {
             target,
             reqwest::Method::GET,
             "/",
-            Vec::new(),
+            bytes::Bytes::new(),
             signed,
             timeout,
+            false,
         )
         .await
         .map(|(info, _)| info)
+    }
+
+    /// `GET {url}/` before a match starts: each try has `timeout` (the move deadline), and a
+    /// failed try is repeated with back-off (100 ms doubling to 1 s) until `window` has passed
+    /// since the first, so a bot restarting meanwhile still plays.
+    pub async fn probe_within(
+        &self,
+        target: &Target,
+        timeout: Duration,
+        window: Duration,
+    ) -> Result<BotInfo, Fault> {
+        let started = Instant::now();
+        let mut wait = PROBE_RETRY_FIRST;
+        let mut tries = 0u32;
+        loop {
+            tries += 1;
+            match self.probe(target, timeout).await {
+                Ok(info) => return Ok(info),
+                Err(fault) if started.elapsed() < window => {
+                    tracing::debug!(url = %target.url, detail = %fault.detail, "probe before the match failed; trying again");
+                    // The last try comes at the window's end.
+                    tokio::time::sleep(wait.min(window.saturating_sub(started.elapsed()))).await;
+                    wait = (wait * 2).min(Duration::from_secs(1));
+                }
+                Err(fault) => {
+                    return Err(Fault::new(
+                        fault.kind,
+                        format!(
+                            "{} ({tries} tries in {} ms)",
+                            fault.detail,
+                            started.elapsed().as_millis()
+                        ),
+                    ));
+                }
+            }
+        }
     }
 
     /// `POST {url}/move`: the bot's action, and the time it took in milliseconds. `request` comes
@@ -461,9 +506,10 @@ impl BotClient {
                 target,
                 reqwest::Method::POST,
                 "/move",
-                body,
+                bytes::Bytes::from(body),
                 signed,
                 timeout,
+                true,
             )
             .await
             .map(|(answer, _)| answer)
@@ -487,7 +533,15 @@ impl BotClient {
         };
         let signed = Signed::whole_body(target, &body);
         let result: Result<(serde_json::Value, u16), Fault> = self
-            .call_raw(target, reqwest::Method::POST, path, body, signed, timeout)
+            .call_raw(
+                target,
+                reqwest::Method::POST,
+                path,
+                bytes::Bytes::from(body),
+                signed,
+                timeout,
+                false,
+            )
             .await
             .map(|(_, status)| (serde_json::Value::Null, status));
         if let Err(fault) = result {
@@ -495,18 +549,21 @@ impl BotClient {
         }
     }
 
-    /// `{method} {url}{path}` with a signed body, its answer parsed as `T`.
+    /// `{method} {url}{path}` with a signed body, its answer parsed as `T` (`retry`: see
+    /// [`BotClient::call_raw`]).
+    #[allow(clippy::too_many_arguments)]
     async fn call<T: DeserializeOwned>(
         &self,
         target: &Target,
         method: reqwest::Method,
         path: &str,
-        body: Vec<u8>,
+        body: bytes::Bytes,
         signed: Signed,
         timeout: Duration,
+        retry: bool,
     ) -> Result<(T, u16), Fault> {
         let (bytes, status) = self
-            .call_raw(target, method, path, body, signed, timeout)
+            .call_raw(target, method, path, body, signed, timeout, retry)
             .await?;
         let value = serde_json::from_slice(&bytes).map_err(|e| {
             Fault::new(
@@ -535,23 +592,67 @@ impl BotClient {
         Ok(checked)
     }
 
+    /// One call within `timeout`. With `retry` (move requests), a connection the bot refused or
+    /// reset (a bot restarting) is tried again with back-off (20 ms doubling to 250 ms) until
+    /// `timeout` runs out: only then is it a `transport` fault.
+    #[allow(clippy::too_many_arguments)]
     async fn call_raw(
         &self,
         target: &Target,
         method: reqwest::Method,
         path: &str,
-        body: Vec<u8>,
+        body: bytes::Bytes,
         signed: Signed,
         timeout: Duration,
+        retry: bool,
     ) -> Result<(Vec<u8>, u16), Fault> {
         let url = self.checked_url(&format!("{}{}", target.url.trim_end_matches('/'), path))?;
+        let deadline = Instant::now() + timeout;
+        let mut wait = RETRY_FIRST;
+        let mut refused = 0u32;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let fault = match self
+                .exchange(url.clone(), method.clone(), body.clone(), &signed, left)
+                .await
+            {
+                Err(Failure::Refused(fault)) if retry => fault,
+                Err(Failure::Refused(fault) | Failure::Other(fault)) => return Err(fault),
+                Ok(answer) => return Ok(answer),
+            };
+            refused += 1;
+            let left = deadline.saturating_duration_since(Instant::now());
+            tokio::time::sleep(wait.min(left)).await;
+            if Instant::now() >= deadline {
+                return Err(Fault::new(
+                    FaultKind::Transport,
+                    format!(
+                        "{} (refused or reset {refused} times, tried again until the deadline of {} ms)",
+                        fault.detail,
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            wait = (wait * 2).min(RETRY_MAX);
+        }
+    }
+
+    /// One try of a call, within `timeout`.
+    async fn exchange(
+        &self,
+        url: reqwest::Url,
+        method: reqwest::Method,
+        body: bytes::Bytes,
+        signed: &Signed,
+        timeout: Duration,
+    ) -> Result<(Vec<u8>, u16), Failure> {
         let mut request = self
             .http
             .request(method, url)
             .header(TIMESTAMP_HEADER, signed.timestamp.to_string())
-            .header(SIGNATURE_HEADER, signed.signature);
-        if let Some(previous) = signed.previous {
-            request = request.header(PREVIOUS_SIGNATURE_HEADER, previous);
+            .header(SIGNATURE_HEADER, signed.signature.as_str());
+        if let Some(previous) = &signed.previous {
+            request = request.header(PREVIOUS_SIGNATURE_HEADER, previous.as_str());
         }
         if !body.is_empty() {
             request = request
@@ -559,7 +660,13 @@ impl BotClient {
                 .body(body);
         }
         let exchange = async {
-            let mut response = request.send().await.map_err(transport)?;
+            let mut response = request.send().await.map_err(|error| {
+                if refused_or_reset(&error) {
+                    Failure::Refused(transport(error))
+                } else {
+                    Failure::Other(transport(error))
+                }
+            })?;
             let status = response.status();
             if !status.is_success() {
                 // The bot's own error body says what went wrong: its start is kept (one byte
@@ -571,21 +678,29 @@ impl BotClient {
                         _ => break,
                     }
                 }
-                return Err(Fault::new(
+                return Err(Failure::Other(
+                    Fault::new(
                     FaultKind::BadStatus,
                     format!("the bot answered HTTP {}", status.as_u16()),
                 )
-                .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &excerpt)));
+                .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &excerpt)),
+                ));
             }
             let mut bytes = Vec::new();
-            while let Some(chunk) = response.chunk().await.map_err(transport)? {
+            while let Some(chunk) = response
+                .chunk()
+                .await
+                .map_err(|error| Failure::Other(transport(error)))?
+            {
                 if bytes.len() + chunk.len() > BODY_LIMIT {
                     bytes.extend_from_slice(&chunk);
-                    return Err(Fault::new(
+                    return Err(Failure::Other(
+                        Fault::new(
                         FaultKind::BadJson,
                         format!("the answer is larger than {BODY_LIMIT} bytes"),
                     )
-                    .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &bytes)));
+                    .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &bytes)),
+                    ));
                 }
                 bytes.extend_from_slice(&chunk);
             }
@@ -593,12 +708,48 @@ impl BotClient {
         };
         match tokio::time::timeout(timeout, exchange).await {
             Ok(result) => result,
-            Err(_) => Err(Fault::new(
+            Err(_) => Err(Failure::Other(Fault::new(
                 FaultKind::Timeout,
                 format!("no answer within {} ms", timeout.as_millis()),
-            )),
+            ))),
         }
     }
+}
+
+/// Why one try of a call failed.
+enum Failure {
+    /// The bot refused or reset the connection before answering: it may be restarting.
+    Refused(Fault),
+    /// Any other failure.
+    Other(Fault),
+}
+
+/// A connection refused, reset or aborted, or closed by the bot before its answer began: what a
+/// bot restarting looks like from here.
+fn refused_or_reset(error: &reqwest::Error) -> bool {
+    use std::io::ErrorKind;
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        if let Some(io) = inner.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                ErrorKind::ConnectionRefused
+                    | ErrorKind::ConnectionReset
+                    | ErrorKind::ConnectionAborted
+                    | ErrorKind::BrokenPipe
+            )
+        {
+            return true;
+        }
+        if inner
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message)
+        {
+            return true;
+        }
+        source = inner.source();
+    }
+    false
 }
 
 /// A request's signature headers: the unix seconds it was signed at, the signature, and the

@@ -84,7 +84,16 @@ pub struct ArenaConfig {
     pub retain_unranked_days: u32,
     /// How often the write-ahead log is checkpointed and truncated (SQLite) and retention runs.
     pub maintenance_interval: Duration,
+    /// How long a starting match tries each bot's probe (each try within the move deadline)
+    /// before it is aborted as `bot_unavailable`.
+    pub start_probe_window: Duration,
+    /// The admin token (`--admin-token`): it creates ranked matches and cancels any match or
+    /// tournament. None: nobody has those powers over HTTP.
+    pub admin_token: Option<String>,
 }
+
+/// How long a starting match tries its bots' probes by default.
+pub const START_PROBE_WINDOW: Duration = Duration::from_secs(10);
 
 /// Ladder matches per minute per game id by default: with the built-in bots alone, a 30-minute
 /// run plays at most 120 matches of a game id, and fewer once the bots' ratings settle.
@@ -127,6 +136,8 @@ impl ArenaConfig {
             ladder_settled_matches_per_hour: 0,
             retain_unranked_days: RETAIN_UNRANKED_DAYS,
             maintenance_interval: Duration::from_secs(30),
+            start_probe_window: START_PROBE_WINDOW,
+            admin_token: None,
         }
     }
 }
@@ -213,6 +224,11 @@ pub struct ArenaArgs {
     /// result stays (0: keep them for ever). Ranked matches keep their moves.
     #[arg(long, env = "CARDROOM_RETAIN_UNRANKED_DAYS", default_value_t = RETAIN_UNRANKED_DAYS)]
     pub retain_unranked_days: u32,
+    /// The admin token: `Authorization: Bearer <token>` with it creates ranked matches
+    /// (otherwise only the ladder does) and cancels any match or tournament. Unset: nobody can.
+    /// Prefer the variable to the flag (a flag shows in the process list).
+    #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
 }
 
 impl ArenaArgs {
@@ -255,6 +271,8 @@ impl ArenaArgs {
             ladder_settled_matches_per_hour: self.ladder_settled_matches_per_hour,
             retain_unranked_days: self.retain_unranked_days,
             maintenance_interval: Duration::from_secs(30),
+            start_probe_window: START_PROBE_WINDOW,
+            admin_token: self.admin_token.clone().filter(|token| !token.is_empty()),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::result::MatchResult;
-use crate::store::MatchStatus;
+use crate::store::{AbortReason, MatchStatus, PauseReason};
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -82,8 +82,17 @@ pub struct BotView {
     pub games: Vec<String>,
     /// A bot served by the arena itself.
     pub builtin: bool,
-    /// Paused from the ladder after repeated failures, until its probe answers again.
+    /// Paused from the ladder after repeated failures, until it answers its probe and then plays
+    /// an unranked trial match against a built-in bot without a fault.
     pub paused: bool,
+    /// Why it is paused: `unreachable` (its probes failed for the pause window), `disqualified`
+    /// (disqualified in its matches for the pause window) or `trial_faulted` (it faulted in its
+    /// trial match); absent while it is not paused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause_reason: Option<PauseReason>,
+    /// The trial match a paused bot is playing to return to the ladder, while it plays it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_match: Option<String>,
     /// Registration time (RFC 3339).
     #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
     pub created_at: String,
@@ -138,8 +147,10 @@ pub struct CreateMatch {
     /// Stacked deals (unranked matches only).
     #[serde(default)]
     pub deals: Option<Vec<Vec<String>>>,
-    /// Whether the result moves ratings (default false). Ranked matches play the game id's own
-    /// options and need distinct bots.
+    /// Whether the result moves ratings (default false). Ranked matches come from the ladder:
+    /// `true` needs the server's admin token (`Authorization: Bearer <admin token>`), else 403
+    /// `ranked_by_ladder_only`. Ranked matches play the game id's own options and need distinct
+    /// bots.
     #[serde(default)]
     pub ranked: Option<bool>,
     /// Per-move deadline in milliseconds (10 to 60000; default the arena's).
@@ -171,6 +182,33 @@ pub struct SeatView {
     pub bot: String,
     /// Bot name.
     pub name: String,
+    /// The name the bot gave itself at `GET /` when the match started (absent before it started,
+    /// and in matches from before versions were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported_name: Option<String>,
+    /// The version the bot reported at `GET /` when the match started: the code this seat ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// The answer to `DELETE /v1/matches/{id}`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MatchCancelled {
+    /// Match id.
+    pub id: String,
+    /// `aborted`.
+    pub status: MatchStatus,
+    /// `cancelled`.
+    pub abort_reason: AbortReason,
+}
+
+/// The answer to `DELETE /v1/tournaments/{id}`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentCancelled {
+    /// Tournament id.
+    pub id: String,
+    /// Tables that were queued or running, now aborted (`cancelled`).
+    pub cancelled: usize,
 }
 
 /// One move of a match.
@@ -258,9 +296,14 @@ pub struct MatchView {
     /// seat, and the game's `teams`/`details`.
     #[schema(value_type = Option<Object>)]
     pub result: Option<MatchResult>,
-    /// Why the match was aborted.
+    /// Why the match was aborted, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the match was aborted: `cancelled` (`DELETE`), `bot_unavailable` (a bot did not
+    /// answer its probe before the match started) or `failed` (the arena could not go on).
+    /// No rating moves in an aborted match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_reason: Option<AbortReason>,
     /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended,
     /// and when its moves were deleted.
     pub replay: Option<ReplayInput>,
@@ -488,6 +531,10 @@ pub struct Leaderboard {
     pub game: String,
     /// Bots, best first.
     pub entries: Vec<LeaderboardEntry>,
+    /// Ranked matches of this game id per table size (number of players, as a string key):
+    /// the ladder plays every size the game id allows among its bots, the least played first.
+    #[schema(example = json!({"2": 40, "3": 38, "4": 37}))]
+    pub table_sizes: std::collections::BTreeMap<String, u64>,
 }
 
 /// `POST /v1/tournaments`: a duplicate tournament.

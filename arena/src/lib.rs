@@ -62,9 +62,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::create)
         .service(routes::matches::list)
         .service(routes::matches::show)
+        .service(routes::matches::cancel)
         .service(routes::tournaments::create)
         .service(routes::tournaments::list)
         .service(routes::tournaments::show)
+        .service(routes::tournaments::cancel)
         .service(routes::live::events)
         .service(routes::live::frames)
         .service(routes::leaderboards::show)
@@ -78,8 +80,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::builtin::bot_end);
 }
 
-/// Adds what the arena's routes refer to beyond paths and schemas: the `owner_token` bearer
-/// security scheme and the `arena` / `built-in bots` tags. Call it on the API's document.
+/// Adds what the arena's routes refer to beyond paths and schemas: the `owner_token` and
+/// `admin_token` bearer security schemes and the `arena` / `built-in bots` tags. Call it on the
+/// API's document.
 pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
     let components = openapi.components.get_or_insert_with(Default::default);
     components.add_security_scheme(
@@ -88,6 +91,17 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
             Http::builder()
                 .scheme(HttpAuthScheme::Bearer)
                 .description(Some("The owner token returned once by `POST /v1/bots`"))
+                .build(),
+        ),
+    );
+    components.add_security_scheme(
+        "admin_token",
+        SecurityScheme::Http(
+            Http::builder()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some(
+                    "The server's admin token (`serve --admin-token`, `CARDROOM_ADMIN_TOKEN`)",
+                ))
                 .build(),
         ),
     );

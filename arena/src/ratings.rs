@@ -74,6 +74,71 @@ pub fn update(sides: &[Side]) -> Vec<Vec<Rating>> {
         .collect()
 }
 
+/// New ratings of a match in which the sides flagged in `forfeited` were disqualified (faults
+/// lose): a side that played is rated against every other side, forfeited ones below it; a
+/// forfeited side is rated as losing to the sides that played and to `yardstick` (the game's
+/// `random` rating, a virtual opponent), never against another forfeited side (sides disqualified
+/// together learn nothing from each other, so their shared last place is no draw). A bot that
+/// faults on every move only ever loses rating, and at least as fast as against `random` alone.
+/// Without a forfeit this is [`update`].
+pub fn update_forfeits(sides: &[Side], forfeited: &[bool], yardstick: Rating) -> Vec<Vec<Rating>> {
+    let forfeits = |i: usize| forfeited.get(i).copied().unwrap_or(false);
+    let mut after = update(sides);
+    let played: Vec<&Side> = (0..sides.len())
+        .filter(|i| !forfeits(*i))
+        .map(|i| &sides[i])
+        .collect();
+    for (i, side) in sides.iter().enumerate().filter(|(i, _)| forfeits(*i)) {
+        let last = sides.iter().map(|s| s.place).max().unwrap_or(1) + 1;
+        let mut alone: Vec<Side> = played.iter().map(|s| (*s).clone()).collect();
+        alone.push(Side {
+            members: vec![yardstick],
+            place: 1,
+        });
+        alone.push(Side {
+            members: side.members.clone(),
+            place: last,
+        });
+        if let Some(own) = update(&alone).pop() {
+            after[i] = own;
+        }
+    }
+    after
+}
+
+/// How a side's match counts on the leaderboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Alone in first place, not disqualified.
+    Win,
+    /// First place shared with another side, neither disqualified.
+    Draw,
+    /// Any other place, and every disqualified side's result.
+    Loss,
+}
+
+/// The outcome of each side from its place (1 = best) and whether it forfeited: a forfeited
+/// side always loses, even when every side forfeited and all share the one place.
+pub fn outcomes(places: &[usize], forfeited: &[bool]) -> Vec<Outcome> {
+    let forfeits = |i: usize| forfeited.get(i).copied().unwrap_or(false);
+    let first = (0..places.len())
+        .filter(|i| !forfeits(*i))
+        .map(|i| places[i])
+        .min();
+    let winners = (0..places.len())
+        .filter(|i| !forfeits(*i) && Some(places[*i]) == first)
+        .count();
+    (0..places.len())
+        .map(
+            |i| match (forfeits(i) || Some(places[i]) != first, winners) {
+                (true, _) => Outcome::Loss,
+                (false, 1) => Outcome::Win,
+                (false, _) => Outcome::Draw,
+            },
+        )
+        .collect()
+}
+
 /// The sides of a match from its final ranking (groups of seats, best first) and its teams (each
 /// a list of seats; `None` = one seat per side). Returns, per side, its seats and its place.
 pub fn sides_of(ranking: &[Vec<usize>], teams: Option<&[Vec<usize>]>) -> Vec<(Vec<usize>, usize)> {
@@ -98,5 +163,67 @@ pub fn sides_of(ranking: &[Vec<usize>], teams: Option<&[Vec<usize>]>) -> Vec<(Ve
             .flatten()
             .map(|seat| (vec![*seat], place_of(*seat)))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alone(rating: Rating, place: usize) -> Side {
+        Side {
+            members: vec![rating],
+            place,
+        }
+    }
+
+    #[test]
+    fn sides_disqualified_together_lose_to_the_yardstick_instead_of_drawing() {
+        let fresh = Rating::default();
+        let random = Rating {
+            mu: 20.0,
+            sigma: 2.0,
+        };
+        // Everyone forfeited: no draw between them (whose sigma would shrink and lift their
+        // displayed rating), each loses to `random` only.
+        let all = [alone(fresh, 1), alone(fresh, 1)];
+        let after = update_forfeits(&all, &[true, true], random);
+        let lost = update(&[alone(random, 1), alone(fresh, 2)])[1][0];
+        assert_eq!(after, vec![vec![lost], vec![lost]]);
+        assert!(lost.mu < fresh.mu && lost.display() < fresh.display());
+        assert_eq!(
+            outcomes(&[1, 1], &[true, true]),
+            [Outcome::Loss, Outcome::Loss]
+        );
+    }
+
+    #[test]
+    fn a_forfeited_side_loses_to_those_that_played_and_they_are_rated_as_usual() {
+        let fresh = Rating::default();
+        let sides = [alone(fresh, 1), alone(fresh, 2), alone(fresh, 2)];
+        let after = update_forfeits(&sides, &[false, true, true], Rating::default());
+        assert_eq!(after[0], update(&sides)[0]);
+        let lost = update(&[
+            alone(fresh, 1),
+            alone(Rating::default(), 1),
+            alone(fresh, 3),
+        ])[2]
+            .clone();
+        assert_eq!(
+            (after[1].clone(), after[2].clone()),
+            (lost.clone(), lost.clone())
+        );
+        // Worse than losing to the one side that played.
+        assert!(lost[0].mu < update(&[alone(fresh, 1), alone(fresh, 2)])[1][0].mu);
+        assert_eq!(
+            outcomes(&[1, 2, 2], &[false, true, true]),
+            [Outcome::Win, Outcome::Loss, Outcome::Loss]
+        );
+        // Without a forfeit: the plain update, a shared first place is a draw.
+        assert_eq!(update_forfeits(&sides, &[], fresh), update(&sides));
+        assert_eq!(
+            outcomes(&[1, 1, 2], &[false, false, false]),
+            [Outcome::Draw, Outcome::Draw, Outcome::Loss]
+        );
     }
 }

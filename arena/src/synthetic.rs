@@ -133,6 +133,8 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             failures: 0,
             failing_since: None,
             retry_at: None,
+            pause_reason: None,
+            trial_match: None,
             created_at: now_ms(),
         };
         store.insert_bot(&bot).await?;
@@ -199,6 +201,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             status: MatchStatus::Finished,
             result: Some(template.result.clone()),
             error: None,
+            abort_reason: None,
             created_at,
             started_at: Some(created_at),
             finished_at: Some(created_at + 500),

@@ -231,6 +231,7 @@ mod tests {
                     ..MatchResult::default()
                 }),
                 error: None,
+                abort_reason: None,
                 created_at: 0,
                 started_at: None,
                 finished_at: None,

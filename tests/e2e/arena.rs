@@ -1,7 +1,7 @@
 //! The arena mounted in the real server: built-in bots registered at start, a ranked match over
 //! HTTP, the leaderboard moving, problem+json errors from arena routes.
 
-use crate::support::{ServerOptions, TestApp};
+use crate::support::{ADMIN_TOKEN, ServerOptions, TestApp};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -12,6 +12,7 @@ async fn a_ranked_match_between_builtin_bots_moves_the_leaderboard() {
 
     let created: Value = http
         .post(format!("{base}/v1/matches"))
+        .bearer_auth(ADMIN_TOKEN)
         .json(&json!({"game": "twenty_two", "bots": builtins, "ranked": true}))
         .send()
         .await

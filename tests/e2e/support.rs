@@ -11,6 +11,18 @@ use std::sync::Mutex;
 /// The game the end-to-end tests play.
 pub const GAME: &str = "twenty_two";
 
+/// The admin token of every test server's arena (`serve --admin-token`): ranked matches over
+/// HTTP need it.
+pub const ADMIN_TOKEN: &str = "e2e-admin-token";
+
+/// The arena configuration of a test server: `ArenaConfig::local` with [`ADMIN_TOKEN`].
+pub fn arena_config(database: impl Into<String>) -> arena::ArenaConfig {
+    arena::ArenaConfig {
+        admin_token: Some(ADMIN_TOKEN.into()),
+        ..arena::ArenaConfig::local(database)
+    }
+}
+
 /// A running server and a client for it.
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
@@ -102,7 +114,7 @@ impl ServerOptions {
         let (arena, dir) = match arena {
             ArenaData::None => (None, None),
             ArenaData::Memory => {
-                let arena = arena::Arena::open(arena::ArenaConfig::local("sqlite::memory:"))
+                let arena = arena::Arena::open(arena_config("sqlite::memory:"))
                     .await
                     .expect("open the arena");
                 (Some(arena), None)
@@ -173,7 +185,7 @@ pub fn temp_dir(name: &str) -> tempfile::TempDir {
 /// long as the arena is in use.
 pub async fn open_arena(name: &str) -> (arena::Arena, tempfile::TempDir) {
     let dir = temp_dir(name);
-    let arena = arena::Arena::open(arena::ArenaConfig::local(
+    let arena = arena::Arena::open(arena_config(
         dir.path().join("arena.db").to_string_lossy().to_string(),
     ))
     .await

@@ -90,6 +90,23 @@ impl Server {
         body
     }
 
+    /// POST with the server's admin token (ranked matches need it).
+    pub async fn post_as_admin(&self, path: &str, body: &Value) -> Value {
+        let response = self
+            .0
+            .client
+            .post(format!("{}{path}", self.0.base))
+            .bearer_auth(crate::support::ADMIN_TOKEN)
+            .json(body)
+            .send()
+            .await
+            .expect("POST");
+        let status = response.status();
+        let body: Value = response.json().await.expect("JSON");
+        assert!(status.is_success(), "POST {path}: {status} {body}");
+        body
+    }
+
     pub async fn builtin_ids(&self) -> Vec<String> {
         let bots = self.get("/v1/bots").await;
         bots["bots"]

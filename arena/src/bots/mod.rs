@@ -124,6 +124,8 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         games: bot.games.clone(),
         builtin: bot.builtin,
         paused: bot.paused,
+        pause_reason: bot.paused.then_some(bot.pause_reason).flatten(),
+        trial_match: bot.trial_match.clone(),
         created_at: crate::dto::rfc3339(bot.created_at),
         ratings: ratings
             .iter()

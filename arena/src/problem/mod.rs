@@ -95,6 +95,14 @@ error_codes! {
     UnknownTournament = NOT_FOUND, "unknown_tournament", "Unknown tournament";
     /// A seat's view of a match that is still running (only the spectator's view is shown).
     MatchRunning = FORBIDDEN, "match_running", "The match is running";
+    /// The request needs the owner token of a bot seated in the match (or tournament), or the
+    /// server's admin token.
+    Forbidden = FORBIDDEN, "forbidden", "Forbidden";
+    /// `"ranked": true` in `POST /v1/matches` without the admin token: ranked matches come from
+    /// the ladder.
+    RankedByLadderOnly = FORBIDDEN, "ranked_by_ladder_only", "Ranked matches come from the ladder";
+    /// The match (or every table of the tournament) is already over: there is nothing to cancel.
+    MatchFinished = CONFLICT, "match_finished", "The match is over";
     /// A tournament match whose deal another table still plays: every table of a deal holds the
     /// same cards, so its moves, result and replay open once all of them are over.
     DealInPlay = FORBIDDEN, "deal_in_play", "The deal is still in play at another table";

@@ -80,6 +80,26 @@ pub struct UnknownMatch(pub Problem);
 )]
 pub struct OwnerTokenRequired(pub Problem);
 
+/// What `DELETE` of a match or tournament answers besides success: 403 `forbidden` and 409
+/// `match_finished`.
+#[derive(IntoResponses)]
+pub enum CancelRefused {
+    /// 403 `forbidden`.
+    #[response(
+        status = 403,
+        description = "`forbidden`: neither the owner token of a seated bot nor the admin token",
+        content_type = "application/problem+json"
+    )]
+    Forbidden(Problem),
+    /// 409 `match_finished`.
+    #[response(
+        status = 409,
+        description = "`match_finished`: already over (every table, for a tournament)",
+        content_type = "application/problem+json"
+    )]
+    Finished(Problem),
+}
+
 /// 429 `rate_limited`, with the headers that say when to retry.
 #[derive(IntoResponses)]
 #[response(

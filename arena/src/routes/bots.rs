@@ -72,8 +72,8 @@ pub async fn show(
 
 /// Update a bot.
 ///
-/// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again, and unpaused
-/// from the ladder if it answers.
+/// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again; a paused bot
+/// that answers plays its trial match at the ladder's next round.
 #[utoipa::path(
     operation_id = "update_bot",
     tag = "arena",

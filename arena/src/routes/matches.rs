@@ -1,27 +1,33 @@
 //! `/v1/matches`: create, list and show matches.
 
 use super::{list_query, parse_body};
+use crate::bots::bearer;
 use crate::dto::{
-    CreateMatch, ListFormat, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
+    CreateMatch, ListFormat, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary,
+    MatchView,
 };
 use crate::limits::Limited;
-use crate::problem::responses::{JsonBodyErrors, RateLimitedResponse, UnknownMatch};
+use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use futures_util::TryStreamExt;
 
 /// Play a match between bots.
 ///
 /// The match is queued and runs in the background (bounded concurrency); poll
 /// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
+/// Matches are unranked unless `"ranked": true`, which needs the admin token: ranked matches
+/// come from the ladder.
 #[utoipa::path(
     operation_id = "create_match",
     tag = "arena",
     request_body = CreateMatch,
+    security((), ("admin_token" = [])),
     responses(
         (status = 202, description = "Queued", body = MatchCreated),
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`ranked_by_ladder_only`: `\"ranked\": true` without the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
@@ -31,12 +37,16 @@ use futures_util::TryStreamExt;
 #[post("/v1/matches")]
 pub async fn create(
     arena: web::Data<Arena>,
-    request: HttpRequest,
+    http_request: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, actix_web::Error> {
-    arena.limits().check(Limited::MatchCreation, &request)?;
-    let request: CreateMatch = parse_body(&request, &body)?;
-    let created = arena.create_match(request).await?;
+    arena
+        .limits()
+        .check(Limited::MatchCreation, &http_request)?;
+    let request: CreateMatch = parse_body(&http_request, &body)?;
+    let created = arena
+        .create_match_as(request, bearer(&http_request))
+        .await?;
     Ok(HttpResponse::Accepted().json(created))
 }
 
@@ -96,4 +106,29 @@ pub async fn show(
     id: web::Path<String>,
 ) -> Result<web::Json<MatchView>, ServiceError> {
     Ok(web::Json(arena.get_match(&id).await?))
+}
+
+/// Cancel a match.
+///
+/// A queued or running match becomes `aborted` with `abort_reason` `cancelled`, and moves no
+/// rating; a running one stops at its next move. Needs the owner token of a bot seated in it or
+/// the server's admin token (`Authorization: Bearer <token>`).
+#[utoipa::path(
+    operation_id = "cancel_match",
+    tag = "arena",
+    params(("id" = String, Path, description = "Match id")),
+    security(("owner_token" = []), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "Cancelled", body = MatchCancelled),
+        CancelRefused,
+        UnknownMatch,
+    )
+)]
+#[delete("/v1/matches/{id}")]
+pub async fn cancel(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchCancelled>, ServiceError> {
+    Ok(web::Json(arena.cancel_match(&id, bearer(&request)).await?))
 }

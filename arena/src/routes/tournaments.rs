@@ -1,14 +1,16 @@
 //! `/v1/tournaments`: duplicate tournaments.
 
 use super::{list_query, parse_body};
+use crate::bots::bearer;
 use crate::dto::{
-    CreateTournament, TournamentCreated, TournamentList, TournamentQuery, TournamentView,
+    CreateTournament, TournamentCancelled, TournamentCreated, TournamentList, TournamentQuery,
+    TournamentView,
 };
 use crate::limits::Limited;
-use crate::problem::responses::{JsonBodyErrors, RateLimitedResponse};
+use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 /// Play a duplicate tournament.
 ///
@@ -83,4 +85,31 @@ pub async fn show(
     id: web::Path<String>,
 ) -> Result<web::Json<TournamentView>, ServiceError> {
     Ok(web::Json(arena.get_tournament(&id).await?))
+}
+
+/// Cancel a tournament.
+///
+/// Every queued or running table becomes `aborted` with `abort_reason` `cancelled`; finished
+/// tables keep their results. Needs the owner token of one of its bots or the server's admin
+/// token (`Authorization: Bearer <token>`).
+#[utoipa::path(
+    operation_id = "cancel_tournament",
+    tag = "arena",
+    params(("id" = String, Path, description = "Tournament id")),
+    security(("owner_token" = []), ("admin_token" = [])),
+    responses(
+        (status = 200, description = "Its open tables were cancelled", body = TournamentCancelled),
+        CancelRefused,
+        (status = 404, description = "`unknown_tournament`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/tournaments/{id}")]
+pub async fn cancel(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<web::Json<TournamentCancelled>, ServiceError> {
+    Ok(web::Json(
+        arena.cancel_tournament(&id, bearer(&request)).await?,
+    ))
 }

@@ -4,6 +4,12 @@
 //! every move and the finish are written fenced by the lease, and a run whose lease was taken
 //! over by another worker stops without writing ([`Outcome::NotHeld`]).
 //!
+//! A match that starts (no logged move) first probes every seat's bot (`GET /`, retried for
+//! [`Runner::start_probe_window`]): a bot that does not answer aborts it (`bot_unavailable`, no
+//! rating moves); the name and version each bot reports are kept with the match. A match
+//! cancelled meanwhile (`DELETE /v1/matches/{id}`: the row is no longer `running`) stops at its
+//! next move, whose write the store refuses.
+//!
 //! A run is four steps, each with one job: [`Runner::resume`] sets the table from the store,
 //! [`Runner::turn`] plays one seat's move, [`Runner::record`] stores and publishes it, and
 //! [`Runner::finish`] writes the result and tells the bots. What a turn plays for a bot's answer
@@ -29,7 +35,8 @@ use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
 use crate::result::MatchResult;
 use crate::store::{
-    BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, Store, now_ms,
+    AbortReason, BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, SeatReport,
+    Store, now_ms,
 };
 use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
 use decision::{Ask, Standing};
@@ -60,6 +67,9 @@ pub struct Runner {
     pub lease: Duration,
     /// Where each move and the end are published for live watchers.
     pub live: LiveHub,
+    /// How long a starting match tries its bots' probes before it is aborted as
+    /// `bot_unavailable` (each try has the match's move deadline).
+    pub start_probe_window: Duration,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -156,7 +166,10 @@ impl Runner {
         }
         if engine::registry::find(&record.game).is_none() {
             let reason = format!("the game `{}` is no longer served", record.game);
-            return self.abort(&record, reason).await.map(ControlFlow::Break);
+            return self
+                .abort(&record, AbortReason::Failed, reason)
+                .await
+                .map(ControlFlow::Break);
         };
         let mut seats: Vec<BotRecord> = Vec::new();
         for bot_id in &record.bots {
@@ -164,17 +177,25 @@ impl Runner {
                 Some(bot) => seats.push(bot),
                 None => {
                     let reason = format!("bot {bot_id} does not exist");
-                    return self.abort(&record, reason).await.map(ControlFlow::Break);
+                    return self
+                        .abort(&record, AbortReason::Failed, reason)
+                        .await
+                        .map(ControlFlow::Break);
                 }
             }
         }
         let mut logged = self.store.moves(id).await?;
+        if logged.is_empty()
+            && let ControlFlow::Break(outcome) = self.probe_seats(&record, &seats).await?
+        {
+            return Ok(ControlFlow::Break(outcome));
+        }
         // The store keeps actions only: the replay gives each logged move its events back.
         let game = match crate::replay::logged(&record, &mut logged) {
             Ok(replayed) => replayed.game,
             Err(error) => {
                 return self
-                    .abort(&record, error.to_string())
+                    .abort(&record, AbortReason::Failed, error.to_string())
                     .await
                     .map(ControlFlow::Break);
             }
@@ -239,6 +260,68 @@ impl Runner {
         Ok(())
     }
 
+    /// Before a match's first move: every seat's bot must answer `GET /` (each try within the
+    /// move deadline, tried again for [`Runner::start_probe_window`]). What each reports (name,
+    /// version) is kept with the match and, when it changed, on the bot. A bot that does not
+    /// answer aborts the match (`bot_unavailable`, no rating moves) and counts one more failed
+    /// probe in its health.
+    async fn probe_seats(&self, record: &MatchRecord, seats: &[BotRecord]) -> Step<()> {
+        let mut probes = tokio::task::JoinSet::new();
+        for (seat, bot) in seats.iter().enumerate() {
+            let client = self.client.clone();
+            let target = bots::target(bot);
+            let timeout = Duration::from_millis(record.deadline_ms);
+            let window = self.start_probe_window;
+            probes
+                .spawn(async move { (seat, client.probe_within(&target, timeout, window).await) });
+        }
+        let mut reports = Vec::new();
+        let mut unavailable = Vec::new();
+        while let Some(joined) = probes.join_next().await {
+            let (seat, probed) = joined?;
+            match probed {
+                Ok(info) => reports.push((
+                    SeatReport {
+                        seat,
+                        name: info.name,
+                        version: info.version,
+                    },
+                    info.author,
+                )),
+                Err(fault) => unavailable.push((seat, fault)),
+            }
+        }
+        if let Some((seat, fault)) = unavailable.iter().min_by_key(|(seat, _)| *seat) {
+            for (seat, _) in &unavailable {
+                let bot = &seats[*seat];
+                if let Some(current) = self.store.bot(&bot.id).await? {
+                    let health = self.health.failed(&current.health(), now_ms(), true);
+                    self.store.set_bot_health(&bot.id, &health).await?;
+                }
+            }
+            let reason = format!(
+                "seat {seat} (bot {}) did not answer GET / before the match: {}",
+                seats[*seat].id, fault.detail
+            );
+            return self
+                .abort(record, AbortReason::BotUnavailable, reason)
+                .await
+                .map(ControlFlow::Break);
+        }
+        reports.sort_by_key(|(report, _)| report.seat);
+        for (report, author) in &reports {
+            let bot = &seats[report.seat];
+            if !bot.builtin && (bot.version != report.version || &bot.author != author) {
+                self.store
+                    .set_bot_info(&bot.id, author, &report.version)
+                    .await?;
+            }
+        }
+        let reports: Vec<SeatReport> = reports.into_iter().map(|(report, _)| report).collect();
+        self.store.set_seat_reports(&record.id, &reports).await?;
+        Ok(ControlFlow::Continue(()))
+    }
+
     /// Tells every seat's bot the match starts (not awaited: a notice is best effort).
     fn notify_start(&self, table: &Table) {
         let record = &table.record;
@@ -282,7 +365,7 @@ impl Runner {
         let no_legal_action = || format!("seat {seat} is to act but has no legal action");
         if legal == "[]" {
             return self
-                .abort(record, no_legal_action())
+                .abort(record, AbortReason::Failed, no_legal_action())
                 .await
                 .map(ControlFlow::Break);
         }
@@ -346,7 +429,7 @@ impl Runner {
                 // The state is unchanged by a refused action: its list is the one sent.
                 let Some(action) = table.game.legal_actions(seat).into_iter().next() else {
                     return self
-                        .abort(record, no_legal_action())
+                        .abort(record, AbortReason::Failed, no_legal_action())
                         .await
                         .map(ControlFlow::Break);
                 };
@@ -355,7 +438,10 @@ impl Runner {
                     Err(error) => {
                         let reason =
                             format!("the first legal action of seat {seat} was refused: {error}");
-                        return self.abort(record, reason).await.map(ControlFlow::Break);
+                        return self
+                            .abort(record, AbortReason::Failed, reason)
+                            .await
+                            .map(ControlFlow::Break);
                     }
                 }
             }
@@ -383,6 +469,26 @@ impl Runner {
             .append_move(table.record.seq, &self.worker, &played)
             .await?
         {
+            // Cancelled (the row is aborted), or another worker took the match over.
+            if let Some(current) = self.store.get_match(id).await?
+                && current.status == MatchStatus::Aborted
+            {
+                let reason = current.error.unwrap_or_default();
+                tracing::info!(
+                    match_id = id,
+                    reason,
+                    "match aborted while it played: stopped"
+                );
+                self.live.close(
+                    id,
+                    LiveEnd {
+                        status: MatchStatus::Aborted,
+                        result: None,
+                        error: Some(reason.clone()),
+                    },
+                );
+                return Ok(ControlFlow::Break(Outcome::Aborted(reason)));
+            }
             tracing::warn!(
                 match_id = id,
                 index = played.index,
@@ -420,7 +526,11 @@ impl Runner {
         let record = &table.record;
         let Some(game_result) = table.game.result() else {
             return self
-                .abort(record, "the game ended without a result".to_string())
+                .abort(
+                    record,
+                    AbortReason::Failed,
+                    "the game ended without a result".to_string(),
+                )
                 .await;
         };
         let standing = &table.standing;
@@ -431,20 +541,28 @@ impl Runner {
             standing.flagged(),
             faults.clone(),
         );
-        let sides = record.ranked.then(|| {
+        // A side with a disqualified seat forfeited (its whole team ranks last): it loses.
+        let (sides, forfeited) = if record.ranked {
             ratings::sides_of(&result.ranking, result.teams.as_deref())
                 .into_iter()
                 .map(|(side_seats, place)| {
+                    let forfeited = side_seats.iter().any(|s| result.disqualified.contains(s));
                     (
-                        side_seats.iter().map(|s| record.bots[*s].clone()).collect(),
-                        place,
+                        (
+                            side_seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                            place,
+                        ),
+                        forfeited,
                     )
                 })
-                .collect()
-        });
+                .unzip()
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let finish = Finish {
             result,
-            sides,
+            sides: record.ranked.then_some(sides),
+            forfeited,
             faults: record
                 .bots
                 .iter()
@@ -487,8 +605,7 @@ impl Runner {
                 "match finished"
             );
             self.notify_end(&table, &result);
-            self.update_health(&table.seats, &result.disqualified)
-                .await?;
+            self.update_health(&table, &result).await?;
         }
         Ok(Outcome::Finished(finished))
     }
@@ -511,21 +628,38 @@ impl Runner {
     }
 
     /// A disqualification is one more failure of a registered bot (see [`HealthPolicy`]); a
-    /// match played to its end without one clears a failing bot's streak.
-    async fn update_health(
-        &self,
-        seats: &[BotRecord],
-        disqualified: &[usize],
-    ) -> anyhow::Result<()> {
-        for (seat, bot) in seats.iter().enumerate() {
-            if bot.builtin {
+    /// match played to its end without one clears a failing bot's streak. A paused bot's trial
+    /// match returns it to the ladder if it played without a fault of its own (no counted fault,
+    /// no flag), and keeps it paused otherwise.
+    async fn update_health(&self, table: &Table, result: &MatchResult) -> anyhow::Result<()> {
+        let flagged = result.flagged.as_deref().unwrap_or_default();
+        let mut done: Vec<&str> = Vec::new();
+        for bot in &table.seats {
+            if bot.builtin || done.contains(&bot.id.as_str()) {
                 continue;
             }
+            done.push(&bot.id);
+            // A bot may hold several seats of an unranked match.
+            let own: Vec<usize> = (0..table.seats.len())
+                .filter(|s| table.seats[*s].id == bot.id)
+                .collect();
             // Reread: another match may have changed the bot's health meanwhile.
             let Some(current) = self.store.bot(&bot.id).await? else {
                 continue;
             };
-            if disqualified.contains(&seat) {
+            if current.trial_match.as_deref() == Some(table.record.id.as_str()) {
+                let clean = own
+                    .iter()
+                    .all(|s| result.faults.get(*s) == Some(&0) && !flagged.contains(s));
+                let health = self.health.trial_ended(&current.health(), now_ms(), clean);
+                tracing::info!(
+                    bot = bot.id,
+                    match_id = table.record.id,
+                    clean,
+                    "trial match of a paused bot ended"
+                );
+                self.store.set_bot_health(&bot.id, &health).await?;
+            } else if own.iter().any(|s| result.disqualified.contains(s)) {
                 let health = self.health.failed(&current.health(), now_ms(), false);
                 self.store.set_bot_health(&bot.id, &health).await?;
             } else if current.failures > 0 && !current.paused {
@@ -537,14 +671,20 @@ impl Runner {
         Ok(())
     }
 
-    async fn abort(&self, record: &MatchRecord, reason: String) -> anyhow::Result<Outcome> {
+    async fn abort(
+        &self,
+        record: &MatchRecord,
+        code: AbortReason,
+        reason: String,
+    ) -> anyhow::Result<Outcome> {
         tracing::warn!(
             match_id = record.id,
             game = record.game,
+            code = code.as_str(),
             reason,
             "match aborted"
         );
-        let aborted = self.store.abort_match(&record.id, &reason).await?;
+        let aborted = self.store.abort_match(&record.id, code, &reason).await?;
         if aborted {
             self.metrics
                 .match_finished(&record.game, MatchOutcome::Aborted);

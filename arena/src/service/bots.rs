@@ -87,6 +87,8 @@ impl Arena {
             failures: 0,
             failing_since: None,
             retry_at: None,
+            pause_reason: None,
+            trial_match: None,
             created_at: now_ms(),
         };
         if !self.inner.store.insert_bot(&record).await? {
@@ -136,6 +138,8 @@ impl Arena {
                 failures: 0,
                 failing_since: None,
                 retry_at: None,
+                pause_reason: None,
+                trial_match: None,
                 created_at: now_ms(),
             };
             self.inner.store.insert_bot(&record).await?;
@@ -169,7 +173,8 @@ impl Arena {
         }
     }
 
-    /// Changes a bot (owner only); the bot is probed again and unpaused if it answers.
+    /// Changes a bot (owner only); the bot is probed again. A paused bot that answers gets its
+    /// trial match at the ladder's next round.
     pub async fn update_bot(
         &self,
         id: &str,
@@ -202,9 +207,12 @@ impl Arena {
         }
         bot.author = info.author;
         bot.version = info.version;
-        bot.paused = false;
-        bot.failures = 0;
-        bot.failing_since = None;
+        // It answered: a failing bot's streak ends; a paused one is tried at the ladder's next
+        // round (a trial match decides whether it returns), without waiting for its back-off.
+        if !bot.paused {
+            bot.failures = 0;
+            bot.failing_since = None;
+        }
         bot.retry_at = None;
         if !self.inner.store.update_bot(&bot).await? {
             return Err(ServiceError::name_taken(&bot.name));

@@ -6,12 +6,16 @@
 //! `--ladder-settled-matches-per-hour`, so an arena left alone goes quiet instead of filling its
 //! disk. The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
-//! the bots whose mu is closest to it. External bots are probed each round. A bot whose probe
+//! the bots whose mu is closest to it. Each match's table size is the one the game id allows
+//! among its bots that has the fewest ranked matches so far, so every size gets played (the
+//! leaderboard shows the counts). External bots are probed each round (the version a bot reports
+//! is kept on it). A bot whose probe
 //! fails sits out and is probed again after a back-off (1 s, 2 s, 4 s, ... up to half the pause
 //! window, at most 30 s); it is paused only once its failures (failed probes or
 //! disqualifications in a row, at least `pause_after`) span the pause window (60 s by default),
-//! so a bot restarted in a few seconds keeps its place. A paused bot resumes play as soon as its
-//! probe answers again. [`HealthPolicy`] holds these rules.
+//! so a bot restarted in a few seconds keeps its place. A paused bot that answers its probe plays
+//! an unranked trial match against the built-in `random`; only a trial without a fault of its own
+//! returns it to the ladder (the runner judges it). [`HealthPolicy`] holds these rules.
 //!
 //! One process schedules at a time, whatever the number of workers on the database: the leader
 //! holds [`crate::store::Leadership`] (a PostgreSQL advisory lock on a connection of its own) and
@@ -19,9 +23,11 @@
 
 use super::Arena;
 use crate::bots::{self, HealthPolicy};
+use crate::client::BUILTIN_SCHEME;
 use crate::dto::CreateMatch;
 use crate::ratings::Rating;
 use crate::store::{BotHealth, BotRecord, MatchFilter, MatchStatus, now_ms};
+use crate::wire::BotInfo;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -79,21 +85,21 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         let client = arena.client().clone();
         let target = bots::target(bot);
         let timeout = arena.config().probe_timeout;
-        probes.spawn(async move { (i, client.probe(&target, timeout).await.is_ok()) });
+        probes.spawn(async move { (i, client.probe(&target, timeout).await.ok()) });
     }
     while let Some(joined) = probes.join_next().await {
-        let Ok((i, answered)) = joined else { continue };
+        let Ok((i, info)) = joined else { continue };
         let bot = &mut bots[i];
-        if answered && (bot.paused || bot.retry_at.is_some()) {
-            if bot.paused {
-                tracing::info!(
-                    bot = bot.id,
-                    "paused bot answers its probe again: back on the ladder"
-                );
-            }
+        if let Some(info) = &info {
+            keep_version(arena, bot, info).await?;
+        }
+        let answered = info.is_some();
+        if answered && bot.paused {
+            // Paused (it stays out of ranked play): a clean trial match returns it.
+            trial(arena, bot, &policy).await?;
+        } else if answered && bot.retry_at.is_some() {
             let healthy = BotHealth::default();
             store.set_bot_health(&bot.id, &healthy).await?;
-            bot.paused = false;
             bot.failures = 0;
         } else if !answered {
             let health = policy.failed(&bot.health(), now_ms(), true);
@@ -151,10 +157,9 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
                         .any(|s| b.url == format!("{}{s}", crate::client::BUILTIN_SCHEME)))
             })
             .collect();
-        let players = game.info().players;
-        if candidates.len() < players.min.max(2) {
+        let Some(players) = table_size(arena, game.as_ref(), candidates.len()).await? else {
             continue;
-        }
+        };
         let ratings: HashMap<String, Rating> = store
             .leaderboard(id)
             .await?
@@ -191,7 +196,7 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
                     (b.id.clone(), pick)
                 })
                 .collect::<Vec<_>>(),
-            players.min.max(2),
+            players,
             rand::random(),
         );
         let request = CreateMatch {
@@ -215,6 +220,125 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(scheduled)
+}
+
+/// Keeps the author and version a bot reported at its probe.
+async fn keep_version(arena: &Arena, bot: &mut BotRecord, info: &BotInfo) -> anyhow::Result<()> {
+    if bot.version != info.version || bot.author != info.author {
+        tracing::info!(
+            bot = bot.id,
+            version = info.version,
+            "bot reports a new version"
+        );
+        arena
+            .store()
+            .set_bot_info(&bot.id, &info.author, &info.version)
+            .await?;
+        bot.version = info.version.clone();
+        bot.author = info.author.clone();
+    }
+    Ok(())
+}
+
+/// A paused bot answered its probe: it plays an unranked trial match against the built-in
+/// `random` (its first game, the fewest seats), unless its trial is on. A trial the runner did
+/// not judge counts as failed: aborted (the bot did not answer when it began), or finished a
+/// minute ago without a judgement (its worker died between the two).
+async fn trial(arena: &Arena, bot: &mut BotRecord, policy: &HealthPolicy) -> anyhow::Result<()> {
+    let store = arena.store();
+    if let Some(trial) = &bot.trial_match {
+        let unjudged = store
+            .get_match(trial)
+            .await?
+            .is_none_or(|m| match m.status {
+                MatchStatus::Aborted => true,
+                MatchStatus::Finished => m.finished_at.is_some_and(|at| at < now_ms() - 60_000),
+                MatchStatus::Queued | MatchStatus::Running => false,
+            });
+        if unjudged {
+            let health = policy.trial_ended(&bot.health(), now_ms(), false);
+            store.set_bot_health(&bot.id, &health).await?;
+        }
+        return Ok(());
+    }
+    let Some(random) = store
+        .bots()
+        .await?
+        .into_iter()
+        .find(|b| b.builtin && b.url == format!("{BUILTIN_SCHEME}random"))
+    else {
+        return Ok(());
+    };
+    let Some(game) = bot
+        .games
+        .iter()
+        .find_map(|id| engine::registry::find(id).filter(|_| random.games.contains(id)))
+    else {
+        return Ok(());
+    };
+    let seats = std::iter::once(bot.id.clone())
+        .chain(std::iter::repeat_n(
+            random.id.clone(),
+            game.info().players.min.max(2) - 1,
+        ))
+        .collect();
+    let request = CreateMatch {
+        game: game.info().id.clone(),
+        bots: seats,
+        ..CreateMatch::default()
+    };
+    match arena.new_match(request, false, true).await {
+        Ok(record) => {
+            tracing::info!(
+                bot = bot.id,
+                match_id = record.id,
+                "paused bot answers its probe: trial match queued"
+            );
+            let health = BotHealth {
+                trial_match: Some(record.id.clone()),
+                ..bot.health()
+            };
+            store.set_bot_health(&bot.id, &health).await?;
+            bot.trial_match = Some(record.id);
+        }
+        Err(error) => {
+            tracing::warn!(bot = bot.id, error = %error, "could not queue a trial match")
+        }
+    }
+    Ok(())
+}
+
+/// The table size of a game's next ladder match among `bots` candidates: of the sizes the game
+/// id allows (with its own options) and the bots fill, the one with the fewest ranked matches so
+/// far (the smallest on a tie). None if the bots fill no table.
+async fn table_size(
+    arena: &Arena,
+    game: &dyn engine::erased::Game,
+    bots: usize,
+) -> anyhow::Result<Option<usize>> {
+    let range = game.info().players;
+    let sizes: Vec<usize> = (range.min.max(2)..=range.max.min(bots))
+        .filter(|players| {
+            game.start(&engine::erased::NewGame {
+                players: *players,
+                options: Default::default(),
+                seed: 1,
+                deals: Vec::new(),
+            })
+            .is_ok()
+        })
+        .collect();
+    if sizes.len() < 2 {
+        return Ok(sizes.first().copied());
+    }
+    let played = arena.store().table_sizes(&game.info().id).await?;
+    let count = |players: usize| {
+        played
+            .iter()
+            .find(|(size, _)| *size == players)
+            .map_or(0, |(_, matches)| *matches)
+    };
+    Ok(sizes.iter().copied().min_by_key(|players| count(*players)))
 }
 
 /// Picks `players` distinct bots: the most uncertain first (ties broken by `salt`), then the bots

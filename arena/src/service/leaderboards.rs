@@ -37,9 +37,18 @@ impl Arena {
                 last_played_at: rfc3339(row.updated_at),
             });
         }
+        let table_sizes = self
+            .inner
+            .store
+            .table_sizes(game)
+            .await?
+            .into_iter()
+            .map(|(players, matches)| (players.to_string(), matches))
+            .collect();
         Ok(Leaderboard {
             game: game.to_string(),
             entries,
+            table_sizes,
         })
     }
 }

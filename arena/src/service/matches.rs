@@ -2,14 +2,15 @@
 //! the list, and waiting for one to end.
 
 use super::{Arena, dedup, ranked_clock};
-use crate::bots::new_id;
+use crate::bots::{hash_token, new_id, token_matches};
 use crate::dto::{
-    CreateMatch, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView, MoveView,
-    ReplayAction, ReplayInput, SeatView, rfc3339,
+    CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
+    MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
 };
+use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
-use crate::store::{MatchFilter, MatchRecord, MatchStatus, now_ms};
+use crate::store::{AbortReason, MatchFilter, MatchRecord, MatchStatus, now_ms};
 use std::time::Duration;
 
 impl Arena {
@@ -19,6 +20,106 @@ impl Arena {
         Ok(MatchCreated {
             id: record.id,
             status: MatchStatus::Queued,
+        })
+    }
+
+    /// Creates a match for an HTTP caller holding `token`: a ranked one needs the admin token
+    /// (ranked matches come from the ladder, where every bot meets its closest rivals).
+    pub async fn create_match_as(
+        &self,
+        request: CreateMatch,
+        token: Option<&str>,
+    ) -> Result<MatchCreated, ServiceError> {
+        if request.ranked == Some(true) && !self.is_admin(token) {
+            return Err(ServiceError::new(
+                ErrorCode::RankedByLadderOnly,
+                "ranked matches come from the ladder: `\"ranked\": true` needs the server's admin token (`Authorization: Bearer <admin token>`); leave `ranked` out (false) for an unranked match",
+            ));
+        }
+        self.create_match(request).await
+    }
+
+    /// True if `token` is the server's admin token (`--admin-token`).
+    pub fn is_admin(&self, token: Option<&str>) -> bool {
+        match (token, &self.inner.config.admin_token) {
+            // Compared as hashes, in constant time.
+            (Some(token), Some(admin)) => token_matches(token, &hash_token(admin)),
+            _ => false,
+        }
+    }
+
+    /// Who `token` acts for among `bots`: the admin, or the owner of one of them (a built-in
+    /// bot has no owner). 403 `forbidden` otherwise.
+    pub(super) async fn authorize_for(
+        &self,
+        token: Option<&str>,
+        bots: &[String],
+    ) -> Result<String, ServiceError> {
+        let forbidden = || {
+            ServiceError::new(
+                ErrorCode::Forbidden,
+                "this needs the owner token of a seated bot or the server's admin token (`Authorization: Bearer <token>`)",
+            )
+        };
+        let token = token.ok_or_else(forbidden)?;
+        if self.is_admin(Some(token)) {
+            return Ok("the admin".to_string());
+        }
+        for id in super::dedup(bots.to_vec()) {
+            if let Some(bot) = self.inner.store.bot_any(&id).await?
+                && !bot.builtin
+                && token_matches(token, &bot.token_hash)
+            {
+                return Ok(format!("the owner of bot {id}"));
+            }
+        }
+        Err(forbidden())
+    }
+
+    /// Cancels a queued or running match (the admin, or the owner of a seated bot): it is
+    /// aborted (`cancelled`) and moves no rating. A running match stops at its next move,
+    /// whichever process plays it: its worker's next write is refused.
+    pub async fn cancel_match(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<MatchCancelled, ServiceError> {
+        let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
+            ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
+        })?;
+        let by = self.authorize_for(token, &record.bots).await?;
+        let over = || {
+            ServiceError::new(
+                ErrorCode::MatchFinished,
+                format!("match `{id}` is already over: nothing to cancel"),
+            )
+        };
+        if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
+            return Err(over());
+        }
+        let detail = format!("cancelled by {by}");
+        if !self
+            .inner
+            .store
+            .abort_match(id, AbortReason::Cancelled, &detail)
+            .await?
+        {
+            // It ended meanwhile.
+            return Err(over());
+        }
+        tracing::info!(match_id = id, by, "match cancelled");
+        self.inner.live.close(
+            id,
+            LiveEnd {
+                status: MatchStatus::Aborted,
+                result: None,
+                error: Some(detail),
+            },
+        );
+        Ok(MatchCancelled {
+            id: id.to_string(),
+            status: MatchStatus::Aborted,
+            abort_reason: AbortReason::Cancelled,
         })
     }
 
@@ -126,6 +227,7 @@ impl Arena {
             status: MatchStatus::Queued,
             result: None,
             error: None,
+            abort_reason: None,
             created_at: now_ms(),
             started_at: None,
             finished_at: None,
@@ -163,6 +265,7 @@ impl Arena {
         // While a match is live its seed, stacked deals and actions stay secret (they would reveal
         // hidden cards, e.g. a 22 discard); moves then show who acted and the public events.
         let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
+        let reports = self.inner.store.seat_reports(id).await?;
         let mut seats = Vec::new();
         for (seat, bot_id) in record.bots.iter().enumerate() {
             let name = self
@@ -172,10 +275,13 @@ impl Arena {
                 .await?
                 .map(|b| b.name)
                 .unwrap_or_default();
+            let report = reports.iter().find(|r| r.seat == seat);
             seats.push(SeatView {
                 seat,
                 bot: bot_id.clone(),
                 name,
+                reported_name: report.map(|r| r.name.clone()),
+                version: report.map(|r| r.version.clone()),
             });
         }
         Ok(MatchView {
@@ -221,6 +327,7 @@ impl Arena {
                 .collect(),
             result: record.result,
             error: record.error,
+            abort_reason: record.abort_reason,
             created_at: rfc3339(record.created_at),
             started_at: record.started_at.map(rfc3339),
             finished_at: record.finished_at.map(rfc3339),

@@ -166,6 +166,7 @@ impl Arena {
             worker: self.inner.worker.clone(),
             lease: self.inner.config.lease,
             live: self.inner.live.clone(),
+            start_probe_window: self.inner.config.start_probe_window,
         }
     }
 

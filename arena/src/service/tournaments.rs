@@ -3,13 +3,16 @@
 use super::Arena;
 use crate::bots::new_id;
 use crate::dto::{
-    CreateMatch, CreateTournament, SeatView, TournamentCreated, TournamentList,
-    TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
-    rfc3339,
+    CreateMatch, CreateTournament, SeatView, TournamentCancelled, TournamentCreated,
+    TournamentList, TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary,
+    TournamentView, rfc3339,
 };
+use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
-use crate::store::{MatchRecord, TournamentMatch, TournamentRecord, deal_seed};
+use crate::store::{
+    AbortReason, MatchRecord, MatchStatus, TournamentMatch, TournamentRecord, deal_seed,
+};
 use crate::tournament;
 
 impl Arena {
@@ -98,6 +101,56 @@ impl Arena {
         })
     }
 
+    /// Cancels every queued or running table of a tournament (the admin, or the owner of one of
+    /// its bots): each is aborted (`cancelled`). 409 `match_finished` if none was left.
+    pub async fn cancel_tournament(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<TournamentCancelled, ServiceError> {
+        let tournament = self.inner.store.get_tournament(id).await?.ok_or_else(|| {
+            ServiceError::new(
+                ErrorCode::UnknownTournament,
+                format!("there is no tournament `{id}`"),
+            )
+        })?;
+        let by = self.authorize_for(token, &tournament.bots).await?;
+        let detail = format!("cancelled by {by} with its tournament {id}");
+        let mut cancelled = 0;
+        for table in self.inner.store.tournament_matches(id).await? {
+            if matches!(
+                table.record.status,
+                MatchStatus::Queued | MatchStatus::Running
+            ) && self
+                .inner
+                .store
+                .abort_match(&table.record.id, AbortReason::Cancelled, &detail)
+                .await?
+            {
+                cancelled += 1;
+                self.inner.live.close(
+                    &table.record.id,
+                    LiveEnd {
+                        status: MatchStatus::Aborted,
+                        result: None,
+                        error: Some(detail.clone()),
+                    },
+                );
+            }
+        }
+        if cancelled == 0 {
+            return Err(ServiceError::new(
+                ErrorCode::MatchFinished,
+                format!("every table of tournament `{id}` is already over: nothing to cancel"),
+            ));
+        }
+        tracing::info!(tournament = id, by, cancelled, "tournament cancelled");
+        Ok(TournamentCancelled {
+            id: id.to_string(),
+            cancelled,
+        })
+    }
+
     /// A tournament with its matches, standings and head-to-head counts.
     pub async fn get_tournament(&self, id: &str) -> Result<TournamentView, ServiceError> {
         let tournament = self.inner.store.get_tournament(id).await?.ok_or_else(|| {
@@ -133,6 +186,8 @@ impl Arena {
                     .find(|(b, _)| b == bot)
                     .map(|(_, name)| name.clone())
                     .unwrap_or_default(),
+                reported_name: None,
+                version: None,
             })
             .collect();
         Ok(TournamentView {

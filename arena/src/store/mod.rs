@@ -49,7 +49,7 @@ pub struct BotRecord {
     pub previous_secret: Option<PreviousSecret>,
     /// A built-in bot.
     pub builtin: bool,
-    /// Paused from the ladder until its probe answers again.
+    /// Paused from the ladder until a clean probe and a clean trial match.
     pub paused: bool,
     /// Disqualifications or failed probes in a row.
     pub failures: u32,
@@ -57,6 +57,10 @@ pub struct BotRecord {
     pub failing_since: Option<i64>,
     /// When the ladder may probe the bot again after a failed probe (back-off), unix ms.
     pub retry_at: Option<i64>,
+    /// Why the bot is paused (None while it is not).
+    pub pause_reason: Option<PauseReason>,
+    /// The unranked trial match a paused bot plays to return to the ladder, while it is on.
+    pub trial_match: Option<String>,
     /// Registration time, unix milliseconds.
     pub created_at: i64,
 }
@@ -69,14 +73,16 @@ impl BotRecord {
             failures: self.failures,
             failing_since: self.failing_since,
             retry_at: self.retry_at,
+            pause_reason: self.pause_reason,
+            trial_match: self.trial_match.clone(),
         }
     }
 }
 
 /// A bot's ladder health: what [`crate::ladder::HealthPolicy`] decides and the store keeps.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BotHealth {
-    /// Paused from the ladder until its probe answers again.
+    /// Paused from the ladder until a clean probe and a clean trial match.
     pub paused: bool,
     /// Disqualifications or failed probes in a row.
     pub failures: u32,
@@ -84,6 +90,73 @@ pub struct BotHealth {
     pub failing_since: Option<i64>,
     /// When the ladder may probe the bot again, unix milliseconds.
     pub retry_at: Option<i64>,
+    /// Why the bot is paused.
+    pub pause_reason: Option<PauseReason>,
+    /// The unranked trial match that may return a paused bot to the ladder, while it is on.
+    pub trial_match: Option<String>,
+}
+
+/// Why a bot is paused from the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    /// Its probes (`GET /`, the ladder's or a match's) failed for the whole pause window.
+    Unreachable,
+    /// It was disqualified (too many faults) in its matches for the whole pause window.
+    Disqualified,
+    /// It answered its probe again, but faulted in its unranked trial match.
+    TrialFaulted,
+}
+
+/// Why a match was aborted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AbortReason {
+    /// Its creator, a seated bot's owner or the admin cancelled it (`DELETE`).
+    Cancelled,
+    /// A bot did not answer its probe before the match started (retried for 10 s).
+    BotUnavailable,
+    /// The arena could not go on (a game no longer served, a deleted bot, a broken log).
+    Failed,
+}
+
+/// The names of [`PauseReason`] and [`AbortReason`] as stored (their wire names).
+macro_rules! stored_names {
+    ($kind:ty { $($variant:ident = $name:literal),* $(,)? }) => {
+        impl $kind {
+            /// The stored (and wire) name.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$variant => $name),* }
+            }
+
+            /// From the stored name.
+            pub fn parse(name: &str) -> Option<Self> {
+                match name { $($name => Some(Self::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+stored_names!(PauseReason {
+    Unreachable = "unreachable",
+    Disqualified = "disqualified",
+    TrialFaulted = "trial_faulted",
+});
+stored_names!(AbortReason {
+    Cancelled = "cancelled",
+    BotUnavailable = "bot_unavailable",
+    Failed = "failed",
+});
+
+/// What a seat's bot reported at `GET /` when its match started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatReport {
+    /// The seat.
+    pub seat: usize,
+    /// The bot's own name for itself.
+    pub name: String,
+    /// Its version.
+    pub version: String,
 }
 
 /// Where a match is in its life.
@@ -157,8 +230,10 @@ pub struct MatchRecord {
     pub status: MatchStatus,
     /// The result, once finished.
     pub result: Option<MatchResult>,
-    /// Why it was aborted.
+    /// Why it was aborted, in words.
     pub error: Option<String>,
+    /// Why it was aborted, as a code (None for matches aborted before codes were kept).
+    pub abort_reason: Option<AbortReason>,
     /// Creation time, unix milliseconds.
     pub created_at: i64,
     /// When a worker first picked it up.
@@ -345,6 +420,9 @@ pub struct Finish {
     pub sides: Option<Vec<(Vec<String>, usize)>>,
     /// For ranked matches: the faults each bot made in the match (added to its leaderboard row).
     pub faults: Vec<(String, u32)>,
+    /// For ranked matches: whether each side (as in `sides`) was disqualified. A disqualified
+    /// side always counts a loss and is rated by [`crate::ratings::update_forfeits`].
+    pub forfeited: Vec<bool>,
 }
 
 /// The arena's persistence. Every method is one transaction.
@@ -384,6 +462,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         before: Option<(i64, i64, i64)>,
         limit: u32,
     ) -> anyhow::Result<Vec<FaultRecord>>;
+    /// Sets the author and version a bot reported at its latest probe.
+    async fn set_bot_info(&self, id: &str, author: &str, version: &str) -> anyhow::Result<()>;
 
     /// Stores a new match (status queued).
     async fn insert_match(&self, record: &MatchRecord) -> anyhow::Result<()>;
@@ -443,8 +523,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// false (and changes nothing) if the match was not running or another worker holds it: a
     /// match never finishes twice.
     async fn finish_match(&self, id: &str, worker: &str, finish: &Finish) -> anyhow::Result<bool>;
-    /// Aborts a queued or running match. Returns false if it was not.
-    async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool>;
+    /// Aborts a queued or running match, with a reason code and words. Returns false if it was
+    /// not queued or running. A running match's worker sees it at its next move (the move is
+    /// refused: the match is no longer running) and stops.
+    async fn abort_match(
+        &self,
+        id: &str,
+        reason: AbortReason,
+        detail: &str,
+    ) -> anyhow::Result<bool>;
+    /// Keeps what each seat's bot reported at `GET /` when the match started.
+    async fn set_seat_reports(&self, match_id: &str, reports: &[SeatReport]) -> anyhow::Result<()>;
+    /// What each seat's bot reported when the match started (seats without a report left out).
+    async fn seat_reports(&self, match_id: &str) -> anyhow::Result<Vec<SeatReport>>;
+    /// Ranked matches of a game that moved ratings, per table size (players, matches).
+    async fn table_sizes(&self, game: &str) -> anyhow::Result<Vec<(usize, u64)>>;
     /// The ranked matches of a game whose results moved ratings, in the order they did.
     async fn rating_order(&self, game: &str) -> anyhow::Result<Vec<String>>;
     /// Tries to become the one ladder scheduler among every process on this database. Holding

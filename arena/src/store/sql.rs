@@ -10,12 +10,12 @@
 
 use super::writer::MoveWriter;
 use super::{
-    BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord, MatchStatus,
-    MoveRecord, Pruned, RatingPoint, RatingRecord, StorageSize, Store, TournamentMatch,
-    TournamentRecord, now_ms,
+    AbortReason, BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord,
+    MatchStatus, MoveRecord, PauseReason, Pruned, RatingPoint, RatingRecord, SeatReport,
+    StorageSize, Store, TournamentMatch, TournamentRecord, now_ms,
 };
 use crate::client::PreviousSecret;
-use crate::ratings::{self, Rating, Side};
+use crate::ratings::{self, Outcome, Rating, Side};
 use crate::wire::Clock;
 use anyhow::Context;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -155,6 +155,11 @@ impl Dialect {
                     include_str!("../../migrations/sqlite/0005_storage.sql"),
                 ),
                 (
+                    6,
+                    "fairness",
+                    include_str!("../../migrations/sqlite/0006_fairness.sql"),
+                ),
+                (
                     7,
                     "feedback",
                     include_str!("../../migrations/sqlite/0007_feedback.sql"),
@@ -185,6 +190,11 @@ impl Dialect {
                     5,
                     "storage",
                     include_str!("../../migrations/postgres/0005_storage.sql"),
+                ),
+                (
+                    6,
+                    "fairness",
+                    include_str!("../../migrations/postgres/0006_fairness.sql"),
                 ),
                 (
                     7,
@@ -280,7 +290,7 @@ impl Statements {
         let now = dialect.now_ms();
         let match_select = format!(
             "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
-             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.created_at, m.started_at, m.finished_at, \
+             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
              {} AS bots FROM matches m",
             dialect.seat_bots()
         );
@@ -362,6 +372,8 @@ pub struct Leadership {
 const LADDER_LOCK: i64 = 7262;
 /// The advisory lock key that serializes rating updates.
 const RATINGS_LOCK: i64 = 7261;
+/// The built-in bot whose rating a match of disqualified sides only loses to.
+const YARDSTICK_URL: &str = "builtin:random";
 
 impl Leadership {
     /// True while this process still leads: its lock connection answers.
@@ -517,6 +529,10 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
         failures: row.int("failures")? as u32,
         failing_since: row.opt_int("failing_since")?,
         retry_at: row.opt_int("retry_at")?,
+        pause_reason: row
+            .opt_text("pause_reason")?
+            .and_then(|name| PauseReason::parse(&name)),
+        trial_match: row.opt_text("trial_match")?,
         created_at: row.int("created_at")?,
     })
 }
@@ -608,6 +624,9 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
             .map(|text| parse(&text))
             .transpose()?,
         error: row.opt_text("error")?,
+        abort_reason: row
+            .opt_text("abort_reason")?
+            .and_then(|name| AbortReason::parse(&name)),
         created_at: row.int("created_at")?,
         started_at: row.opt_int("started_at")?,
         finished_at: row.opt_int("finished_at")?,
@@ -697,7 +716,8 @@ impl Store for SqlStore {
     async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<bool> {
         let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE bots SET name = $1, url = $2, games = $3, author = $4, version = $5, paused = $6, \
-             failures = $7, failing_since = $8, retry_at = $9 WHERE id = $10",
+             failures = $7, failing_since = $8, retry_at = $9, pause_reason = $10, trial_match = $11 \
+             WHERE id = $12",
         )
         .bind(&bot.name)
         .bind(&bot.url)
@@ -708,6 +728,8 @@ impl Store for SqlStore {
         .bind(i64::from(bot.failures))
         .bind(bot.failing_since)
         .bind(bot.retry_at)
+        .bind(bot.pause_reason.map(PauseReason::as_str))
+        .bind(&bot.trial_match)
         .bind(&bot.id)
         .execute(p)
         .await
@@ -770,12 +792,28 @@ impl Store for SqlStore {
 
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => sqlx::query(
-            "UPDATE bots SET paused = $1, failures = $2, failing_since = $3, retry_at = $4 WHERE id = $5",
+            "UPDATE bots SET paused = $1, failures = $2, failing_since = $3, retry_at = $4, \
+             pause_reason = $5, trial_match = $6 WHERE id = $7",
         )
             .bind(health.paused)
             .bind(i64::from(health.failures))
             .bind(health.failing_since)
             .bind(health.retry_at)
+            .bind(health.pause_reason.map(PauseReason::as_str))
+            .bind(&health.trial_match)
+            .bind(id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn set_bot_info(&self, id: &str, author: &str, version: &str) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE bots SET author = $1, version = $2 WHERE id = $3 AND (author <> $1 OR version <> $2)",
+        )
+            .bind(author)
+            .bind(version)
             .bind(id)
             .execute(p)
             .await
@@ -1295,15 +1333,33 @@ impl Store for SqlStore {
                         place: *place,
                     });
                 }
-                let after = ratings::update(&before);
-                let winners = sides.iter().filter(|(_, place)| *place == 1).count();
-                for (((bots, place), old), new) in sides.iter().zip(&before).zip(&after) {
-                    // A side alone in first place won; first place shared with another side is
-                    // a draw; any other place is a loss.
-                    let (win, draw, loss) = match (*place, winners) {
-                        (1, 1) => (1i64, 0i64, 0i64),
-                        (1, _) => (0, 1, 0),
-                        _ => (0, 0, 1),
+                // Disqualified sides lose to the game's `random` when no side played.
+                let yardstick = sqlx::query(
+                    "SELECT r.mu, r.sigma FROM ratings r JOIN bots b ON b.id = r.bot_id \
+                     WHERE b.builtin = TRUE AND b.url = $1 AND r.game = $2",
+                )
+                .bind(YARDSTICK_URL)
+                .bind(&game)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(|row| -> anyhow::Result<Rating> {
+                    Ok(Rating {
+                        mu: row.real("mu")?,
+                        sigma: row.real("sigma")?,
+                    })
+                })
+                .transpose()?
+                .unwrap_or_default();
+                let after = ratings::update_forfeits(&before, &finish.forfeited, yardstick);
+                let places: Vec<usize> = sides.iter().map(|(_, place)| *place).collect();
+                let outcomes = ratings::outcomes(&places, &finish.forfeited);
+                for ((((bots, _), old), new), outcome) in
+                    sides.iter().zip(&before).zip(&after).zip(outcomes)
+                {
+                    let (win, draw, loss) = match outcome {
+                        Outcome::Win => (1i64, 0i64, 0i64),
+                        Outcome::Draw => (0, 1, 0),
+                        Outcome::Loss => (0, 0, 1),
                     };
                     for ((bot, old), new) in bots.iter().zip(&old.members).zip(new) {
                         let faults = finish
@@ -1349,25 +1405,90 @@ impl Store for SqlStore {
                         .await?;
                     }
                 }
+                sqlx::query(
+                    "INSERT INTO table_sizes (game, players, matches) VALUES ($1, $2, 1) \
+                     ON CONFLICT (game, players) DO UPDATE SET matches = table_sizes.matches + 1",
+                )
+                .bind(&game)
+                .bind(finish.result.faults.len() as i64)
+                .execute(&mut *tx)
+                .await?;
             }
             tx.commit().await?;
         });
         Ok(true)
     }
 
-    async fn abort_match(&self, id: &str, reason: &str) -> anyhow::Result<bool> {
+    async fn abort_match(
+        &self,
+        id: &str,
+        reason: AbortReason,
+        detail: &str,
+    ) -> anyhow::Result<bool> {
         let updated = on_pool!(&self.pool, p => sqlx::query(
-            "UPDATE matches SET status = 'aborted', error = $1, finished_at = $2, lease_until = NULL, \
-             prunable_since = CASE WHEN ranked THEN NULL ELSE $2 END \
-             WHERE id = $3 AND status IN ('queued', 'running')",
+            "UPDATE matches SET status = 'aborted', error = $1, abort_reason = $2, finished_at = $3, \
+             lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $3 END \
+             WHERE id = $4 AND status IN ('queued', 'running')",
         )
-        .bind(reason)
+        .bind(detail)
+        .bind(reason.as_str())
         .bind(now_ms())
         .bind(id)
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
         Ok(updated > 0)
+    }
+
+    async fn set_seat_reports(&self, match_id: &str, reports: &[SeatReport]) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => {
+            let mut tx = p.begin().await?;
+            for report in reports {
+                sqlx::query(
+                    "UPDATE match_seats SET reported_name = $1, reported_version = $2 \
+                     WHERE match_id = $3 AND seat = $4",
+                )
+                .bind(&report.name)
+                .bind(&report.version)
+                .bind(match_id)
+                .bind(report.seat as i64)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    async fn seat_reports(&self, match_id: &str) -> anyhow::Result<Vec<SeatReport>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT seat, reported_name, reported_version FROM match_seats \
+             WHERE match_id = $1 AND reported_version IS NOT NULL ORDER BY seat",
+        )
+        .bind(match_id)
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(SeatReport {
+                seat: row.int("seat")? as usize,
+                name: row.opt_text("reported_name")?.unwrap_or_default(),
+                version: row.text("reported_version")?,
+            })
+        })
+        .collect())
+    }
+
+    async fn table_sizes(&self, game: &str) -> anyhow::Result<Vec<(usize, u64)>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT players, matches FROM table_sizes WHERE game = $1 ORDER BY players",
+        )
+        .bind(game)
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(|row| Ok((row.int("players")? as usize, row.int("matches")? as u64)))
+        .collect())
     }
 
     async fn rating_order(&self, game: &str) -> anyhow::Result<Vec<String>> {

@@ -2,12 +2,14 @@
 //! health over a time window, rate limits, leaderboard counts, RFC 3339 times and metrics.
 
 use crate::support::{
-    Behavior, register, spawn_app, spawn_arena, spawn_arena_with, spawn_bot, two_player_game,
+    ADMIN_TOKEN, Behavior, register, spawn_app, spawn_arena, spawn_arena_with, spawn_bot,
+    two_player_game,
 };
 use arena::client::FaultKind;
 use arena::dto::CreateMatch;
 use arena::problem::ErrorCode;
 use arena::store::MatchStatus;
+use arena::store::PauseReason;
 use arena::wire::Clock;
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
@@ -163,6 +165,7 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     let alpha_id = alpha["id"].as_str().expect("id");
     let (status, _, problem) = send(
         http.post(format!("{base}/v1/matches"))
+            .bearer_auth(ADMIN_TOKEN)
             .json(&json!({"game": game, "bots": ["alpha", alpha_id], "ranked": true})),
     )
     .await;
@@ -301,6 +304,8 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
         config.probe_timeout = Duration::from_millis(500);
     })
     .await;
+    // The built-in `random` plays a paused bot's trial match.
+    arena.register_builtins().await.expect("built-in bots");
     let bot = spawn_bot(Behavior::Good).await;
     let id = register(&arena, &bot, &game).await;
     let health = || async { arena.store().bot(&id).await.expect("get").expect("bot") };
@@ -351,18 +356,27 @@ async fn a_bot_down_for_two_seconds_keeps_its_place_and_one_down_past_the_window
         down.elapsed()
     );
     assert!(paused.failing_since.is_some() && paused.failures >= 3);
-    assert!(arena.bot(&id).await.expect("view").paused);
-    // Back up: the next probe (after at most the capped back-off) unpauses it.
+    let view = arena.bot(&id).await.expect("view");
+    assert!(view.paused);
+    assert_eq!(view.pause_reason, Some(PauseReason::Unreachable));
+    // Back up: the next probe (after at most the capped back-off) queues its trial match, whose
+    // clean end unpauses it.
     bot.seen.down.store(false, Ordering::SeqCst);
     let up = Instant::now();
+    let mut trial = None;
     loop {
         arena::ladder::round(&arena).await.expect("round");
-        if !health().await.paused {
+        let record = health().await;
+        if !record.paused {
             break;
         }
-        assert!(up.elapsed() < Duration::from_secs(5), "never unpaused");
+        trial = trial.or(record.trial_match);
+        assert!(up.elapsed() < Duration::from_secs(30), "never unpaused");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    let trial = trial.expect("a trial match returned it");
+    let played = arena.get_match(&trial).await.expect("trial");
+    assert!(!played.ranked && played.seats.iter().any(|s| s.name == "random"));
     assert_eq!(health().await.failures, 0);
 }
 

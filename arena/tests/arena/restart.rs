@@ -125,6 +125,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                     result: arena::result::MatchResult::default(),
                     sides: Some(vec![]),
                     faults: Vec::new(),
+                    forfeited: Vec::new(),
                 },
             )
             .await

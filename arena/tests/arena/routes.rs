@@ -1,7 +1,9 @@
 //! The arena's HTTP API end to end: register bots, play a match, read it back, leaderboards,
 //! owner-only changes, problem+json errors; the arena keeps serving while bots misbehave.
 
-use crate::support::{Behavior, all_games, spawn_app, spawn_arena, spawn_bot, two_player_game};
+use crate::support::{
+    ADMIN_TOKEN, Behavior, all_games, spawn_app, spawn_arena, spawn_bot, two_player_game,
+};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -124,7 +126,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     assert!(state.legal_actions(seat).contains(&body["action"]));
 
     // Ranked matches refuse option overrides.
-    let (status, body) = send(&http, http.post(format!("{base}/v1/matches")).json(&json!({"game": game, "bots": [good_id, failing_id], "ranked": true, "options": {"x": 1}}))).await;
+    let (status, body) = send(&http, http.post(format!("{base}/v1/matches")).bearer_auth(ADMIN_TOKEN).json(&json!({"game": game, "bots": [good_id, failing_id], "ranked": true, "options": {"x": 1}}))).await;
     assert_eq!(
         (status, body["code"].as_str()),
         (422, Some("ranked_overrides"))
@@ -141,6 +143,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     let (status, body) = send(
         &http,
         http.post(format!("{base}/v1/matches"))
+            .bearer_auth(ADMIN_TOKEN)
             .json(&json!({"game": game, "bots": [good_id, failing_id], "seed": 5, "ranked": true})),
     )
     .await;
@@ -150,7 +153,7 @@ async fn bots_matches_and_leaderboards_over_http() {
         "{body}"
     );
 
-    let (status, created) = send(&http, http.post(format!("{base}/v1/matches")).json(&json!({"game": game, "bots": [good_id, failing_id], "ranked": true, "deadline_ms": 300}))).await;
+    let (status, created) = send(&http, http.post(format!("{base}/v1/matches")).bearer_auth(ADMIN_TOKEN).json(&json!({"game": game, "bots": [good_id, failing_id], "ranked": true, "deadline_ms": 300}))).await;
     assert_eq!(status, 202, "{created}");
     let match_id = created["id"].as_str().expect("id").to_string();
     let mut view = Value::Null;

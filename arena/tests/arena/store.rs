@@ -6,8 +6,8 @@ use arena::client::{Fault, FaultKind};
 use arena::dto::CreateMatch;
 use arena::result::MatchResult;
 use arena::store::{
-    BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord, SqlStore,
-    Store, WriterStopped, now_ms,
+    AbortReason, BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord,
+    PauseReason, SqlStore, Store, WriterStopped, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
@@ -44,6 +44,8 @@ fn bot(id: &str) -> BotRecord {
         failures: 0,
         failing_since: None,
         retry_at: None,
+        pause_reason: None,
+        trial_match: None,
         created_at: now_ms(),
     }
 }
@@ -92,6 +94,8 @@ async fn contract(store: &dyn Store) {
         failures: 3,
         failing_since: Some(1_000),
         retry_at: Some(31_000),
+        pause_reason: Some(PauseReason::Unreachable),
+        trial_match: Some("m_trial".into()),
     };
     store.set_bot_health(&a, &health).await.expect("health");
     let paused = store.bot(&a).await.expect("get").expect("bot");
@@ -118,6 +122,7 @@ async fn contract(store: &dyn Store) {
         status: MatchStatus::Queued,
         result: None,
         error: None,
+        abort_reason: None,
         created_at: now_ms(),
         started_at: None,
         finished_at: None,
@@ -274,6 +279,7 @@ async fn contract(store: &dyn Store) {
         },
         sides: Some(vec![(vec![a.clone()], 1), (vec![b.clone()], 2)]),
         faults: vec![(b.clone(), 2), (a.clone(), 0)],
+        forfeited: vec![false, false],
     };
     assert!(
         !store
@@ -299,7 +305,12 @@ async fn contract(store: &dyn Store) {
         store.rating_order(&game).await.expect("order"),
         vec![record.id.clone()]
     );
-    assert!(!store.abort_match(&record.id, "late").await.expect("abort"));
+    assert!(
+        !store
+            .abort_match(&record.id, AbortReason::Failed, "late")
+            .await
+            .expect("abort")
+    );
     assert_eq!(
         store
             .rating_history_count(&record.id)
@@ -386,6 +397,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         status: MatchStatus::Queued,
         result: None,
         error: None,
+        abort_reason: None,
         created_at: 0,
         started_at: None,
         finished_at: None,
@@ -443,6 +455,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         result: MatchResult::default(),
         sides: None,
         faults: Vec::new(),
+        forfeited: Vec::new(),
     };
     assert!(
         !store

@@ -53,6 +53,8 @@ pub struct Seen {
     pub secret: std::sync::Mutex<String>,
     /// `time_left_ms` of every move request that had one, in order.
     pub time_left: std::sync::Mutex<Vec<u64>>,
+    /// The version `GET /` reports (`0.0.1` while unset).
+    pub version: std::sync::Mutex<Option<String>>,
 }
 
 /// A running fake bot.
@@ -86,7 +88,56 @@ pub async fn spawn_bot(behavior: Behavior) -> FakeBot {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let seen = Arc::new(Seen::default());
-    let state = seen.clone();
+    serve_on(listener, behavior, seen.clone());
+    FakeBot { url, seen }
+}
+
+/// A fake bot that can stop listening (its port refuses connections, as a bot process that
+/// restarts) and listen again on the same port.
+pub struct RestartableBot {
+    /// The bot.
+    pub bot: FakeBot,
+    behavior: Behavior,
+    server: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl RestartableBot {
+    /// Starts one.
+    pub async fn spawn(behavior: Behavior) -> RestartableBot {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("addr"));
+        let seen = Arc::new(Seen::default());
+        let server = serve_on(listener, behavior, seen.clone());
+        RestartableBot {
+            bot: FakeBot { url, seen },
+            behavior,
+            server: Some(server),
+        }
+    }
+
+    /// Stops listening: connections are refused until [`RestartableBot::start`].
+    pub async fn stop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.abort();
+            let _ = server.await;
+        }
+    }
+
+    /// Listens again on the same port.
+    pub async fn start(&mut self) {
+        let address = self.bot.url.trim_start_matches("http://").to_string();
+        let listener = TcpListener::bind(&address).await.expect("rebind");
+        self.server = Some(serve_on(listener, self.behavior, self.bot.seen.clone()));
+    }
+}
+
+/// Serves the fake bot protocol on `listener` until the task is aborted.
+fn serve_on(
+    listener: TcpListener,
+    behavior: Behavior,
+    seen: Arc<Seen>,
+) -> tokio::task::JoinHandle<()> {
+    let state = seen;
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
@@ -97,8 +148,7 @@ pub async fn spawn_bot(behavior: Behavior) -> FakeBot {
                 let _ = serve(stream, behavior, &seen).await;
             });
         }
-    });
-    FakeBot { url, seen }
+    })
 }
 
 async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::io::Result<()> {
@@ -158,12 +208,20 @@ async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::i
     let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
     let (status, payload): (u16, Vec<u8>) = match path.as_str() {
         "/" if behavior == Behavior::NoInfo => (200, b"{\"hello\": 1}".to_vec()),
-        "/" => (
-            200,
-            json!({"name": "fake", "author": "tests", "version": "0.0.1", "games": all_games()})
-                .to_string()
-                .into_bytes(),
-        ),
+        "/" => {
+            let version = seen
+                .version
+                .lock()
+                .ok()
+                .and_then(|v| v.clone())
+                .unwrap_or_else(|| "0.0.1".into());
+            (
+                200,
+                json!({"name": "fake", "author": "tests", "version": version, "games": all_games()})
+                    .to_string()
+                    .into_bytes(),
+            )
+        }
         "/start" => {
             seen.starts.fetch_add(1, Ordering::SeqCst);
             (204, Vec::new())
@@ -253,7 +311,12 @@ impl std::ops::Deref for TestArena {
     }
 }
 
-/// An arena on a fresh SQLite file, loopback allowed, no ladder, short deadlines.
+/// The admin token of the test arenas (`serve --admin-token`): ranked matches over HTTP and
+/// cancelling any match need it.
+pub const ADMIN_TOKEN: &str = "arena-test-admin-token";
+
+/// An arena on a fresh SQLite file, loopback allowed, no ladder, short deadlines, the admin
+/// token [`ADMIN_TOKEN`].
 pub async fn spawn_arena(name: &str) -> TestArena {
     spawn_arena_with(name, |_| {}).await
 }
@@ -264,6 +327,7 @@ pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig))
     let db = dir.path().join("arena.db");
     let mut config = ArenaConfig::local(db.to_string_lossy().to_string());
     config.deadline_ms = 200;
+    config.admin_token = Some(ADMIN_TOKEN.into());
     change(&mut config);
     let arena = Arena::open(config).await.expect("open arena");
     TestArena { arena, _dir: dir }

@@ -6,7 +6,7 @@ use crate::support::{
     Behavior, fresh_postgres, register, spawn_app, spawn_arena, spawn_arena_with, spawn_bot,
     two_player_game,
 };
-use arena::store::deal_seed;
+use arena::store::{AbortReason, deal_seed};
 use arena::{Arena, ArenaConfig};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -190,11 +190,23 @@ async fn a_tables_moves_and_result_stay_secret_while_another_table_plays_its_dea
     assert_eq!(response.status().as_u16(), 403);
 
     // One table over, the other still queued: still secret.
-    assert!(arena.store().abort_match(&tables[0], "test").await.unwrap());
+    assert!(
+        arena
+            .store()
+            .abort_match(&tables[0], AbortReason::Failed, "test")
+            .await
+            .unwrap()
+    );
     let (status, _) = send(http.get(format!("{base}/v1/matches/{}", tables[0]))).await;
     assert_eq!(status, 403);
     // Every table over: open.
-    assert!(arena.store().abort_match(&tables[1], "test").await.unwrap());
+    assert!(
+        arena
+            .store()
+            .abort_match(&tables[1], AbortReason::Failed, "test")
+            .await
+            .unwrap()
+    );
     for table in &tables {
         let (status, detail) = send(http.get(format!("{base}/v1/matches/{table}"))).await;
         assert_eq!(status, 200, "{detail}");

@@ -90,7 +90,7 @@ async fn the_pages_work_in_a_real_browser() {
             builtins.iter().rev().cloned().collect()
         };
         let created = server
-            .post(
+            .post_as_admin(
                 "/v1/matches",
                 &json!({"game": "twenty_two", "bots": bots, "ranked": true}),
             )
