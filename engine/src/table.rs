@@ -203,6 +203,21 @@ impl TableLayout {
     }
 }
 
+impl TrickLayout {
+    /// The trick at `path` as a list of plays with the seat at `seat` and the pieces at
+    /// `pieces`; the finished tricks at `/tricks`, each `{plays, winner}`.
+    pub fn plays(path: &'static str, seat: &'static str, pieces: &'static str) -> TrickLayout {
+        TrickLayout {
+            path,
+            plays: "",
+            seat,
+            pieces,
+            finished: Some("/tricks"),
+            winner: Some("/winner"),
+        }
+    }
+}
+
 impl Scores {
     /// Scores at `path`, counted in `label`, highest best, sides as the list's length says.
     pub fn at(label: &'static str, path: &'static str) -> Scores {

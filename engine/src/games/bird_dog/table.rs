@@ -6,14 +6,7 @@ use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sen
 /// The table layout of Bird Dog.
 pub fn table_layout() -> TableLayout {
     TableLayout {
-        trick: Some(TrickLayout {
-            path: "/trick",
-            plays: "",
-            seat: "/by",
-            pieces: "/card",
-            finished: Some("/tricks"),
-            winner: Some("/winner"),
-        }),
+        trick: Some(TrickLayout::plays("/trick", "/by", "/card")),
         centre: vec![
             Pile::faces("Dummy", "/dummy/face_up"),
             Pile::count("Dummy face down", "/dummy/face_down"),

@@ -6,14 +6,7 @@ use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sen
 /// The table layout of Marglia and Maniglia.
 pub fn table_layout() -> TableLayout {
     TableLayout {
-        trick: Some(TrickLayout {
-            path: "/trick",
-            plays: "",
-            seat: "/0",
-            pieces: "/1",
-            finished: Some("/tricks"),
-            winner: Some("/winner"),
-        }),
+        trick: Some(TrickLayout::plays("/trick", "/0", "/1")),
         centre: vec![Pile::faces("Turned", "/turned")],
         badges: vec![
             Badge::new("Deal", "/deal_number", ValueKind::Text),

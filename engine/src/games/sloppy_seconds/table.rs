@@ -6,14 +6,7 @@ use crate::table::{Badge, Scores, TableLayout, TrickLayout, ValueKind, sentences
 /// The table layout of Sloppy Seconds.
 pub fn table_layout() -> TableLayout {
     TableLayout {
-        trick: Some(TrickLayout {
-            path: "/trick",
-            plays: "",
-            seat: "/0",
-            pieces: "/1",
-            finished: Some("/tricks"),
-            winner: Some("/winner"),
-        }),
+        trick: Some(TrickLayout::plays("/trick", "/0", "/1")),
         badges: vec![
             Badge::new("Hand", "/hand_number", ValueKind::Text),
             Badge::new("First broken", "/first_broken", ValueKind::Suit),

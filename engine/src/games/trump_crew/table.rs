@@ -6,14 +6,7 @@ use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sen
 /// The table layout of Trump Crew.
 pub fn table_layout() -> TableLayout {
     TableLayout {
-        trick: Some(TrickLayout {
-            path: "/trick",
-            plays: "",
-            seat: "/seat",
-            pieces: "/card",
-            finished: Some("/tricks"),
-            winner: Some("/winner"),
-        }),
+        trick: Some(TrickLayout::plays("/trick", "/seat", "/card")),
         centre: vec![Pile::count("Chips in the centre", "/chips_left")],
         badges: vec![
             Badge::new("Stage", "/stage", ValueKind::Text),

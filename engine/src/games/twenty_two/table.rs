@@ -6,14 +6,7 @@ use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sen
 /// The table layout of Twenty-Two.
 pub fn table_layout() -> TableLayout {
     TableLayout {
-        trick: Some(TrickLayout {
-            path: "/trick",
-            plays: "",
-            seat: "/seat",
-            pieces: "/cards",
-            finished: Some("/tricks"),
-            winner: Some("/winner"),
-        }),
+        trick: Some(TrickLayout::plays("/trick", "/seat", "/cards")),
         centre: vec![
             Pile::faces("To beat", "/target"),
             Pile::count("Stock", "/stock_size"),
