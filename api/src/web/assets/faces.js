@@ -163,7 +163,7 @@ export function face(code) {
 
 /** The back of a hidden card or tile. */
 export function back(tiles) {
-  return el('span', { class: tiles ? 'tile back' : 'card back', 'aria-hidden': 'true' });
+  return el('span', { class: tiles ? 'back-tile' : 'back-card', 'aria-hidden': 'true' });
 }
 
 export function faces(codes) {

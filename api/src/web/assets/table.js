@@ -2,7 +2,7 @@
 // field `table`: which view fields are the hand, the trick, the piles, badges, scores and sides,
 // declared once per family in the engine), and writes its events and actions as sentences. The
 // play page, the live page and the replay viewer all draw with it; nothing here names a family.
-import { el, face, back, isPiece, isTile, pieceText, suitText, rankText, humanize, render } from './faces.js';
+import { el, face, back, isPiece, pieceText, suitText, rankText, humanize, render } from './faces.js';
 
 /** The value at a JSON Pointer ('' is the value itself). */
 export function at(value, pointer) {
@@ -167,9 +167,10 @@ function faceList(codes, onPiece) {
 /** Hidden pieces as backs, at most a few drawn, with their count. */
 function backs(count, tiles) {
   const shown = Math.min(count, 8);
-  return el('span', { class: 'backs', title: `${count} hidden` },
+  const what = `${count} hidden ${tiles ? 'tile' : 'card'}${count === 1 ? '' : 's'}`;
+  return el('span', { class: 'backs', title: what, role: 'img', 'aria-label': what },
     el('span', { class: 'fan' }, Array.from({ length: shown }, () => back(tiles))),
-    el('span', { class: 'count' }, String(count)));
+    el('span', { class: 'count', 'aria-hidden': 'true' }, String(count)));
 }
 
 /** One pile's content: faces (with who put each item there), or its count. */
@@ -192,7 +193,7 @@ function badgeValue(badge, value, w) {
 }
 
 /** One trick: each play with who played it. */
-function trickPlays(trick, view, w, value) {
+function trickPlays(trick, value) {
   const list = at(value, trick.plays);
   if (!Array.isArray(list)) return [];
   return list.map(play => ({ seat: at(play, trick.seat), pieces: piecesIn(at(play, trick.pieces)) }));
@@ -263,7 +264,7 @@ export function drawTable(view, ctx) {
   // The centre: the trick, the piles, the last trick on demand.
   const centre = [];
   if (layout.trick) {
-    const plays = trickPlays(layout.trick, view, w, at(view, layout.trick.path));
+    const plays = trickPlays(layout.trick, at(view, layout.trick.path));
     if (plays.length) centre.push(trickNode(plays, w, 'The trick'));
   }
   for (const pile of layout.centre) {
@@ -278,7 +279,8 @@ export function drawTable(view, ctx) {
     const done = at(view, layout.trick.finished);
     if (Array.isArray(done) && done.length) {
       const last = done[done.length - 1];
-      const plays = trickPlays({ ...layout.trick, plays: layout.trick.plays || '' }, view, w, layout.trick.plays ? last : at(last, '/plays'));
+      // A finished trick is shaped as the one in progress; a bare list of plays is kept under `plays`.
+      const plays = trickPlays(layout.trick, layout.trick.plays ? last : at(last, '/plays'));
       const winner = layout.trick.winner ? at(last, layout.trick.winner) : null;
       lastTrick = el('details', { class: 'last-trick', open: ctx.showLastTrick || undefined, ontoggle: e => ctx.onToggleLastTrick && ctx.onToggleLastTrick(e.currentTarget.open) },
         el('summary', {}, 'Last trick'), trickNode(plays, w, 'The last trick'),
@@ -365,4 +367,3 @@ export function rawView(view) {
   return el('details', { class: 'raw-view' }, el('summary', {}, 'Raw view'), el('div', { class: 'raw' }, render(view)));
 }
 
-export { isTile };
