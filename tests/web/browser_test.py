@@ -149,10 +149,10 @@ def accessibility(page, where):
     check(missing == 0, f"{where}: {missing} card or tile faces without a text alternative")
 
 
-def every_page_loads(context):
-    games = api("/v1/games")
-    families = sorted({g["family"] for g in games})
-    pages = [
+def site_pages(families):
+    """Every page (path, what shows it has loaded): the site's own, every family's play page
+    and rules page."""
+    return [
         ("/", "#catalog .family"),
         ("/leaderboard", "#boards li"),
         ("/leaderboard/twenty_two", "#board table, #board p"),
@@ -160,11 +160,13 @@ def every_page_loads(context):
         ("/match/" + config["finished_match"], "#result table"),
         ("/bot/" + config["bot"], "#latency"),
         ("/play", "#games li"),
-        ("/play/twenty_two", "#setup"),
-        ("/play/basra", "#setup"),
-        ("/play/watten", "#setup"),
-        ("/docs/", "body"),
-    ] + [("/rules/" + f, "article.rules h1") for f in families]
+    ] + [("/play/" + f, "#setup") for f in families] + [("/rules/" + f, "article.rules h1") for f in families]
+
+
+def every_page_loads(context):
+    games = api("/v1/games")
+    families = sorted({g["family"] for g in games})
+    pages = site_pages(families) + [("/docs/", "body")]
     for path, ready in pages:
         page, console = open_page(context, path, ready)
         console.assert_clean(path)
@@ -422,6 +424,7 @@ FAMILY_GAMES = [
     ("bird_dog", 3, {"target": 5, "max_hands": 1}),
     ("chinese_ten", 2, {"deals": 1}),
     ("marglia", 4, {"game_length": {"deals": 1}}),
+    ("maniglia", 3, {"game_length": {"deals": 1}}),
     ("sloppy_seconds", 3, {"target": 5}),
     ("taihe_abao", 3, {"hands": 1}),
     ("tjak_mat_tchi_ki", 2, {"hands": 1}),
@@ -488,17 +491,7 @@ def no_sideways_scroll(browser):
     """At 390x844 no page scrolls sideways; on the play page the centre and the hand fit the
     first screen."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    games = api("/v1/games")
-    families = sorted({g["family"] for g in games})
-    pages = [
-        ("/", "#catalog .family"),
-        ("/leaderboard", "#boards li"),
-        ("/leaderboard/twenty_two", "#board table, #board p"),
-        ("/matches", "#list table"),
-        ("/match/" + config["finished_match"], "#result table"),
-        ("/bot/" + config["bot"], "#latency"),
-        ("/play", "#games li"),
-    ] + [("/play/" + f, "#setup") for f in families] + [("/rules/" + f, "article.rules h1") for f in families]
+    pages = site_pages(sorted({g["family"] for g in api("/v1/games")}))
     for path, ready in pages:
         page, console = open_page(context, path, ready)
         if path.startswith("/play/"):
