@@ -148,6 +148,17 @@ pub struct GameEntry {
     /// This game id's own OpenAPI 3.1 document, e.g. `/v1/games/twenty_two/openapi.json`: every
     /// operation typed with the game's options, actions, events and views (for client generators).
     pub openapi: String,
+    /// The family's display name (`name` names this id's variant).
+    pub family_name: String,
+    /// The family's one-line description.
+    pub family_description: String,
+    /// How a table draws this game's views, declared once per family: which view fields (JSON
+    /// Pointers) are the hand, the hidden hand sizes, the seat to act, the trick, the piles in the
+    /// centre and before each seat, badges (trump, contract, stake), scores and sides; the
+    /// family's suit and rank names; the sentences its events and actions read as. The web pages
+    /// draw every family from it.
+    #[schema(value_type = Object)]
+    pub table: engine::table::TableLayout,
 }
 
 impl GameEntry {
@@ -205,6 +216,9 @@ impl GameEntry {
                 view: component("View"),
             },
             openapi: document_path(&info.id),
+            family_name: info.family_name.clone(),
+            family_description: info.family_description.clone(),
+            table: info.table.clone(),
         }
     }
 }

@@ -50,6 +50,12 @@ pub struct GameInfo {
     pub options: Vec<OptionSpec>,
     /// Options this id fixes.
     pub fixed_options: Map<String, Value>,
+    /// The family's display name (an id's `name` names the variant).
+    pub family_name: String,
+    /// The family's one-line description.
+    pub family_description: String,
+    /// How a table draws this game's views.
+    pub table: crate::table::TableLayout,
 }
 
 /// Another game id of the same family and its player range.
@@ -329,6 +335,9 @@ impl<G: GameDef> PresetGame<G> {
             for_other_players,
             options,
             fixed_options: preset.fixed.clone(),
+            family_name: family.name.to_string(),
+            family_description: family.description.to_string(),
+            table: family.table.clone(),
         };
         PresetGame {
             info,

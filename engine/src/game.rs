@@ -268,6 +268,8 @@ pub struct Family {
     /// Player ranges that follow the options (the first whose `when` holds decides; else the
     /// preset's range): e.g. `watten` with `{"variant": "bohemian"}` seats 2 to 6.
     pub players_when: Vec<PlayersWhen>,
+    /// How a table draws this family's view (`table.rs` of the family).
+    pub table: crate::table::TableLayout,
 }
 
 /// The header every family's state starts with: the seats, the typed options and the seeded RNG

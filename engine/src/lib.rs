@@ -14,6 +14,7 @@
 //! - [`erased`]: the JSON-level, object-safe [`erased::Game`] / [`erased::Match`] used by the API and arena.
 //! - [`registry`]: the one list of game ids.
 //! - [`games`]: one module per family.
+//! - [`table`]: how a table draws each family's view (its declared [`table::TableLayout`]).
 #![warn(missing_docs)]
 
 pub mod cards;
@@ -28,6 +29,7 @@ pub mod registry;
 pub mod rng;
 pub mod schema;
 pub mod search;
+pub mod table;
 pub mod tiles;
 
 pub use erased::{Game, GameInfo, LoadedField, Match, NewGame};

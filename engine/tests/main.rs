@@ -4,7 +4,8 @@
 //! enumeration; `rulings` checks that every cited ruling id is stated in `docs/rules/<family>.md`;
 //! `schemas` checks the generated JSON Schemas
 //! against what seeded games write; `search` runs IS-MCTS on every game id; `strength` plays the
-//! built-in heuristic against random play on every game id; `support` holds the shared helpers.
+//! built-in heuristic against random play on every game id; `table_layouts` checks each family's
+//! declared table against its views and schemas; `support` holds the shared helpers.
 
 mod conformance;
 mod determinize;
@@ -23,3 +24,4 @@ mod schemas;
 mod search;
 mod strength;
 mod support;
+mod table_layouts;

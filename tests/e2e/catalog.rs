@@ -107,3 +107,63 @@ async fn the_spec_and_an_offline_docs_page_are_served() {
     let reply = app.get("/docs").await;
     assert_eq!(reply.status, 200, "/docs redirects to /docs/");
 }
+
+/// Every game id's entry carries its family's table layout (the pages draw every family from
+/// it), and the family's name and one-line description for the home page; the layout's paths
+/// point into the view the API answers.
+#[tokio::test]
+async fn every_game_describes_its_table_and_the_view_holds_what_it_names() {
+    let app = spawn_app().await;
+    let games = app.get("/v1/games").await.body;
+    for entry in games.as_array().expect("games") {
+        let id = entry["id"].as_str().expect("id");
+        let table = &entry["table"];
+        assert!(
+            ["cards", "tiles"].contains(&table["pieces"].as_str().unwrap_or_default()),
+            "{id}: {table}"
+        );
+        assert!(!entry["family_name"].as_str().unwrap_or_default().is_empty());
+        assert!(
+            !entry["family_description"]
+                .as_str()
+                .unwrap_or_default()
+                .is_empty()
+        );
+        assert!(
+            table["events"].as_array().is_some_and(|e| !e.is_empty()),
+            "{id}: sentences"
+        );
+        if entry["family"] != id {
+            continue;
+        }
+        // The family's base id: a new game's view holds the hand, hand sizes and scores.
+        let players = entry["players"]["min"].as_u64().expect("min");
+        let step = app
+            .post(
+                &format!("/v1/games/{id}/new"),
+                &serde_json::json!({"players": players, "seed": 3}),
+            )
+            .await
+            .body;
+        let view = app
+            .post(
+                &format!("/v1/games/{id}/view"),
+                &serde_json::json!({"state": step["state"], "seat": 0}),
+            )
+            .await
+            .body["view"]
+            .clone();
+        for key in ["hand", "hand_sizes"] {
+            let path = table[key].as_str().expect("a path");
+            assert!(
+                view.pointer(path).is_some_and(|v| v.is_array()),
+                "{id}: {key} `{path}` in {view}"
+            );
+        }
+        let scores = table["scores"]["path"].as_str().expect("scores path");
+        assert!(
+            view.pointer(scores).is_some(),
+            "{id}: scores `{scores}` in {view}"
+        );
+    }
+}

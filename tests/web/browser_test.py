@@ -4,15 +4,18 @@ Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loop
 passes a JSON config as argv[1]:
   {"base", "sealed_base", "finished_match", "slow_bots", "screenshots", "bot", "failing_bot"}
 Checks: every page loads with no console error; the replay viewer steps through a finished match
-(buttons, slider, keys) and the scores it shows equal the API's; a live match page receives events
-while the match runs; a person plays a whole game of twenty_two and of basra by clicking; card
-faces have text alternatives; text has sufficient contrast (WCAG AA). Writes screenshots.
+(buttons, slider, keys, speeds) and the scores it shows equal the API's; a live match page receives
+events while the match runs; a person plays a whole game of every family by clicking cards (buttons
+only for moves no card names), with readable log sentences, every seat, the centre and the hand in
+view at 1280x900, and the result named at the top; no page scrolls sideways at 390x844; card faces
+have text alternatives; text has sufficient contrast (WCAG AA). Writes screenshots.
 Fails loudly (non-zero exit, a message naming the check) on the first failure.
 """
 
 import json
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 from playwright.sync_api import sync_playwright
@@ -146,10 +149,10 @@ def accessibility(page, where):
     check(missing == 0, f"{where}: {missing} card or tile faces without a text alternative")
 
 
-def every_page_loads(context):
-    games = api("/v1/games")
-    families = sorted({g["family"] for g in games})
-    pages = [
+def site_pages(families):
+    """Every page (path, what shows it has loaded): the site's own, every family's play page
+    and rules page."""
+    return [
         ("/", "#catalog .family"),
         ("/leaderboard", "#boards li"),
         ("/leaderboard/twenty_two", "#board table, #board p"),
@@ -157,11 +160,13 @@ def every_page_loads(context):
         ("/match/" + config["finished_match"], "#result table"),
         ("/bot/" + config["bot"], "#latency"),
         ("/play", "#games li"),
-        ("/play/twenty_two", "#setup"),
-        ("/play/basra", "#setup"),
-        ("/play/watten", "#setup"),
-        ("/docs/", "body"),
-    ] + [("/rules/" + f, "article.rules h1") for f in families]
+    ] + [("/play/" + f, "#setup") for f in families] + [("/rules/" + f, "article.rules h1") for f in families]
+
+
+def every_page_loads(context):
+    games = api("/v1/games")
+    families = sorted({g["family"] for g in games})
+    pages = site_pages(families) + [("/docs/", "body")]
     for path, ready in pages:
         page, console = open_page(context, path, ready)
         console.assert_clean(path)
@@ -298,6 +303,18 @@ def replay(context):
     page.wait_for_function("() => !document.getElementById('position').textContent.startsWith('Start')", timeout=5000)
     page.click("#play")
     check(page.get_attribute("#play", "aria-pressed") == "false", "replay: pause")
+    # Speeds: at 4x a move takes 150 ms.
+    page.select_option("#speed", "4")
+    page.click("#first")
+    page.click("#play")
+    started = time.time()
+    page.wait_for_function("() => document.getElementById('position').textContent.startsWith('Move 4 ')", timeout=5000)
+    check(time.time() - started < 1.5, f"replay: 4x plays 4 moves in {time.time() - started:.2f} s")
+    page.click("#play")
+    page.select_option("#speed", "1")
+    # The table, not a list: seats, and per move the bot's latency.
+    check(page.locator("#view .seat").count() == len(match["seats"]), "replay: one seat box per seat")
+    check("answered in" in page.inner_text("#move-info"), f"replay: no latency shown: {page.inner_text('#move-info')!r}")
     # Every step forward shows a position; the scores shown equal the API's.
     page.click("#first")
     for _ in range(moves):
@@ -314,7 +331,7 @@ def replay(context):
     # Any seat once the match is over: seat 0 sees its own hand.
     with page.expect_response(lambda r: r.url.endswith("/frames?seat=0")):
         page.select_option("#seat-select", "0")
-    page.wait_for_function("() => document.querySelector('#view') && document.querySelector('#view').textContent.includes('seat')", timeout=5000)
+    page.wait_for_selector("#view .my-hand", timeout=5000)
     page.click("#first")
     page.keyboard.press("ArrowRight")
     accessibility(page, "replay")
@@ -382,6 +399,42 @@ def play(context, game, screenshot=None, base=None):
         BASE = saved
 
 
+# What a person clicks next: a card or tile that names moves, a choice it opened, else a button.
+NEXT_CLICK = (
+    ".choices:not([hidden]) button.choice, .playable:not([disabled]), #actions button.action:not([disabled])"
+)
+WAIT_FOR_TURN = (
+    "() => document.getElementById('play').dataset.over === 'true' || "
+    f"document.querySelector({json.dumps(NEXT_CLICK)}) !== null"
+)
+
+
+def click_next(page):
+    """Clicks what a person would: an open choice, else a card or tile, else a button. Answers
+    what it clicked ("piece", "choice" or "button")."""
+    if page.locator(".choices:not([hidden]) button.choice").count():
+        page.locator(".choices:not([hidden]) button.choice").first.click()
+        return "choice"
+    pieces = page.locator(".playable:not([disabled])")
+    if pieces.count():
+        pieces.first.click()
+        return "piece"
+    page.locator("#actions button.action:not([disabled])").first.click()
+    return "button"
+
+
+def inside_viewport(page, selector, height):
+    """Every element of `selector` lies inside the viewport (0..width, 0..height), unscrolled."""
+    return page.evaluate(
+        """([selector, height]) => [...document.querySelectorAll(selector)].map(e => {
+             const r = e.getBoundingClientRect();
+             return {ok: r.top >= 0 && r.left >= 0 && r.bottom <= height && r.right <= window.innerWidth,
+                     box: [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)]};
+           })""",
+        [selector, height],
+    )
+
+
 def play_at(context, game, screenshot):
     page, console = open_page(context, f"/play/{game}?delay=0&seed=5", "#setup")
     # What the page sends back: the state it holds (an object, or a sealed token as a string).
@@ -399,11 +452,7 @@ def play_at(context, game, screenshot):
     while True:
         check(time.time() < deadline, f"play {game}: no end after {clicks} clicks")
         try:
-            page.wait_for_function(
-                "() => document.getElementById('play').dataset.over === 'true' || "
-                "document.querySelector('#actions button.action:not([disabled])') !== null",
-                timeout=30000,
-            )
+            page.wait_for_function(WAIT_FOR_TURN, timeout=30000)
         except Exception as error:
             raise AssertionError(
                 f"play {game} at {BASE}: no choice and no end after {clicks} clicks ({error.__class__.__name__}); "
@@ -414,6 +463,7 @@ def play_at(context, game, screenshot):
         if not tried_illegal and clicks >= 6:
             # An illegal attempt is explained with the API's reason, and nothing is lost.
             console.allowed.append("status of 422")
+            page.click("details.free summary")
             page.fill("#free-action", '{"type": "play", "cards": ["JK"]}')
             page.click("#free-try")
             page.wait_for_selector("#problem .error")
@@ -423,20 +473,116 @@ def play_at(context, game, screenshot):
             tried_illegal = True
             if screenshot:
                 page.screenshot(path=screenshot, full_page=True)
-            # By keyboard: the first choice has the focus; Enter plays it.
-            page.locator("#actions button.action").first.focus()
-            page.keyboard.press("Enter")
+            # By keyboard: a playable card takes the focus; Enter plays it.
+            page.wait_for_function(WAIT_FOR_TURN, timeout=30000)
+            if page.get_attribute("#play", "data-over") != "true":
+                page.locator(NEXT_CLICK).first.focus()
+                page.keyboard.press("Enter")
         else:
-            page.locator("#actions button.action:not([disabled])").first.click()
+            click_next(page)
         clicks += 1
     check(tried_illegal, f"play {game}: the game ended before an illegal attempt")
     sealed = api("/healthz")["sealed"]
     check(held and set(held) == {"str" if sealed else "dict"}, f"play {game}: the page sent states of kinds {set(held)}")
-    check(page.locator("#play-result table").count() == 1, f"play {game}: no result shown")
+    check(page.locator("#play-result .summary table").count() == 1, f"play {game}: no result shown")
     accessibility(page, f"play {game}")
     console.assert_clean(f"play {game}")
     page.close()
     print(f"ok: a person played a whole game of {game} in {clicks} choices at {BASE}")
+
+
+# One short game of every family: (game id, players, options that keep it short).
+FAMILY_GAMES = [
+    ("twenty_two", 2, {}),
+    ("watten", 2, {"target": 11}),
+    ("basra", 2, {"game_end": {"target": 20}}),
+    ("bird_dog", 3, {"target": 5, "max_hands": 1}),
+    ("chinese_ten", 2, {"deals": 1}),
+    ("marglia", 4, {"game_length": {"deals": 1}}),
+    ("maniglia", 3, {"game_length": {"deals": 1}}),
+    ("sloppy_seconds", 3, {"target": 5}),
+    ("taihe_abao", 3, {"hands": 1}),
+    ("tjak_mat_tchi_ki", 2, {"hands": 1}),
+    ("trump_crew", 2, {"stages": 1}),
+]
+# The families whose tables go into the README.
+SCREENSHOT_FAMILIES = {"watten": "table-watten.png", "basra": "table-basra.png", "tjak_mat_tchi_ki": "table-tjak.png"}
+
+
+def every_family_at_the_table(context):
+    """For every family: a whole game played by clicking cards (a button only for a move no card
+    names), the table in view at 1280x900, a log of sentences, the winner named at the top."""
+    families = sorted({g["family"] for g in api("/v1/games")})
+    check(sorted(g for g, _, _ in FAMILY_GAMES) == families, f"a game for every family: {families}")
+    for game, players, options in FAMILY_GAMES:
+        query = urllib.parse.urlencode({"delay": "0", "seed": "5", "players": players, "options": json.dumps(options)})
+        page, console = open_page(context, f"/play/{game}?{query}", "#setup")
+        page.click("#start")
+        counts = {"piece": 0, "choice": 0, "button": 0}
+        checked_view = False
+        deadline = time.time() + 240
+        while True:
+            check(time.time() < deadline, f"table {game}: no end after {counts}")
+            page.wait_for_function(WAIT_FOR_TURN, timeout=30000)
+            if page.get_attribute("#play", "data-over") == "true":
+                break
+            if not checked_view:
+                # The first screen of the table: every seat, the centre and the hand in view.
+                page.evaluate("window.scrollTo(0, 0)")
+                page.locator("#turn").scroll_into_view_if_needed()
+                page.evaluate("document.getElementById('turn').scrollIntoView({block: 'start'})")
+                for part in ["#my-view .seat", "#my-view .centre", "#my-view .my-hand"]:
+                    boxes = inside_viewport(page, part, 900)
+                    check(boxes and all(b["ok"] for b in boxes), f"table {game}: {part} not all in view at 1280x900: {boxes}")
+                check(page.locator("#my-view .seat").count() == players, f"table {game}: one box per seat")
+                check(page.locator("#my-view .seat.acting").count() >= 1, f"table {game}: the seat to act is highlighted")
+                backs = page.locator("#my-view .seat:not(.me) .backs").count()
+                check(backs >= 1 or game == "bird_dog", f"table {game}: hidden hands as backs")
+                if game in SCREENSHOT_FAMILIES:
+                    page.screenshot(path=config["screenshots"] + "/" + SCREENSHOT_FAMILIES[game])
+                if game == "tjak_mat_tchi_ki":
+                    check(page.locator("#my-view .tile .pip").count() > 0, "tiles are drawn with pips")
+                    check(page.locator("#my-view .tile").first.inner_text().strip() == "", "tiles show pips, not digits")
+                checked_view = True
+            counts[click_next(page)] += 1
+        log = page.inner_text("#log")
+        for word in ["null", "{", "undefined", "NaN"]:
+            check(word not in log, f"table {game}: the log reads {word!r}: {log[:2000]}")
+        summary = page.locator("#play-result .summary")
+        check(summary.count() == 1, f"table {game}: no summary at the end")
+        headline = page.inner_text("#play-result .summary h2")
+        check(("win" in headline) or ("over" in headline), f"table {game}: the summary names no winner: {headline!r}")
+        summary_top = page.evaluate("document.querySelector('#play-result').getBoundingClientRect().top")
+        table_top = page.evaluate("document.querySelector('#my-view').getBoundingClientRect().top")
+        check(summary_top < table_top, f"table {game}: the result is not above the table")
+        if game not in ("bird_dog", "taihe_abao", "trump_crew"):
+            check(counts["piece"] > counts["button"], f"table {game}: cards are the moves, yet {counts}")
+        console.assert_clean(f"table {game}")
+        page.close()
+        print(f"ok: {game}: a whole game by clicking ({counts}), log of {len(log.splitlines())} sentences, {headline!r}")
+
+
+def no_sideways_scroll(browser):
+    """At 390x844 no page scrolls sideways; on the play page the centre and the hand fit the
+    first screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pages = site_pages(sorted({g["family"] for g in api("/v1/games")}))
+    for path, ready in pages:
+        page, console = open_page(context, path, ready)
+        if path.startswith("/play/"):
+            page.click("#start")
+            page.wait_for_function(WAIT_FOR_TURN, timeout=30000)
+            for part in ["#my-view .centre", "#my-view .my-hand"]:
+                boxes = inside_viewport(page, part, 844)
+                check(boxes and all(b["ok"] for b in boxes), f"{path} at 390x844: {part} not on the first screen: {boxes}")
+            if path == "/play/watten":
+                page.screenshot(path=config["screenshots"] + "/table-mobile.png")
+        wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        check(wide[0] <= wide[1], f"{path} at 390x844 scrolls sideways: {wide[0]} > {wide[1]}")
+        console.assert_clean(f"{path} at 390x844")
+        page.close()
+    context.close()
+    print(f"ok: {len(pages)} pages at 390x844 without sideways scrolling")
 
 
 def main():
@@ -450,7 +596,8 @@ def main():
             replay(context)
             live(context)
             play(context, "twenty_two", screenshot=config["screenshots"] + "/play.png")
-            play(context, "basra")
+            every_family_at_the_table(context)
+            no_sideways_scroll(browser)
             # A sealing server: the page holds a sealed token and plays the same way.
             sealed = api_at(config["sealed_base"], "/healthz")
             check(sealed["sealed"] is True, f"the second server does not seal: {sealed}")

@@ -146,7 +146,15 @@ async fn the_pages_work_in_a_real_browser() {
     .expect("browser test");
     println!("{output}");
     assert!(output.contains("all browser checks passed"), "{output}");
-    for shot in ["leaderboard.png", "replay.png", "play.png"] {
+    for shot in [
+        "leaderboard.png",
+        "replay.png",
+        "play.png",
+        "table-watten.png",
+        "table-basra.png",
+        "table-tjak.png",
+        "table-mobile.png",
+    ] {
         let size = std::fs::metadata(screenshots.join(shot))
             .map(|m| m.len())
             .unwrap_or(0);

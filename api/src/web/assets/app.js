@@ -27,17 +27,31 @@ function byFamily(games) {
   return families;
 }
 
+// The usual table sizes of a family: the union of its ids' player ranges.
+function familySizes(games) {
+  const min = Math.min(...games.map(g => g.players.min));
+  const max = Math.max(...games.map(g => g.players.max));
+  return min === max ? `${min} players` : `${min}–${max} players`;
+}
+
 async function home() {
   const target = document.getElementById('catalog');
   const reply = await api('/v1/games');
   if (!reply.ok) { target.replaceChildren(errorBox(problemText(reply))); return; }
   const cards = [];
   for (const [family, games] of byFamily(reply.body)) {
+    const [main, ...variants] = games;
     cards.push(el('section', { class: 'panel family', 'aria-labelledby': `f-${family}` },
-      el('h2', { id: `f-${family}` }, games[0].name.split(' (')[0], ' ', el('span', { class: 'muted' }, `(${family})`)),
-      el('p', {}, el('a', { href: `/rules/${encodeURIComponent(family)}` }, `Rules of ${family.replace(/_/g, ' ')}`)),
-      el('ul', {}, games.map(game => el('li', { 'data-game': game.id },
-        el('code', {}, game.id), ` — ${playerCount(game)}: `, ...gameLinks(game))))));
+      el('h2', { id: `f-${family}` }, main.family_name),
+      el('p', {}, main.family_description),
+      el('p', { class: 'sizes' }, familySizes(games)),
+      el('p', {}, el('a', { class: 'primary-link', href: `/play/${encodeURIComponent(main.id)}` }, `Play ${main.name}`), ' · ',
+        el('a', { href: `/rules/${encodeURIComponent(family)}` }, 'How to play'), ' · ',
+        el('a', { href: `/leaderboard/${encodeURIComponent(main.id)}` }, 'leaderboard'), ' · ',
+        el('a', { href: `/matches?game=${encodeURIComponent(main.id)}` }, 'matches')),
+      variants.length ? el('details', { class: 'variants' }, el('summary', {}, `${variants.length} variant${variants.length > 1 ? 's' : ''}`),
+        el('ul', {}, variants.map(game => el('li', { 'data-game': game.id },
+          `${game.name} (${playerCount(game)}): `, ...gameLinks(game))))) : null));
   }
   target.replaceChildren(el('div', { class: 'families' }, cards));
 }

@@ -62,11 +62,6 @@ export function fixed(x, digits = 2) {
 const RANKS = { '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
 const RANK_NAMES = { '2': 'Two', '3': 'Three', '4': 'Four', '5': 'Five', '6': 'Six', '7': 'Seven', '8': 'Eight', '9': 'Nine', T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
 const SUITS = { C: ['♣', 'clubs'], D: ['♦', 'diamonds'], H: ['♥', 'hearts'], S: ['♠', 'spades'] };
-// Watten is played with a German pack; cardroom codes it with French suits (docs/rules/watten.md):
-// C = Eichel (acorns), S = Laub (leaves), H = Herz (hearts), D = Schellen (bells); J = Unter, Q = Ober.
-const GERMAN_SUITS = { C: ['Eichel', 'eichel'], S: ['Laub', 'laub'], H: ['Herz', 'herz'], D: ['Schellen', 'schellen'] };
-const GERMAN_RANKS = { J: ['U', 'Unter'], Q: ['O', 'Ober'], K: ['K', 'König'], A: ['A', 'Ass'], T: ['10', 'Zehner'] };
-const GERMAN_NUMBERS = { '6': 'Sechser', '7': 'Siebener', '8': 'Achter', '9': 'Neuner' };
 
 const CARD = /^([2-9TJQKA])([CDHS])$/;
 const TILE = /^([0-6])-([0-6])(#\d)?$/;
@@ -75,8 +70,45 @@ export function isCard(value) { return typeof value === 'string' && (CARD.test(v
 export function isTile(value) { return typeof value === 'string' && TILE.test(value); }
 export function isPiece(value) { return isCard(value) || isTile(value); }
 
-/** Page-wide: draw cards with German suits (Watten). */
-export const faceStyle = { german: false };
+/** Page-wide: the family's own suit and rank names (its table layout's `suits` and `ranks`,
+ * e.g. Watten's German pack written with French codes); empty for the French pack. */
+export const pieceNames = { suits: {}, ranks: {} };
+
+/** Takes a family's names from its table layout (GET /v1/games/{game}, field `table`). */
+export function usePieceNames(layout) {
+  const byCode = list => Object.fromEntries((list || []).map(n => [n.code, n]));
+  pieceNames.suits = byCode(layout && layout.suits);
+  pieceNames.ranks = byCode(layout && layout.ranks);
+}
+
+/** A suit code in the family's words: "Eichel", or "♠" (`long`: "spades"). */
+export function suitText(code, long = false) {
+  const own = pieceNames.suits[code];
+  if (own) return own.name;
+  const french = SUITS[code];
+  return french ? (long ? french[1] : french[0]) : String(code);
+}
+
+/** A rank code in the family's words: "Unter", "Queen". */
+export function rankText(code) {
+  const own = pieceNames.ranks[code];
+  return own ? own.name : RANK_NAMES[code] || String(code);
+}
+
+/** A piece code as short text for sentences: "A♠", "10♥", "Eichel U", "2-5". */
+export function pieceText(code) {
+  if (code === 'JK') return 'Joker';
+  const card = CARD.exec(code);
+  if (card) {
+    const [, rank, suit] = card;
+    const own = pieceNames.suits[suit];
+    if (own) return `${own.name} ${pieceNames.ranks[rank] ? pieceNames.ranks[rank].short : RANKS[rank]}`;
+    return `${RANKS[rank]}${SUITS[suit][0]}`;
+  }
+  const tile = TILE.exec(code);
+  if (tile) return `${tile[1]}-${tile[2]}`;
+  return String(code);
+}
 
 /** The spoken name of a piece code. */
 export function pieceName(code) {
@@ -84,10 +116,7 @@ export function pieceName(code) {
   const card = CARD.exec(code);
   if (card) {
     const [, rank, suit] = card;
-    if (faceStyle.german) {
-      const rankName = GERMAN_RANKS[rank] ? GERMAN_RANKS[rank][1] : GERMAN_NUMBERS[rank] || rank;
-      return `${GERMAN_SUITS[suit][0]} ${rankName} (${code})`;
-    }
+    if (pieceNames.suits[suit]) return `${pieceNames.suits[suit].name} ${rankText(rank)} (${code})`;
     return `${RANK_NAMES[rank]} of ${SUITS[suit][1]}`;
   }
   const tile = TILE.exec(code);
@@ -95,20 +124,31 @@ export function pieceName(code) {
   return code;
 }
 
+// Where the pips of a die face of 0 to 6 sit, on a 3 by 3 grid (cells 0..8, row by row).
+const PIPS = { 0: [], 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+/** One half of a tile: its pips as dots (Chinese dominoes paint the 1 and the 4 red). */
+function tileHalf(pips) {
+  const red = pips === '1' || pips === '4';
+  const cells = Array.from({ length: 9 }, (_, i) => el('span', { class: PIPS[pips].includes(i) ? `pip${red ? ' red' : ''}` : 'no-pip' }));
+  return el('span', { class: 'half', 'aria-hidden': 'true' }, cells);
+}
+
 /** A card or tile drawn as a readable face, with its name as the text alternative. */
 export function face(code) {
   const label = pieceName(code);
   if (code === 'JK') {
-    return el('span', { class: 'card joker', role: 'img', 'aria-label': label, title: label }, el('span', { class: 'rank', 'aria-hidden': 'true' }, 'JOKER'));
+    return el('span', { class: 'card joker', role: 'img', 'aria-label': label, title: label, 'data-code': code }, el('span', { class: 'rank', 'aria-hidden': 'true' }, 'JOKER'));
   }
   const card = CARD.exec(code);
   if (card) {
     const [, rank, suit] = card;
-    if (faceStyle.german) {
-      const shown = GERMAN_RANKS[rank] ? GERMAN_RANKS[rank][0] : rank;
-      return el('span', { class: `card de ${GERMAN_SUITS[suit][1]}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
+    const own = pieceNames.suits[suit];
+    if (own) {
+      const shown = pieceNames.ranks[rank] ? pieceNames.ranks[rank].short : RANKS[rank];
+      return el('span', { class: `card own ${own.name.toLowerCase()}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
         el('span', { class: 'rank', 'aria-hidden': 'true' }, shown),
-        el('span', { class: 'suit', 'aria-hidden': 'true' }, GERMAN_SUITS[suit][0]));
+        el('span', { class: 'suit', 'aria-hidden': 'true' }, own.short));
     }
     const red = suit === 'H' || suit === 'D';
     return el('span', { class: `card${red ? ' red' : ''}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
@@ -117,11 +157,14 @@ export function face(code) {
   }
   const tile = TILE.exec(code);
   if (tile) {
-    // Chinese dominoes paint the ends of 1 and 4 pips red.
-    const half = pips => el('span', { class: ['1', '4'].includes(pips) ? 'red-pips' : undefined, 'aria-hidden': 'true' }, pips);
-    return el('span', { class: 'tile', role: 'img', 'aria-label': label, title: label, 'data-code': code }, half(tile[1]), half(tile[2]));
+    return el('span', { class: 'tile', role: 'img', 'aria-label': label, title: label, 'data-code': code }, tileHalf(tile[1]), tileHalf(tile[2]));
   }
   return el('code', {}, code);
+}
+
+/** The back of a hidden card or tile. */
+export function back(tiles) {
+  return el('span', { class: tiles ? 'back-tile' : 'back-card', 'aria-hidden': 'true' });
 }
 
 export function faces(codes) {

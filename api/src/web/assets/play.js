@@ -3,33 +3,29 @@
 // when the server seals), and sends it back with each action. A bot's turn is: the bot seat's view
 // (POST /v1/games/{game}/view), its choice (POST /bots/{kind}/move, the bot protocol), and the
 // action applied (POST /v1/games/{game}/apply), exactly as any client would do it.
-import { api, el, errorBox, problemText, render, describe, face, isPiece, actionText, faceStyle, resultTable, humanize } from './faces.js';
+// The table is drawn from the family's layout (table.js); a click on a piece plays the one legal
+// action it names, or shows the choices it names; a forced move plays itself.
+import { api, el, errorBox, problemText, face, usePieceNames } from './faces.js';
+import { drawTable, words, piecesIn, resultSummary, dealSummary, rawView, sidesOf } from './table.js';
 
 const enc = encodeURIComponent;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
-
-function actionLabel(action) {
-  const parts = [el('span', {}, humanize(action.type || 'action'))];
-  for (const [k, v] of Object.entries(action)) {
-    if (k === 'type') continue;
-    if (isPiece(v)) parts.push(face(v));
-    else if (Array.isArray(v) && v.length && v.every(isPiece)) parts.push(...v.map(face));
-    else parts.push(el('span', {}, `${humanize(k)} ${typeof v === 'object' ? JSON.stringify(v) : v}`));
-  }
-  return parts;
-}
+// How long a forced move stays on screen before it plays itself.
+const FORCED_PAUSE_MS = 700;
 
 export async function playPage(gameId) {
   const root = document.getElementById('play');
   const info = await api(`/v1/games/${enc(gameId)}`);
   if (!info.ok) { root.replaceChildren(errorBox(problemText(info))); return; }
   const game = info.body;
-  faceStyle.german = game.family === 'watten';
+  const layout = game.table;
+  usePieceNames(layout);
   const params = new URLSearchParams(location.search);
 
   const range = [];
   for (let n = game.players.min; n <= game.players.max; n += 1) range.push(n);
-  const defaultPlayers = range.includes(2) ? 2 : game.players.min;
+  const wanted = Number(params.get('players'));
+  const defaultPlayers = range.includes(wanted) ? wanted : range.includes(2) ? 2 : game.players.min;
   const playersSelect = el('select', { id: 'players' }, range.map(n => el('option', { value: String(n), selected: n === defaultPlayers }, String(n))));
   const seatSelect = el('select', { id: 'my-seat' });
   const fillSeats = () => {
@@ -42,6 +38,7 @@ export async function playPage(gameId) {
   const delayDefault = params.get('delay') ?? '400';
   const delaySelect = el('select', { id: 'delay' }, ['0', '400', '1000'].map(v => el('option', { value: v, selected: v === delayDefault }, `${v} ms`)));
   const seedInput = el('input', { id: 'seed', type: 'number', min: '0', placeholder: 'random', size: 10, value: params.get('seed') || '' });
+  const forcedBox = el('input', { id: 'auto-forced', type: 'checkbox', checked: params.get('forced') !== 'ask' });
   const startButton = el('button', { type: 'submit', class: 'primary', id: 'start' }, 'Start a game');
   const form = el('form', { class: 'filters', id: 'setup' },
     el('label', { for: 'players' }, 'Players', playersSelect),
@@ -49,89 +46,136 @@ export async function playPage(gameId) {
     el('label', { for: 'bot-kind' }, 'Opponents', botSelect),
     el('label', { for: 'delay' }, 'Bot pause', delaySelect),
     el('label', { for: 'seed' }, 'Seed', seedInput),
+    el('label', { for: 'auto-forced', class: 'check' }, forcedBox, 'Play my forced moves'),
     startButton);
+  // Options for the table, as JSON in the address (`?options={"target":3}`): shared links.
+  let options = {};
+  try { options = JSON.parse(params.get('options') || '{}'); } catch (_) { options = {}; }
 
   const status = el('p', { id: 'turn', class: 'turn', 'aria-live': 'polite' }, 'Choose the table, then start.');
   const problem = el('div', { id: 'problem', 'aria-live': 'assertive' });
-  const actionsBox = el('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': 'Your legal actions' });
-  const freeInput = el('input', { id: 'free-action', size: 40, placeholder: '{"type": "..."}', 'aria-describedby': 'free-help' });
+  const summaryBox = el('div', { id: 'play-result' });
+  const dealBox = el('div', { id: 'deal-summary' });
+  const tableBox = el('div', { class: 'table-felt', id: 'my-view', 'aria-label': 'The table as you see it' });
+  const choices = el('div', { class: 'choices', id: 'choices', role: 'group', 'aria-label': 'Choices for this card', hidden: true });
+  const actionsBox = el('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': 'Your other moves' });
+  const freeInput = el('input', { id: 'free-action', size: 30, placeholder: '{"type": "..."}', 'aria-describedby': 'free-help' });
   const freeButton = el('button', { type: 'submit', id: 'free-try' }, 'Try');
-  const freeForm = el('form', { class: 'filters', id: 'free-form', hidden: true },
+  const freeForm = el('form', { class: 'filters', id: 'free-form' },
     el('label', { for: 'free-action' }, 'Another action (JSON)', freeInput), freeButton,
     el('span', { id: 'free-help', class: 'muted' }, 'Any action; the API says why it is refused if it is.'));
-  const viewBox = el('div', { class: 'table-felt', id: 'my-view', 'aria-label': 'Your view of the table' });
+  const rawBox = el('div', { id: 'raw' });
   const logList = el('ol', { class: 'log', id: 'log' });
-  const resultBox = el('div', { id: 'play-result' });
+  const setup = el('details', { class: 'setup', id: 'setup-box', open: true }, el('summary', {}, 'Table settings'), form);
 
   root.replaceChildren(
-    el('p', {}, el('a', { href: `/rules/${enc(game.family)}` }, `Rules of ${game.name}`), ` — ${game.description}`),
-    form,
-    el('section', { class: 'panel', 'aria-labelledby': 'turn-h' }, el('h2', { id: 'turn-h' }, 'Your turn'), status, problem, actionsBox, freeForm),
-    el('div', { class: 'grid2' },
-      el('section', { 'aria-labelledby': 'view-h' }, el('h2', { id: 'view-h' }, 'The table as you see it'), viewBox),
-      el('section', { 'aria-labelledby': 'log-h' }, el('h2', { id: 'log-h' }, 'What happened'), logList)),
-    resultBox);
+    el('p', { class: 'intro' }, el('a', { href: `/rules/${enc(game.family)}` }, `How to play ${game.family_name}`), ` — ${game.description}`),
+    setup,
+    summaryBox,
+    el('div', { class: 'play-layout' },
+      el('section', { class: 'play-area', 'aria-labelledby': 'turn' }, status, problem, dealBox, tableBox, choices, actionsBox),
+      el('aside', { class: 'play-side' },
+        el('section', { 'aria-labelledby': 'log-h' }, el('h2', { id: 'log-h' }, 'What happened'), logList),
+        el('section', { 'aria-labelledby': 'more-h' }, el('h2', { id: 'more-h' }, 'More'), rawBox, el('details', { class: 'free' }, el('summary', {}, 'Type an action'), freeForm)))));
 
   let step = null;
+  let view = null;
   let human = 0;
   let players = 2;
   let pendingHuman = null;
   let generation = 0;
+  let showLastTrick = false;
 
-  const seatLabel = seat => (seat === human ? `you (seat ${seat})` : `bot (seat ${seat})`);
+  const names = seat => `${botSelect.value} ${seat}`;
+  const ctx = () => ({ layout, players, me: human, names, sides: view ? sidesOf(layout, view, players) : null });
 
-  function log(seat, events) {
+  function log(events) {
+    const w = words(ctx());
     for (const event of events) {
-      logList.append(el('li', {}, `${seatLabel(event.seat ?? seat)}: `, describe(event)));
+      logList.append(el('li', {}, w.eventText(event, null)));
+      if (layout.deal_end.includes(event.type)) dealBox.replaceChildren(dealSummary(event, ctx(), null));
     }
     logList.scrollTop = logList.scrollHeight;
   }
 
-  async function showMyView() {
+  async function refreshView() {
     const reply = await api(`/v1/games/${enc(gameId)}/view`, { state: step.state, seat: human });
-    if (reply.ok) viewBox.replaceChildren(render(reply.body.view));
-    else viewBox.replaceChildren(errorBox(problemText(reply)));
+    if (!reply.ok) { tableBox.replaceChildren(errorBox(problemText(reply))); return; }
+    view = reply.body.view;
+    draw(null);
+  }
+
+  // Draws the table; while it is the person's turn, `onPiece` makes the pieces that name legal
+  // actions clickable.
+  function draw(onPiece) {
+    tableBox.replaceChildren(drawTable(view, { ...ctx(), onPiece, showLastTrick, onToggleLastTrick: open => { showLastTrick = open; } }));
+    rawBox.replaceChildren(rawView(view));
   }
 
   async function apply(seat, action) {
     const reply = await api(`/v1/games/${enc(gameId)}/apply`, { state: step.state, seat, action });
     if (reply.ok) {
       step = reply.body;
-      log(seat, step.events);
+      log(step.events);
     }
     return reply;
   }
 
-  async function humanTurn() {
-    const mine = (step.legal_actions.find(a => a.seat === human) || { actions: [] }).actions;
-    status.textContent = `Your turn (seat ${human}): choose one of ${mine.length} legal actions.`;
-    freeForm.hidden = false;
+  function showChoices(anchor, actions, w) {
+    choices.replaceChildren(el('p', { class: 'muted' }, 'Choose:'), ...actions.map((action, i) => {
+      const taken = piecesIn(action).filter(code => code !== anchor.dataset.code);
+      return el('button', { type: 'button', class: 'choice', 'data-index': String(i), onclick: () => choose(action) },
+        w.actionText(action), taken.length ? el('span', { class: 'pieces preview' }, taken.map(face)) : null);
+    }), el('button', { type: 'button', class: 'cancel', onclick: () => { choices.hidden = true; } }, 'Cancel'));
+    choices.hidden = false;
+    const first = choices.querySelector('button.choice');
+    if (first) first.focus();
+  }
+
+  async function humanTurn(mine) {
+    const legal = (step.legal_actions.find(a => a.seat === human) || { actions: [] }).actions;
+    const w = words(ctx());
+    const clickable = new Set();
+    const onPiece = code => {
+      const named = legal.filter(action => piecesIn(action).includes(code));
+      if (!named.length) return null;
+      clickable.add(code);
+      return button => (named.length === 1 ? choose(named[0]) : showChoices(button, named, w));
+    };
+    draw(onPiece);
+    // Moves no visible piece names (pass, bid, draw, declare) are buttons in the rules' words.
+    const others = legal.filter(action => !piecesIn(action).some(code => clickable.has(code)));
+    actionsBox.replaceChildren(...others.map((action, i) => el('button', {
+      type: 'button', class: 'action', 'data-index': String(i), onclick: () => choose(action),
+    }, w.actionText(action))));
+    choices.hidden = true;
     return new Promise(resolve => {
       pendingHuman = resolve;
-      actionsBox.replaceChildren(...mine.map((action, i) => el('button', {
-        type: 'button', class: 'action', 'data-index': String(i), 'aria-label': actionText(action),
-        onclick: () => choose(action),
-      }, actionLabel(action))));
-      const firstButton = actionsBox.querySelector('button');
-      if (firstButton) firstButton.focus();
+      if (legal.length === 1 && forcedBox.checked) {
+        status.textContent = `Your only move: ${w.actionText(legal[0])}.`;
+        setTimeout(() => { if (pendingHuman === resolve && mine === generation) choose(legal[0]); }, FORCED_PAUSE_MS);
+      } else {
+        status.textContent = clickable.size ? 'Your turn: click a card to play it.' : 'Your turn: choose a move.';
+        if (layout.pieces === 'tiles' && clickable.size) status.textContent = 'Your turn: click a tile.';
+      }
     });
   }
 
   async function choose(action) {
     if (!pendingHuman) return;
     problem.replaceChildren();
-    actionsBox.querySelectorAll('button').forEach(b => { b.disabled = true; });
+    choices.hidden = true;
+    root.querySelectorAll('#actions button, .playable').forEach(b => { b.disabled = true; });
     const reply = await apply(human, action);
     if (!reply.ok) {
       // The API's reason, as it gives it; the state is unchanged, so the same choices stay open.
       problem.replaceChildren(errorBox(`Refused: ${problemText(reply)}`));
-      actionsBox.querySelectorAll('button').forEach(b => { b.disabled = false; });
+      root.querySelectorAll('#actions button, .playable').forEach(b => { b.disabled = false; });
       return;
     }
     const resolve = pendingHuman;
     pendingHuman = null;
     actionsBox.replaceChildren();
-    freeForm.hidden = true;
     resolve();
   }
 
@@ -146,13 +190,13 @@ export async function playPage(gameId) {
   });
 
   async function botTurn(seat) {
-    status.textContent = `Bot in seat ${seat} is thinking…`;
+    status.textContent = `${names(seat)} is thinking…`;
     const legal = (step.legal_actions.find(a => a.seat === seat) || { actions: [] }).actions;
-    const view = await api(`/v1/games/${enc(gameId)}/view`, { state: step.state, seat });
+    const botView = await api(`/v1/games/${enc(gameId)}/view`, { state: step.state, seat });
     let action = legal[0];
-    if (view.ok) {
+    if (botView.ok) {
       const answer = await api(`/bots/${enc(botSelect.value)}/move`, {
-        match: 'play-page', game: gameId, seat, view: view.body.view, legal_actions: legal, deadline_ms: 1000,
+        match: 'play-page', game: gameId, seat, view: botView.body.view, legal_actions: legal, deadline_ms: 1000,
       });
       if (answer.ok && answer.body && answer.body.action) action = answer.body.action;
     }
@@ -162,25 +206,26 @@ export async function playPage(gameId) {
 
   async function run(mine) {
     while (mine === generation && !step.over) {
-      await showMyView();
-      const actor = step.to_act[0];
-      if (actor === human) {
-        await humanTurn();
+      await refreshView();
+      if (mine !== generation) return;
+      if (step.to_act.includes(human)) {
+        await humanTurn(mine);
       } else {
         const delay = Number(delaySelect.value);
         if (delay > 0) await sleep(delay);
         if (mine !== generation) return;
-        await botTurn(actor);
+        await botTurn(step.to_act[0]);
       }
     }
     if (mine !== generation) return;
-    await showMyView();
-    status.textContent = 'The game is over.';
+    await refreshView();
+    actionsBox.replaceChildren();
+    status.textContent = 'Game over.';
     root.dataset.over = 'true';
-    resultBox.replaceChildren(el('section', { class: 'panel', 'aria-labelledby': 'result-h' },
-      el('h2', { id: 'result-h' }, 'Result'), resultTable(step.result, seatLabel)));
+    summaryBox.replaceChildren(resultSummary(step.result, ctx()));
     startButton.textContent = 'Play again';
-    startButton.focus();
+    setup.open = true;
+    summaryBox.scrollIntoView({ block: 'start' });
   }
 
   form.addEventListener('submit', async event => {
@@ -191,17 +236,18 @@ export async function playPage(gameId) {
     delete root.dataset.over;
     players = Number(playersSelect.value);
     human = Number(seatSelect.value);
-    problem.replaceChildren();
-    resultBox.replaceChildren();
-    logList.replaceChildren();
-    actionsBox.replaceChildren();
-    const request = { players };
+    view = null;
+    for (const box of [problem, summaryBox, dealBox, logList, actionsBox]) box.replaceChildren();
+    const request = { players, options };
     if (seedInput.value !== '') request.seed = Number(seedInput.value);
     const reply = await api(`/v1/games/${enc(gameId)}/new`, request);
     if (!reply.ok) { problem.replaceChildren(errorBox(problemText(reply))); return; }
     step = reply.body;
-    log(null, step.events);
+    await refreshView();
+    log(step.events);
     startButton.textContent = 'Restart';
+    setup.open = false;
+    status.scrollIntoView({ block: 'start' });
     try {
       await run(mine);
     } catch (error) {

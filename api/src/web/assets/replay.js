@@ -1,6 +1,8 @@
-// The match page: summary, a replay viewer over the match's frames (GET /v1/matches/{id}/frames),
-// and, while the match runs, live moves from GET /v1/matches/{id}/events (Server-Sent Events).
-import { api, el, errorBox, problemText, date, render, describe, faceStyle, scoresPerDeal, resultTable, dealTable } from './faces.js';
+// The match page: summary, a replay viewer over the match's frames (GET /v1/matches/{id}/frames)
+// drawn as the table (table.js, from the family's layout), and, while the match runs, live moves
+// from GET /v1/matches/{id}/events (Server-Sent Events) with the seat to act and its clock.
+import { api, el, errorBox, problemText, date, scoresPerDeal, resultTable, dealTable, usePieceNames } from './faces.js';
+import { drawTable, words, sidesOf, seatsToAct, resultSummary, rawView } from './table.js';
 
 const enc = encodeURIComponent;
 
@@ -10,11 +12,20 @@ export async function matchPage(id) {
   if (!first.ok) { root.replaceChildren(errorBox(problemText(first))); return; }
   let match = first.body;
   const game = await api(`/v1/games/${enc(match.game)}`);
-  const family = game.ok ? game.body.family : match.game;
-  faceStyle.german = family === 'watten';
+  if (!game.ok) { root.replaceChildren(errorBox(problemText(game))); return; }
+  const family = game.body.family;
+  const layout = game.body.table;
+  usePieceNames(layout);
   const seatName = seat => {
     const s = match.seats[seat];
     return s ? `seat ${seat} (${s.name || s.bot})` : `seat ${seat}`;
+  };
+  // Names at the table: the bot's name, with the seat where two seats share a bot.
+  const tableName = seat => {
+    const s = match.seats[seat];
+    if (!s) return `seat ${seat}`;
+    const name = s.name || s.bot;
+    return match.seats.filter(o => (o.name || o.bot) === name).length > 1 ? `${name} ${seat}` : name;
   };
   const isOver = () => match.status === 'finished' || match.status === 'aborted';
 
@@ -24,6 +35,12 @@ export async function matchPage(id) {
   let viewerSeat = '';
   let liveSource = null;
   let liveCount = 0;
+  let speed = 1;
+  let showLastTrick = false;
+  // Live: each seat's time used so far, and when the last move arrived (the clock of the seat
+  // to act runs from there).
+  const liveLatency = [];
+  let lastMoveAt = Date.now();
 
   const summary = el('section', { class: 'panel', 'aria-label': 'Summary' });
   const seatSelect = el('select', { id: 'seat-select' });
@@ -35,9 +52,14 @@ export async function matchPage(id) {
   const btnNext = el('button', { type: 'button', id: 'next', 'aria-label': 'Next move' }, 'Next ▶');
   const btnLast = el('button', { type: 'button', id: 'last', 'aria-label': 'Last position' }, 'Last »');
   const slider = el('input', { type: 'range', id: 'slider', min: '0', max: '0', value: '0', 'aria-label': 'Position in the match' });
+  const speedSelect = el('select', { id: 'speed' }, [0.25, 0.5, 1, 2, 4].map(x => el('option', { value: String(x), selected: x === 1 }, `${x}×`)));
+  speedSelect.addEventListener('change', () => { speed = Number(speedSelect.value); if (timer) { stop(); toggle(); } });
   const position = el('span', { class: 'position', id: 'position', 'aria-live': 'polite' });
   const moveLine = el('p', { class: 'move-line', id: 'move-line' });
   const viewBox = el('div', { class: 'table-felt', id: 'view', 'aria-label': 'The table' });
+  const moveInfo = el('p', { class: 'move-info', id: 'move-info' });
+  const rawBox = el('div', { id: 'raw' });
+  const endBox = el('div', { id: 'end-summary' });
   const eventsBox = el('div', { id: 'events' });
   const dealsBox = el('div', { id: 'deals' });
   const resultBox = el('div', { id: 'result' });
@@ -48,9 +70,10 @@ export async function matchPage(id) {
       el('h2', { id: 'viewer-h' }, 'Replay'),
       el('p', { class: 'muted' }, 'Keys: ← and → step, Home and End jump, Space plays or pauses.'),
       seatLabel, liveStatus,
-      el('div', { class: 'viewer-controls', role: 'group', 'aria-label': 'Replay controls' }, btnFirst, btnPrev, btnPlay, btnNext, btnLast, slider),
-      position, moveLine,
-      el('div', { class: 'grid2' }, viewBox, el('div', {}, el('h3', {}, 'Events of this move'), eventsBox))),
+      el('div', { class: 'viewer-controls', role: 'group', 'aria-label': 'Replay controls' }, btnFirst, btnPrev, btnPlay, btnNext, btnLast,
+        el('label', { for: 'speed', class: 'speed' }, 'Speed ', speedSelect), slider),
+      position, moveLine, moveInfo, endBox,
+      el('div', { class: 'grid2' }, viewBox, el('div', {}, el('h3', {}, 'Events of this move'), eventsBox, rawBox))),
     el('section', { class: 'panel', 'aria-labelledby': 'scores-h' }, el('h2', { id: 'scores-h' }, 'Scores'), dealsBox, resultBox));
 
   function fillSummary() {
@@ -75,6 +98,30 @@ export async function matchPage(id) {
       : el('p', { class: 'muted' }, isOver() ? (match.error || 'No result.') : 'The match is still being played.'));
   }
 
+  const players = () => match.seats.length;
+  const tableCtx = view => ({ layout, players: players(), me: viewerSeat === '' ? null : Number(viewerSeat), names: tableName, sides: sidesOf(layout, view, players()) });
+
+  // A seat's clock: its bank less the time its moves took (each answered move earns the
+  // increment), less, for the seat to act in a live match, the time since the last move.
+  function clockOf(seat, upTo, acting) {
+    if (!match.clock) return null;
+    const moves = isOver() ? match.moves.slice(0, upTo) : null;
+    const used = moves ? moves.filter(m => m.seat === seat) : (liveLatency[seat] || []);
+    let bank = match.clock.initial_ms;
+    for (const m of used) bank += match.clock.increment_ms - (m.latency_ms ?? m);
+    if (acting && !isOver()) bank -= Date.now() - lastMoveAt;
+    const s = Math.max(0, Math.round(bank / 1000));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  }
+
+  function drawFrame(frame) {
+    const ctx = tableCtx(frame.view);
+    const acting = new Set(frame.to_act || seatsToAct(layout, frame.view));
+    viewBox.replaceChildren(drawTable(frame.view, { ...ctx, showLastTrick, onToggleLastTrick: open => { showLastTrick = open; },
+      clocks: match.clock ? seat => clockOf(seat, pos, acting.has(seat)) : null }));
+    rawBox.replaceChildren(rawView(frame.view));
+  }
+
   function show() {
     const last = frames.length - 1;
     pos = Math.max(0, Math.min(pos, last));
@@ -84,14 +131,23 @@ export async function matchPage(id) {
     const frame = frames[pos];
     position.textContent = frames.length === 0 ? 'No position yet' : pos === 0 ? `Start (0 of ${last})` : `Move ${pos} of ${last}`;
     if (!frame) { viewBox.replaceChildren(el('p', {}, 'Waiting for the first move…')); return; }
+    const w = words(tableCtx(frame.view));
     if (frame.index === null) {
-      moveLine.replaceChildren('Before the first move.', frame.to_act.length ? ` To act: ${frame.to_act.map(seatName).join(', ')}.` : '');
+      moveLine.replaceChildren('Before the first move.', frame.to_act.length ? ` To act: ${frame.to_act.map(s => w.seatName(s)).join(', ')}.` : '');
+      moveInfo.replaceChildren();
     } else {
-      moveLine.replaceChildren(el('strong', {}, seatName(frame.seat)), ' ',
-        frame.action ? describe(frame.action) : el('span', { class: 'muted' }, '(the action is shown once the match is over)'));
+      moveLine.replaceChildren(el('strong', {}, w.seatName(frame.seat)), ': ',
+        frame.action ? w.actionText(frame.action) : el('span', { class: 'muted' }, '(the action is shown once the match is over)'));
+      const move = (match.moves || [])[frame.index] || frame.live || {};
+      const fault = move.fault ? (move.fault.kind || move.fault) : null;
+      moveInfo.replaceChildren(
+        typeof move.latency_ms === 'number' ? el('span', { class: 'latency' }, `answered in ${move.latency_ms} ms`) : null,
+        move.comment ? el('span', { class: 'comment' }, `“${move.comment}”`) : null,
+        fault ? el('span', { class: 'fault' }, `fault: ${String(fault).replace(/_/g, ' ')}${move.fault.detail ? ` (${move.fault.detail})` : ''}`) : null);
     }
-    viewBox.replaceChildren(render(frame.view));
-    eventsBox.replaceChildren(frame.events.length ? el('ul', { class: 'events' }, frame.events.map(e => el('li', {}, describe(e))))
+    drawFrame(frame);
+    endBox.replaceChildren(pos === last && isOver() && match.result ? resultSummary(match.result, tableCtx(frame.view)) : '');
+    eventsBox.replaceChildren(frame.events.length ? el('ul', { class: 'events' }, frame.events.map(e => el('li', {}, w.eventText(e, null))))
       : el('p', { class: 'muted' }, 'None.'));
     btnFirst.disabled = btnPrev.disabled = pos === 0;
     btnNext.disabled = btnLast.disabled = pos >= last;
@@ -112,7 +168,7 @@ export async function matchPage(id) {
     timer = setInterval(() => {
       if (pos >= frames.length - 1) { if (isOver()) stop(); return; }
       go(pos + 1);
-    }, 600);
+    }, 600 / speed);
   }
   btnFirst.addEventListener('click', () => go(0));
   btnPrev.addEventListener('click', () => go(pos - 1));
@@ -161,7 +217,9 @@ export async function matchPage(id) {
       root.dataset.liveEvents = String(liveCount);
       if (move.index + 1 !== frames.length) return; // already shown (or a gap: the next refresh fills it)
       const following = pos === frames.length - 1;
-      frames.push({ index: move.index, seat: move.seat, action: null, events: move.events, view: move.view, to_act: move.to_act });
+      frames.push({ index: move.index, seat: move.seat, action: null, events: move.events, view: move.view, to_act: move.to_act, live: move });
+      (liveLatency[move.seat] = liveLatency[move.seat] || []).push(move.latency_ms || 0);
+      lastMoveAt = Date.now();
       liveStatus.textContent = `Live: ${frames.length - 1} moves so far.`;
       if (following) pos = frames.length - 1;
       show();
@@ -193,5 +251,14 @@ export async function matchPage(id) {
     show();
   }
   fillScores();
-  if (!isOver()) watch();
+  if (!isOver()) {
+    watch();
+    // The clock of the seat to act ticks between moves.
+    if (match.clock) {
+      const tick = setInterval(() => {
+        if (isOver()) { clearInterval(tick); return; }
+        if (frames[pos] && pos === frames.length - 1) drawFrame(frames[pos]);
+      }, 1000);
+    }
+  }
 }

@@ -24,6 +24,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::deal::parse_card_deals;
@@ -51,6 +52,7 @@ impl GameDef for Basra {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::error::SetupError;
@@ -48,6 +49,7 @@ impl GameDef for BirdDog {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -24,6 +24,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 pub use action::{Action, Event};
@@ -82,6 +83,7 @@ macro_rules! marglia_game {
                     options: $specs(),
                     presets: $presets(),
                     players_when: Vec::new(),
+                    table: table::table_layout(),
                 }
             }
 

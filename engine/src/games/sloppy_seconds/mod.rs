@@ -22,6 +22,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 pub use action::{Action, Event};
@@ -49,6 +50,7 @@ impl GameDef for SloppySeconds {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod bot;
 pub mod combination;
 pub mod rules;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::error::SetupError;
@@ -50,6 +51,7 @@ impl GameDef for TaiheAbao {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod bot;
 pub mod combination;
 pub mod rules;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::error::SetupError;
@@ -49,6 +50,7 @@ impl GameDef for TjakMatTchiKi {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -20,6 +20,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::error::SetupError;
@@ -49,6 +50,7 @@ impl GameDef for TrumpCrew {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

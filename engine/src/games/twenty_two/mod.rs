@@ -33,6 +33,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::cards::PackSpec;
@@ -76,6 +77,7 @@ impl GameDef for TwentyTwo {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: Vec::new(),
+            table: table::table_layout(),
         }
     }
 

@@ -32,6 +32,7 @@ pub mod bot;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use crate::deal::parse_card_deals;
@@ -66,6 +67,7 @@ impl GameDef for Watten {
             options: rules::option_specs(),
             presets: rules::presets(),
             players_when: rules::players_when(),
+            table: table::table_layout(),
         }
     }
 
