@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 6] = match self {
+        let files: [(i64, &'static str, &'static str); 7] = match self {
             Dialect::Sqlite => [
                 (
                     1,

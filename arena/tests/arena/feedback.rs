@@ -497,6 +497,7 @@ async fn lists_page_by_cursor_and_ndjson_streams_every_match_of_a_bot() {
                 status: MatchStatus::Aborted,
                 result: None,
                 error: Some("imported".into()),
+                abort_reason: None,
                 created_at: created_at + (i as i64) / 3,
                 started_at: None,
                 finished_at: Some(created_at),
