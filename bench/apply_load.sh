@@ -21,8 +21,9 @@ for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
 
-# BIN / ECHO override the binaries (then nothing is built); BASELINE_BIN adds a fourth server, e.g.
-# an older build of cardroom, measured in the same rounds for a side-by-side comparison.
+# BIN / ECHO override the binaries (then nothing is built); BASELINE_BIN adds two servers, an older
+# build of cardroom in transparent and in sealed mode, measured in the same rounds for a
+# side-by-side comparison.
 TARGET=${CARGO_TARGET_DIR:-target}
 if [ -z "${BIN:-}" ] || [ -z "${ECHO:-}" ]; then
   cargo build --release -q -p api --bin cardroom --example echo_server
@@ -82,16 +83,21 @@ wait_up "http://127.0.0.1:$((PORT + 1))/healthz"
 for _ in $(seq 100); do curl -fs -o /dev/null -d '{}' -H 'content-type: application/json' "http://127.0.0.1:$((PORT + 2))/echo" && break; sleep 0.1; done
 if [ -n "$BASELINE_BIN" ]; then
   CARDROOM_LOG=warn $BASELINE_BIN serve --port $((PORT + 3)) --no-ladder --database "$TMP/baseline.db" & PIDS+=($!)
+  CARDROOM_LOG=warn $BASELINE_BIN serve --port $((PORT + 4)) --no-ladder --database "$TMP/baseline-sealed.db" --seal-key-file "$TMP/key" & PIDS+=($!)
   wait_up "http://127.0.0.1:$((PORT + 3))/healthz"
+  wait_up "http://127.0.0.1:$((PORT + 4))/healthz"
 fi
 make_body "http://127.0.0.1:$PORT" "$TMP/transparent.json"
 make_body "http://127.0.0.1:$((PORT + 1))" "$TMP/sealed.json"
+# The baseline's own token (its format may differ).
+[ -z "$BASELINE_BIN" ] || make_body "http://127.0.0.1:$((PORT + 4))" "$TMP/baseline-sealed.json"
 for round in $(seq "$ROUNDS"); do
   run_wrk "transparent.$round" "http://127.0.0.1:$PORT/v1/games/$GAME/apply" "$TMP/transparent.json" "${PIDS[0]}"
   run_wrk "sealed.$round" "http://127.0.0.1:$((PORT + 1))/v1/games/$GAME/apply" "$TMP/sealed.json" "${PIDS[1]}"
   run_wrk "echo.$round" "http://127.0.0.1:$((PORT + 2))/echo" "$TMP/transparent.json" "${PIDS[2]}"
   if [ -n "$BASELINE_BIN" ]; then
     run_wrk "baseline.$round" "http://127.0.0.1:$((PORT + 3))/v1/games/$GAME/apply" "$TMP/transparent.json" "${PIDS[3]}"
+    run_wrk "baseline-sealed.$round" "http://127.0.0.1:$((PORT + 4))/v1/games/$GAME/apply" "$TMP/baseline-sealed.json" "${PIDS[4]}"
   fi
 done | tee "$TMP/summary"
 
@@ -100,11 +106,20 @@ done | tee "$TMP/summary"
 median() { grep "^$1\." "$TMP/summary" | sed "s/.* $2=\([0-9.]*\).*/\1/" | sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
 echo_rps=$(median echo rps)
 echo_cpu=$(median echo cpu_us_per_req)
-for name in transparent sealed baseline; do
+for name in transparent sealed baseline baseline-sealed; do
   rps=$(median "$name" rps)
   cpu=$(median "$name" cpu_us_per_req)
   if [ -n "$rps" ] && [ -n "$echo_rps" ]; then
     awk -v n="$name" -v r="$rps" -v e="$echo_rps" -v c="$cpu" -v ec="$echo_cpu" \
       'BEGIN {printf "%s median %d rps = %.0f%% of echo (%d rps); CPU per request %.1f us, echo %.1f us: %.0f%%\n", n, r, 100 * r / e, e, c, ec, 100 * ec / c}'
+  fi
+done
+# Issue 43's goal: sealed within 10% of transparent, by rate and by CPU per request (each build's
+# sealed server against its own transparent one).
+for pair in "sealed transparent" "baseline-sealed baseline"; do
+  set -- $pair
+  if [ -n "$(median "$1" rps)" ]; then
+    awk -v n="$1 / $2" -v r="$(median "$1" rps)" -v t="$(median "$2" rps)" -v c="$(median "$1" cpu_us_per_req)" -v tc="$(median "$2" cpu_us_per_req)" \
+      'BEGIN {printf "%s: %.2f by rate, %.2f by CPU per request\n", n, r / t, tc / c}'
   fi
 done

@@ -38,10 +38,11 @@ pub struct TransparentState {
     pub data: Map<String, Value>,
 }
 
-/// Sealed mode: `v1.` followed by base64url (no padding) of a nonce, the ciphertext and its tag;
-/// authenticated and encrypted, so it can be neither read nor altered without the server's key.
+/// Sealed mode: a format prefix (`v2.` issued; `v1.` tokens of older servers still accepted)
+/// followed by base64url (no padding) of a nonce, the ciphertext and its tag; authenticated and
+/// encrypted, so it can be neither read nor altered without the server's key.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(pattern = "^v1\\.[A-Za-z0-9_-]+$")]
+#[schema(pattern = "^v[12]\\.[A-Za-z0-9_-]+$")]
 #[allow(dead_code)] // reason: schema only
 pub struct SealedState(pub String);
 

@@ -133,6 +133,9 @@ pub trait Game: Send + Sync {
     /// parse it.
     fn load_json_field(&self, text: &str, field: &str)
     -> Option<(LoadedField, Map<String, Value>)>;
+    /// Loads and validates a state saved by [`Match::save_msgpack`], with the checks of
+    /// [`Game::load`].
+    fn load_msgpack(&self, bytes: &[u8]) -> Result<Box<dyn Match>, StateError>;
     /// Replays `actions` from a setup; stops at the first refused action.
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError>;
     /// Plays one uniformly random game to its end and returns the number of actions applied.
@@ -220,6 +223,10 @@ pub trait Match: Send + Sync {
     fn save_json(&self) -> String {
         serde_json::to_string(&self.save()).unwrap_or_default()
     }
+    /// The same envelope in MessagePack, appended to `out`: the plaintext of the API's sealed
+    /// tokens, which no client reads (smaller than the JSON text and read back without parsing
+    /// text, by [`Game::load_msgpack`]).
+    fn save_msgpack(&self, out: &mut Vec<u8>) -> Result<(), String>;
     /// A copy.
     fn clone_match(&self) -> Box<dyn Match>;
     /// Every piece in the game (conformance audit).
@@ -548,6 +555,24 @@ impl<G: GameDef> Game for PresetGame<G> {
         Some((loaded, rest))
     }
 
+    fn load_msgpack(&self, bytes: &[u8]) -> Result<Box<dyn Match>, StateError> {
+        let envelope: Envelope<G::State> =
+            rmp_serde::from_slice(bytes).map_err(|e| StateError::Malformed(e.to_string()))?;
+        if envelope.version != STATE_VERSION {
+            return Err(StateError::UnsupportedVersion {
+                found: envelope.version,
+                supported: STATE_VERSION,
+            });
+        }
+        if envelope.game != self.info.id {
+            return Err(StateError::WrongGame {
+                expected: self.info.id.clone(),
+                found: envelope.game,
+            });
+        }
+        self.checked(envelope.data)
+    }
+
     fn replay(&self, request: &NewGame, actions: &[(Seat, Value)]) -> Result<Replay, SetupError> {
         let (mut game, mut events) = self.typed_start(request)?;
         let mut refused = None;
@@ -831,18 +856,13 @@ impl<G: GameDef> Match for TypedMatch<G> {
     }
 
     fn save_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Envelope<'a, S> {
-            version: u64,
-            game: &'a str,
-            data: &'a S,
-        }
-        serde_json::to_string(&Envelope {
-            version: STATE_VERSION,
-            game: &self.id,
-            data: &self.state,
-        })
-        .unwrap_or_default()
+        serde_json::to_string(&self.envelope()).unwrap_or_default()
+    }
+
+    fn save_msgpack(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        // Fields by name (maps, not arrays): states skip absent fields and hold tagged and
+        // untagged enums, which only a self-describing form reads back.
+        rmp_serde::encode::write_named(out, &self.envelope()).map_err(|e| e.to_string())
     }
 
     fn clone_match(&self) -> Box<dyn Match> {
@@ -945,6 +965,24 @@ impl<G: GameDef> Match for TypedMatch<G> {
             id: self.id.clone(),
             state,
         }))
+    }
+}
+
+/// The envelope of a state being saved.
+#[derive(Serialize)]
+struct SavedEnvelope<'a, S> {
+    version: u64,
+    game: &'a str,
+    data: &'a S,
+}
+
+impl<G: GameDef> TypedMatch<G> {
+    fn envelope(&self) -> SavedEnvelope<'_, G::State> {
+        SavedEnvelope {
+            version: STATE_VERSION,
+            game: &self.id,
+            data: &self.state,
+        }
     }
 }
 

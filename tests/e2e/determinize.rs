@@ -94,7 +94,7 @@ async fn a_sealing_server_answers_sealed_samples() {
     let mine = view(&app, &step["state"], 0).await;
     for state in reply.body["states"].as_array().unwrap() {
         let token = state.as_str().expect("a sealed token");
-        assert!(token.starts_with("v1."), "{token}");
+        assert!(token.starts_with("v2."), "{token}");
         assert_eq!(view(&app, state, 0).await, mine);
     }
 }
