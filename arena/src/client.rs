@@ -680,10 +680,10 @@ impl BotClient {
                 }
                 return Err(Failure::Other(
                     Fault::new(
-                    FaultKind::BadStatus,
-                    format!("the bot answered HTTP {}", status.as_u16()),
-                )
-                .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &excerpt)),
+                        FaultKind::BadStatus,
+                        format!("the bot answered HTTP {}", status.as_u16()),
+                    )
+                    .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &excerpt)),
                 ));
             }
             let mut bytes = Vec::new();
@@ -696,10 +696,10 @@ impl BotClient {
                     bytes.extend_from_slice(&chunk);
                     return Err(Failure::Other(
                         Fault::new(
-                        FaultKind::BadJson,
-                        format!("the answer is larger than {BODY_LIMIT} bytes"),
-                    )
-                    .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &bytes)),
+                            FaultKind::BadJson,
+                            format!("the answer is larger than {BODY_LIMIT} bytes"),
+                        )
+                        .with_answer(BotAnswer::excerpt(Some(status.as_u16()), &bytes)),
                     ));
                 }
                 bytes.extend_from_slice(&chunk);
