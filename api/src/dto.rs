@@ -388,10 +388,6 @@ pub struct ActionRollouts {
 
 /// Rollouts after a seat's actions.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({"seat": 0, "seed": 7, "policy": "random", "determinized": false, "results": [
-    {"action": {"type": "play", "card": "AS"}, "playouts": 100, "mean": [1.25, -0.75, -0.5], "standard_error": [0.21, 0.18, 0.17]},
-    {"action": {"type": "play", "card": "7H"}, "playouts": 100, "mean": [-0.5, 0.25, 0.25], "standard_error": [0.2, 0.19, 0.18]}
-]}))]
 pub struct RolloutsResponse {
     /// The seat.
     pub seat: usize,

@@ -441,6 +441,40 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         ok_body,
         json!({"seat": 0, "seed": EXAMPLE_SEED, "states": samples}),
     );
+    let seat_actions: Vec<usize> = (0..sample.start.legal_actions(first_seat).len()).collect();
+    set_example(
+        doc,
+        &path("rollouts"),
+        json_body,
+        json!({"state": start_state, "seat": first_seat, "count": 20, "policy": "random", "seed": EXAMPLE_SEED}),
+    );
+    let plan = engine::search::RolloutPlan {
+        actions: &seat_actions,
+        count: 20,
+        start: engine::search::RolloutStart::Exact,
+    };
+    if let Ok(values) = sample.start.rollouts(
+        first_seat,
+        plan,
+        engine::search::Rollout::Uniform,
+        &mut engine::rng::PlayoutRng::new(EXAMPLE_SEED),
+        &mut |_| true,
+    ) {
+        let legal = sample.start.legal_actions(first_seat);
+        let results: Vec<Value> = legal
+            .iter()
+            .zip(&values)
+            .map(|(action, value)| {
+                json!({"action": action, "playouts": value.playouts, "mean": value.mean(), "standard_error": value.standard_error()})
+            })
+            .collect();
+        set_example(
+            doc,
+            &path("rollouts"),
+            ok_body,
+            json!({"seat": first_seat, "seed": EXAMPLE_SEED, "policy": "random", "determinized": false, "results": results}),
+        );
+    }
     if let Some(Move {
         before,
         seat,
