@@ -17,6 +17,12 @@
 //
 // Usage: node bot.mjs [--port 8765] [--host 127.0.0.1] [--games twenty_two,...] [--name NAME]
 // --port 0 picks a free port; the first line on stdout is "listening on http://HOST:PORT".
+//
+// Stream mode, for a bot the arena cannot reach (a laptop behind NAT or a firewall):
+//   node bot.mjs --connect https://arena.example --token TOKEN   (or CARDROOM_TOKEN=TOKEN)
+// The bot registered with "transport": "stream" connects out: it reads GET /v1/bot/stream (one
+// JSON object per line) and answers each `move` line with POST /v1/bot/matches/{id}/move. No
+// port, no signatures: the token is the credential.
 
 import { createServer } from "node:http";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -185,6 +191,78 @@ export function createBot({ name, games, secret }) {
   return server;
 }
 
+/** Pause before connecting again after the stream drops: doubles from 1 s up to 30 s. */
+const RECONNECT_MS = { first: 1000, max: 30_000 };
+
+/** The token was refused: connecting again cannot help. */
+class TokenRefused extends Error {}
+
+/**
+ * Stream mode: connects out to the arena (GET /v1/bot/stream, bearer token) and answers every
+ * `move` line with POST /v1/bot/matches/{match_id}/move {request_id, action}. After a drop it
+ * connects again with a growing pause; the arena then sends the pending moves of the bot's
+ * running matches at once (a second connection replaces the first). Returns when `signal` aborts;
+ * throws when the arena refuses the token.
+ * @param {{arena: string, token: string, log?: (line: string) => void, signal?: AbortSignal}} options
+ */
+export async function connect({ arena, token, log = console.error, signal }) {
+  const base = arena.replace(/\/+$/, "");
+  const authorization = `Bearer ${token}`;
+  const answer = async (line) => {
+    const matchId = line.match_id ?? line.match;
+    const response = await fetch(`${base}/v1/bot/matches/${encodeURIComponent(matchId)}/move`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ request_id: line.request_id, action: choose(line) }),
+      signal,
+    });
+    // 409 stale_request: the arena moved on (the deadline passed, or another connection
+    // answered); 422: the action was refused. Both are the arena's to judge, not a reason to stop.
+    if (response.status !== 204) log(`move in ${matchId}: HTTP ${response.status} ${await response.text()}`);
+  };
+  const handle = async (line) => {
+    if (line.type === "move") return answer(line);
+    if (line.type === "match_start") log(`match ${line.match_id ?? line.match} (${line.game}) started: seat ${line.seat}`);
+    if (line.type === "match_end") {
+      const { ranking, scores } = line.result ?? {};
+      log(`match ${line.match_id ?? line.match} ended: ranking ${JSON.stringify(ranking)} scores ${JSON.stringify(scores)}`);
+    }
+  };
+  let pause = RECONNECT_MS.first;
+  while (!signal?.aborted) {
+    try {
+      const response = await fetch(`${base}/v1/bot/stream`, {
+        headers: { authorization, accept: "application/x-ndjson" },
+        signal,
+      });
+      if (response.status === 401 || response.status === 403) {
+        throw new TokenRefused(`the arena refused the token: HTTP ${response.status} ${await response.text()}`);
+      }
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${await response.text()}`);
+      log(`connected to ${base}`);
+      pause = RECONNECT_MS.first;
+      const decoder = new TextDecoder();
+      let buffered = "";
+      for await (const chunk of response.body) {
+        buffered += decoder.decode(chunk, { stream: true });
+        for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+          const text = buffered.slice(0, end).trim();
+          buffered = buffered.slice(end + 1);
+          // Empty lines are the arena's keep-alive.
+          if (text) await handle(JSON.parse(text));
+        }
+      }
+      log("the arena closed the stream");
+    } catch (error) {
+      if (error instanceof TokenRefused) throw error;
+      if (signal?.aborted) return;
+      log(`stream: ${error.message}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, RECONNECT_MS.max);
+  }
+}
+
 function main() {
   const { values } = parseArgs({
     options: {
@@ -192,8 +270,27 @@ function main() {
       host: { type: "string", default: "127.0.0.1" },
       games: { type: "string", default: "twenty_two" },
       name: { type: "string", default: "javascript-starter" },
+      connect: { type: "string" },
+      token: { type: "string", default: process.env.CARDROOM_TOKEN ?? "" },
     },
   });
+  if (values.connect !== undefined) {
+    if (!values.token) {
+      console.error("--connect needs the bot's token: --token TOKEN or CARDROOM_TOKEN");
+      process.exit(2);
+    }
+    const stop = new AbortController();
+    process.on("SIGINT", () => stop.abort());
+    process.on("SIGTERM", () => stop.abort());
+    connect({ arena: values.connect, token: values.token, signal: stop.signal }).then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error.message);
+        process.exit(1);
+      },
+    );
+    return;
+  }
   const secret = process.env.CARDROOM_SIGNING_SECRET ?? "";
   if (!secret) {
     console.error(

@@ -9,6 +9,9 @@
 //! Without it every request is accepted: that is only for the first registration probe, before the
 //! arena has told you the secret. `--port 0` picks a free port; the first line on stdout is
 //! `listening on http://HOST:PORT`.
+//!
+//! With `--connect URL --token T` (or `CARDROOM_TOKEN`) it runs in stream mode instead: no server,
+//! the bot connects out to the arena (see `src/stream.rs`).
 #![forbid(unsafe_code)]
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
@@ -46,6 +49,18 @@ struct Args {
         default_value = ""
     )]
     secret: String,
+    /// Stream mode: the arena to connect out to (e.g. `https://arena.example`), for a bot
+    /// registered with `"transport": "stream"`. No server is started.
+    #[arg(long, value_name = "URL")]
+    connect: Option<String>,
+    /// The bot's token (from registration), for stream mode.
+    #[arg(
+        long,
+        env = "CARDROOM_TOKEN",
+        hide_env_values = true,
+        default_value = ""
+    )]
+    token: String,
 }
 
 /// What every handler reads.
@@ -159,6 +174,16 @@ async fn end(
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
     let args = Args::parse();
+    if let Some(arena) = &args.connect {
+        if args.token.is_empty() {
+            eprintln!("--connect needs the bot's token: --token TOKEN or CARDROOM_TOKEN");
+            std::process::exit(2);
+        }
+        let stream = cardroom_starter_bot::stream::Stream::new(arena, &args.token)
+            .map_err(std::io::Error::other)?;
+        let error = stream.run(cardroom_starter_bot::strategy::choose).await;
+        return Err(std::io::Error::other(error));
+    }
     if args.secret.is_empty() {
         eprintln!(
             "CARDROOM_SIGNING_SECRET is not set: accepting unsigned requests (only for registering)"
