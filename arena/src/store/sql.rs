@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 7] = match self {
+        let files: [(i64, &'static str, &'static str); 8] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -163,6 +163,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/sqlite/0007_feedback.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/sqlite/0011_watchable.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -200,6 +205,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/postgres/0007_feedback.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/postgres/0011_watchable.sql"),
                 ),
             ],
         };
