@@ -278,6 +278,15 @@ pub struct MatchView {
     /// Seed; `null` until the match has ended (it would reveal every hand).
     #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
+    /// The commitment to the seed, published from the start: the hex SHA-256 of the UTF-8 text
+    /// `"<seed>:<seed_salt>"` (the seed in decimal). Once the match has ended, anyone checks it
+    /// against `seed` and `seed_salt` (`printf '%s' "<seed>:<seed_salt>" | sha256sum`). `null`
+    /// for matches played before commitments.
+    #[schema(example = "4e2ed532a924a2512a90d7228d5fb36600979cf57160db4e132acf1af95f9261")]
+    pub seed_commitment: Option<String>,
+    /// The commitment's random salt (64 hex digits, fresh for each match); `null` until the
+    /// match has ended, like the seed.
+    pub seed_salt: Option<String>,
     /// Stacked deals; `null` until the match has ended.
     pub deals: Option<Vec<Vec<String>>>,
     /// Moves ratings.

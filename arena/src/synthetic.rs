@@ -192,6 +192,8 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             bots: seats,
             options: Value::Object(Default::default()),
             seed: template.seed,
+            // Filled matches stand for past ones, stored before commitments.
+            seed_salt: None,
             deals: Vec::new(),
             ranked,
             ladder: ranked,

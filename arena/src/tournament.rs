@@ -218,6 +218,7 @@ mod tests {
                 bots: bots.iter().map(|b| b.to_string()).collect(),
                 options: json!({}),
                 seed: 1,
+                seed_salt: None,
                 deals: Vec::new(),
                 ranked: false,
                 ladder: false,

@@ -3,6 +3,7 @@
 
 use super::{Arena, dedup, ranked_clock};
 use crate::bots::{hash_token, new_id, token_matches};
+use crate::commitment;
 use crate::dto::{
     CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
     MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
@@ -226,6 +227,7 @@ impl Arena {
             seed: request
                 .seed
                 .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED),
+            seed_salt: Some(commitment::new_salt()),
             deals,
             ranked,
             ladder,
@@ -299,6 +301,11 @@ impl Arena {
             game: record.game.clone(),
             options: record.options.clone(),
             seed: ended.then_some(record.seed),
+            seed_commitment: record
+                .seed_salt
+                .as_deref()
+                .map(|salt| commitment::seed_commitment(record.seed, salt)),
+            seed_salt: record.seed_salt.clone().filter(|_| ended),
             deals: ended.then(|| record.deals.clone()),
             ranked: record.ranked,
             ladder: record.ladder,
