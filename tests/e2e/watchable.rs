@@ -107,7 +107,10 @@ async fn a_paced_match_holds_each_move_without_charging_the_bots() {
 
     // Without a pace the match record says 0.
     let unpaced = server
-        .post("/v1/matches", &json!({"game": "twenty_two", "bots": builtins}))
+        .post(
+            "/v1/matches",
+            &json!({"game": "twenty_two", "bots": builtins}),
+        )
         .await;
     let unpaced = server
         .wait_finished(unpaced["id"].as_str().expect("id"))
