@@ -214,7 +214,9 @@ impl Arena {
         }
         let pace_ms = request.pace_ms.unwrap_or(0);
         if !PACE_MS.contains(&pace_ms) {
-            return Err(ServiceError::invalid("`pace_ms` must be between 0 and 5000"));
+            return Err(ServiceError::invalid(
+                "`pace_ms` must be between 0 and 5000",
+            ));
         }
         let record = MatchRecord {
             id: new_id("m"),

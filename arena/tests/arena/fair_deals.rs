@@ -112,7 +112,11 @@ async fn a_running_matchs_seed_shows_nowhere_and_its_commitment_checks_out_at_th
     let over = get_json(&http, format!("{base}/v1/matches/{id}")).await;
     assert_eq!(over["seed"], seed);
     assert_eq!(over["seed_salt"], salt.as_str());
-    assert_eq!(over["seed_commitment"], commitment.as_str(), "the same commitment");
+    assert_eq!(
+        over["seed_commitment"],
+        commitment.as_str(),
+        "the same commitment"
+    );
     // What a reader checks with sha256sum: the text "<seed>:<salt>".
     assert_eq!(
         seed_commitment(
@@ -232,12 +236,7 @@ async fn a_finished_deals_seed_gives_away_no_other_deal_of_its_tournament() {
     // A table shows nothing while its deal plays.
     let (status, body) = send(http.get(format!("{base}/v1/matches/{}", tables[1]))).await;
     assert_eq!(status, 403, "{body}");
-    let second = arena
-        .store()
-        .get_match(&tables[1])
-        .await
-        .unwrap()
-        .unwrap();
+    let second = arena.store().get_match(&tables[1]).await.unwrap().unwrap();
     assert_ne!(
         Some(first["seed_salt"].as_str().expect("deal 0's salt")),
         second.seed_salt.as_deref(),
