@@ -129,7 +129,7 @@ pub struct BotList {
 /// `POST /v1/matches`: play a match.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}}))]
+#[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}, "pace_ms": 800}))]
 pub struct CreateMatch {
     /// Game id.
     pub game: String,
@@ -162,6 +162,12 @@ pub struct CreateMatch {
     /// own clock (docs/bots.md) and refuse this field.
     #[serde(default)]
     pub clock: Option<Clock>,
+    /// Hold each move at least this many milliseconds after the previous one was published, so
+    /// spectators can follow the match (0 to 5000; default 0, no hold). The hold is not taken
+    /// from any bot's deadline or clock: a bot is asked once the previous move is published.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 5000)]
+    pub pace_ms: Option<u64>,
 }
 
 /// The answer to `POST /v1/matches`.
@@ -272,6 +278,15 @@ pub struct MatchView {
     /// Seed; `null` until the match has ended (it would reveal every hand).
     #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: Option<u64>,
+    /// The commitment to the seed, published from the start: the hex SHA-256 of the UTF-8 text
+    /// `"<seed>:<seed_salt>"` (the seed in decimal). Once the match has ended, anyone checks it
+    /// against `seed` and `seed_salt` (`printf '%s' "<seed>:<seed_salt>" | sha256sum`). `null`
+    /// for matches played before commitments.
+    #[schema(example = "4e2ed532a924a2512a90d7228d5fb36600979cf57160db4e132acf1af95f9261")]
+    pub seed_commitment: Option<String>,
+    /// The commitment's random salt (64 hex digits, fresh for each match); `null` until the
+    /// match has ended, like the seed.
+    pub seed_salt: Option<String>,
     /// Stacked deals; `null` until the match has ended.
     pub deals: Option<Vec<Vec<String>>>,
     /// Moves ratings.
@@ -284,6 +299,9 @@ pub struct MatchView {
     pub max_faults: u32,
     /// Each seat's time bank, if the match has one.
     pub clock: Option<Clock>,
+    /// Each move is held at least this many milliseconds after the previous one, for
+    /// spectators (0: no hold).
+    pub pace_ms: u64,
     /// Seats and their bots.
     pub seats: Vec<SeatView>,
     /// Every move.

@@ -20,6 +20,7 @@
 pub mod bots;
 pub mod builtin;
 pub mod client;
+pub mod commitment;
 pub mod config;
 pub mod dto;
 pub mod limits;

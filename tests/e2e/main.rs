@@ -25,4 +25,5 @@ mod rollouts;
 mod sealed;
 mod starters;
 mod toolchains;
+mod watchable;
 mod web;

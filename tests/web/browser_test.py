@@ -2,10 +2,12 @@
 
 Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loopback bot) and
 passes a JSON config as argv[1]:
-  {"base", "sealed_base", "finished_match", "slow_bots", "screenshots", "bot", "failing_bot"}
+  {"base", "sealed_base", "finished_match", "slow_bots", "builtin_bots", "admin_token", "screenshots",
+   "bot", "failing_bot"}
 Checks: every page loads with no console error; the replay viewer steps through a finished match
 (buttons, slider, keys, speeds) and the scores it shows equal the API's; a live match page receives
-events while the match runs; a person plays a whole game of every family by clicking cards (buttons
+events while the match runs; on a paced live match with a clock the seat to act is highlighted and its
+clock ticks, and the deal's commitment is verified once it is over; a person plays a whole game of every family by clicking cards (buttons
 only for moves no card names), with readable log sentences, every seat, the centre and the hand in
 view at 1280x900, and the result named at the top; no page scrolls sideways at 390x844; card faces
 have text alternatives; text has sufficient contrast (WCAG AA). Writes screenshots.
@@ -390,6 +392,82 @@ def live(context):
     print(f"ok: live match page received {received}+ events while running")
 
 
+def api_delete(path):
+    request = urllib.request.Request(
+        BASE + path, method="DELETE", headers={"authorization": "Bearer " + config["admin_token"]}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def clock_seconds(text):
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def acting_clock(page):
+    """The seat to act on the live table and its clock ("m:ss"), with the move shown."""
+    return page.evaluate(
+        """() => {
+             const seat = document.querySelector('#view .seat.acting');
+             const clock = seat && seat.querySelector('.clock');
+             return seat && clock ? {seat: seat.dataset.seat, clock: clock.textContent,
+                                     current: seat.getAttribute('aria-current'),
+                                     position: document.getElementById('position').textContent} : null;
+           }"""
+    )
+
+
+def paced_live_match():
+    return api("/v1/matches", {"game": "twenty_two", "bots": config["builtin_bots"], "seed": 12,
+                               "pace_ms": 2500, "clock": {"initial_ms": 60000, "increment_ms": 0}})["id"]
+
+
+def live_clock_and_fair_deal(context):
+    """A live paced match with a clock: the seat to act is highlighted and its clock ticks down
+    between moves; the seed commitment shows from the start and the seed stays secret; once the
+    match is over (here cancelled) the page checks the revealed seed against it. A finished
+    match's page shows the deal verified."""
+    match_id = paced_live_match()
+    page, console = open_page(context, f"/match/{match_id}", "#view .seat.acting .clock")
+    running = api(f"/v1/matches/{match_id}")
+    check(running["status"] in ("queued", "running") and running["seed"] is None and running.get("seed_salt") is None,
+          f"live: the seed shows while the match runs: {running}")
+    check(page.locator("#seed-commitment").inner_text() == running["seed_commitment"],
+          "live: the page does not show the commitment of GET /v1/matches/{id}")
+    check("stays secret" in page.locator("#deal-status").inner_text(), "live: no word on the secret seed")
+    ticked = None
+    for _ in range(5):
+        before = acting_clock(page)
+        page.wait_for_timeout(1300)
+        after = acting_clock(page)
+        if before and after and before["position"] == after["position"] and before["seat"] == after["seat"]:
+            ticked = (before, after)
+            break
+    check(ticked is not None, "live: no stretch of 1.3 s without a move to watch the clock in")
+    before, after = ticked
+    check(before["current"] == "true", f"live: the seat to act is not marked current: {before}")
+    check(clock_seconds(after["clock"]) < clock_seconds(before["clock"]),
+          f"live: the clock of seat {before['seat']} to act does not tick down: {before['clock']} then {after['clock']}")
+    others = page.evaluate("() => [...document.querySelectorAll('#view .seat:not(.acting)')].length")
+    check(others >= 1, "live: only the seat to act is highlighted")
+    api_delete(f"/v1/matches/{match_id}")
+    page.wait_for_selector("#deal-status[data-verified]", timeout=30000)
+    verdict = page.locator("#deal-status").inner_text()
+    check("Deal verified: the seed matches the commitment published at the start" in verdict,
+          f"live: once over, the deal is not verified: {verdict!r}")
+    console.assert_clean("live paced match")
+    page.close()
+
+    page, console = open_page(context, "/match/" + config["finished_match"], "#deal-status[data-verified]")
+    verdict = page.locator("#deal-status").inner_text()
+    check(page.get_attribute("#deal-status", "data-verified") == "true" and "Deal verified" in verdict,
+          f"finished match: {verdict!r}")
+    console.assert_clean("finished match's deal")
+    page.close()
+    print(f"ok: live clock ticked {before['clock']} -> {after['clock']} for seat {before['seat']}; deals verified")
+
+
 def play(context, game, screenshot=None, base=None):
     global BASE
     saved, BASE = BASE, base or BASE
@@ -566,7 +644,13 @@ def no_sideways_scroll(browser):
     """At 390x844 no page scrolls sideways; on the play page the centre and the hand fit the
     first screen."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    pages = site_pages(sorted({g["family"] for g in api("/v1/games")}))
+    # Every page, the live match page and the API docs included.
+    live_id = paced_live_match()
+    pages = site_pages(sorted({g["family"] for g in api("/v1/games")})) + [
+        ("/match/" + live_id, "#view .seat.acting"),
+        ("/matches?game=twenty_two", "#list table"),
+        ("/docs/", "body"),
+    ]
     for path, ready in pages:
         page, console = open_page(context, path, ready)
         if path.startswith("/play/"):
@@ -582,6 +666,7 @@ def no_sideways_scroll(browser):
         console.assert_clean(f"{path} at 390x844")
         page.close()
     context.close()
+    api_delete(f"/v1/matches/{live_id}")
     print(f"ok: {len(pages)} pages at 390x844 without sideways scrolling")
 
 
@@ -595,6 +680,7 @@ def main():
             bot_page(context)
             replay(context)
             live(context)
+            live_clock_and_fair_deal(context)
             play(context, "twenty_two", screenshot=config["screenshots"] + "/play.png")
             every_family_at_the_table(context)
             no_sideways_scroll(browser)

@@ -3,6 +3,7 @@
 
 use super::{Arena, dedup, ranked_clock};
 use crate::bots::{hash_token, new_id, token_matches};
+use crate::commitment;
 use crate::dto::{
     CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
     MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
@@ -12,6 +13,10 @@ use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{AbortReason, MatchFilter, MatchRecord, MatchStatus, now_ms};
 use std::time::Duration;
+
+/// The hold between two moves a match may ask for (`pace_ms`): up to 5 s, long enough to follow
+/// a card game move by move.
+pub const PACE_MS: std::ops::RangeInclusive<u64> = 0..=5000;
 
 impl Arena {
     /// Creates a match and queues it.
@@ -207,6 +212,12 @@ impl Arena {
                 "`deadline_ms` must be between 10 and 60000",
             ));
         }
+        let pace_ms = request.pace_ms.unwrap_or(0);
+        if !PACE_MS.contains(&pace_ms) {
+            return Err(ServiceError::invalid(
+                "`pace_ms` must be between 0 and 5000",
+            ));
+        }
         let record = MatchRecord {
             id: new_id("m"),
             seq: 0,
@@ -218,12 +229,14 @@ impl Arena {
             seed: request
                 .seed
                 .unwrap_or_else(|| rand::random::<u64>() & engine::rng::MAX_SEED),
+            seed_salt: Some(commitment::new_salt()),
             deals,
             ranked,
             ladder,
             deadline_ms,
             max_faults: self.inner.config.max_faults,
             clock,
+            pace_ms,
             status: MatchStatus::Queued,
             result: None,
             error: None,
@@ -290,12 +303,18 @@ impl Arena {
             game: record.game.clone(),
             options: record.options.clone(),
             seed: ended.then_some(record.seed),
+            seed_commitment: record
+                .seed_salt
+                .as_deref()
+                .map(|salt| commitment::seed_commitment(record.seed, salt)),
+            seed_salt: record.seed_salt.clone().filter(|_| ended),
             deals: ended.then(|| record.deals.clone()),
             ranked: record.ranked,
             ladder: record.ladder,
             deadline_ms: record.deadline_ms,
             max_faults: record.max_faults,
             clock: record.clock,
+            pace_ms: record.pace_ms,
             seats,
             events: moves
                 .iter()

@@ -2,6 +2,7 @@
 
 use super::Arena;
 use crate::bots::new_id;
+use crate::commitment;
 use crate::dto::{
     CreateMatch, CreateTournament, SeatView, TournamentCancelled, TournamentCreated,
     TournamentList, TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary,
@@ -75,6 +76,9 @@ impl Arena {
                         moves_pruned: false,
                         bots: bots.clone(),
                         seed: deal_seed(seed, deal),
+                        // Each table its own salt: a salt revealed at one table's end must not
+                        // help search the seed of a table still playing.
+                        seed_salt: Some(commitment::new_salt()),
                         // Queued deal by deal (the queue runs oldest first), so a deal's tables
                         // play together and its results open early.
                         created_at: template.created_at + i64::from(deal),

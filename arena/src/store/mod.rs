@@ -214,6 +214,9 @@ pub struct MatchRecord {
     pub options: Value,
     /// Seed of the game.
     pub seed: u64,
+    /// The random salt of the seed's commitment, published from the start
+    /// ([`crate::commitment`]); None for matches stored before commitments.
+    pub seed_salt: Option<String>,
     /// Stacked deals.
     pub deals: Vec<Vec<String>>,
     /// Moves ratings when finished.
@@ -226,6 +229,9 @@ pub struct MatchRecord {
     pub max_faults: u32,
     /// Each seat's time bank, if the match has one.
     pub clock: Option<Clock>,
+    /// Each move is held at least this long after the previous one was published, for
+    /// spectators (0: no hold); bots' deadlines and clocks do not include the hold.
+    pub pace_ms: u64,
     /// Status.
     pub status: MatchStatus,
     /// The result, once finished.
@@ -277,14 +283,17 @@ pub struct TournamentMatch {
     pub record: MatchRecord,
 }
 
-/// The seed of deal `deal` of a tournament seeded `seed`: a SplitMix64 step, so deals differ
-/// however close their numbers, kept JSON-safe (at most 2^53 - 1).
+/// The seed of deal `deal` of a tournament seeded `seed`: the first 8 bytes (little-endian) of
+/// SHA-256 of the text `"cardroom deal <deal> of <seed>"`, kept JSON-safe (at most 2^53 - 1).
+/// One-way: a deal's seed, revealed when its tables end, does not give away the tournament's
+/// seed, hence the seeds of deals still playing (an invertible mix, such as the SplitMix64 step
+/// used before, did).
 pub fn deal_seed(seed: u64, deal: u32) -> u64 {
-    let mut z = seed ^ u64::from(deal).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) & engine::rng::MAX_SEED
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("cardroom deal {deal} of {seed}").as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first) & engine::rng::MAX_SEED
 }
 
 /// One move of a match, as stored.

@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 7] = match self {
+        let files: [(i64, &'static str, &'static str); 8] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -163,6 +163,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/sqlite/0007_feedback.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/sqlite/0011_watchable.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -200,6 +205,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/postgres/0007_feedback.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/postgres/0011_watchable.sql"),
                 ),
             ],
         };
@@ -289,8 +299,8 @@ impl Statements {
     fn new(dialect: Dialect) -> Self {
         let now = dialect.now_ms();
         let match_select = format!(
-            "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
-             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
+            "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.seed_salt, m.deals, m.ranked, m.ladder, m.deadline_ms, \
+             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.pace_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
              {} AS bots FROM matches m",
             dialect.seat_bots()
         );
@@ -544,8 +554,8 @@ macro_rules! insert_match_rows {
         let dialect: Dialect = $dialect;
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, {})",
+             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, seq) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -560,6 +570,8 @@ macro_rules! insert_match_rows {
         .bind(record.created_at)
         .bind(record.clock.map(|c| c.initial_ms as i64))
         .bind(record.clock.map(|c| c.increment_ms as i64))
+        .bind(record.pace_ms as i64)
+        .bind(&record.seed_salt)
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
@@ -602,6 +614,7 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
         bots: parse(&row.text("bots")?)?,
         options: parse(&row.text("options")?)?,
         seed: row.int("seed")? as u64,
+        seed_salt: row.opt_text("seed_salt")?,
         deals: parse(&row.text("deals")?)?,
         ranked: row.flag("ranked")?,
         ladder: row.flag("ladder")?,
@@ -617,6 +630,7 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
             }),
             (None, _) => None,
         },
+        pace_ms: row.int("pace_ms")? as u64,
         status: MatchStatus::parse(&status)
             .with_context(|| format!("unknown match status `{status}`"))?,
         result: row
@@ -1072,7 +1086,7 @@ impl Store for SqlStore {
                 let mut query = sqlx::QueryBuilder::new(
                     "INSERT INTO matches (id, seq, game, options, seed, deals, ranked, ladder, \
                      deadline_ms, max_faults, status, result, error, created_at, started_at, \
-                     finished_at, clock_initial_ms, clock_increment_ms, prunable_since) ",
+                     finished_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, prunable_since) ",
                 );
                 let mut rows = Vec::with_capacity(chunk.len());
                 for ((record, _), seq) in chunk.iter().zip(seqs) {
@@ -1105,6 +1119,8 @@ impl Store for SqlStore {
                         .push_bind(record.finished_at)
                         .push_bind(record.clock.map(|c| c.initial_ms as i64))
                         .push_bind(record.clock.map(|c| c.increment_ms as i64))
+                        .push_bind(record.pace_ms as i64)
+                        .push_bind(&record.seed_salt)
                         .push_bind(*prunable);
                 });
                 query.build().execute(&mut *tx).await?;

@@ -5,6 +5,7 @@
 mod support;
 
 mod bot_faults;
+mod fair_deals;
 mod fairness;
 mod feedback;
 mod module_graph;

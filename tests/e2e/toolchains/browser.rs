@@ -131,6 +131,8 @@ async fn the_pages_work_in_a_real_browser() {
         "sealed_base": sealed.base,
         "finished_match": finished,
         "slow_bots": slow_bots,
+        "builtin_bots": builtins,
+        "admin_token": crate::support::ADMIN_TOKEN,
         "bot": builtins[0],
         "failing_bot": failing_bot,
         "screenshots": screenshots,

@@ -43,6 +43,7 @@ export async function matchPage(id) {
   let lastMoveAt = Date.now();
 
   const summary = el('section', { class: 'panel', 'aria-label': 'Summary' });
+  const dealBox = el('div', { id: 'deal-check', 'aria-live': 'polite' });
   const seatSelect = el('select', { id: 'seat-select' });
   const seatLabel = el('label', { for: 'seat-select' }, 'View from ', seatSelect);
   const liveStatus = el('p', { id: 'live-status', 'aria-live': 'polite', class: 'notice', hidden: true });
@@ -84,7 +85,8 @@ export async function matchPage(id) {
       el('dt', {}, 'ranked'), el('dd', {}, match.ranked ? 'yes' : 'no'),
       el('dt', {}, 'created'), el('dd', {}, date(match.created_at)),
       el('dt', {}, 'finished'), el('dd', {}, date(match.finished_at)),
-      match.error ? [el('dt', {}, 'error'), el('dd', {}, match.error)] : []));
+      match.error ? [el('dt', {}, 'error'), el('dd', {}, match.error)] : []), dealBox);
+    checkDeal(match, dealBox);
     seatSelect.replaceChildren(el('option', { value: '' }, 'the spectator\'s seat'),
       ...match.seats.map(s => el('option', { value: String(s.seat), disabled: !isOver() }, seatName(s.seat))));
     seatSelect.value = viewerSeat;
@@ -261,4 +263,45 @@ export async function matchPage(id) {
       }, 1000);
     }
   }
+}
+
+/** The hex SHA-256 of a text, by the browser's WebCrypto (null where it is unavailable: outside
+ *  a secure context, e.g. plain HTTP to a host other than localhost). */
+async function sha256Hex(text) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Provably fair deals: the commitment published at the start (SHA-256 of "<seed>:<salt>"), and
+ *  once the match is over the revealed seed and salt checked against it, here in the browser. */
+async function checkDeal(match, box) {
+  const commitment = match.seed_commitment;
+  if (!commitment) {
+    box.replaceChildren(el('p', { class: 'muted', id: 'deal-status' },
+      'This match was played before deals were committed: there is no commitment to check.'));
+    return;
+  }
+  const published = el('p', {}, 'Seed commitment, published at the start: ', el('code', { class: 'hash', id: 'seed-commitment' }, commitment));
+  if (match.seed === null || match.seed === undefined || !match.seed_salt) {
+    box.replaceChildren(published, el('p', { class: 'muted', id: 'deal-status' },
+      'The seed deals every card, so it stays secret while the match runs. The commitment is SHA-256 of the seed and a random salt; both are revealed when the match ends, and this page checks them.'));
+    return;
+  }
+  const text = `${match.seed}:${match.seed_salt}`;
+  const revealed = el('p', {}, 'Revealed: seed ', el('code', {}, String(match.seed)), ', salt ', el('code', { class: 'hash' }, match.seed_salt));
+  const computed = await sha256Hex(text);
+  let verdict;
+  if (computed === null) {
+    verdict = el('p', { class: 'notice', id: 'deal-status' },
+      'This browser cannot compute SHA-256 here (WebCrypto needs HTTPS). Check it yourself: ',
+      el('code', {}, `printf '%s' '${text}' | sha256sum`), ' must print the commitment.');
+  } else if (computed === commitment) {
+    verdict = el('p', { class: 'verified', id: 'deal-status', 'data-verified': 'true' },
+      '✔ Deal verified: the seed matches the commitment published at the start.');
+  } else {
+    verdict = el('p', { class: 'error', id: 'deal-status', 'data-verified': 'false', role: 'alert' },
+      `✘ Deal NOT verified: SHA-256 of the revealed seed and salt is ${computed}, not the commitment published at the start.`);
+  }
+  box.replaceChildren(published, revealed, verdict);
 }
