@@ -24,5 +24,6 @@ mod play;
 mod rollouts;
 mod sealed;
 mod starters;
+mod stream_bus;
 mod toolchains;
 mod web;
