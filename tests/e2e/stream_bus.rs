@@ -84,32 +84,14 @@ fn spawn_url_bot() -> String {
 
 /// The lines of a stream connection (keep-alives skipped); the channel closes with the stream.
 async fn connect(base: &str, token: &str) -> mpsc::Receiver<Value> {
-    let mut response = reqwest::Client::new()
+    let response = reqwest::Client::new()
         .get(format!("{base}/v1/bot/stream"))
         .bearer_auth(token)
         .send()
         .await
         .expect("connect");
     assert_eq!(response.status(), 200);
-    let (sender, lines) = mpsc::channel(256);
-    tokio::spawn(async move {
-        let mut buffer = Vec::new();
-        while let Ok(Some(chunk)) = response.chunk().await {
-            buffer.extend_from_slice(&chunk);
-            while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = buffer.drain(..=end).collect();
-                if line.len() > 1
-                    && sender
-                        .send(serde_json::from_slice(&line).expect("JSON"))
-                        .await
-                        .is_err()
-                {
-                    return;
-                }
-            }
-        }
-    });
-    lines
+    e2e::ndjson_lines(response)
 }
 
 /// Every `move` event's index read from `/events` until `end`.

@@ -21,7 +21,7 @@ struct Stream {
 impl Stream {
     async fn connect(base: &str, token: &str) -> (u16, Option<String>, Stream) {
         arena::client::install_crypto_provider();
-        let mut response = reqwest::Client::new()
+        let response = reqwest::Client::new()
             .get(format!("{base}/v1/bot/stream"))
             .bearer_auth(token)
             .send()
@@ -33,22 +33,7 @@ impl Stream {
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let (sender, lines) = mpsc::channel(256);
-        tokio::spawn(async move {
-            let mut buffer = Vec::new();
-            while let Ok(Some(chunk)) = response.chunk().await {
-                buffer.extend_from_slice(&chunk);
-                while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
-                    let line: Vec<u8> = buffer.drain(..=end).collect();
-                    if line.len() > 1 {
-                        let parsed = serde_json::from_slice(&line).expect("a JSON line");
-                        if sender.send(parsed).await.is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let lines = e2e::ndjson_lines(response);
         (status, content_type, Stream { lines })
     }
 
