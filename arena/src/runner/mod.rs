@@ -161,8 +161,11 @@ impl Runner {
             };
             // The hold comes after the bot's answer was timed and before the next bot is asked,
             // so it is charged to no bot's deadline or bank.
-            let pace = Duration::from_millis(table.record.pace_ms);
-            tokio::time::sleep_until((table.published_at + pace).into()).await;
+            // (Unpaced matches skip the timer: a deadline already past still waits for its tick.)
+            if table.record.pace_ms > 0 {
+                let pace = Duration::from_millis(table.record.pace_ms);
+                tokio::time::sleep_until((table.published_at + pace).into()).await;
+            }
             if let ControlFlow::Break(outcome) = self.record(&table, played, on_move).await? {
                 return Ok(outcome);
             }

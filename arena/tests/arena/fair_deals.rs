@@ -22,6 +22,16 @@ async fn get_json(http: &reqwest::Client, url: String) -> Value {
     serde_json::from_str(&body).expect("JSON")
 }
 
+/// POSTs `body` to `url`, expects 202, and answers the created id.
+async fn create(http: &reqwest::Client, url: String, body: Value) -> String {
+    let (status, created) = send(http.post(&url).json(&body)).await;
+    assert_eq!(status, 202, "{url}: {created}");
+    serde_json::from_str::<Value>(&created).expect("JSON")["id"]
+        .as_str()
+        .expect("id")
+        .to_string()
+}
+
 /// The first `move` event of a match's live stream, as text (the stream stays open while the
 /// match runs).
 async fn first_streamed_move(http: &reqwest::Client, url: String) -> String {
@@ -50,15 +60,8 @@ async fn a_running_matchs_seed_shows_nowhere_and_its_commitment_checks_out_at_th
     let http = reqwest::Client::new();
     // Many digits: found in a body only if the body names it.
     let seed: u64 = 7_385_629_104_557_313;
-    let (status, created) = send(http.post(format!("{base}/v1/matches")).json(&json!({
-        "game": game, "bots": [slow_id, "random"], "seed": seed
-    })))
-    .await;
-    assert_eq!(status, 202, "{created}");
-    let id = serde_json::from_str::<Value>(&created).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let body = json!({"game": game, "bots": [slow_id, "random"], "seed": seed});
+    let id = create(&http, format!("{base}/v1/matches"), body).await;
     let salt = arena
         .store()
         .get_match(&id)
@@ -205,16 +208,9 @@ async fn a_finished_deals_seed_gives_away_no_other_deal_of_its_tournament() {
     let slow_id = register(&arena, &slow, &game).await;
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
-    let (status, created) = send(http.post(format!("{base}/v1/tournaments")).json(&json!({
-        "game": game, "bots": [slow_id, "random"], "deals": 2, "seat_rotations": false,
-        "deadline_ms": 60000
-    })))
-    .await;
-    assert_eq!(status, 202, "{created}");
-    let id = serde_json::from_str::<Value>(&created).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let body = json!({"game": game, "bots": [slow_id, "random"], "deals": 2,
+                      "seat_rotations": false, "deadline_ms": 60000});
+    let id = create(&http, format!("{base}/v1/tournaments"), body).await;
     let view = get_json(&http, format!("{base}/v1/tournaments/{id}")).await;
     let tables: Vec<String> = view["matches"]
         .as_array()
