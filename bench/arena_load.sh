@@ -11,6 +11,10 @@
 #   sqlite-inprocess  the same with the built-in `random` bot called in process (no HTTP): what is
 #             left per move is the engine and the database, so this isolates the cost of logging
 #             moves durably.
+#   url-starter / stream-starter  the same client on both sides of issue 41's comparison: four
+#             Rust starters (examples/bots/rust) as URL bots (each serving POST /move, requests
+#             signed and checked), then four as stream bots (`--connect`: GET /v1/bot/stream,
+#             answers POSTed back); unranked 4-player twenty_two matches, $MATCHES at once.
 #   pg-N      N = 1, 2, 3 `cardroom serve --role worker` processes on one PostgreSQL database,
 #             $CONCURRENCY matches each, against one `--role api` process that serves the bots
 #             and the API.
@@ -40,7 +44,7 @@ EARLY_MOVES=${EARLY_MOVES:-10}
 MOVES=${MOVES:-175}
 WRK_CONNS=${WRK_CONNS:-16}
 PORT=${PORT:-18180}
-ONLY=${ONLY:-}                  # run only these scenarios: ceiling sqlite inprocess pg
+ONLY=${ONLY:-}                  # run only these scenarios: ceiling sqlite inprocess stream pg
 wants() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 for tool in wrk curl jq python3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
@@ -52,8 +56,13 @@ fi
 OUT=bench/results
 mkdir -p "$OUT"
 TMP=$(mktemp -d)
-PIDS=()
-stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done; PIDS=(); }
+PIDS=()      # the server processes (their CPU is measured)
+BOT_PIDS=()  # bot processes (not measured)
+stop_all() {
+  for pid in "${PIDS[@]}" "${BOT_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}" "${BOT_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  PIDS=(); BOT_PIDS=()
+}
 cleanup() { stop_all; rm -rf "$TMP"; [ -n "${PG_DIR:-}" ] && as_pg "$PG_BIN/pg_ctl -D $PG_DIR/data -m immediate stop >/dev/null 2>&1" && rm -rf "$PG_DIR"; true; }
 if wants pg; then
   # Starts a cluster and exports DATABASE_URL unless it is set; our trap below replaces its own.
@@ -169,6 +178,38 @@ if wants inprocess; then
   queue_matches "$base" "[$random,$random,$random,$random]" $((MATCHES * 32))
   measure "sqlite-inprocess" sqlite "$TMP/inprocess.db"
   stop_all
+fi
+
+if wants stream; then
+  STARTER=${STARTER:-target/release/cardroom-rust-bot}
+  [ -x "$STARTER" ] || cargo build --release -q -p cardroom-starter-bot
+  base="http://127.0.0.1:$PORT"
+  for transport in url stream; do
+    CARDROOM_LOG=warn $BIN serve --port "$PORT" --no-ladder --match-concurrency "$MATCHES" --database "$TMP/$transport.db" & PIDS+=($!)
+    wait_up "$base/healthz"
+    ids=()
+    for i in 1 2 3 4; do
+      if [ "$transport" = url ]; then
+        # Registered while it accepts the unsigned probe, then restarted with its secret.
+        port=$((PORT + 10 + i))
+        $STARTER --port "$port" --name "url-$i" >/dev/null 2>&1 & probe_pid=$!
+        wait_up "http://127.0.0.1:$port/"
+        registered=$(json "$base/v1/bots" "{\"name\":\"url-$i\",\"url\":\"http://127.0.0.1:$port\",\"games\":[\"twenty_two\"]}")
+        kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true
+        CARDROOM_SIGNING_SECRET=$(jq -r .signing_secret <<<"$registered") $STARTER --port "$port" --name "url-$i" >/dev/null 2>&1 & BOT_PIDS+=($!)
+        # Signed now, it answers an unsigned GET / with 401: any answer means it is up.
+        for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+      else
+        registered=$(json "$base/v1/bots" "{\"name\":\"stream-$i\",\"transport\":\"stream\",\"games\":[\"twenty_two\"]}")
+        CARDROOM_TOKEN=$(jq -r .token <<<"$registered") $STARTER --connect "$base" 2>/dev/null & BOT_PIDS+=($!)
+      fi
+      ids+=("$(jq -r .id <<<"$registered")")
+    done
+    bots=$(printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .)
+    queue_matches "$base" "$bots" $((MATCHES * 16))
+    measure "$transport-starter" sqlite "$TMP/$transport.db"
+    stop_all
+  done
 fi
 
 if wants pg; then
