@@ -6,6 +6,10 @@
 //! `CARDROOM_SIGNING_SECRET`, the variable the starter bots read) gives it, and the bot is
 //! registered in this in-memory arena under that secret. The public `POST /v1/bots` keeps making
 //! every secret itself.
+//!
+//! A seat given as `stream` (or `stream:NAME`) is a stream bot: the command serves the arena's
+//! routes on `--listen`, prints the `--connect URL --token T` to start the bot with, and starts
+//! the match once every stream bot is connected (within `--connect-wait`).
 
 use crate::client::{FaultKind, Target};
 use crate::config::ArenaConfig;
@@ -23,9 +27,16 @@ pub struct PlayArgs {
     /// Game id, e.g. `twenty_two`.
     #[arg(long)]
     pub game: String,
-    /// A bot per seat, in seat order: a URL, or a built-in bot (`random`, `heuristic`).
+    /// A bot per seat, in seat order: a URL, a built-in bot (`random`, `heuristic`), or `stream`
+    /// (`stream:NAME`) for a stream bot that connects to `--listen` with the token printed.
     #[arg(long = "bot", required = true)]
     pub bots: Vec<String>,
+    /// Where stream bots connect (`GET /v1/bot/stream`); port 0 picks a free one.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub listen: String,
+    /// Seconds to wait for every stream bot to connect before giving up.
+    #[arg(long, default_value_t = 300)]
+    pub connect_wait: u64,
     /// The signing secret the bot at a URL was started with (its `CARDROOM_SIGNING_SECRET`). Once:
     /// for every URL bot; or once per URL bot, in the order of the `--bot` flags. Without it each
     /// bot gets a fresh secret, which only a bot that does not check signatures accepts.
@@ -72,6 +83,81 @@ fn secrets(args: &PlayArgs, url_bots: usize) -> anyhow::Result<Vec<Option<String
     }
 }
 
+/// The name a `--bot` spec gives a stream bot (`stream` or `stream:NAME`), None for other specs.
+fn stream_spec(spec: &str) -> Option<&str> {
+    match spec.split_once(':') {
+        None if spec == "stream" => Some("stream"),
+        Some(("stream", name)) if !name.is_empty() => Some(name),
+        _ => None,
+    }
+}
+
+/// A stream bot seated by `cardroom play`.
+struct StreamSeat {
+    seat: usize,
+    name: String,
+    id: String,
+    token: String,
+}
+
+/// Serves the arena's routes on `--listen` for the stream bots, prints how to start each one, and
+/// waits until all of them are connected (the server runs until the handle stops it).
+async fn connect_stream_bots(
+    arena: &Arena,
+    args: &PlayArgs,
+    seats: &[StreamSeat],
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<actix_web::dev::ServerHandle> {
+    let data = actix_web::web::Data::new(arena.clone());
+    let server = actix_web::HttpServer::new(move || {
+        // The stream bots' front door only: nothing else of the arena is served here.
+        actix_web::App::new()
+            .app_data(data.clone())
+            .service(crate::routes::stream::stream)
+            .service(crate::routes::stream::answer)
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(args.listen.as_str())
+    .map_err(|e| anyhow::anyhow!("--listen {}: {e}", args.listen))?;
+    let address = *server
+        .addrs()
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("--listen {}: no address", args.listen))?;
+    let server = server.run();
+    let handle = server.handle();
+    tokio::spawn(server);
+    for seat in seats {
+        writeln!(
+            out,
+            "seat {} ({}) is a stream bot: start it with --connect http://{address} --token {}",
+            seat.seat, seat.name, seat.token
+        )?;
+    }
+    out.flush()?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(args.connect_wait);
+    loop {
+        let connected = arena.store().connected_bots().await?;
+        let waiting: Vec<&str> = seats
+            .iter()
+            .filter(|seat| !connected.contains(&seat.id))
+            .map(|seat| seat.name.as_str())
+            .collect();
+        if waiting.is_empty() {
+            return Ok(handle);
+        }
+        if std::time::Instant::now() >= deadline {
+            handle.stop(false).await;
+            anyhow::bail!(
+                "stream bots not connected after {} s: {}",
+                args.connect_wait,
+                waiting.join(", ")
+            );
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
 /// A name for the bot that is not taken yet in this match (the bot's own name if it is free).
 fn unique_name(wanted: &str, url: &str, taken: &[String]) -> String {
     let base: String = wanted
@@ -115,7 +201,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
     let url_bots = args
         .bots
         .iter()
-        .filter(|spec| !crate::builtin::is_builtin(spec))
+        .filter(|spec| !crate::builtin::is_builtin(spec) && stream_spec(spec).is_none())
         .count();
     let mut secrets = secrets(args, url_bots)?.into_iter();
     let mut config = ArenaConfig::local("sqlite::memory:");
@@ -136,11 +222,35 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         .collect();
     let mut seat_names = Vec::new();
     let mut labels = Vec::new();
-    for spec in &args.bots {
+    let mut stream_seats = Vec::new();
+    for (seat, spec) in args.bots.iter().enumerate() {
         if let Some(i) = crate::builtin::NAMES.iter().position(|n| n == spec) {
             bots.push(builtins[i].clone());
             seat_names.push(spec.clone());
             labels.push(format!("{spec} (built-in)"));
+            continue;
+        }
+        if let Some(wanted) = stream_spec(spec) {
+            let name = unique_name(wanted, spec, &names);
+            let registered = arena
+                .register_bot(RegisterBot {
+                    name: name.clone(),
+                    url: String::new(),
+                    games: vec![args.game.clone()],
+                    transport: crate::store::Transport::Stream,
+                })
+                .await
+                .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
+            labels.push(format!("{name} (stream bot)"));
+            names.push(name.clone());
+            seat_names.push(name.clone());
+            stream_seats.push(StreamSeat {
+                seat,
+                name,
+                id: registered.id.clone(),
+                token: registered.token.clone(),
+            });
+            bots.push(registered.id);
             continue;
         }
         let given = secrets.next().flatten();
@@ -196,6 +306,12 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         seat_names.push(name);
         bots.push(registered.id);
     }
+    // Served until the match is over: the stream bots read their lines and answer through it.
+    let server = if stream_seats.is_empty() {
+        None
+    } else {
+        Some(connect_stream_bots(&arena, args, &stream_seats, out).await?)
+    };
     let options = match &args.options {
         Some(text) => Some(
             serde_json::from_str(text)
@@ -279,6 +395,11 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
             finished.error.unwrap_or_default()
         );
     };
+    if let Some(server) = server {
+        // Gives the stream bots their `match_end` line before the connections close.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        server.stop(true).await;
+    }
     let moves = arena.store().moves(&record_id).await?.len();
     writeln!(out, "result after {moves} moves:")?;
     for (place, group) in result.ranking.iter().enumerate() {

@@ -420,32 +420,22 @@ async fn the_python_starter_plays_a_match_to_the_end_without_fault() {
     a_starter_plays_a_match_to_the_end_without_fault(Starter::Python).await;
 }
 
-/// The Python starter in stream mode (`--connect URL --token T`, as its README shows): it
-/// connects out, plays a match against the heuristic bot to the end without fault.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_python_starter_plays_a_match_to_the_end_over_its_stream() {
-    let server = ArenaServer::start().await;
-    let (status, registered) = server
-        .post(
-            "/v1/bots",
-            &json!({"name": "my-python-stream", "transport": "stream", "games": [GAME]}),
-        )
-        .await;
-    assert_eq!(status, 201, "{registered}");
-    let id = registered["id"].as_str().expect("bot id").to_string();
-    let token = registered["token"].as_str().expect("token").to_string();
+/// Starts `starter` in stream mode (`--connect URL --token T`, as its README shows) and waits
+/// for its first line on stdout, `connected to URL`.
+async fn connect_starter(starter: Starter, base: &str, token: &str) -> BotProcess {
     let log = std::env::temp_dir().join(format!(
-        "cardroom-starter-python-stream-{}-{}.log",
+        "cardroom-starter-{}-stream-{}-{}.log",
+        starter.name(),
         std::process::id(),
         unique()
     ));
-    let mut command = Starter::Python.command();
+    let mut command = starter.command();
     command
-        .args(["--connect", &server.0.base, "--token", &token])
+        .args(["--connect", base, "--token", token])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log).expect("a log file"));
-    let mut child = command.spawn().expect("start the Python starter");
+    let mut child = command.spawn().expect("start the starter");
     let stdout = child.stdout.take().expect("piped stdout");
     let bot = BotProcess {
         child,
@@ -462,9 +452,26 @@ async fn the_python_starter_plays_a_match_to_the_end_over_its_stream() {
     .expect("read stdout");
     assert!(
         matches!(&first, Some(Ok(line)) if line.starts_with("connected to ")),
-        "{first:?}\n{}",
+        "{starter:?}: {first:?}\n{}",
         bot.log_text()
     );
+    bot
+}
+
+/// A starter in stream mode connects out and plays a match against the heuristic bot to the
+/// end without fault.
+async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
+    let server = ArenaServer::start().await;
+    let (status, registered) = server
+        .post(
+            "/v1/bots",
+            &json!({"name": format!("my-{}-stream", starter.name()), "transport": "stream", "games": [GAME]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{registered}");
+    let id = registered["id"].as_str().expect("bot id").to_string();
+    let token = registered["token"].as_str().expect("token").to_string();
+    let bot = connect_starter(starter, &server.0.base, &token).await;
 
     let heuristic = server.builtin("heuristic").await;
     let (status, created) = server
@@ -486,6 +493,104 @@ async fn the_python_starter_plays_a_match_to_the_end_over_its_stream() {
         .filter(|m| m["seat"] == 0)
         .count();
     assert!(played > 1, "{view}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_starter_plays_a_match_to_the_end_over_its_stream() {
+    a_starter_plays_a_match_to_the_end_over_its_stream(Starter::Python).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_javascript_starter_plays_a_match_to_the_end_over_its_stream() {
+    a_starter_plays_a_match_to_the_end_over_its_stream(Starter::JavaScript).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rust_starter_plays_a_match_to_the_end_over_its_stream() {
+    a_starter_plays_a_match_to_the_end_over_its_stream(Starter::Rust).await;
+}
+
+/// `cardroom play --bot stream:NAME` serves the arena for the stream bot, prints the command
+/// line to start it with, and plays the match once it is connected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cardroom_play_seats_a_stream_bot() {
+    use api::cli::{Cli, Command as Sub};
+    use clap::Parser as _;
+
+    let cli = Cli::try_parse_from([
+        "cardroom",
+        "play",
+        "--game",
+        GAME,
+        "--bot",
+        "stream:mine",
+        "--bot",
+        "heuristic",
+        "--seed",
+        "9",
+        "--deadline-ms",
+        "5000",
+        "--connect-wait",
+        "60",
+    ])
+    .expect("the play flags parse");
+    let Sub::Play(args) = cli.command else {
+        panic!("`cardroom play` parses as Play");
+    };
+    // `play` writes the `--connect` line first; a pipe hands it to the bot starter below.
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    // On its own thread and actix system, as `cardroom play` runs (it serves HTTP meanwhile).
+    let played = std::thread::spawn(move || {
+        let mut tee = Vec::new();
+        let result = actix_web::rt::System::new()
+            .block_on(async { arena::play(&args, &mut TeeWriter(&mut writer, &mut tee)).await });
+        (result, String::from_utf8(tee).expect("UTF-8"))
+    });
+    let connect_line = tokio::task::spawn_blocking(move || {
+        BufReader::new(reader)
+            .lines()
+            .map_while(Result::ok)
+            .find(|line| line.contains("--connect "))
+    })
+    .await
+    .expect("read the output")
+    .expect("play prints how to start the stream bot");
+    let words: Vec<&str> = connect_line.split_whitespace().collect();
+    let after = |flag: &str| {
+        let at = words.iter().position(|w| *w == flag).expect(flag);
+        words[at + 1].to_string()
+    };
+    let bot = connect_starter(Starter::JavaScript, &after("--connect"), &after("--token")).await;
+    let (result, text) = tokio::task::spawn_blocking(move || played.join().expect("play ran"))
+        .await
+        .expect("join");
+    let result = result.unwrap_or_else(|e| panic!("{e}\n{text}\n{}", bot.log_text()));
+    assert_eq!(
+        result["faults"],
+        json!([0, 0]),
+        "{text}\n{}",
+        bot.log_text()
+    );
+    assert!(text.contains("seat 0: mine (stream bot)"), "{text}");
+    assert!(text.contains("seat 0 mine "), "moves name the bot: {text}");
+    assert!(text.contains("result after "), "{text}");
+}
+
+/// Writes to both: the pipe the test reads while `play` runs, and a copy for the assertions.
+struct TeeWriter<'a>(&'a mut std::io::PipeWriter, &'a mut Vec<u8>);
+
+impl std::io::Write for TeeWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.1.extend_from_slice(bytes);
+        // The reader stops reading once it has the line it wants: a closed pipe is fine.
+        let _ = self.0.write_all(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = self.0.flush();
+        Ok(())
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -16,6 +16,8 @@ async fn play_prints_a_move_log_and_the_result() {
         options: None,
         deadline_ms: 500,
         public: false,
+        listen: "127.0.0.1:0".into(),
+        connect_wait: 0,
     };
     let mut out = Vec::new();
     let result = arena::play(&args, &mut out).await.expect("play");
@@ -61,6 +63,8 @@ async fn play_refuses_an_unknown_game() {
         options: None,
         deadline_ms: 500,
         public: false,
+        listen: "127.0.0.1:0".into(),
+        connect_wait: 0,
     };
     let mut out = Vec::new();
     let error = arena::play(&args, &mut out)
@@ -81,6 +85,8 @@ async fn play_signs_with_the_secret_the_bot_was_started_with() {
         options: None,
         deadline_ms: 2000,
         public: false,
+        listen: "127.0.0.1:0".into(),
+        connect_wait: 0,
     };
     let mut out = Vec::new();
     let result = arena::play(&args, &mut out).await.expect("play");
@@ -106,6 +112,8 @@ async fn play_without_the_secret_signs_with_one_the_bot_cannot_know() {
         options: None,
         deadline_ms: 2000,
         public: false,
+        listen: "127.0.0.1:0".into(),
+        connect_wait: 0,
     };
     arena::play(&args, &mut Vec::new()).await.expect("play");
     assert!(bot.seen.bad_signatures.load(Ordering::SeqCst) > 0);
@@ -125,6 +133,8 @@ async fn play_takes_one_secret_for_all_bot_urls_or_one_per_url() {
         options: None,
         deadline_ms: 500,
         public: false,
+        listen: "127.0.0.1:0".into(),
+        connect_wait: 0,
     };
     let error = arena::play(&args, &mut Vec::new())
         .await

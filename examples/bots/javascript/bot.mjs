@@ -239,7 +239,8 @@ export async function connect({ arena, token, log = console.error, signal }) {
         throw new TokenRefused(`the arena refused the token: HTTP ${response.status} ${await response.text()}`);
       }
       if (!response.ok) throw new Error(`HTTP ${response.status} ${await response.text()}`);
-      log(`connected to ${base}`);
+      // On stdout, as the URL mode's "listening on" line: scripts wait for it.
+      console.log(`connected to ${base}`);
       pause = RECONNECT_MS.first;
       const decoder = new TextDecoder();
       let buffered = "";

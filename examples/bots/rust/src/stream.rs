@@ -102,7 +102,8 @@ impl Stream {
         if !status.is_success() {
             return Err(Failure::Dropped(format!("HTTP {status}")));
         }
-        eprintln!("connected to {}", self.base);
+        // On stdout, as the URL mode's `listening on` line: scripts wait for it.
+        println!("connected to {}", self.base);
         let mut buffered: Vec<u8> = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(dropped)? {
             buffered.extend_from_slice(&chunk);
