@@ -37,6 +37,7 @@ pub mod safety;
 pub mod service;
 pub mod store;
 pub mod synthetic;
+pub mod tables;
 pub mod tournament;
 pub mod wire;
 
@@ -63,6 +64,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::list)
         .service(routes::matches::show)
         .service(routes::matches::cancel)
+        .service(routes::tables::create)
+        .service(routes::tables::show)
+        .service(routes::tables::join)
         .service(routes::tournaments::create)
         .service(routes::tournaments::list)
         .service(routes::tournaments::show)

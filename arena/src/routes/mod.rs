@@ -8,6 +8,7 @@ pub mod feedback;
 pub mod leaderboards;
 pub mod live;
 pub mod matches;
+pub mod tables;
 pub mod tournaments;
 
 use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};

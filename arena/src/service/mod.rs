@@ -16,6 +16,7 @@ mod leaderboards;
 pub mod live;
 pub mod maintenance;
 mod matches;
+mod tables;
 mod tournaments;
 mod workers;
 

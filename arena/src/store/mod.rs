@@ -5,9 +5,11 @@
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
 pub mod sql;
+pub mod tables;
 mod writer;
 
 pub use sql::{Dialect, Leadership, SqlStore};
+pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts
 /// down (its runtime may drop the writer before the matches waiting on it). The match stays
@@ -163,6 +165,8 @@ pub struct SeatReport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
+    /// A shared table's match, waiting for its people to take their seats (then queued).
+    Waiting,
     /// Waiting for a worker.
     Queued,
     /// Being played.
@@ -177,6 +181,7 @@ impl MatchStatus {
     /// The stored name.
     pub fn as_str(self) -> &'static str {
         match self {
+            MatchStatus::Waiting => "waiting",
             MatchStatus::Queued => "queued",
             MatchStatus::Running => "running",
             MatchStatus::Finished => "finished",
@@ -187,6 +192,7 @@ impl MatchStatus {
     /// From the stored name.
     pub fn parse(name: &str) -> Option<Self> {
         Some(match name {
+            "waiting" => MatchStatus::Waiting,
             "queued" => MatchStatus::Queued,
             "running" => MatchStatus::Running,
             "finished" => MatchStatus::Finished,
@@ -427,7 +433,7 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync + std::fmt::Debug {
+pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;

@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 7] = match self {
+        let files: [(i64, &'static str, &'static str); 8] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -163,6 +163,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/sqlite/0007_feedback.sql"),
+                ),
+                (
+                    10,
+                    "tables",
+                    include_str!("../../migrations/sqlite/0010_tables.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -200,6 +205,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/postgres/0007_feedback.sql"),
+                ),
+                (
+                    10,
+                    "tables",
+                    include_str!("../../migrations/postgres/0010_tables.sql"),
                 ),
             ],
         };
@@ -537,7 +547,7 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
     })
 }
 
-/// Inserts a queued match and its seats on a transaction (one statement per row).
+/// Inserts a new match (queued, or waiting for a table's people) and its seats on a transaction (one statement per row).
 macro_rules! insert_match_rows {
     ($tx:expr, $dialect:expr, $record:expr) => {{
         let record: &MatchRecord = $record;
@@ -545,7 +555,7 @@ macro_rules! insert_match_rows {
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
              max_faults, status, created_at, clock_initial_ms, clock_increment_ms, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, {})",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $10, $11, $12, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -560,6 +570,7 @@ macro_rules! insert_match_rows {
         .bind(record.created_at)
         .bind(record.clock.map(|c| c.initial_ms as i64))
         .bind(record.clock.map(|c| c.increment_ms as i64))
+        .bind(record.status.as_str())
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
@@ -1428,7 +1439,7 @@ impl Store for SqlStore {
         let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE matches SET status = 'aborted', error = $1, abort_reason = $2, finished_at = $3, \
              lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $3 END \
-             WHERE id = $4 AND status IN ('queued', 'running')",
+             WHERE id = $4 AND status IN ('waiting', 'queued', 'running')",
         )
         .bind(detail)
         .bind(reason.as_str())
@@ -1735,3 +1746,6 @@ impl Store for SqlStore {
         Ok(ids.into_iter().collect())
     }
 }
+
+// Tables people share with bots: their own statements, beside the match rows they write.
+mod tables;
