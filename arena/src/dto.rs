@@ -3,7 +3,7 @@
 
 use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::result::MatchResult;
-use crate::store::{AbortReason, MatchStatus, PauseReason};
+use crate::store::{AbortReason, MatchStatus, PauseReason, Transport};
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -29,10 +29,17 @@ pub struct RegisterBot {
     /// Display name (1 to 64 characters), unique among bots (409 `bot_name_taken` otherwise);
     /// matches may name the bot by it.
     pub name: String,
-    /// Base URL: the arena calls `GET {url}/` and `POST {url}/move`.
+    /// Base URL: the arena calls `GET {url}/` and `POST {url}/move`. Required with the `url`
+    /// transport; absent with `stream`.
+    #[serde(default)]
     pub url: String,
     /// Game ids the bot plays here (each must be in the bot's own `games`).
     pub games: Vec<String>,
+    /// How the arena reaches the bot: `url` (default: it calls the bot's URL) or `stream` (the
+    /// bot connects out to `GET /v1/bot/stream` with its token and answers with
+    /// `POST /v1/bot/matches/{match_id}/move`).
+    #[serde(default)]
+    pub transport: Transport,
 }
 
 /// `PATCH /v1/bots/{id}`: change a bot (owner only). The bot is probed again.
@@ -82,6 +89,8 @@ pub struct BotView {
     pub games: Vec<String>,
     /// A bot served by the arena itself.
     pub builtin: bool,
+    /// How the arena reaches it: `url` (it calls the bot) or `stream` (the bot connects out).
+    pub transport: Transport,
     /// Paused from the ladder after repeated failures, until it answers its probe and then plays
     /// an unranked trial match against a built-in bot without a fault.
     pub paused: bool,
@@ -110,9 +119,11 @@ pub struct RegisteredBot {
     pub id: String,
     /// The registered bot.
     pub bot: BotView,
-    /// The base URL.
-    pub url: String,
-    /// Owner token: send it as `Authorization: Bearer <token>` to update or delete the bot.
+    /// The base URL (absent for a stream bot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Owner token: send it as `Authorization: Bearer <token>` to update or delete the bot; a
+    /// stream bot also connects and answers with it.
     /// Only its hash is stored; it is shown this once.
     pub token: String,
     /// Key of the `X-Cardroom-Signature` HMAC on every request the arena sends to the bot.

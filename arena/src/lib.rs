@@ -19,6 +19,7 @@
 
 pub mod bots;
 pub mod builtin;
+pub mod bus;
 pub mod client;
 pub mod config;
 pub mod dto;
@@ -73,6 +74,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::tournaments::cancel)
         .service(routes::live::events)
         .service(routes::live::frames)
+        .service(routes::stream::stream)
+        .service(routes::stream::answer)
         .service(routes::leaderboards::show)
         .service(routes::builtin::bot_info)
         .route(

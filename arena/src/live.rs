@@ -1,5 +1,6 @@
-//! Live matches: the in-memory hub the runner publishes each move to, and the frames of a match
-//! (the view after each move, for the replay viewer and the live stream).
+//! Live matches: the hub the runner publishes each move to (over the event bus, so a reader on
+//! any process sees a match any worker plays), and the frames of a match (the view after each
+//! move, for the replay viewer and the live stream).
 //!
 //! Only spectator-safe data goes through the hub: a move's public events (the same the store keeps
 //! and `GET /v1/matches/{id}` shows while the match runs), the fault's kind (not its detail, which
@@ -8,20 +9,17 @@
 //! before publishing it, so subscribing before reading loses nothing; duplicates are skipped by
 //! move index.
 
+use crate::bus::{Bus, Subscription, topic};
 use crate::client::FaultKind;
 use crate::replay::new_game;
 use crate::result::MatchResult;
 use crate::store::{MatchRecord, MatchStatus, MoveRecord};
-use dashmap::DashMap;
 use engine::Viewer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 use utoipa::{IntoParams, ToSchema};
-
-/// Moves a slow subscriber may fall behind before its stream is ended (it can reconnect).
-const CHANNEL_CAPACITY: usize = 1024;
 
 /// One move as a spectator sees it: the `move` event of the live stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -94,7 +92,8 @@ pub struct LiveEnd {
 }
 
 /// What the hub carries.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum LiveEvent {
     /// A move was played.
     Move(Box<LiveMove>),
@@ -113,50 +112,65 @@ pub enum Watched {
     Failed(String),
 }
 
-/// The hub of live matches: one broadcast channel per match somebody watches.
-#[derive(Debug, Clone, Default)]
+/// The hub of live matches: each match's events on its bus topic.
+#[derive(Debug, Clone)]
 pub struct LiveHub {
-    channels: Arc<DashMap<String, broadcast::Sender<LiveEvent>>>,
+    bus: Arc<dyn Bus>,
+}
+
+/// One watcher's subscription to a match's events.
+#[derive(Debug)]
+pub struct LiveSubscription(Subscription);
+
+impl LiveSubscription {
+    /// The next event; `Lagged` if the watcher fell behind.
+    pub async fn recv(&mut self) -> Result<LiveEvent, broadcast::error::RecvError> {
+        loop {
+            let message = self.0.recv().await?;
+            match serde_json::from_str(&message) {
+                Ok(event) => return Ok(event),
+                // Another version of the arena on the same database: skip what it says.
+                Err(error) => tracing::warn!(%error, "a live event that does not parse"),
+            }
+        }
+    }
 }
 
 impl LiveHub {
-    /// A receiver of the match's future events (the channel is made if nobody watched yet).
-    pub fn subscribe(&self, match_id: &str) -> broadcast::Receiver<LiveEvent> {
-        self.channels
-            .entry(match_id.to_string())
-            .or_insert_with(|| broadcast::channel(CHANNEL_CAPACITY).0)
-            .subscribe()
+    /// The hub on `bus`.
+    pub fn new(bus: Arc<dyn Bus>) -> Self {
+        LiveHub { bus }
     }
 
-    /// True if somebody watches the match (so the runner builds the spectator view only then).
+    /// The match's future events.
+    pub fn subscribe(&self, match_id: &str) -> LiveSubscription {
+        LiveSubscription(self.bus.subscribe(&topic::live(match_id)))
+    }
+
+    /// True if somebody may watch the match (so the runner builds the spectator view only then).
     pub fn is_watched(&self, match_id: &str) -> bool {
-        self.channels.contains_key(match_id)
+        self.bus.may_be_heard(&topic::live(match_id))
     }
 
-    /// Sends an event to the match's watchers, if any.
-    pub fn publish(&self, match_id: &str, event: LiveEvent) {
-        if let Some(sender) = self.channels.get(match_id) {
-            // No receiver left is not an error: watchers come and go.
-            let _ = sender.send(event);
+    /// Sends an event to the match's watchers, if any (best effort: a watcher that misses one
+    /// reconnects and reads the stored log).
+    pub async fn publish(&self, match_id: &str, event: LiveEvent) {
+        let published = match serde_json::to_string(&event) {
+            Ok(message) => self.bus.publish(&topic::live(match_id), message).await,
+            Err(error) => Err(error.into()),
+        };
+        if let Err(error) = published {
+            tracing::warn!(
+                match_id,
+                error = format!("{error:#}"),
+                "a live event was not published"
+            );
         }
     }
 
-    /// Publishes the end and forgets the match.
-    pub fn close(&self, match_id: &str, end: LiveEnd) {
-        self.publish(match_id, LiveEvent::End(Box::new(end)));
-        self.channels.remove(match_id);
-    }
-
-    /// Forgets the match's channel if nobody listens any more (a watcher that subscribed after
-    /// the match had already ended).
-    pub fn release(&self, match_id: &str) {
-        self.channels
-            .remove_if(match_id, |_, sender| sender.receiver_count() == 0);
-    }
-
-    /// Matches being watched now.
-    pub fn watched(&self) -> usize {
-        self.channels.len()
+    /// Publishes the end.
+    pub async fn close(&self, match_id: &str, end: LiveEnd) {
+        self.publish(match_id, LiveEvent::End(Box::new(end))).await;
     }
 }
 
@@ -293,11 +307,11 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_watcher_gets_what_is_published_then_the_end_and_the_match_is_forgotten() {
-        let hub = LiveHub::default();
+    async fn a_watcher_gets_what_is_published_then_the_end() {
+        let hub = LiveHub::new(Arc::new(crate::bus::InProcessBus::default()));
         assert!(!hub.is_watched("m_1"));
         // Nobody watches: publishing is a no-op, not an error.
-        hub.publish("m_1", LiveEvent::End(Box::new(end())));
+        hub.publish("m_1", LiveEvent::End(Box::new(end()))).await;
         let mut receiver = hub.subscribe("m_1");
         assert!(hub.is_watched("m_1"));
         assert!(!hub.is_watched("m_2"));
@@ -310,9 +324,9 @@ mod tests {
             latency_ms: 3,
             fault: None,
         };
-        hub.publish("m_1", LiveEvent::Move(Box::new(moved.clone())));
-        hub.close("m_1", end());
-        assert_eq!(hub.watched(), 0);
+        hub.publish("m_1", LiveEvent::Move(Box::new(moved.clone())))
+            .await;
+        hub.close("m_1", end()).await;
         assert_eq!(
             receiver.recv().await.ok(),
             Some(LiveEvent::Move(Box::new(moved)))
@@ -321,17 +335,7 @@ mod tests {
             receiver.recv().await.ok(),
             Some(LiveEvent::End(Box::new(end())))
         );
-        assert!(receiver.recv().await.is_err(), "closed after the end");
-    }
-
-    #[test]
-    fn release_forgets_only_a_channel_nobody_listens_to() {
-        let hub = LiveHub::default();
-        let receiver = hub.subscribe("m_1");
-        hub.release("m_1");
-        assert!(hub.is_watched("m_1"));
         drop(receiver);
-        hub.release("m_1");
-        assert!(!hub.is_watched("m_1"));
+        assert!(!hub.is_watched("m_1"), "forgotten once nobody watches");
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::bots::new_id;
 use crate::result::MatchResult;
-use crate::store::{BotRecord, MatchRecord, MatchStatus, MoveRecord, Store, now_ms};
+use crate::store::{BotRecord, MatchRecord, MatchStatus, MoveRecord, Store, Transport, now_ms};
 use engine::erased::NewGame;
 use engine::rng::PlayoutRng;
 use serde_json::Value;
@@ -129,6 +129,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             signing_secret: crate::bots::new_secret(),
             previous_secret: None,
             builtin: false,
+            transport: Transport::Url,
             paused: false,
             failures: 0,
             failing_since: None,

@@ -183,6 +183,69 @@ pub struct EndNotice {
     pub result: Map<String, Value>,
 }
 
+/// `match_start` on a stream bot's connection: the fields of [`StartNotice`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StreamMatchStart {
+    /// The match id (also in `match`).
+    pub match_id: String,
+    /// The notice.
+    #[serde(flatten)]
+    pub notice: StartNotice,
+}
+
+/// `move` on a stream bot's connection: the fields of [`MoveRequest`], and what the answer
+/// names. Answer with `POST /v1/bot/matches/{match_id}/move` before `deadline_ms` (counted from
+/// the moment the line was written).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StreamMove {
+    /// The match id (also in `match`).
+    pub match_id: String,
+    /// This request's id: the answer names it (an answer to an older one is 409 `stale_request`).
+    pub request_id: String,
+    /// The index of the first move in `history` (0: the whole history).
+    pub history_from: usize,
+    /// The move request.
+    #[serde(flatten)]
+    pub request: MoveRequest,
+}
+
+/// `match_end` on a stream bot's connection: the fields of [`EndNotice`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StreamMatchEnd {
+    /// The match id (also in `match`).
+    pub match_id: String,
+    /// The notice.
+    #[serde(flatten)]
+    pub notice: EndNotice,
+}
+
+/// One line of `GET /v1/bot/stream` (`application/x-ndjson`); an empty line is a keep-alive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamLine {
+    /// A match the bot plays begins.
+    MatchStart(StreamMatchStart),
+    /// One of the bot's seats must act.
+    Move(StreamMove),
+    /// A match the bot played has ended.
+    MatchEnd(StreamMatchEnd),
+}
+
+/// `POST /v1/bot/matches/{match_id}/move`: a stream bot's answer to a `move` line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"request_id": "r_5c1e0f9a7b3d2e64", "action": {"type": "play", "cards": ["7H"]}, "comment": "shedding the low heart"}))]
+pub struct StreamAnswer {
+    /// The `request_id` of the `move` line answered.
+    pub request_id: String,
+    /// One of the line's `legal_actions`, exactly as sent.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// An optional comment, kept in the match log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
 /// A move request as the arena writes it: the fields of [`MoveRequest`] borrowed, the view and
 /// the legal actions already serialized from the engine's typed values (no `Value` tree per
 /// move), and they and the history spliced in by [`move_request_body`].
@@ -295,7 +358,9 @@ answer `/move` within `deadline_ms`; in a match with a `clock` each seat also ha
 after each move, and a seat whose bank runs out is flagged (its first legal action is played for the rest of \
 the match). A timeout, connection error, non-2xx status, malformed JSON or an illegal \
 action is a fault: the arena plays the seat's first legal action instead, and a bot with 3 faults in a match \
-is disqualified (ranked last). See docs/bots.md."
+is disqualified (ranked last). A bot registered with `\"transport\": \"stream\"` serves nothing: it \
+connects out to the arena's `GET /v1/bot/stream` (lines `StreamLine`) and answers each `move` line with \
+`POST /v1/bot/matches/{match_id}/move` (`StreamAnswer`), under the same deadlines and faults. See docs/bots.md."
     ),
     paths(info, make_move, start, end),
     components(schemas(
@@ -306,7 +371,12 @@ is disqualified (ranked last). See docs/bots.md."
         StartNotice,
         EndNotice,
         SeatInfo,
-        Clock
+        Clock,
+        StreamLine,
+        StreamMatchStart,
+        StreamMove,
+        StreamMatchEnd,
+        StreamAnswer
     ))
 )]
 pub struct BotProtocolDoc;

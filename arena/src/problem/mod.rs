@@ -106,6 +106,9 @@ error_codes! {
     /// A tournament match whose deal another table still plays: every table of a deal holds the
     /// same cards, so its moves, result and replay open once all of them are over.
     DealInPlay = FORBIDDEN, "deal_in_play", "The deal is still in play at another table";
+    /// An answer to a move request that is no longer pending (answered, timed out, or replaced
+    /// by a newer request): `request_id` is not the seat's pending one.
+    StaleRequest = CONFLICT, "stale_request", "Stale move request";
     /// Another live bot already has this name (names are unique so matches can name bots).
     BotNameTaken = CONFLICT, "bot_name_taken", "Bot name taken";
     /// Too many requests of this kind from this client or token.

@@ -25,10 +25,12 @@
 mod banks;
 pub mod decision;
 mod history;
+pub mod outside;
 
 pub use banks::Banks;
 
 use crate::bots::{self, HealthPolicy};
+use crate::bus::{Bus, topic};
 use crate::client::{BotClient, FaultKind, MoveSigner, Target};
 use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
 use crate::metrics::{ArenaMetrics, MatchOutcome};
@@ -67,6 +69,8 @@ pub struct Runner {
     pub lease: Duration,
     /// Where each move and the end are published for live watchers.
     pub live: LiveHub,
+    /// The event bus: outside seats' move lines and answers, stream bots' notices.
+    pub bus: Arc<dyn Bus>,
     /// How long a starting match tries its bots' probes before it is aborted as
     /// `bot_unavailable` (each try has the match's move deadline).
     pub start_probe_window: Duration,
@@ -243,7 +247,7 @@ impl Runner {
         }
         table.secrets_read = (Instant::now(), self.client.rotations());
         for (seat, bot) in table.seats.iter().enumerate() {
-            if bot.builtin {
+            if bot.builtin || bot.transport.answers_from_outside() {
                 continue;
             }
             let Some(current) = self.store.bot_any(&bot.id).await? else {
@@ -268,10 +272,17 @@ impl Runner {
     async fn probe_seats(&self, record: &MatchRecord, seats: &[BotRecord]) -> Step<()> {
         let mut probes = tokio::task::JoinSet::new();
         for (seat, bot) in seats.iter().enumerate() {
+            let window = self.start_probe_window;
+            if bot.transport.answers_from_outside() {
+                // An outside seat answers `GET /` by being connected.
+                let store = self.store.clone();
+                let bot = bot.clone();
+                probes.spawn(async move { (seat, connected_within(&*store, &bot, window).await) });
+                continue;
+            }
             let client = self.client.clone();
             let target = bots::target(bot);
             let timeout = Duration::from_millis(record.deadline_ms);
-            let window = self.start_probe_window;
             probes
                 .spawn(async move { (seat, client.probe_within(&target, timeout, window).await) });
         }
@@ -348,11 +359,40 @@ impl Runner {
                 deadline_ms: record.deadline_ms,
                 clock: record.clock,
             };
+            if table.seats[seat].transport.answers_from_outside() {
+                self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
+                continue;
+            }
             let client = self.client.clone();
             let target = target.clone();
             let timeout = self.notify_timeout;
             tokio::spawn(async move { client.notify(&target, "/start", &notice, timeout).await });
         }
+    }
+
+    /// Publishes a notice line (`match_start`, `match_end`) to an outside seat's bot (not
+    /// awaited: a notice is best effort).
+    fn tell_outside(
+        &self,
+        bot_id: &str,
+        kind: &str,
+        match_id: &str,
+        notice: &impl serde::Serialize,
+    ) {
+        let Some(line) = outside::notice_line(kind, match_id, notice) else {
+            return;
+        };
+        let bus = self.bus.clone();
+        let topic = topic::bot(bot_id);
+        tokio::spawn(async move {
+            if let Err(error) = bus.publish(&topic, line).await {
+                tracing::info!(
+                    topic,
+                    error = format!("{error:#}"),
+                    "a notice was not published (ignored)"
+                );
+            }
+        });
     }
 
     /// Plays `seat`'s move: asks its bot unless the seat is disqualified or flagged, plays the
@@ -387,18 +427,40 @@ impl Runner {
                     time_left_ms,
                     state: Some(table.game.as_ref()),
                 };
-                let (answer, latency) = self
-                    .client
-                    .ask_move(
-                        &table.targets[seat],
+                let timeout = Duration::from_millis(timeout_ms);
+                let bot = &table.seats[seat];
+                let (answer, latency, illegal) = if bot.transport.answers_from_outside() {
+                    let answered = outside::ask(
+                        &self.store,
+                        &self.bus,
+                        &bot.id,
                         &request,
                         table.history.json(seat),
-                        &mut table.signers[seat],
-                        Duration::from_millis(timeout_ms),
+                        timeout,
                     )
-                    .await;
+                    .await?;
+                    (answered.answer, answered.latency_ms, answered.illegal)
+                } else {
+                    let (answer, latency) = self
+                        .client
+                        .ask_move(
+                            &table.targets[seat],
+                            &request,
+                            table.history.json(seat),
+                            &mut table.signers[seat],
+                            timeout,
+                        )
+                        .await;
+                    (answer, latency, None)
+                };
                 self.metrics.bot_call(latency);
-                let decision = table.standing.judge(seat, answer, latency);
+                let mut decision = table.standing.judge(seat, answer, latency);
+                // Not one of the request's legal actions, as the process that took it found.
+                if let Some(reason) = illegal
+                    && let Some(action) = decision.action.take()
+                {
+                    decision.refuse(&action, reason);
+                }
                 if decision
                     .fault
                     .as_ref()
@@ -479,14 +541,16 @@ impl Runner {
                     reason,
                     "match aborted while it played: stopped"
                 );
-                self.live.close(
-                    id,
-                    LiveEnd {
-                        status: MatchStatus::Aborted,
-                        result: None,
-                        error: Some(reason.clone()),
-                    },
-                );
+                self.live
+                    .close(
+                        id,
+                        LiveEnd {
+                            status: MatchStatus::Aborted,
+                            result: None,
+                            error: Some(reason.clone()),
+                        },
+                    )
+                    .await;
                 return Ok(ControlFlow::Break(Outcome::Aborted(reason)));
             }
             tracing::warn!(
@@ -500,18 +564,20 @@ impl Runner {
         self.metrics.move_played(&table.record.game, fault);
         // After the store: a watcher subscribing now reads this move from there.
         if self.live.is_watched(id) {
-            self.live.publish(
-                id,
-                LiveEvent::Move(Box::new(LiveMove {
-                    index: played.index,
-                    seat: played.seat,
-                    events: played.events.clone(),
-                    view: table.game.view(Viewer::Spectator),
-                    to_act: table.game.to_act(),
-                    latency_ms: played.latency_ms,
-                    fault,
-                })),
-            );
+            self.live
+                .publish(
+                    id,
+                    LiveEvent::Move(Box::new(LiveMove {
+                        index: played.index,
+                        seat: played.seat,
+                        events: played.events.clone(),
+                        view: table.game.view(Viewer::Spectator),
+                        to_act: table.game.to_act(),
+                        latency_ms: played.latency_ms,
+                        fault,
+                    })),
+                )
+                .await;
         }
         if let Some(on_move) = on_move {
             on_move(&played);
@@ -575,14 +641,17 @@ impl Runner {
             .finish_match(&record.id, &self.worker, &finish)
             .await?;
         let result = finish.result;
-        self.live.close(
-            &record.id,
-            LiveEnd {
-                status: MatchStatus::Finished,
-                result: Some(result.clone()),
-                error: None,
-            },
-        );
+        self.store.clear_pending(&record.id).await?;
+        self.live
+            .close(
+                &record.id,
+                LiveEnd {
+                    status: MatchStatus::Finished,
+                    result: Some(result.clone()),
+                    error: None,
+                },
+            )
+            .await;
         if finished {
             let flagged = result.flagged.as_deref().unwrap_or_default();
             let faulted = !flagged.is_empty() || faults.iter().any(|n| *n > 0);
@@ -620,6 +689,15 @@ impl Runner {
                 seat,
                 result: result.clone(),
             };
+            if table.seats[seat].transport.answers_from_outside() {
+                self.tell_outside(
+                    &table.seats[seat].id,
+                    "match_end",
+                    &table.record.id,
+                    &notice,
+                );
+                continue;
+            }
             let client = self.client.clone();
             let target = target.clone();
             let timeout = self.notify_timeout;
@@ -689,15 +767,59 @@ impl Runner {
             self.metrics
                 .match_finished(&record.game, MatchOutcome::Aborted);
         }
-        self.live.close(
-            &record.id,
-            LiveEnd {
-                status: MatchStatus::Aborted,
-                result: None,
-                error: Some(reason.clone()),
-            },
-        );
+        self.store.clear_pending(&record.id).await?;
+        self.live
+            .close(
+                &record.id,
+                LiveEnd {
+                    status: MatchStatus::Aborted,
+                    result: None,
+                    error: Some(reason.clone()),
+                },
+            )
+            .await;
         Ok(Outcome::Aborted(reason))
+    }
+}
+
+/// How often a starting match looks again whether an outside seat's bot is connected.
+const CONNECTED_POLL: Duration = Duration::from_millis(200);
+
+/// An outside seat's probe before its match: its bot is connected (`GET /v1/bot/stream`) now or
+/// within `window`. Reports what the bot registered with.
+async fn connected_within(
+    store: &dyn Store,
+    bot: &BotRecord,
+    window: Duration,
+) -> Result<crate::wire::BotInfo, crate::client::Fault> {
+    let started = Instant::now();
+    loop {
+        match store.connected_bots().await {
+            Ok(connected) if connected.contains(&bot.id) => {
+                return Ok(crate::wire::BotInfo {
+                    name: bot.name.clone(),
+                    author: bot.author.clone(),
+                    version: bot.version.clone(),
+                    games: bot.games.clone(),
+                });
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(
+                bot = bot.id,
+                error = format!("{error:#}"),
+                "reading who is connected failed"
+            ),
+        }
+        if started.elapsed() >= window {
+            return Err(crate::client::Fault::new(
+                crate::client::FaultKind::Transport,
+                format!(
+                    "the stream bot was not connected (GET /v1/bot/stream) within {} ms",
+                    window.as_millis()
+                ),
+            ));
+        }
+        tokio::time::sleep(CONNECTED_POLL).await;
     }
 }
 

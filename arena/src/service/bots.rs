@@ -8,7 +8,7 @@ use crate::client::{BUILTIN_SCHEME, FaultKind, Target};
 use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::safety::Refusal;
-use crate::store::{BotRecord, MatchFilter, RatingRecord, now_ms};
+use crate::store::{BotRecord, MatchFilter, RatingRecord, Transport, now_ms};
 use crate::wire::BotInfo;
 use std::collections::HashMap;
 
@@ -68,8 +68,21 @@ impl Arena {
         if self.inner.store.bot_named(&request.name).await?.is_some() {
             return Err(ServiceError::name_taken(&request.name));
         }
-        let url = self.check_url(&request.url).await?;
-        let info = self.probe(&url, &signing_secret).await?;
+        let (url, info) = match request.transport {
+            Transport::Url => {
+                let url = self.check_url(&request.url).await?;
+                let info = self.probe(&url, &signing_secret).await?;
+                (url, info)
+            }
+            Transport::Stream => {
+                if !request.url.is_empty() {
+                    return Err(ServiceError::invalid(
+                        "a stream bot has no `url`: it connects out to GET /v1/bot/stream",
+                    ));
+                }
+                (String::new(), stream_info(&request.name))
+            }
+        };
         check_games(&request.games, &info)?;
         let token = new_secret();
         let record = BotRecord {
@@ -83,6 +96,7 @@ impl Arena {
             signing_secret: signing_secret.clone(),
             previous_secret: None,
             builtin: false,
+            transport: request.transport,
             paused: false,
             failures: 0,
             failing_since: None,
@@ -97,7 +111,7 @@ impl Arena {
         Ok(RegisteredBot {
             id: record.id.clone(),
             bot: bots::view(&record, &[]),
-            url,
+            url: (record.transport == Transport::Url).then_some(url),
             token,
             signing_secret,
         })
@@ -134,6 +148,7 @@ impl Arena {
                 signing_secret: new_secret(),
                 previous_secret: None,
                 builtin: true,
+                transport: Transport::Url,
                 paused: false,
                 failures: 0,
                 failing_since: None,
@@ -195,10 +210,22 @@ impl Arena {
             }
             bot.name = name;
         }
-        if let Some(url) = patch.url {
-            bot.url = self.check_url(&url).await?;
-        }
-        let info = self.probe(&bot.url, &bot.signing_secret).await?;
+        let info = match bot.transport {
+            Transport::Url => {
+                if let Some(url) = patch.url {
+                    bot.url = self.check_url(&url).await?;
+                }
+                self.probe(&bot.url, &bot.signing_secret).await?
+            }
+            Transport::Stream => {
+                if patch.url.is_some() {
+                    return Err(ServiceError::invalid(
+                        "a stream bot has no `url`: it connects out to GET /v1/bot/stream",
+                    ));
+                }
+                stream_info(&bot.name)
+            }
+        };
         if let Some(games) = patch.games {
             check_games(&games, &info)?;
             bot.games = dedup(games);
@@ -270,5 +297,19 @@ impl Arena {
             .await?;
         view.recent_matches = Some(recent.iter().map(summary).collect());
         Ok(view)
+    }
+}
+
+/// What a stream bot stands for at registration (it answers no `GET /`): its name, and every
+/// game the arena serves, so each requested game is checked against the catalog only.
+fn stream_info(name: &str) -> BotInfo {
+    BotInfo {
+        name: name.to_string(),
+        author: String::new(),
+        version: String::new(),
+        games: engine::registry::games()
+            .iter()
+            .map(|g| g.info().id.clone())
+            .collect(),
     }
 }

@@ -75,13 +75,26 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         .map(|b| b.id.clone())
         .collect();
     // Probe every other external bot, all at once: a failing or paused bot that answers is back
-    // on the ladder; a bot that does not answer sits out (see [`HealthPolicy`]).
+    // on the ladder; a bot that does not answer sits out (see [`HealthPolicy`]). A bot that
+    // connects out answers by being connected; one that is not sits out without a failure (it
+    // is offline by choice, as a URL bot never is).
+    let connected = store.connected_bots().await?;
     let mut probes = tokio::task::JoinSet::new();
     for (i, bot) in bots
         .iter()
         .enumerate()
         .filter(|(_, b)| !b.builtin && !unreachable.contains(&b.id))
     {
+        if bot.transport.answers_from_outside() {
+            let info = connected.contains(&bot.id).then(|| BotInfo {
+                name: bot.name.clone(),
+                author: bot.author.clone(),
+                version: bot.version.clone(),
+                games: bot.games.clone(),
+            });
+            probes.spawn(async move { (i, info) });
+            continue;
+        }
         let client = arena.client().clone();
         let target = bots::target(bot);
         let timeout = arena.config().probe_timeout;
@@ -89,6 +102,10 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
     }
     while let Some(joined) = probes.join_next().await {
         let Ok((i, info)) = joined else { continue };
+        if info.is_none() && bots[i].transport.answers_from_outside() {
+            unreachable.push(bots[i].id.clone());
+            continue;
+        }
         let bot = &mut bots[i];
         if let Some(info) = &info {
             keep_version(arena, bot, info).await?;

@@ -3,7 +3,7 @@
 //! to HTTP and Server-Sent Events.
 
 use super::Arena;
-use crate::live::{self, FramesError, LiveEvent, MatchFrames, Watched};
+use crate::live::{self, FramesError, LiveEvent, LiveSubscription, MatchFrames, Watched};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchRecord, MatchStatus};
 use engine::Viewer;
@@ -93,11 +93,7 @@ impl Arena {
             Ok(None) => Err(unknown_match(id)),
             Err(error) => Err(error.into()),
         };
-        if let Err(refused) = checked {
-            drop(receiver);
-            hub.release(id);
-            return Err(refused);
-        }
+        checked?;
         let (sender, feed) = mpsc::channel(FEED_CAPACITY);
         let arena = self.clone();
         let id = id.to_string();
@@ -110,7 +106,6 @@ impl Arena {
             if let Err(reason) = fed {
                 let _ = sender.send(Watched::Failed(reason)).await;
             }
-            arena.live().release(&id);
         });
         Ok(feed)
     }
@@ -120,7 +115,7 @@ impl Arena {
     async fn feed(
         &self,
         id: &str,
-        mut receiver: broadcast::Receiver<LiveEvent>,
+        mut receiver: LiveSubscription,
         sender: &mpsc::Sender<Watched>,
     ) -> Result<(), String> {
         let record = self.stored_match(id).await?;

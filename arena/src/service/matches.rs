@@ -109,14 +109,17 @@ impl Arena {
             return Err(over());
         }
         tracing::info!(match_id = id, by, "match cancelled");
-        self.inner.live.close(
-            id,
-            LiveEnd {
-                status: MatchStatus::Aborted,
-                result: None,
-                error: Some(detail),
-            },
-        );
+        self.inner
+            .live
+            .close(
+                id,
+                LiveEnd {
+                    status: MatchStatus::Aborted,
+                    result: None,
+                    error: Some(detail),
+                },
+            )
+            .await;
         Ok(MatchCancelled {
             id: id.to_string(),
             status: MatchStatus::Aborted,

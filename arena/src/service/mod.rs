@@ -16,11 +16,13 @@ mod leaderboards;
 pub mod live;
 pub mod maintenance;
 mod matches;
+pub mod outside;
 mod tables;
 mod tournaments;
 mod workers;
 
 use crate::bots::{HealthPolicy, new_id};
+use crate::bus::Bus;
 use crate::client::BotClient;
 use crate::config::{ArenaConfig, Role};
 use crate::limits::Limits;
@@ -49,6 +51,8 @@ struct Inner {
     worker: String,
     /// Wakes this process's idle workers when it queues a match.
     wake: Arc<Notify>,
+    /// Everything live, across the processes on the database.
+    bus: Arc<dyn Bus>,
     live: LiveHub,
     /// Counters for `/metrics`.
     metrics: Arc<ArenaMetrics>,
@@ -90,6 +94,7 @@ impl Arena {
                 }
             );
         }
+        let bus = crate::bus::open(sql.postgres_pool()).await?;
         let store: Arc<dyn Store> = Arc::new(sql);
         let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
         let arena = Arena {
@@ -104,7 +109,8 @@ impl Arena {
                     new_id("w").trim_start_matches("w_")
                 ),
                 wake: Arc::new(Notify::new()),
-                live: LiveHub::default(),
+                live: LiveHub::new(bus.clone()),
+                bus,
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
                 ladder_pace: Default::default(),
@@ -167,6 +173,7 @@ impl Arena {
             worker: self.inner.worker.clone(),
             lease: self.inner.config.lease,
             live: self.inner.live.clone(),
+            bus: self.inner.bus.clone(),
             start_probe_window: self.inner.config.start_probe_window,
         }
     }
@@ -179,6 +186,11 @@ impl Arena {
     /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
     pub fn live(&self) -> &LiveHub {
         &self.inner.live
+    }
+
+    /// The event bus.
+    pub fn bus(&self) -> &Arc<dyn Bus> {
+        &self.inner.bus
     }
 
     pub(super) fn enqueue(&self) {

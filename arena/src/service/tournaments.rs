@@ -128,14 +128,17 @@ impl Arena {
                 .await?
             {
                 cancelled += 1;
-                self.inner.live.close(
-                    &table.record.id,
-                    LiveEnd {
-                        status: MatchStatus::Aborted,
-                        result: None,
-                        error: Some(detail.clone()),
-                    },
-                );
+                self.inner
+                    .live
+                    .close(
+                        &table.record.id,
+                        LiveEnd {
+                            status: MatchStatus::Aborted,
+                            result: None,
+                            error: Some(detail.clone()),
+                        },
+                    )
+                    .await;
             }
         }
         if cancelled == 0 {

@@ -51,6 +51,8 @@ pub struct BotRecord {
     pub previous_secret: Option<PreviousSecret>,
     /// A built-in bot.
     pub builtin: bool,
+    /// How the arena reaches the bot: it calls its URL, or the bot connects out.
+    pub transport: Transport,
     /// Paused from the ladder until a clean probe and a clean trial match.
     pub paused: bool,
     /// Disqualifications or failed probes in a row.
@@ -79,6 +81,55 @@ impl BotRecord {
             trial_match: self.trial_match.clone(),
         }
     }
+}
+
+/// How a seat's answers reach the runner. `Url` (and the built-in bots, `builtin:` URLs): the
+/// runner calls the bot. Every other kind answers from outside the worker: the runner stores a
+/// [`PendingMove`], announces it on the bus, and waits for the answer posted to any process
+/// ([`crate::Arena::submit_move`]). A new outside kind is one more variant here (and its name in
+/// [`stored_names`]); the runner asks [`Transport::answers_from_outside`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    /// The arena calls the bot's URL (`POST {url}/move`).
+    #[default]
+    Url,
+    /// The bot connects out (`GET /v1/bot/stream`) and answers with
+    /// `POST /v1/bot/matches/{match_id}/move`.
+    Stream,
+}
+
+impl Transport {
+    /// Whether the seat's answers come from outside the worker (a pending move on the bus)
+    /// rather than from a call the runner makes.
+    pub fn answers_from_outside(self) -> bool {
+        match self {
+            Transport::Url => false,
+            Transport::Stream => true,
+        }
+    }
+}
+
+/// A move the runner waits for from outside the worker (see [`Transport`]): stored so every
+/// process sees it (an answer may be posted to any of them, a reconnecting bot gets it again).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingMove {
+    /// The match.
+    pub match_id: String,
+    /// The seat to act.
+    pub seat: usize,
+    /// Fresh for every request: an answer names it, so an answer to an older request is told
+    /// apart (409 `stale_request`).
+    pub request_id: String,
+    /// The bot in the seat.
+    pub bot_id: String,
+    /// The `move` line as sent (JSON text): the move request with `type`, `match_id`,
+    /// `request_id` and `history_from`.
+    pub request: String,
+    /// When it was announced, unix ms.
+    pub created_at: i64,
+    /// When its time runs out, unix ms.
+    pub deadline_at: i64,
 }
 
 /// A bot's ladder health: what [`crate::ladder::HealthPolicy`] decides and the store keeps.
@@ -143,6 +194,10 @@ stored_names!(PauseReason {
     Unreachable = "unreachable",
     Disqualified = "disqualified",
     TrialFaulted = "trial_faulted",
+});
+stored_names!(Transport {
+    Url = "url",
+    Stream = "stream",
 });
 stored_names!(AbortReason {
     Cancelled = "cancelled",
@@ -590,6 +645,48 @@ pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
     ) -> anyhow::Result<Vec<RatingPoint>>;
     /// Number of rating-history rows of a match (tests: ratings applied exactly once).
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64>;
+
+    /// The live bot whose owner token hashes to `token_hash` (a stream bot's credential).
+    async fn bot_by_token(&self, token_hash: &str) -> anyhow::Result<Option<BotRecord>>;
+    /// Stores a pending move, replacing the seat's previous one (a resumed match asks again).
+    async fn put_pending(&self, pending: &PendingMove) -> anyhow::Result<()>;
+    /// Takes (deletes and returns) the seat's pending move if its request id is `request_id`
+    /// (None: whatever is pending): an answer is taken once, by whoever comes first (the
+    /// answer's process, or the runner when the deadline passes).
+    async fn take_pending(
+        &self,
+        match_id: &str,
+        seat: usize,
+        request_id: Option<&str>,
+    ) -> anyhow::Result<Option<PendingMove>>;
+    /// The pending moves of a match (`match_id`) or of a bot (`bot_id`), oldest first.
+    async fn pending_moves(
+        &self,
+        match_id: Option<&str>,
+        bot_id: Option<&str>,
+    ) -> anyhow::Result<Vec<PendingMove>>;
+    /// Forgets a match's pending moves (it ended).
+    async fn clear_pending(&self, match_id: &str) -> anyhow::Result<()>;
+    /// Records that `bot_id` is connected through `connection_id` for `ttl` from now
+    /// (database clock), replacing any other connection of the bot.
+    async fn set_connection(
+        &self,
+        bot_id: &str,
+        connection_id: &str,
+        ttl: Duration,
+    ) -> anyhow::Result<()>;
+    /// Renews the connection while it is still the bot's current one; false if another
+    /// connection replaced it.
+    async fn renew_connection(
+        &self,
+        bot_id: &str,
+        connection_id: &str,
+        ttl: Duration,
+    ) -> anyhow::Result<bool>;
+    /// Ends the connection if it is still the bot's current one.
+    async fn end_connection(&self, bot_id: &str, connection_id: &str) -> anyhow::Result<()>;
+    /// The bots connected now (their connection's time has not run out).
+    async fn connected_bots(&self) -> anyhow::Result<HashSet<String>>;
 }
 
 /// Opens the store named by `database`: a `postgres://` URL, or a SQLite file path or `sqlite:`

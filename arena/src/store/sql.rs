@@ -11,8 +11,8 @@
 use super::writer::MoveWriter;
 use super::{
     AbortReason, BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord,
-    MatchStatus, MoveRecord, PauseReason, Pruned, RatingPoint, RatingRecord, SeatReport,
-    StorageSize, Store, TournamentMatch, TournamentRecord, now_ms,
+    MatchStatus, MoveRecord, PauseReason, PendingMove, Pruned, RatingPoint, RatingRecord,
+    SeatReport, StorageSize, Store, TournamentMatch, TournamentRecord, Transport, now_ms,
 };
 use crate::client::PreviousSecret;
 use crate::ratings::{self, Outcome, Rating, Side};
@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 8] = match self {
+        let files: [(i64, &'static str, &'static str); 9] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -163,6 +163,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/sqlite/0007_feedback.sql"),
+                ),
+                (
+                    8,
+                    "outside_seats",
+                    include_str!("../../migrations/sqlite/0008_outside_seats.sql"),
                 ),
                 (
                     10,
@@ -205,6 +210,11 @@ impl Dialect {
                     7,
                     "feedback",
                     include_str!("../../migrations/postgres/0007_feedback.sql"),
+                ),
+                (
+                    8,
+                    "outside_seats",
+                    include_str!("../../migrations/postgres/0008_outside_seats.sql"),
                 ),
                 (
                     10,
@@ -483,6 +493,14 @@ impl SqlStore {
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
+
+    /// The PostgreSQL pool (None on SQLite): the event bus listens and notifies on it.
+    pub fn postgres_pool(&self) -> Option<PgPool> {
+        match &self.pool {
+            Pool::Postgres(pool) => Some(pool.clone()),
+            Pool::Sqlite(_) => None,
+        }
+    }
 }
 
 /// Takes the process lock of a SQLite database: an exclusive lock on `<file>.lock`.
@@ -535,6 +553,7 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
             _ => None,
         },
         builtin: row.flag("builtin")?,
+        transport: Transport::parse(&row.text("transport")?).unwrap_or_default(),
         paused: row.flag("paused")?,
         failures: row.int("failures")? as u32,
         failing_since: row.opt_int("failing_since")?,
@@ -587,6 +606,18 @@ macro_rules! insert_match_rows {
             .await?;
         }
     }};
+}
+
+fn pending_row(row: &impl Columns) -> anyhow::Result<PendingMove> {
+    Ok(PendingMove {
+        match_id: row.text("match_id")?,
+        seat: usize::try_from(row.int("seat")?)?,
+        request_id: row.text("request_id")?,
+        bot_id: row.text("bot_id")?,
+        request: row.text("request")?,
+        created_at: row.int("created_at")?,
+        deadline_at: row.int("deadline_at")?,
+    })
 }
 
 fn tournament_row(row: &impl Columns) -> anyhow::Result<TournamentRecord> {
@@ -703,8 +734,8 @@ impl Store for SqlStore {
         // meanwhile (one per URL).
         let inserted = on_pool!(&self.pool, p => sqlx::query(
             "INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, \
-             builtin, paused, failures, deleted, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12) ON CONFLICT DO NOTHING",
+             builtin, paused, failures, deleted, created_at, transport) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13) ON CONFLICT DO NOTHING",
         )
         .bind(&bot.id)
         .bind(&bot.name)
@@ -718,6 +749,7 @@ impl Store for SqlStore {
         .bind(bot.paused)
         .bind(i64::from(bot.failures))
         .bind(bot.created_at)
+        .bind(bot.transport.as_str())
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
@@ -1721,6 +1753,148 @@ impl Store for SqlStore {
                 })
             })
             .collect()
+    }
+
+    async fn bot_by_token(&self, token_hash: &str) -> anyhow::Result<Option<BotRecord>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT * FROM bots WHERE token_hash = $1 AND deleted = FALSE AND builtin = FALSE",
+        )
+            .bind(token_hash)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(bot_row)
+            .transpose())
+    }
+
+    async fn put_pending(&self, pending: &PendingMove) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "INSERT INTO pending_moves (match_id, seat, request_id, bot_id, request, created_at, \
+             deadline_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (match_id, seat) DO UPDATE \
+             SET request_id = $3, bot_id = $4, request = $5, created_at = $6, deadline_at = $7",
+        )
+            .bind(&pending.match_id)
+            .bind(pending.seat as i64)
+            .bind(&pending.request_id)
+            .bind(&pending.bot_id)
+            .bind(&pending.request)
+            .bind(pending.created_at)
+            .bind(pending.deadline_at)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn take_pending(
+        &self,
+        match_id: &str,
+        seat: usize,
+        request_id: Option<&str>,
+    ) -> anyhow::Result<Option<PendingMove>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "DELETE FROM pending_moves WHERE match_id = $1 AND seat = $2 \
+             AND (CAST($3 AS TEXT) IS NULL OR request_id = $3) RETURNING *",
+        )
+            .bind(match_id)
+            .bind(seat as i64)
+            .bind(request_id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(pending_row)
+            .transpose())
+    }
+
+    async fn pending_moves(
+        &self,
+        match_id: Option<&str>,
+        bot_id: Option<&str>,
+    ) -> anyhow::Result<Vec<PendingMove>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT * FROM pending_moves WHERE (CAST($1 AS TEXT) IS NULL OR match_id = $1) \
+             AND (CAST($2 AS TEXT) IS NULL OR bot_id = $2) ORDER BY created_at, match_id, seat",
+        )
+            .bind(match_id)
+            .bind(bot_id)
+            .fetch_all(p)
+            .await?
+            .iter()
+            .map(pending_row)
+            .collect())
+    }
+
+    async fn clear_pending(&self, match_id: &str) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query("DELETE FROM pending_moves WHERE match_id = $1")
+            .bind(match_id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn set_connection(
+        &self,
+        bot_id: &str,
+        connection_id: &str,
+        ttl: Duration,
+    ) -> anyhow::Result<()> {
+        let now = self.dialect.now_ms();
+        let sql = format!(
+            "INSERT INTO bot_connections (bot_id, connection_id, connected_at, until) \
+             VALUES ($1, $2, {now}, {now} + $3) ON CONFLICT (bot_id) DO UPDATE \
+             SET connection_id = $2, connected_at = {now}, until = {now} + $3"
+        );
+        on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
+            .bind(bot_id)
+            .bind(connection_id)
+            .bind(millis(ttl))
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn renew_connection(
+        &self,
+        bot_id: &str,
+        connection_id: &str,
+        ttl: Duration,
+    ) -> anyhow::Result<bool> {
+        let sql = format!(
+            "UPDATE bot_connections SET until = {} + $3 WHERE bot_id = $1 AND connection_id = $2",
+            self.dialect.now_ms()
+        );
+        let renewed = on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
+            .bind(bot_id)
+            .bind(connection_id)
+            .bind(millis(ttl))
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(renewed > 0)
+    }
+
+    async fn end_connection(&self, bot_id: &str, connection_id: &str) -> anyhow::Result<()> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "DELETE FROM bot_connections WHERE bot_id = $1 AND connection_id = $2",
+        )
+            .bind(bot_id)
+            .bind(connection_id)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(())
+    }
+
+    async fn connected_bots(&self) -> anyhow::Result<HashSet<String>> {
+        let sql = format!(
+            "SELECT bot_id FROM bot_connections WHERE until > {}",
+            self.dialect.now_ms()
+        );
+        let ids: Vec<String> = on_pool!(&self.pool, p =>
+            sqlx::query_scalar(AssertSqlSafe(sql)).fetch_all(p).await?);
+        Ok(ids.into_iter().collect())
     }
 
     async fn embargoed(&self, match_ids: &[&str]) -> anyhow::Result<HashSet<String>> {

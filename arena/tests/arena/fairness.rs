@@ -259,6 +259,7 @@ async fn a_seated_bots_owner_or_the_admin_cancels_matches_and_tournaments() {
                     name: format!("owned {url}"),
                     url,
                     games: vec![GAME.into()],
+                    transport: Default::default(),
                 })
                 .await
                 .expect("register")

@@ -17,5 +17,6 @@ mod routes;
 mod safety;
 mod storage;
 mod store;
+mod stream;
 mod strength;
 mod tournaments;

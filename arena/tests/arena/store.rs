@@ -7,7 +7,7 @@ use arena::dto::CreateMatch;
 use arena::result::MatchResult;
 use arena::store::{
     AbortReason, BotHealth, BotRecord, Finish, MatchFilter, MatchRecord, MatchStatus, MoveRecord,
-    PauseReason, SqlStore, Store, WriterStopped, now_ms,
+    PauseReason, SqlStore, Store, Transport, WriterStopped, now_ms,
 };
 use arena::{Arena, ArenaConfig};
 use serde_json::json;
@@ -40,6 +40,7 @@ fn bot(id: &str) -> BotRecord {
         signing_secret: "s".into(),
         previous_secret: None,
         builtin: false,
+        transport: Transport::Url,
         paused: false,
         failures: 0,
         failing_since: None,

@@ -341,6 +341,7 @@ pub async fn register(arena: &Arena, bot: &FakeBot, game: &str) -> String {
             name: format!("fake {}", bot.url),
             url: bot.url.clone(),
             games: vec![game.to_string()],
+            transport: Default::default(),
         })
         .await
         .expect("register");

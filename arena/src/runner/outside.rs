@@ -1,0 +1,187 @@
+//! Seats whose answers come from outside the worker (stream bots; see
+//! [`crate::store::Transport`]): the runner stores a [`PendingMove`], announces its `move` line
+//! on the bot's bus topic, and waits for the answer, which any process takes
+//! ([`crate::Arena::submit_move`]) and publishes on the match's answers topic. The answer is then
+//! judged like a URL bot's ([`super::decision::Standing::judge`]): the same deadline, clock and
+//! faults.
+
+use crate::bus::{Bus, topic};
+use crate::client::{Fault, FaultKind};
+use crate::store::{PendingMove, Store, now_ms};
+use crate::wire::{MoveResponse, OutgoingMove};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long the runner still waits, once the deadline has passed, for an answer that a process
+/// took in time but had not yet published.
+const IN_FLIGHT_GRACE: Duration = Duration::from_secs(1);
+
+/// An answer to a pending move, as published on the match's answers topic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutsideAnswer {
+    /// The seat it answers for.
+    pub seat: usize,
+    /// The pending move it answers.
+    pub request_id: String,
+    /// The action.
+    pub action: Value,
+    /// The comment, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Why it is not one of the request's legal actions (the process that took it checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illegal: Option<String>,
+}
+
+/// What came back for a pending move.
+pub struct Answered {
+    /// The answer, or the fault (a timeout).
+    pub answer: Result<MoveResponse, Fault>,
+    /// Milliseconds from the announcement to the answer (at most the time given, for an answer
+    /// taken in time).
+    pub latency_ms: u64,
+    /// Why the action is not one of the legal actions, if it is not.
+    pub illegal: Option<String>,
+}
+
+/// A stream `move` line: `type`, `match_id`, `request_id` and `history_from` before the move
+/// request's own fields (`body` as [`crate::wire::move_request_body`] writes it).
+pub fn move_line(match_id: &str, request_id: &str, body: &[u8]) -> Vec<u8> {
+    let head = serde_json::json!({
+        "type": "move",
+        "match_id": match_id,
+        "request_id": request_id,
+        // The whole history for now: every line starts from the first move.
+        "history_from": 0,
+    })
+    .to_string();
+    let mut line = Vec::with_capacity(head.len() + body.len());
+    // Both are JSON objects: the head's closing brace and the body's opening one go.
+    line.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
+    line.push(b',');
+    line.extend_from_slice(&body[1..]);
+    line
+}
+
+/// A notice line (`match_start`, `match_end`): `type` and `match_id` before the notice's fields.
+pub fn notice_line(kind: &str, match_id: &str, notice: &impl Serialize) -> Option<String> {
+    let Ok(Value::Object(fields)) = serde_json::to_value(notice) else {
+        return None;
+    };
+    let mut line = serde_json::Map::new();
+    line.insert("type".into(), kind.into());
+    line.insert("match_id".into(), match_id.into());
+    line.extend(fields);
+    Some(Value::Object(line).to_string())
+}
+
+/// Asks an outside seat: stores the pending move, announces it, waits for its answer until
+/// `timeout` has passed (the clock runs from the announcement).
+pub async fn ask(
+    store: &Arc<dyn Store>,
+    bus: &Arc<dyn Bus>,
+    bot_id: &str,
+    request: &OutgoingMove<'_>,
+    history_entries: &[u8],
+    timeout: Duration,
+) -> anyhow::Result<Answered> {
+    let body = crate::wire::move_request_body(request, history_entries)?;
+    let request_id = crate::bots::new_id("r");
+    let line = move_line(request.match_id, &request_id, &body);
+    let line = String::from_utf8(line)?;
+    // Subscribed before the move is announced: no answer can come first.
+    let mut answers = bus.subscribe(&topic::answers(request.match_id));
+    let created_at = now_ms();
+    store
+        .put_pending(&PendingMove {
+            match_id: request.match_id.to_string(),
+            seat: request.seat,
+            request_id: request_id.clone(),
+            bot_id: bot_id.to_string(),
+            request: line.clone(),
+            created_at,
+            deadline_at: created_at + timeout.as_millis() as i64,
+        })
+        .await?;
+    let started = Instant::now();
+    bus.publish(&topic::bot(bot_id), line).await?;
+    let deadline = tokio::time::Instant::from_std(started + timeout);
+    let mut wait_until = deadline;
+    let mut deadline_passed = false;
+    loop {
+        tokio::select! {
+            received = answers.recv() => {
+                let Ok(message) = received else {
+                    // Lagged behind other seats' answers: keep listening.
+                    continue;
+                };
+                let Ok(answer) = serde_json::from_str::<OutsideAnswer>(&message) else {
+                    continue;
+                };
+                if answer.seat != request.seat || answer.request_id != request_id {
+                    continue;
+                }
+                return Ok(Answered {
+                    answer: Ok(MoveResponse {
+                        action: answer.action,
+                        comment: answer.comment,
+                    }),
+                    // Any answer heard was taken before the deadline (the runner takes the
+                    // pending move then): the bus's delay is not the bot's.
+                    latency_ms: (started.elapsed().as_millis() as u64)
+                        .min(timeout.as_millis() as u64),
+                    illegal: answer.illegal,
+                });
+            }
+            () = tokio::time::sleep_until(wait_until) => {
+                if !deadline_passed {
+                    deadline_passed = true;
+                    let taken_here = store
+                        .take_pending(request.match_id, request.seat, Some(&request_id))
+                        .await?
+                        .is_some();
+                    if !taken_here {
+                        // Another process took the answer just before the deadline: it is on
+                        // its way.
+                        wait_until = deadline + IN_FLIGHT_GRACE;
+                        continue;
+                    }
+                }
+                return Ok(Answered {
+                    answer: Err(Fault::new(
+                        FaultKind::Timeout,
+                        format!(
+                            "no answer to request {request_id} within {} ms",
+                            timeout.as_millis()
+                        ),
+                    )
+                    .expecting(format!(
+                        "POST /v1/bot/matches/{}/move with this request_id within {} ms (the move's deadline, or the seat's time bank if shorter)",
+                        request.match_id,
+                        timeout.as_millis()
+                    ))),
+                    latency_ms: started.elapsed().as_millis() as u64,
+                    illegal: None,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_line_is_the_request_with_its_stream_fields_first() {
+        let line = move_line("m_1", "r_2", br#"{"history":[],"seat":0}"#);
+        let parsed: Value = serde_json::from_slice(&line).expect("JSON");
+        assert_eq!(
+            parsed,
+            serde_json::json!({"type": "move", "match_id": "m_1", "request_id": "r_2",
+                               "history_from": 0, "history": [], "seat": 0})
+        );
+    }
+}

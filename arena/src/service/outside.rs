@@ -1,0 +1,285 @@
+//! Seats whose answers come from outside the worker (see [`crate::store::Transport`]): the
+//! answers any process takes and hands to the worker over the bus, the pending moves a
+//! reconnecting bot (or a person's page) reads, and the stream bots' connections.
+
+use super::Arena;
+use crate::bots::hash_token;
+use crate::bus::{Subscription, topic};
+use crate::problem::{ErrorCode, ServiceError};
+use crate::runner::outside::OutsideAnswer;
+use crate::store::{BotRecord, PendingMove, Transport};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How often a stream gets an empty line (and its connection is renewed).
+pub const STREAM_KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// How long a connection counts as live after its last renewal: a process that dies stops
+/// renewing, and its bots count as gone once this passes.
+const CONNECTION_TTL: Duration = Duration::from_secs(25);
+/// Lines a stream may hold before the bus's messages wait for a slow connection.
+const STREAM_CAPACITY: usize = 64;
+
+/// What a stream connection sends: one JSON line each.
+#[derive(Debug)]
+pub enum StreamItem {
+    /// A line (without its newline).
+    Line(String),
+    /// The keep-alive: an empty line.
+    KeepAlive,
+}
+
+impl Arena {
+    /// Answers the pending move of `seat` in `match_id`: `request_id` must be the pending one
+    /// (None: whatever is pending), else 409 `stale_request`. The answer goes to the worker that
+    /// plays the match, whichever process this is. An action that is not one of the request's
+    /// legal actions is still handed over (the worker charges the fault, as for a URL bot) and is
+    /// answered 422 `illegal_action`.
+    pub async fn submit_move(
+        &self,
+        match_id: &str,
+        seat: usize,
+        request_id: Option<&str>,
+        action: Value,
+        comment: Option<String>,
+    ) -> Result<(), ServiceError> {
+        let Some(pending) = self
+            .inner
+            .store
+            .take_pending(match_id, seat, request_id)
+            .await?
+        else {
+            if self.inner.store.get_match(match_id).await?.is_none() {
+                return Err(ServiceError::new(
+                    ErrorCode::UnknownMatch,
+                    format!("there is no match `{match_id}`"),
+                ));
+            }
+            return Err(ServiceError::new(
+                ErrorCode::StaleRequest,
+                match request_id {
+                    Some(id) => format!(
+                        "request `{id}` is not pending for seat {seat} of match `{match_id}` (answered, timed out, or replaced by a newer one)"
+                    ),
+                    None => format!("seat {seat} of match `{match_id}` has no pending move"),
+                },
+            ));
+        };
+        let legal = serde_json::from_str::<Value>(&pending.request)
+            .ok()
+            .and_then(|request| request.get("legal_actions").cloned());
+        let illegal = match legal {
+            Some(Value::Array(legal)) if legal.contains(&action) => None,
+            _ => Some("it is not one of the move request's legal_actions".to_string()),
+        };
+        let answer = OutsideAnswer {
+            seat,
+            request_id: pending.request_id,
+            action,
+            comment,
+            illegal: illegal.clone(),
+        };
+        let message = serde_json::to_string(&answer).map_err(anyhow::Error::from)?;
+        self.inner
+            .bus
+            .publish(&topic::answers(match_id), message)
+            .await?;
+        match illegal {
+            Some(reason) => Err(ServiceError::new(
+                ErrorCode::IllegalAction,
+                format!(
+                    "{} is refused: {reason}; it counts as a fault and the seat's first legal action is played",
+                    crate::runner::compact(&answer.action)
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The pending moves of a match, oldest first.
+    pub async fn match_pending_moves(
+        &self,
+        match_id: &str,
+    ) -> Result<Vec<PendingMove>, ServiceError> {
+        Ok(self.inner.store.pending_moves(Some(match_id), None).await?)
+    }
+
+    /// The pending moves of a bot across its matches, oldest first.
+    pub async fn bot_pending_moves(&self, bot_id: &str) -> Result<Vec<PendingMove>, ServiceError> {
+        Ok(self.inner.store.pending_moves(None, Some(bot_id)).await?)
+    }
+
+    /// The stream bot whose owner token this is (401 `unauthorized` otherwise).
+    async fn stream_bot(&self, token: Option<&str>) -> Result<BotRecord, ServiceError> {
+        let Some(token) = token else {
+            return Err(ServiceError::unauthorized());
+        };
+        let bot = self
+            .inner
+            .store
+            .bot_by_token(&hash_token(token))
+            .await?
+            .ok_or_else(ServiceError::unauthorized)?;
+        if bot.transport != Transport::Stream {
+            return Err(ServiceError::new(
+                ErrorCode::Forbidden,
+                "this bot was registered with a URL: the arena calls it (only bots registered with \"transport\": \"stream\" connect out)",
+            ));
+        }
+        Ok(bot)
+    }
+
+    /// A stream bot's answer (`POST /v1/bot/matches/{match_id}/move`): the seat is the one the
+    /// request id is pending for (the bot's first seat in the match when none is).
+    pub async fn submit_bot_move(
+        &self,
+        token: Option<&str>,
+        match_id: &str,
+        request_id: &str,
+        action: Value,
+        comment: Option<String>,
+    ) -> Result<(), ServiceError> {
+        let bot = self.stream_bot(token).await?;
+        let record = self.inner.store.get_match(match_id).await?.ok_or_else(|| {
+            ServiceError::new(
+                ErrorCode::UnknownMatch,
+                format!("there is no match `{match_id}`"),
+            )
+        })?;
+        let Some(first_seat) = record.bots.iter().position(|id| *id == bot.id) else {
+            return Err(ServiceError::new(
+                ErrorCode::Forbidden,
+                format!("the bot holds no seat in match `{match_id}`"),
+            ));
+        };
+        let seat = self
+            .inner
+            .store
+            .pending_moves(Some(match_id), Some(&bot.id))
+            .await?
+            .into_iter()
+            .find(|pending| pending.request_id == request_id)
+            .map_or(first_seat, |pending| pending.seat);
+        self.submit_move(match_id, seat, Some(request_id), action, comment)
+            .await
+    }
+
+    /// Connects a stream bot (`GET /v1/bot/stream`): its pending `move` lines at once, then every
+    /// line the bus brings for it, and an empty line every [`STREAM_KEEP_ALIVE`]. The connection
+    /// replaces the bot's previous one (which ends, on whichever process it is). The feed ends
+    /// when the receiver is dropped or a newer connection replaces this one.
+    pub async fn connect_stream(
+        &self,
+        token: Option<&str>,
+    ) -> Result<mpsc::Receiver<StreamItem>, ServiceError> {
+        let bot = self.stream_bot(token).await?;
+        let connection_id = crate::bots::new_id("c");
+        // Subscribed before anything is read: a move announced meanwhile is heard or stored.
+        let subscription = self.inner.bus.subscribe(&topic::bot(&bot.id));
+        self.inner
+            .store
+            .set_connection(&bot.id, &connection_id, CONNECTION_TTL)
+            .await?;
+        let replaced = serde_json::json!({"type": "connected", "connection_id": connection_id});
+        self.inner
+            .bus
+            .publish(&topic::bot(&bot.id), replaced.to_string())
+            .await?;
+        let pending = self.bot_pending_moves(&bot.id).await?;
+        tracing::info!(
+            bot = bot.id,
+            connection_id,
+            pending = pending.len(),
+            "stream bot connected"
+        );
+        let (sender, lines) = mpsc::channel(STREAM_CAPACITY);
+        let arena = self.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                fed = arena.feed_stream(&bot.id, &connection_id, subscription, pending, &sender) => {
+                    if let Err(error) = fed {
+                        tracing::warn!(bot = bot.id, error = format!("{error:#}"), "stream ended");
+                    }
+                }
+                () = sender.closed() => {}
+            }
+            if let Err(error) = arena
+                .inner
+                .store
+                .end_connection(&bot.id, &connection_id)
+                .await
+            {
+                tracing::warn!(
+                    bot = bot.id,
+                    error = format!("{error:#}"),
+                    "could not end the connection"
+                );
+            }
+            tracing::info!(bot = bot.id, connection_id, "stream bot disconnected");
+        });
+        Ok(lines)
+    }
+
+    async fn feed_stream(
+        &self,
+        bot_id: &str,
+        connection_id: &str,
+        mut subscription: Subscription,
+        pending: Vec<PendingMove>,
+        sender: &mpsc::Sender<StreamItem>,
+    ) -> anyhow::Result<()> {
+        let mut sent: HashSet<String> = HashSet::new();
+        for pending in pending {
+            sent.insert(pending.request_id);
+            if sender
+                .send(StreamItem::Line(pending.request))
+                .await
+                .is_err()
+            {
+                return Ok(());
+            }
+        }
+        let mut keep_alive = tokio::time::interval(STREAM_KEEP_ALIVE);
+        keep_alive.tick().await;
+        loop {
+            tokio::select! {
+                received = subscription.recv() => {
+                    let message = match received {
+                        Ok(message) => message,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
+                    };
+                    let head: Value = serde_json::from_str(&message).unwrap_or_default();
+                    match head.get("type").and_then(Value::as_str) {
+                        Some("connected") => {
+                            if head.get("connection_id").and_then(Value::as_str) != Some(connection_id) {
+                                tracing::info!(bot = bot_id, connection_id, "stream replaced by a newer connection");
+                                return Ok(());
+                            }
+                            continue;
+                        }
+                        Some("move") => {
+                            let request_id = head.get("request_id").and_then(Value::as_str).unwrap_or_default();
+                            if !sent.insert(request_id.to_string()) {
+                                continue;
+                            }
+                        }
+                        _ => {}
+                    }
+                    if sender.send(StreamItem::Line(message.to_string())).await.is_err() {
+                        return Ok(());
+                    }
+                }
+                _ = keep_alive.tick() => {
+                    if !self.inner.store.renew_connection(bot_id, connection_id, CONNECTION_TTL).await? {
+                        return Ok(());
+                    }
+                    if sender.send(StreamItem::KeepAlive).await.is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! Stream bots over real HTTP: a bot that connects out (`GET /v1/bot/stream`) plays whole
+//! matches against URL bots, answers by `POST /v1/bot/matches/{id}/move` (204, 409
+//! `stale_request`, 422 `illegal_action` charged as a fault), gets its pending move again when it
+//! reconnects, is replaced by a second connection, and is scheduled by the ladder only while
+//! connected.
+
+use crate::support::{Behavior, register, spawn_app, spawn_arena, spawn_bot, two_player_game};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long a test waits for one line before it fails.
+const LINE_WAIT: Duration = Duration::from_secs(20);
+
+/// A stream connection read line by line (empty keep-alive lines skipped); `None` once the
+/// server ended it.
+struct Stream {
+    lines: mpsc::Receiver<Value>,
+}
+
+impl Stream {
+    async fn connect(base: &str, token: &str) -> (u16, Option<String>, Stream) {
+        arena::client::install_crypto_provider();
+        let mut response = reqwest::Client::new()
+            .get(format!("{base}/v1/bot/stream"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("connect");
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let (sender, lines) = mpsc::channel(256);
+        tokio::spawn(async move {
+            let mut buffer = Vec::new();
+            while let Ok(Some(chunk)) = response.chunk().await {
+                buffer.extend_from_slice(&chunk);
+                while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = buffer.drain(..=end).collect();
+                    if line.len() > 1 {
+                        let parsed = serde_json::from_slice(&line).expect("a JSON line");
+                        if sender.send(parsed).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        (status, content_type, Stream { lines })
+    }
+
+    async fn next(&mut self) -> Option<Value> {
+        tokio::time::timeout(LINE_WAIT, self.lines.recv())
+            .await
+            .expect("a line in time")
+    }
+
+    /// The next line of `kind`, skipping the others.
+    async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let line = self.next().await.expect("the stream is open");
+            if line["type"] == kind {
+                return line;
+            }
+        }
+    }
+}
+
+async fn post(base: &str, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("send");
+    let status = response.status().as_u16();
+    let text = response.text().await.expect("body");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+async fn get(base: &str, path: &str) -> Value {
+    reqwest::get(format!("{base}{path}"))
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json")
+}
+
+/// Registers a stream bot over HTTP; returns (id, token).
+async fn register_stream_bot(base: &str, name: &str, game: &str) -> (String, String) {
+    let (status, body) = post(
+        base,
+        "/v1/bots",
+        None,
+        &json!({"name": name, "transport": "stream", "games": [game]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    assert!(body.get("url").is_none(), "a stream bot has no url: {body}");
+    assert_eq!(body["bot"]["transport"], "stream");
+    (
+        body["id"].as_str().expect("id").to_string(),
+        body["token"].as_str().expect("token").to_string(),
+    )
+}
+
+async fn answer(base: &str, token: &str, line: &Value, action: &Value) -> (u16, Value) {
+    post(
+        base,
+        &format!(
+            "/v1/bot/matches/{}/move",
+            line["match_id"].as_str().expect("match_id")
+        ),
+        Some(token),
+        &json!({"request_id": line["request_id"], "action": action, "comment": "streamed"}),
+    )
+    .await
+}
+
+/// Answers every `move` line with its first legal action until `match_end`; returns the end.
+async fn play_to_the_end(base: &str, token: &str, stream: &mut Stream) -> Value {
+    loop {
+        let line = stream.next().await.expect("the stream is open");
+        match line["type"].as_str() {
+            Some("move") => {
+                let (status, body) = answer(base, token, &line, &line["legal_actions"][0]).await;
+                assert_eq!(status, 204, "{body}");
+            }
+            Some("match_end") => return line,
+            _ => {}
+        }
+    }
+}
+
+async fn wait_finished(base: &str, match_id: &str) -> Value {
+    for _ in 0..200 {
+        let shown = get(base, &format!("/v1/matches/{match_id}")).await;
+        if shown["status"] == "finished" || shown["status"] == "aborted" {
+            return shown;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("match {match_id} did not end");
+}
+
+#[tokio::test]
+async fn a_stream_bot_plays_a_whole_match_against_a_url_bot() {
+    let arena = spawn_arena("stream-match").await;
+    let base = spawn_app(&arena).await;
+    let game = two_player_game();
+    let (stream_id, token) = register_stream_bot(&base, "streamer", &game).await;
+    let url_bot = spawn_bot(Behavior::Good).await;
+    let url_id = register(&arena, &url_bot, &game).await;
+
+    // Without the owner token, or with a URL bot's, no stream.
+    let (status, _, _) = Stream::connect(&base, "not a token").await;
+    assert_eq!(status, 401);
+    let (status, content_type, mut stream) = Stream::connect(&base, &token).await;
+    assert_eq!(status, 200);
+    assert_eq!(content_type.as_deref(), Some("application/x-ndjson"));
+
+    let (status, created) = post(
+        &base,
+        "/v1/matches",
+        None,
+        &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 2000, "seed": 7}),
+    )
+    .await;
+    assert_eq!(status, 202, "{created}");
+    let match_id = created["id"].as_str().expect("id").to_string();
+
+    let start = stream.next_of("match_start").await;
+    assert_eq!(start["match_id"], match_id.as_str());
+    assert_eq!(start["match"], match_id.as_str());
+    assert_eq!(start["seat"], 0);
+    // The first move: the fields of a URL bot's move request, and what the answer names.
+    let first = stream.next_of("move").await;
+    assert_eq!(first["match"], match_id.as_str());
+    assert_eq!(first["history_from"], 0);
+    assert!(first["history"].is_array() && first["view"].is_object());
+    assert!(
+        first["request_id"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty())
+    );
+    let action = first["legal_actions"][0].clone();
+    let (status, body) = answer(&base, &token, &first, &action).await;
+    assert_eq!(status, 204, "{body}");
+    // The same request again: taken already.
+    let (status, body) = answer(&base, &token, &first, &action).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("stale_request"))
+    );
+
+    let end = play_to_the_end(&base, &token, &mut stream).await;
+    assert_eq!(end["match_id"], match_id.as_str());
+    let shown = wait_finished(&base, &match_id).await;
+    assert_eq!(shown["status"], "finished", "{shown}");
+    assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
+    assert!(
+        url_bot
+            .seen
+            .requests
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+    );
+    let comments: Vec<&Value> = shown["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|m| m["seat"] == 0)
+        .map(|m| &m["comment"])
+        .collect();
+    assert!(!comments.is_empty() && comments.iter().all(|c| *c == "streamed"));
+}
+
+#[tokio::test]
+async fn an_illegal_answer_is_422_and_a_fault() {
+    let arena = spawn_arena("stream-illegal").await;
+    let base = spawn_app(&arena).await;
+    let game = two_player_game();
+    let (stream_id, token) = register_stream_bot(&base, "illegal streamer", &game).await;
+    let url_bot = spawn_bot(Behavior::Good).await;
+    let url_id = register(&arena, &url_bot, &game).await;
+    let (_, _, mut stream) = Stream::connect(&base, &token).await;
+    let (_, created) = post(
+        &base,
+        "/v1/matches",
+        None,
+        &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 2000, "seed": 3}),
+    )
+    .await;
+    let match_id = created["id"].as_str().expect("id").to_string();
+
+    let first = stream.next_of("move").await;
+    let (status, body) = answer(&base, &token, &first, &json!({"type": "no such move"})).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("illegal_action"))
+    );
+    // Another bot's token: it holds no seat here.
+    let (_, other_token) = register_stream_bot(&base, "bystander", &game).await;
+    let (status, body) = answer(&base, &other_token, &first, &json!({})).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("forbidden")));
+
+    play_to_the_end(&base, &token, &mut stream).await;
+    let shown = wait_finished(&base, &match_id).await;
+    assert_eq!(shown["result"]["faults"][0], 1, "{shown}");
+    let faulted = &shown["moves"][first_move_index(&shown)]["fault"];
+    assert_eq!(faulted["kind"], "illegal_action", "{shown}");
+    assert_eq!(
+        faulted["answer"]["body"],
+        json!({"type": "no such move"}).to_string()
+    );
+}
+
+/// The index of seat 0's first move (the stream bot's).
+fn first_move_index(shown: &Value) -> usize {
+    shown["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .position(|m| m["seat"] == 0)
+        .expect("a move of seat 0")
+}
+
+#[tokio::test]
+async fn a_reconnecting_bot_gets_its_pending_move_and_replaces_its_first_connection() {
+    let arena = spawn_arena("stream-reconnect").await;
+    let base = spawn_app(&arena).await;
+    let game = two_player_game();
+    let (stream_id, token) = register_stream_bot(&base, "reconnecting", &game).await;
+    let url_bot = spawn_bot(Behavior::Good).await;
+    let url_id = register(&arena, &url_bot, &game).await;
+    let (_, _, mut first) = Stream::connect(&base, &token).await;
+    let (_, created) = post(
+        &base,
+        "/v1/matches",
+        None,
+        &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 10000, "seed": 5}),
+    )
+    .await;
+    let match_id = created["id"].as_str().expect("id").to_string();
+    let pending = first.next_of("move").await;
+
+    // A second connection: the pending move at once, and the first connection ends.
+    let (_, _, mut second) = Stream::connect(&base, &token).await;
+    let again = second.next_of("move").await;
+    assert_eq!(again, pending, "the same request, whole");
+    loop {
+        match first.next().await {
+            None => break,
+            Some(line) => assert_ne!(line["type"], "move", "the replaced stream gets no moves"),
+        }
+    }
+    let shown = get(&base, &format!("/v1/matches/{match_id}")).await;
+    assert_eq!(shown["status"], "running");
+
+    let (status, body) = answer(&base, &token, &again, &again["legal_actions"][0]).await;
+    assert_eq!(status, 204, "{body}");
+    play_to_the_end(&base, &token, &mut second).await;
+    let shown = wait_finished(&base, &match_id).await;
+    assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
+}
+
+#[tokio::test]
+async fn the_ladder_schedules_a_stream_bot_only_while_it_is_connected() {
+    let arena = spawn_arena("stream-ladder").await;
+    let base = spawn_app(&arena).await;
+    let game = two_player_game();
+    let (stream_id, token) = register_stream_bot(&base, "sometimes there", &game).await;
+    let url_bot = spawn_bot(Behavior::Good).await;
+    register(&arena, &url_bot, &game).await;
+
+    // Not connected: the URL bot alone is no table.
+    let scheduled = arena::ladder::round(&arena).await.expect("round");
+    assert!(scheduled.is_empty(), "{scheduled:?}");
+    let bot = get(&base, &format!("/v1/bots/{stream_id}")).await;
+    assert_eq!(
+        bot["paused"], false,
+        "not connected is not a failure: {bot}"
+    );
+
+    let (_, _, mut stream) = Stream::connect(&base, &token).await;
+    let scheduled = arena::ladder::round(&arena).await.expect("round");
+    assert_eq!(scheduled.len(), 1, "{scheduled:?}");
+    let shown = get(&base, &format!("/v1/matches/{}", scheduled[0])).await;
+    assert!(
+        shown["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .any(|s| s["bot"] == stream_id.as_str()),
+        "{shown}"
+    );
+    assert_eq!(shown["ranked"], true);
+    play_to_the_end(&base, &token, &mut stream).await;
+}
