@@ -68,6 +68,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::tables::create)
         .service(routes::tables::show)
         .service(routes::tables::join)
+        .service(routes::tables::seat)
+        .service(routes::tables::move_at_table)
         .service(routes::tournaments::create)
         .service(routes::tournaments::list)
         .service(routes::tournaments::show)

@@ -24,5 +24,6 @@ mod play;
 mod rollouts;
 mod sealed;
 mod starters;
+mod tables;
 mod toolchains;
 mod web;

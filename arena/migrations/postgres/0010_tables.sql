@@ -21,9 +21,10 @@ CREATE TABLE IF NOT EXISTS table_seats (
     PRIMARY KEY (table_id, seat)
 );
 
--- The bot row every person seat of a match points at (match_seats.bot_id must name a bot). It is
--- marked deleted so that no bot list, name lookup, ladder or leaderboard ever offers it.
+-- The bot row every person seat of a match points at (match_seats.bot_id must name a bot), with
+-- the transport `person` (moved from outside, never called). It is marked deleted so that no bot
+-- list, name lookup, ladder or leaderboard ever offers it.
 INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, builtin,
-                  deleted, created_at)
-VALUES ('person', 'person', 'person:', '[]', '', '', '', '', FALSE, TRUE, 0)
+                  deleted, created_at, transport)
+VALUES ('person', 'person', 'person:', '[]', '', '', '', '', FALSE, TRUE, 0, 'person')
 ON CONFLICT DO NOTHING;

@@ -7,7 +7,9 @@ use crate::problem::responses::{
 };
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
-use crate::tables::{CreateTable, JoinTable, SeatJoined, TableCreated, TableView};
+use crate::tables::{
+    CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableMove, TableView,
+};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 /// Open a table people share with bots.
@@ -92,4 +94,64 @@ pub async fn join(
 ) -> Result<web::Json<SeatJoined>, ServiceError> {
     let request: JoinTable = parse_body(&http_request, &body)?;
     Ok(web::Json(arena.join_table(&id, request).await?))
+}
+
+/// A person's seat at a table.
+///
+/// The seat's view, every public event so far and, while the arena waits for this seat's move,
+/// its legal actions and the `request_id` a move answers. Needs the seat's key; opening the
+/// seat's link again resumes the seat this way.
+#[utoipa::path(
+    operation_id = "show_table_seat",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    request_body = SeatKey,
+    responses(
+        (status = 200, description = "The seat", body = SeatState),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        SeatKeyRefused,
+        UnknownTable,
+        JsonBodyErrors,
+    )
+)]
+#[post("/v1/tables/{id}/seat")]
+pub async fn seat(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<web::Json<SeatState>, ServiceError> {
+    let request: SeatKey = parse_body(&http_request, &body)?;
+    Ok(web::Json(arena.table_seat(&id, request).await?))
+}
+
+/// Move at a table.
+///
+/// A person's move for their seat (its key), answering the request pending for it. A refused
+/// move is no fault: the arena goes on waiting for the seat.
+#[utoipa::path(
+    operation_id = "move_at_table",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    request_body = TableMove,
+    responses(
+        (status = 204, description = "The move is taken"),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        SeatKeyRefused,
+        UnknownTable,
+        (status = 409, description = "`stale_request`: the arena is not waiting for this seat, or the move answers an earlier request; `table_waiting`: not every person has joined; `match_finished`: the match is over", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
+        (status = 422, description = "`illegal_action` (with the engine's `reason`), `not_your_turn`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables/{id}/move")]
+pub async fn move_at_table(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ServiceError> {
+    let request: TableMove = parse_body(&http_request, &body)?;
+    arena.table_move(&id, request).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -38,7 +38,7 @@ use crate::ratings;
 use crate::result::MatchResult;
 use crate::store::{
     AbortReason, BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, SeatReport,
-    Store, now_ms,
+    Store, Transport, now_ms,
 };
 use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
 use decision::{Ask, Standing};
@@ -271,8 +271,12 @@ impl Runner {
     /// probe in its health.
     async fn probe_seats(&self, record: &MatchRecord, seats: &[BotRecord]) -> Step<()> {
         let mut probes = tokio::task::JoinSet::new();
+        // People are not asked: their match is queued once they have all joined its table.
         for (seat, bot) in seats.iter().enumerate() {
             let window = self.start_probe_window;
+            if bot.transport == Transport::Person {
+                continue;
+            }
             if bot.transport.answers_from_outside() {
                 // An outside seat answers `GET /` by being connected.
                 let store = self.store.clone();
@@ -359,9 +363,14 @@ impl Runner {
                 deadline_ms: record.deadline_ms,
                 clock: record.clock,
             };
-            if table.seats[seat].transport.answers_from_outside() {
-                self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
-                continue;
+            match table.seats[seat].transport {
+                // A person's page reads the table.
+                Transport::Person => continue,
+                Transport::Stream => {
+                    self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
+                    continue;
+                }
+                Transport::Url => {}
             }
             let client = self.client.clone();
             let target = target.clone();
@@ -427,8 +436,18 @@ impl Runner {
                     time_left_ms,
                     state: Some(table.game.as_ref()),
                 };
-                let timeout = Duration::from_millis(timeout_ms);
                 let bot = &table.seats[seat];
+                // A person has no per-move deadline: only the clock, if the table has one.
+                let timeout_ms = match (bot.transport, time_left_ms) {
+                    (Transport::Person, Some(bank)) => bank.max(1),
+                    (Transport::Person, None) => PERSON_WAIT.as_millis() as u64,
+                    _ => timeout_ms,
+                };
+                let request = OutgoingMove {
+                    deadline_ms: timeout_ms,
+                    ..request
+                };
+                let timeout = Duration::from_millis(timeout_ms);
                 let (answer, latency, illegal) = if bot.transport.answers_from_outside() {
                     let answered = outside::ask(
                         &self.store,
@@ -689,14 +708,18 @@ impl Runner {
                 seat,
                 result: result.clone(),
             };
-            if table.seats[seat].transport.answers_from_outside() {
-                self.tell_outside(
-                    &table.seats[seat].id,
-                    "match_end",
-                    &table.record.id,
-                    &notice,
-                );
-                continue;
+            match table.seats[seat].transport {
+                Transport::Person => continue,
+                Transport::Stream => {
+                    self.tell_outside(
+                        &table.seats[seat].id,
+                        "match_end",
+                        &table.record.id,
+                        &notice,
+                    );
+                    continue;
+                }
+                Transport::Url => {}
             }
             let client = self.client.clone();
             let target = target.clone();
@@ -781,6 +804,10 @@ impl Runner {
         Ok(Outcome::Aborted(reason))
     }
 }
+
+/// How long the runner waits for a person without a clock: as good as forever (the match's
+/// lease is renewed meanwhile), yet a finite time the clocks can add to.
+const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// How often a starting match looks again whether an outside seat's bot is connected.
 const CONNECTED_POLL: Duration = Duration::from_millis(200);

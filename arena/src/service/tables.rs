@@ -8,9 +8,10 @@ use crate::dto::{CreateMatch, rfc3339};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchRecord, MatchStatus, SeatKind, TableRecord, TableSeat};
 use crate::tables::{
-    CreateTable, CreatedSeat, JoinTable, MAX_PACE_MS, SeatJoined, SeatRequest, TableCreated,
-    TableSeatView, TableView, join_url, watch_url,
+    CreateTable, CreatedSeat, JoinTable, MAX_PACE_MS, SeatJoined, SeatKey, SeatRequest, SeatState,
+    TableCreated, TableMove, TableSeatView, TableView, join_url, watch_url,
 };
+use engine::Viewer;
 
 impl Arena {
     /// Creates a table: its match (unranked; `waiting` until every person seat is taken, queued
@@ -251,6 +252,131 @@ impl Arena {
             key,
         })
     }
+
+    /// What the person holding `request.key` sees from `request.seat`: the table, the seat's
+    /// view, the public events so far and, while the arena waits for the seat's move, its legal
+    /// actions and the request a move answers.
+    pub async fn table_seat(&self, id: &str, request: SeatKey) -> Result<SeatState, ServiceError> {
+        let (table, record) = self.table_and_match(id).await?;
+        seat_of_key(&table, &request.key, Some(request.seat))?;
+        let mut moves = self.inner.store.moves(&record.id).await?;
+        let replayed = crate::replay::logged(&record, &mut moves)
+            .map_err(|error| ServiceError::from(anyhow::Error::from(error)))?;
+        let game = replayed.game;
+        let seat = request.seat;
+        // The legal actions exactly as the arena listed them in the pending request.
+        let (request_id, legal_actions) = match self.pending_request(&record.id, seat).await? {
+            Some(pending) => (Some(pending.request_id), pending.legal_actions),
+            None => (None, Vec::new()),
+        };
+        let mut events = replayed.setup_events;
+        events.extend(moves.iter().flat_map(|m| m.events.iter().cloned()));
+        Ok(SeatState {
+            table: table_view(&table, &record),
+            seat,
+            moves: moves.len(),
+            view: game.view(Viewer::Seat(seat)),
+            to_act: game.to_act(),
+            legal_actions,
+            request_id,
+            events,
+            result: record.result,
+        })
+    }
+
+    /// A person's move at a table: checked against the seat's key, the match's status and the
+    /// rules before the arena takes it, so a person's refused move is no fault and the arena
+    /// goes on waiting for the seat.
+    pub async fn table_move(&self, id: &str, request: TableMove) -> Result<(), ServiceError> {
+        let (table, record) = self.table_and_match(id).await?;
+        seat_of_key(&table, &request.key, Some(request.seat))?;
+        match record.status {
+            MatchStatus::Waiting => {
+                return Err(ServiceError::new(
+                    ErrorCode::TableWaiting,
+                    format!(
+                        "table `{id}` waits for its people: its match starts once every seat is taken"
+                    ),
+                ));
+            }
+            MatchStatus::Finished | MatchStatus::Aborted => {
+                return Err(ServiceError::new(
+                    ErrorCode::MatchFinished,
+                    format!("the match of table `{id}` is over"),
+                ));
+            }
+            MatchStatus::Queued | MatchStatus::Running => {}
+        }
+        let seat = request.seat;
+        let Some(pending) = self.pending_request(&record.id, seat).await? else {
+            return Err(stale(format!(
+                "the arena is not waiting for a move of seat {seat} now"
+            )));
+        };
+        if let Some(answered) = &request.request_id
+            && *answered != pending.request_id
+        {
+            return Err(stale(format!(
+                "request `{answered}` is not the one pending for seat {seat} (it was answered, or a newer one replaced it)"
+            )));
+        }
+        if !pending.legal_actions.contains(&request.action) {
+            // The engine's reason, from the position the request was made in.
+            let mut moves = self.inner.store.moves(&record.id).await?;
+            let mut game = crate::replay::logged(&record, &mut moves)
+                .map_err(|error| ServiceError::from(anyhow::Error::from(error)))?
+                .game;
+            game.apply(seat, &request.action)?;
+            return Err(ServiceError::new(
+                ErrorCode::IllegalAction,
+                format!(
+                    "{} is not one of the seat's legal actions as listed",
+                    crate::runner::compact(&request.action)
+                ),
+            ));
+        }
+        self.submit_move(
+            &record.id,
+            seat,
+            Some(&pending.request_id),
+            request.action,
+            None,
+        )
+        .await
+    }
+
+    /// The move the arena waits for from `seat` of `match_id`, if it waits for one.
+    async fn pending_request(
+        &self,
+        match_id: &str,
+        seat: usize,
+    ) -> Result<Option<PendingRequest>, ServiceError> {
+        let Some(pending) = self
+            .match_pending_moves(match_id)
+            .await?
+            .into_iter()
+            .find(|pending| pending.seat == seat)
+        else {
+            return Ok(None);
+        };
+        let line: serde_json::Value =
+            serde_json::from_str(&pending.request).map_err(anyhow::Error::from)?;
+        let legal_actions = match line.get("legal_actions") {
+            Some(serde_json::Value::Array(legal)) => legal.clone(),
+            _ => Vec::new(),
+        };
+        Ok(Some(PendingRequest {
+            request_id: pending.request_id,
+            legal_actions,
+        }))
+    }
+}
+
+/// A move the arena waits for from a person's seat.
+struct PendingRequest {
+    request_id: String,
+    /// The legal actions as the request listed them.
+    legal_actions: Vec<serde_json::Value>,
 }
 
 /// The seat `key` holds at `table` (it must be `wanted`, when named): 403 `seat_key_refused`
@@ -284,6 +410,11 @@ fn seat_of_key<'t>(
         )),
         _ => Ok(held),
     }
+}
+
+/// 409 `stale_request`: the move answers no request pending for the seat.
+fn stale(detail: String) -> ServiceError {
+    ServiceError::new(ErrorCode::StaleRequest, detail)
 }
 
 fn seat_taken(seat: usize, kind: SeatKind) -> ServiceError {

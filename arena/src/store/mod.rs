@@ -97,6 +97,9 @@ pub enum Transport {
     /// The bot connects out (`GET /v1/bot/stream`) and answers with
     /// `POST /v1/bot/matches/{match_id}/move`.
     Stream,
+    /// A person at a shared table (`/v1/tables`): moved from the table's page or
+    /// `POST /v1/tables/{id}/move`; never called, never probed, no deadline without a clock.
+    Person,
 }
 
 impl Transport {
@@ -105,7 +108,7 @@ impl Transport {
     pub fn answers_from_outside(self) -> bool {
         match self {
             Transport::Url => false,
-            Transport::Stream => true,
+            Transport::Stream | Transport::Person => true,
         }
     }
 }
@@ -198,6 +201,7 @@ stored_names!(PauseReason {
 stored_names!(Transport {
     Url = "url",
     Stream = "stream",
+    Person = "person",
 });
 stored_names!(AbortReason {
     Cancelled = "cancelled",
