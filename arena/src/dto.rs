@@ -140,7 +140,7 @@ pub struct BotList {
 /// `POST /v1/matches`: play a match.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}}))]
+#[schema(example = json!({"game": "twenty_two", "bots": ["random", "b_0a4f8c2e6b1d3975"], "seed": 42, "ranked": false, "clock": {"initial_ms": 30000, "increment_ms": 100}, "pace_ms": 800}))]
 pub struct CreateMatch {
     /// Game id.
     pub game: String,
@@ -173,6 +173,12 @@ pub struct CreateMatch {
     /// own clock (docs/bots.md) and refuse this field.
     #[serde(default)]
     pub clock: Option<Clock>,
+    /// Hold each move at least this many milliseconds after the previous one was published, so
+    /// spectators can follow the match (0 to 5000; default 0, no hold). The hold is not taken
+    /// from any bot's deadline or clock: a bot is asked once the previous move is published.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 5000)]
+    pub pace_ms: Option<u64>,
 }
 
 /// The answer to `POST /v1/matches`.
@@ -295,6 +301,9 @@ pub struct MatchView {
     pub max_faults: u32,
     /// Each seat's time bank, if the match has one.
     pub clock: Option<Clock>,
+    /// Each move is held at least this many milliseconds after the previous one, for
+    /// spectators (0: no hold).
+    pub pace_ms: u64,
     /// Seats and their bots.
     pub seats: Vec<SeatView>,
     /// Every move.

@@ -199,6 +199,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             deadline_ms: 1000,
             max_faults: 3,
             clock: None,
+            pace_ms: 0,
             status: MatchStatus::Finished,
             result: Some(template.result.clone()),
             error: None,

@@ -14,9 +14,6 @@ use utoipa::ToSchema;
 /// never listed, looked up by name, laddered or rated).
 pub const PERSON_BOT_ID: &str = "person";
 
-/// The most a table may hold each move on screen, in milliseconds.
-pub const MAX_PACE_MS: u64 = 5000;
-
 /// The page of a table: where people watch it and take its open seats.
 pub fn watch_url(table_id: &str) -> String {
     format!("/table/{table_id}")
@@ -64,8 +61,8 @@ pub struct CreateTable {
     /// the arena's per-move deadline.
     #[serde(default)]
     pub clock: Option<Clock>,
-    /// The least time each move stays on screen for the people watching, in milliseconds
-    /// (0 to 5000, default 0).
+    /// Each move is held at least this long for the people at the table and watching, in
+    /// milliseconds (0 to 5000, default 0), as `pace_ms` of `POST /v1/matches`.
     #[serde(default)]
     #[schema(maximum = 5000)]
     pub pace_ms: Option<u64>,

@@ -224,6 +224,7 @@ mod tests {
                 deadline_ms: 1000,
                 max_faults: 3,
                 clock: None,
+                pace_ms: 0,
                 status,
                 result: (status == MatchStatus::Finished).then(|| MatchResult {
                     scores: scores.to_vec(),

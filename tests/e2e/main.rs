@@ -26,4 +26,5 @@ mod sealed;
 mod starters;
 mod tables;
 mod toolchains;
+mod watchable;
 mod web;

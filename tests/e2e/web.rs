@@ -157,7 +157,7 @@ fn strings_in(value: &Value) -> Vec<String> {
 }
 
 /// Parses a Server-Sent Events body into (event, data) pairs.
-fn parse_sse(text: &str) -> Vec<(String, Value)> {
+pub fn parse_sse(text: &str) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for block in text.split("\n\n") {
         let mut event = String::from("message");

@@ -21,6 +21,10 @@
 //! *flagged* and its first legal action is played for the rest of the match (it keeps its place in
 //! the ranking: the moves it no longer chooses are its penalty). Banks are rebuilt from the logged
 //! latencies when a match resumes.
+//!
+//! A paced match (`pace_ms`, for spectators) stores and publishes each move no earlier than
+//! `pace_ms` after the previous one (after the start for the first move of a run). The hold
+//! falls between a bot's timed answer and the next request, so no deadline or bank pays for it.
 
 mod banks;
 pub mod decision;
@@ -111,6 +115,9 @@ struct Table {
     /// When the URL bots' signing secrets were last read, and the client's rotation count then
     /// (see [`SECRETS_REFRESH`]).
     secrets_read: (Instant, u64),
+    /// When the previous move was published (this run's start before its first move): a paced
+    /// match publishes the next no earlier than `pace_ms` after it.
+    published_at: Instant,
 }
 
 /// How often a running match rereads its URL bots' signing secrets: a rotation
@@ -152,9 +159,14 @@ impl Runner {
                 ControlFlow::Continue(played) => played,
                 ControlFlow::Break(outcome) => return Ok(outcome),
             };
+            // The hold comes after the bot's answer was timed and before the next bot is asked,
+            // so it is charged to no bot's deadline or bank.
+            let pace = Duration::from_millis(table.record.pace_ms);
+            tokio::time::sleep_until((table.published_at + pace).into()).await;
             if let ControlFlow::Break(outcome) = self.record(&table, played, on_move).await? {
                 return Ok(outcome);
             }
+            table.published_at = Instant::now();
         }
         self.finish(table).await
     }
@@ -229,6 +241,7 @@ impl Runner {
             history,
             signers: (0..players).map(|_| MoveSigner::default()).collect(),
             secrets_read: (Instant::now(), self.client.rotations()),
+            published_at: Instant::now(),
             record,
         };
         if logged.is_empty() {

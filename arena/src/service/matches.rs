@@ -14,6 +14,10 @@ use crate::store::{AbortReason, MatchFilter, MatchRecord, MatchStatus, now_ms};
 use crate::tables::PERSON_BOT_ID;
 use std::time::Duration;
 
+/// The hold between two moves a match may ask for (`pace_ms`): up to 5 s, long enough to follow
+/// a card game move by move.
+pub const PACE_MS: std::ops::RangeInclusive<u64> = 0..=5000;
+
 impl Arena {
     /// Creates a match and queues it.
     pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ServiceError> {
@@ -226,6 +230,12 @@ impl Arena {
                 "`deadline_ms` must be between 10 and 60000",
             ));
         }
+        let pace_ms = request.pace_ms.unwrap_or(0);
+        if !PACE_MS.contains(&pace_ms) {
+            return Err(ServiceError::invalid(
+                "`pace_ms` must be between 0 and 5000",
+            ));
+        }
         let record = MatchRecord {
             id: new_id("m"),
             seq: 0,
@@ -243,6 +253,7 @@ impl Arena {
             deadline_ms,
             max_faults: self.inner.config.max_faults,
             clock,
+            pace_ms,
             status: MatchStatus::Queued,
             result: None,
             error: None,
@@ -329,6 +340,7 @@ impl Arena {
             deadline_ms: record.deadline_ms,
             max_faults: record.max_faults,
             clock: record.clock,
+            pace_ms: record.pace_ms,
             seats,
             events: moves
                 .iter()

@@ -8,8 +8,8 @@ use crate::dto::{CreateMatch, rfc3339};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchRecord, MatchStatus, SeatKind, TableRecord, TableSeat};
 use crate::tables::{
-    CreateTable, CreatedSeat, JoinTable, MAX_PACE_MS, SeatJoined, SeatKey, SeatRequest, SeatState,
-    TableCreated, TableMove, TableSeatView, TableView, join_url, watch_url,
+    CreateTable, CreatedSeat, JoinTable, SeatJoined, SeatKey, SeatRequest, SeatState, TableCreated,
+    TableMove, TableSeatView, TableView, join_url, watch_url,
 };
 use engine::Viewer;
 
@@ -22,12 +22,6 @@ impl Arena {
                 "`seats` lists {} seats for {} players: give one entry per seat",
                 request.seats.len(),
                 request.players
-            )));
-        }
-        let pace_ms = request.pace_ms.unwrap_or(0);
-        if pace_ms > MAX_PACE_MS {
-            return Err(ServiceError::invalid(format!(
-                "`pace_ms` must be between 0 and {MAX_PACE_MS}"
             )));
         }
         let mut persons = Vec::new();
@@ -61,6 +55,8 @@ impl Arena {
                     options: request.options,
                     clock: request.clock,
                     seed: request.seed,
+                    // Checked (0 to 5000) with the match.
+                    pace_ms: request.pace_ms,
                     ranked: Some(false),
                     ..CreateMatch::default()
                 },
@@ -101,7 +97,7 @@ impl Arena {
         let table = TableRecord {
             id: table_id,
             match_id: record.id.clone(),
-            pace_ms,
+            pace_ms: record.pace_ms,
             created_at: record.created_at,
             seats,
         };

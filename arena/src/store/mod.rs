@@ -291,6 +291,9 @@ pub struct MatchRecord {
     pub max_faults: u32,
     /// Each seat's time bank, if the match has one.
     pub clock: Option<Clock>,
+    /// Each move is held at least this long after the previous one was published, for
+    /// spectators (0: no hold); bots' deadlines and clocks do not include the hold.
+    pub pace_ms: u64,
     /// Status.
     pub status: MatchStatus,
     /// The result, once finished.

@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 9] = match self {
+        let files: [(i64, &'static str, &'static str); 10] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -173,6 +173,11 @@ impl Dialect {
                     10,
                     "tables",
                     include_str!("../../migrations/sqlite/0010_tables.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/sqlite/0011_watchable.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -220,6 +225,11 @@ impl Dialect {
                     10,
                     "tables",
                     include_str!("../../migrations/postgres/0010_tables.sql"),
+                ),
+                (
+                    11,
+                    "watchable",
+                    include_str!("../../migrations/postgres/0011_watchable.sql"),
                 ),
             ],
         };
@@ -310,7 +320,7 @@ impl Statements {
         let now = dialect.now_ms();
         let match_select = format!(
             "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.deals, m.ranked, m.ladder, m.deadline_ms, \
-             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
+             m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.pace_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
              {} AS bots FROM matches m",
             dialect.seat_bots()
         );
@@ -573,8 +583,8 @@ macro_rules! insert_match_rows {
         let dialect: Dialect = $dialect;
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $10, $11, $12, {})",
+             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seq) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $14, $10, $11, $12, $13, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -589,6 +599,7 @@ macro_rules! insert_match_rows {
         .bind(record.created_at)
         .bind(record.clock.map(|c| c.initial_ms as i64))
         .bind(record.clock.map(|c| c.increment_ms as i64))
+        .bind(record.pace_ms as i64)
         .bind(record.status.as_str())
         .execute($tx)
         .await?;
@@ -659,6 +670,7 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
             }),
             (None, _) => None,
         },
+        pace_ms: row.int("pace_ms")? as u64,
         status: MatchStatus::parse(&status)
             .with_context(|| format!("unknown match status `{status}`"))?,
         result: row
@@ -1115,7 +1127,7 @@ impl Store for SqlStore {
                 let mut query = sqlx::QueryBuilder::new(
                     "INSERT INTO matches (id, seq, game, options, seed, deals, ranked, ladder, \
                      deadline_ms, max_faults, status, result, error, created_at, started_at, \
-                     finished_at, clock_initial_ms, clock_increment_ms, prunable_since) ",
+                     finished_at, clock_initial_ms, clock_increment_ms, pace_ms, prunable_since) ",
                 );
                 let mut rows = Vec::with_capacity(chunk.len());
                 for ((record, _), seq) in chunk.iter().zip(seqs) {
@@ -1148,6 +1160,7 @@ impl Store for SqlStore {
                         .push_bind(record.finished_at)
                         .push_bind(record.clock.map(|c| c.initial_ms as i64))
                         .push_bind(record.clock.map(|c| c.increment_ms as i64))
+                        .push_bind(record.pace_ms as i64)
                         .push_bind(*prunable);
                 });
                 query.build().execute(&mut *tx).await?;

@@ -494,6 +494,7 @@ async fn lists_page_by_cursor_and_ndjson_streams_every_match_of_a_bot() {
                 deadline_ms: 1000,
                 max_faults: 3,
                 clock: None,
+                pace_ms: 0,
                 status: MatchStatus::Aborted,
                 result: None,
                 error: Some("imported".into()),
