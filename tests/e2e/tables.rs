@@ -386,3 +386,65 @@ async fn refused_tables_and_unknown_ones() {
     }
     app.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_left_thinking_never_hold_up_the_bots_matches() {
+    let app = server("slots").await;
+    // More tables than the arena has match slots (4), each waiting for its person's move.
+    let mut waiting = Vec::new();
+    for _ in 0..6 {
+        let created = app
+            .post(
+                "/v1/tables",
+                &json!({"game": "twenty_two", "players": 2, "seats": [{"human": "Anna"}, {"bot": "random"}]}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_string();
+        let key = key_of(created.body["seats"][0]["join_url"].as_str().unwrap());
+        let joined = app
+            .post(&format!("/v1/tables/{id}/join"), &json!({"key": key}))
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.body);
+        waiting.push((id, key));
+    }
+    for (id, key) in &waiting {
+        let mut asked = false;
+        for _ in 0..2000 {
+            let state = app
+                .post(
+                    &format!("/v1/tables/{id}/seat"),
+                    &json!({"seat": 0, "key": key}),
+                )
+                .await;
+            if state.body["request_id"].is_string() {
+                asked = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(asked, "table {id}: the arena never asked Anna");
+    }
+    // Every table waits for Anna; the bots' match still plays.
+    let created = app
+        .post(
+            "/v1/matches",
+            &json!({"game": "twenty_two", "bots": ["random", "heuristic"]}),
+        )
+        .await;
+    assert_eq!(created.status, 202, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap();
+    let mut status = Value::Null;
+    for _ in 0..1000 {
+        status = app.get(&format!("/v1/matches/{id}")).await.body["status"].clone();
+        if status == "finished" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        status, "finished",
+        "the bots' match waited behind the tables"
+    );
+    app.stop().await;
+}

@@ -78,6 +78,10 @@ pub struct Runner {
     /// How long a starting match tries its bots' probes before it is aborted as
     /// `bot_unavailable` (each try has the match's move deadline).
     pub start_probe_window: Duration,
+    /// The match workers' slots (their `concurrency`), when this runner is a worker's: a run
+    /// waiting for a person gives its slot back meanwhile, so tables people left open never
+    /// stop the bots' matches.
+    pub slots: Option<Arc<tokio::sync::Semaphore>>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -462,6 +466,10 @@ impl Runner {
                 };
                 let timeout = Duration::from_millis(timeout_ms);
                 let (answer, latency, illegal) = if bot.transport.answers_from_outside() {
+                    let person = bot.transport == Transport::Person;
+                    if person && let Some(slots) = &self.slots {
+                        slots.add_permits(1);
+                    }
                     let answered = outside::ask(
                         &self.store,
                         &self.bus,
@@ -470,7 +478,14 @@ impl Runner {
                         table.history.json(seat),
                         timeout,
                     )
-                    .await?;
+                    .await;
+                    if person
+                        && let Some(slots) = &self.slots
+                        && let Ok(permit) = slots.acquire().await
+                    {
+                        permit.forget();
+                    }
+                    let answered = answered?;
                     (answered.answer, answered.latency_ms, answered.illegal)
                 } else {
                     let (answer, latency) = self

@@ -175,6 +175,7 @@ impl Arena {
             live: self.inner.live.clone(),
             bus: self.inner.bus.clone(),
             start_probe_window: self.inner.config.start_probe_window,
+            slots: None,
         }
     }
 
