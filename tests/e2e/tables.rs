@@ -23,6 +23,11 @@ fn key_of(join_url: &str) -> String {
         .unwrap_or_else(|| panic!("no key in {join_url}"))
 }
 
+/// POST to `/v1/tables/{id}/{op}`.
+async fn at(app: &TestApp, id: &str, op: &str, body: Value) -> Reply {
+    app.post(&format!("/v1/tables/{id}/{op}"), &body).await
+}
+
 fn expect_problem(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.body);
     assert_eq!(reply.problem_code(), code, "{}", reply.body);
@@ -55,23 +60,19 @@ async fn play_people(app: &TestApp, id: &str, people: &[(u64, String)]) -> usize
             return moved;
         }
         for (seat, key) in people {
-            let state = app
-                .post(
-                    &format!("/v1/tables/{id}/seat"),
-                    &json!({"seat": seat, "key": key}),
-                )
-                .await;
+            let state = at(&app, &id, "seat", json!({"seat": seat, "key": key})).await;
             assert_eq!(state.status, 200, "{}", state.body);
             let Some(request_id) = state.body["request_id"].as_str() else {
                 continue;
             };
             let action = state.body["legal_actions"][0].clone();
-            let reply = app
-                .post(
-                    &format!("/v1/tables/{id}/move"),
-                    &json!({"seat": seat, "key": key, "action": action, "request_id": request_id}),
-                )
-                .await;
+            let reply = at(
+                &app,
+                &id,
+                "move",
+                json!({"seat": seat, "key": key, "action": action, "request_id": request_id}),
+            )
+            .await;
             assert_eq!(reply.status, 204, "{}", reply.body);
             moved += 1;
         }
@@ -119,83 +120,43 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     assert_eq!(waiting.body["status"], "waiting", "{}", waiting.body);
 
     // No move before everyone has joined.
-    let early = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": 0, "key": anna, "action": {"type": "pass"}}),
-        )
-        .await;
+    let early = at(
+        &app,
+        &id,
+        "move",
+        json!({"seat": 0, "key": anna, "action": {"type": "pass"}}),
+    )
+    .await;
     expect_problem(&early, 409, "table_waiting");
 
     // Bob takes the open seat through the table's link; the table is then full.
-    let bob = app
-        .post(&format!("/v1/tables/{id}/join"), &json!({"name": "Bob"}))
-        .await;
+    let bob = at(&app, &id, "join", json!({"name": "Bob"})).await;
     assert_eq!(bob.status, 200, "{}", bob.body);
     assert_eq!(bob.body["seat"], 2);
     assert_eq!(bob.body["name"], "Bob");
     let bob_key = bob.body["key"].as_str().expect("key").to_string();
     assert_eq!(key_of(bob.body["join_url"].as_str().unwrap()), bob_key);
-    let full = app
-        .post(&format!("/v1/tables/{id}/join"), &json!({"name": "Carl"}))
-        .await;
+    let full = at(&app, &id, "join", json!({"name": "Carl"})).await;
     expect_problem(&full, 409, "table_full");
-    let taken = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"seat": 2, "name": "Carl"}),
-        )
-        .await;
+    let taken = at(&app, &id, "join", json!({"seat": 2, "name": "Carl"})).await;
     expect_problem(&taken, 409, "seat_taken");
-    let invited = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"seat": 0, "name": "Carl"}),
-        )
-        .await;
+    let invited = at(&app, &id, "join", json!({"seat": 0, "name": "Carl"})).await;
     expect_problem(&invited, 409, "seat_taken");
-    let bot_seat = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"seat": 1, "name": "Carl"}),
-        )
-        .await;
+    let bot_seat = at(&app, &id, "join", json!({"seat": 1, "name": "Carl"})).await;
     expect_problem(&bot_seat, 409, "seat_taken");
-    let no_seat = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"seat": 9, "name": "Carl"}),
-        )
-        .await;
+    let no_seat = at(&app, &id, "join", json!({"seat": 9, "name": "Carl"})).await;
     expect_problem(&no_seat, 400, "invalid_seat");
 
     // Keys: a key of no seat, another seat's key.
-    let forged = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"key": "0".repeat(64)}),
-        )
-        .await;
+    let forged = at(&app, &id, "join", json!({"key": "0".repeat(64)})).await;
     expect_problem(&forged, 403, "seat_key_refused");
-    let not_hers = app
-        .post(
-            &format!("/v1/tables/{id}/join"),
-            &json!({"seat": 2, "key": anna}),
-        )
-        .await;
+    let not_hers = at(&app, &id, "join", json!({"seat": 2, "key": anna})).await;
     expect_problem(&not_hers, 403, "not_your_seat");
-    let peek = app
-        .post(
-            &format!("/v1/tables/{id}/seat"),
-            &json!({"seat": 0, "key": bob_key}),
-        )
-        .await;
+    let peek = at(&app, &id, "seat", json!({"seat": 0, "key": bob_key})).await;
     expect_problem(&peek, 403, "not_your_seat");
 
     // Anna opens her link: every person has joined, the match starts.
-    let anna_joined = app
-        .post(&format!("/v1/tables/{id}/join"), &json!({"key": anna}))
-        .await;
+    let anna_joined = at(&app, &id, "join", json!({"key": anna})).await;
     assert_eq!(anna_joined.status, 200, "{}", anna_joined.body);
     assert_eq!(anna_joined.body["name"], "Anna");
     assert_eq!(anna_joined.body["seat"], 0);
@@ -204,12 +165,7 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     let people = [(0u64, anna.clone()), (2u64, bob_key.clone())];
     let (seat, key, state) = 'asked: loop {
         for (seat, key) in &people {
-            let state = app
-                .post(
-                    &format!("/v1/tables/{id}/seat"),
-                    &json!({"seat": seat, "key": key}),
-                )
-                .await;
+            let state = at(&app, &id, "seat", json!({"seat": seat, "key": key})).await;
             assert_eq!(state.status, 200, "{}", state.body);
             if state.body["request_id"].is_string() {
                 break 'asked (*seat, key.clone(), state.body);
@@ -222,34 +178,32 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     let other = if seat == 0 { &people[1] } else { &people[0] };
     let request_id = state["request_id"].as_str().unwrap();
     let action = state["legal_actions"][0].clone();
-    let stale = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": seat, "key": key, "action": action, "request_id": "r_stale"}),
-        )
-        .await;
+    let stale = at(
+        &app,
+        &id,
+        "move",
+        json!({"seat": seat, "key": key, "action": action, "request_id": "r_stale"}),
+    )
+    .await;
     expect_problem(&stale, 409, "stale_request");
-    let illegal = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": seat, "key": key, "action": {"type": "play", "card": "XX"}, "request_id": request_id}),
-        )
-        .await;
+    let illegal = at(&app, &id, "move", json!({"seat": seat, "key": key, "action": {"type": "play", "card": "XX"}, "request_id": request_id})).await;
     expect_problem(&illegal, 422, "illegal_action");
-    let out_of_turn = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": other.0, "key": other.1, "action": action}),
-        )
-        .await;
+    let out_of_turn = at(
+        &app,
+        &id,
+        "move",
+        json!({"seat": other.0, "key": other.1, "action": action}),
+    )
+    .await;
     assert_eq!(out_of_turn.status, 409, "{}", out_of_turn.body);
     assert_eq!(out_of_turn.problem_code(), "stale_request");
-    let not_mine = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": seat, "key": other.1, "action": action}),
-        )
-        .await;
+    let not_mine = at(
+        &app,
+        &id,
+        "move",
+        json!({"seat": seat, "key": other.1, "action": action}),
+    )
+    .await;
     expect_problem(&not_mine, 403, "not_your_seat");
 
     let moved = play_people(&app, &id, &people).await;
@@ -283,12 +237,13 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     assert_eq!(row["bots"][2], "person");
 
     // A finished table takes no move.
-    let late = app
-        .post(
-            &format!("/v1/tables/{id}/move"),
-            &json!({"seat": 0, "key": anna, "action": action}),
-        )
-        .await;
+    let late = at(
+        &app,
+        &id,
+        "move",
+        json!({"seat": 0, "key": anna, "action": action}),
+    )
+    .await;
     expect_problem(&late, 409, "match_finished");
     app.stop().await;
 }
@@ -358,9 +313,7 @@ async fn refused_tables_and_unknown_ones() {
     assert_eq!(shown["pace_ms"], 5000);
     assert_eq!(shown["clock"]["initial_ms"], 60000);
     let key = key_of(created.body["seats"][0]["join_url"].as_str().unwrap());
-    let joined = app
-        .post(&format!("/v1/tables/{id}/join"), &json!({"key": key}))
-        .await;
+    let joined = at(&app, &id, "join", json!({"key": key})).await;
     assert_eq!(joined.body["name"], "guest 0", "{}", joined.body);
 
     for (path, body) in [
@@ -402,21 +355,14 @@ async fn people_left_thinking_never_hold_up_the_bots_matches() {
         assert_eq!(created.status, 201, "{}", created.body);
         let id = created.body["id"].as_str().unwrap().to_string();
         let key = key_of(created.body["seats"][0]["join_url"].as_str().unwrap());
-        let joined = app
-            .post(&format!("/v1/tables/{id}/join"), &json!({"key": key}))
-            .await;
+        let joined = at(&app, &id, "join", json!({"key": key})).await;
         assert_eq!(joined.status, 200, "{}", joined.body);
         waiting.push((id, key));
     }
     for (id, key) in &waiting {
         let mut asked = false;
         for _ in 0..2000 {
-            let state = app
-                .post(
-                    &format!("/v1/tables/{id}/seat"),
-                    &json!({"seat": 0, "key": key}),
-                )
-                .await;
+            let state = at(&app, &id, "seat", json!({"seat": 0, "key": key})).await;
             if state.body["request_id"].is_string() {
                 asked = true;
                 break;
