@@ -60,15 +60,15 @@ async fn play_people(app: &TestApp, id: &str, people: &[(u64, String)]) -> usize
             return moved;
         }
         for (seat, key) in people {
-            let state = at(&app, &id, "seat", json!({"seat": seat, "key": key})).await;
+            let state = at(app, id, "seat", json!({"seat": seat, "key": key})).await;
             assert_eq!(state.status, 200, "{}", state.body);
             let Some(request_id) = state.body["request_id"].as_str() else {
                 continue;
             };
             let action = state.body["legal_actions"][0].clone();
             let reply = at(
-                &app,
-                &id,
+                app,
+                id,
                 "move",
                 json!({"seat": seat, "key": key, "action": action, "request_id": request_id}),
             )
@@ -313,7 +313,7 @@ async fn refused_tables_and_unknown_ones() {
     assert_eq!(shown["pace_ms"], 5000);
     assert_eq!(shown["clock"]["initial_ms"], 60000);
     let key = key_of(created.body["seats"][0]["join_url"].as_str().unwrap());
-    let joined = at(&app, &id, "join", json!({"key": key})).await;
+    let joined = at(&app, id, "join", json!({"key": key})).await;
     assert_eq!(joined.body["name"], "guest 0", "{}", joined.body);
 
     for (path, body) in [
@@ -362,7 +362,7 @@ async fn people_left_thinking_never_hold_up_the_bots_matches() {
     for (id, key) in &waiting {
         let mut asked = false;
         for _ in 0..2000 {
-            let state = at(&app, &id, "seat", json!({"seat": 0, "key": key})).await;
+            let state = at(&app, id, "seat", json!({"seat": 0, "key": key})).await;
             if state.body["request_id"].is_string() {
                 asked = true;
                 break;
