@@ -31,3 +31,28 @@ pub async fn fresh_postgres() -> Option<String> {
         .unwrap_or(base);
     Some(format!("{server}/{name}"))
 }
+
+/// The JSON lines of an `application/x-ndjson` response (a stream bot's `GET /v1/bot/stream`),
+/// read on a task of their own; empty lines (keep-alives) are skipped, and the channel closes
+/// when the server ends the response.
+pub fn ndjson_lines(
+    mut response: reqwest::Response,
+) -> tokio::sync::mpsc::Receiver<serde_json::Value> {
+    let (sender, lines) = tokio::sync::mpsc::channel(256);
+    tokio::spawn(async move {
+        let mut buffer = Vec::new();
+        while let Ok(Some(chunk)) = response.chunk().await {
+            buffer.extend_from_slice(&chunk);
+            while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = buffer.drain(..=end).collect();
+                if line.len() > 1 {
+                    let parsed = serde_json::from_slice(&line).expect("a JSON line");
+                    if sender.send(parsed).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    lines
+}

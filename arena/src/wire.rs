@@ -359,8 +359,9 @@ after each move, and a seat whose bank runs out is flagged (its first legal acti
 the match). A timeout, connection error, non-2xx status, malformed JSON or an illegal \
 action is a fault: the arena plays the seat's first legal action instead, and a bot with 3 faults in a match \
 is disqualified (ranked last). A bot registered with `\"transport\": \"stream\"` serves nothing: it \
-connects out to the arena's `GET /v1/bot/stream` (lines `StreamLine`) and answers each `move` line with \
-`POST /v1/bot/matches/{match_id}/move` (`StreamAnswer`), under the same deadlines and faults. See docs/bots.md."
+connects out to the arena's `GET /v1/bot/stream` and answers each `move` line with \
+`POST /v1/bot/matches/{match_id}/move`, under the same deadlines and faults (both in the arena's own document, \
+`openapi/cardroom.json`: `StreamLine`, `StreamAnswer`). See docs/bots.md."
     ),
     paths(info, make_move, start, end),
     components(schemas(
@@ -371,12 +372,7 @@ connects out to the arena's `GET /v1/bot/stream` (lines `StreamLine`) and answer
         StartNotice,
         EndNotice,
         SeatInfo,
-        Clock,
-        StreamLine,
-        StreamMatchStart,
-        StreamMove,
-        StreamMatchEnd,
-        StreamAnswer
+        Clock
     ))
 )]
 pub struct BotProtocolDoc;

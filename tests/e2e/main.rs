@@ -24,6 +24,7 @@ mod play;
 mod rollouts;
 mod sealed;
 mod starters;
+mod stream_bus;
 mod tables;
 mod toolchains;
 mod watchable;

@@ -420,6 +420,74 @@ async fn the_python_starter_plays_a_match_to_the_end_without_fault() {
     a_starter_plays_a_match_to_the_end_without_fault(Starter::Python).await;
 }
 
+/// The Python starter in stream mode (`--connect URL --token T`, as its README shows): it
+/// connects out, plays a match against the heuristic bot to the end without fault.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_starter_plays_a_match_to_the_end_over_its_stream() {
+    let server = ArenaServer::start().await;
+    let (status, registered) = server
+        .post(
+            "/v1/bots",
+            &json!({"name": "my-python-stream", "transport": "stream", "games": [GAME]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{registered}");
+    let id = registered["id"].as_str().expect("bot id").to_string();
+    let token = registered["token"].as_str().expect("token").to_string();
+    let log = std::env::temp_dir().join(format!(
+        "cardroom-starter-python-stream-{}-{}.log",
+        std::process::id(),
+        unique()
+    ));
+    let mut command = Starter::Python.command();
+    command
+        .args(["--connect", &server.0.base, "--token", &token])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).expect("a log file"));
+    let mut child = command.spawn().expect("start the Python starter");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let bot = BotProcess {
+        child,
+        url: String::new(),
+        log,
+    };
+    let first = tokio::task::spawn_blocking(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        let first = lines.next();
+        std::thread::spawn(move || for _ in lines {});
+        first
+    })
+    .await
+    .expect("read stdout");
+    assert!(
+        matches!(&first, Some(Ok(line)) if line.starts_with("connected to ")),
+        "{first:?}\n{}",
+        bot.log_text()
+    );
+
+    let heuristic = server.builtin("heuristic").await;
+    let (status, created) = server
+        .post(
+            "/v1/matches",
+            &json!({"game": GAME, "bots": [id, heuristic], "seed": 13, "deadline_ms": 5000}),
+        )
+        .await;
+    assert_eq!(status, 202, "{created}");
+    let view = server
+        .wait_for_end(created["id"].as_str().expect("match id"))
+        .await;
+    assert_eq!(view["status"], "finished", "{view}\n{}", bot.log_text());
+    assert_eq!(view["result"]["faults"][0], 0, "{view}\n{}", bot.log_text());
+    let played = view["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|m| m["seat"] == 0)
+        .count();
+    assert!(played > 1, "{view}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rust_starter_plays_a_match_to_the_end_without_fault() {
     a_starter_plays_a_match_to_the_end_without_fault(Starter::Rust).await;

@@ -112,6 +112,8 @@ pub async fn ask(
     let mut deadline_passed = false;
     loop {
         tokio::select! {
+            // An answer already heard wins over a deadline that passed meanwhile.
+            biased;
             received = answers.recv() => {
                 let Ok(message) = received else {
                     // Lagged behind other seats' answers: keep listening.
@@ -145,7 +147,7 @@ pub async fn ask(
                     if !taken_here {
                         // Another process took the answer just before the deadline: it is on
                         // its way.
-                        wait_until = deadline + IN_FLIGHT_GRACE;
+                        wait_until = tokio::time::Instant::now() + IN_FLIGHT_GRACE;
                         continue;
                     }
                 }

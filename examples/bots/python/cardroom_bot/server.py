@@ -128,7 +128,25 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--games", default="twenty_two", help="comma-separated game ids")
     parser.add_argument("--name", default="python-starter")
+    parser.add_argument(
+        "--connect",
+        metavar="URL",
+        help="stream mode: connect out to the arena at URL instead of serving (needs --token)",
+    )
+    parser.add_argument(
+        "--token", default=os.environ.get("CARDROOM_TOKEN", ""), help="the bot's token (stream mode)"
+    )
     args = parser.parse_args(argv)
+    if args.connect:
+        if not args.token:
+            parser.error("--connect needs --token (or CARDROOM_TOKEN)")
+        from .stream import run
+
+        try:
+            run(args.connect, args.token)
+        except KeyboardInterrupt:
+            pass
+        return
     secret = os.environ.get("CARDROOM_SIGNING_SECRET", "")
     if not secret:
         print(

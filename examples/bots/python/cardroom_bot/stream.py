@@ -1,0 +1,82 @@
+"""The stream mode: the bot connects out to the arena, no server of its own (for a laptop behind
+NAT or a firewall). ``GET /v1/bot/stream`` with the bot's token gives one JSON object per line
+(``match_start``, ``move``, ``match_end``; an empty line every 10 s keeps the connection open);
+each ``move`` is answered with ``POST /v1/bot/matches/{match_id}/move``. The token is the
+credential (no signatures to check); TLS is the deployment's. A dropped connection is opened
+again at once: the arena sends the moves still waiting for an answer first.
+"""
+
+import json
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from typing import Any, Dict
+
+from .strategy import choose
+
+#: How long to wait before connecting again after a failure, at most.
+RECONNECT_MAX_SECONDS = 5.0
+#: A connection with no line (not even a keep-alive) for this long is taken as dead.
+READ_TIMEOUT_SECONDS = 30.0
+
+
+def answer(base: str, token: str, line: Dict[str, Any]) -> None:
+    """Answers one ``move`` line with the strategy's choice."""
+    body = json.dumps({"request_id": line["request_id"], "action": choose(line)}).encode()
+    request = urllib.request.Request(
+        f"{base}/v1/bot/matches/{line['match_id']}/move",
+        data=body,
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=READ_TIMEOUT_SECONDS):
+            pass
+    except urllib.error.HTTPError as error:
+        # 409: the request was answered or timed out meanwhile; 422: not a legal action.
+        print(f"answer refused: HTTP {error.code} {error.read()[:200]!r}", file=sys.stderr)
+    except OSError as error:
+        print(f"answer not sent: {error}", file=sys.stderr)
+
+
+def read_stream(base: str, token: str) -> None:
+    """Reads one connection to its end, answering each ``move`` on a thread of its own."""
+    request = urllib.request.Request(
+        f"{base}/v1/bot/stream", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=READ_TIMEOUT_SECONDS) as stream:
+        print(f"connected to {base}", flush=True)
+        for raw in stream:
+            if not raw.strip():
+                continue  # keep-alive
+            line = json.loads(raw)
+            kind = line.get("type")
+            if kind == "move":
+                threading.Thread(target=answer, args=(base, token, line), daemon=True).start()
+            elif kind == "match_start":
+                print(f"match {line['match_id']} ({line['game']}) started: seat {line['seat']}",
+                      file=sys.stderr, flush=True)
+            elif kind == "match_end":
+                result = line.get("result", {})
+                print(f"match {line['match_id']} ended: ranking {result.get('ranking')} "
+                      f"scores {result.get('scores')}", file=sys.stderr, flush=True)
+
+
+def run(base: str, token: str) -> None:
+    """Stays connected until interrupted, connecting again after each failure."""
+    base = base.rstrip("/")
+    wait = 0.1
+    while True:
+        try:
+            read_stream(base, token)
+            wait = 0.1
+        except urllib.error.HTTPError as error:
+            if error.code in (401, 403):
+                sys.exit(f"the arena refused the token: HTTP {error.code} {error.read()[:200]!r}")
+            print(f"stream failed: HTTP {error.code}", file=sys.stderr)
+        except (OSError, ValueError) as error:
+            print(f"stream failed: {error}", file=sys.stderr)
+        time.sleep(wait)
+        wait = min(wait * 2, RECONNECT_MAX_SECONDS)
