@@ -39,6 +39,7 @@ pub mod safety;
 pub mod service;
 pub mod store;
 pub mod synthetic;
+pub mod tables;
 pub mod tournament;
 pub mod wire;
 
@@ -65,6 +66,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::list)
         .service(routes::matches::show)
         .service(routes::matches::cancel)
+        .service(routes::tables::create)
+        .service(routes::tables::show)
+        .service(routes::tables::join)
+        .service(routes::tables::seat)
+        .service(routes::tables::move_at_table)
         .service(routes::tournaments::create)
         .service(routes::tournaments::list)
         .service(routes::tournaments::show)

@@ -25,6 +25,7 @@ mod rollouts;
 mod sealed;
 mod starters;
 mod stream_bus;
+mod tables;
 mod toolchains;
 mod watchable;
 mod web;

@@ -2,12 +2,13 @@
 
 Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loopback bot) and
 passes a JSON config as argv[1]:
-  {"base", "sealed_base", "finished_match", "slow_bots", "builtin_bots", "admin_token", "screenshots",
-   "bot", "failing_bot"}
+  {"base", "finished_match", "slow_bots", "builtin_bots", "admin_token", "screenshots", "bot",
+   "failing_bot"}
 Checks: every page loads with no console error; the replay viewer steps through a finished match
 (buttons, slider, keys, speeds) and the scores it shows equal the API's; a live match page receives
 events while the match runs; on a paced live match with a clock the seat to act is highlighted and its
-clock ticks, and the deal's commitment is verified once it is over; a person plays a whole game of every family by clicking cards (buttons
+clock ticks, and the deal's commitment is verified once it is over; two people in two browsers and two
+bots finish a watten table through its links, one page reloaded mid-game; a person plays a whole game of every family by clicking cards (buttons
 only for moves no card names), with readable log sentences, every seat, the centre and the hand in
 view at 1280x900, and the result named at the top; no page scrolls sideways at 390x844; card faces
 have text alternatives; text has sufficient contrast (WCAG AA). Writes screenshots.
@@ -44,11 +45,6 @@ def api(path, body=None):
         headers={"content-type": "application/json", "accept": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def api_at(base, path):
-    with urllib.request.urlopen(base + path, timeout=30) as response:
         return json.loads(response.read())
 
 
@@ -468,15 +464,6 @@ def live_clock_and_fair_deal(context):
     print(f"ok: live clock ticked {before['clock']} -> {after['clock']} for seat {before['seat']}; deals verified")
 
 
-def play(context, game, screenshot=None, base=None):
-    global BASE
-    saved, BASE = BASE, base or BASE
-    try:
-        play_at(context, game, screenshot)
-    finally:
-        BASE = saved
-
-
 # What a person clicks next: a card or tile that names moves, a choice it opened, else a button.
 NEXT_CLICK = (
     ".choices:not([hidden]) button.choice, .playable:not([disabled]), #actions button.action:not([disabled])"
@@ -513,16 +500,11 @@ def inside_viewport(page, selector, height):
     )
 
 
-def play_at(context, game, screenshot):
+def play(context, game, screenshot):
     page, console = open_page(context, f"/play/{game}?delay=0&seed=5", "#setup")
-    # What the page sends back: the state it holds (an object, or a sealed token as a string).
-    held = []
-    page.on(
-        "request",
-        lambda request: held.append(type(json.loads(request.post_data or "{}").get("state")).__name__)
-        if request.url.endswith("/apply")
-        else None,
-    )
+    # The play page opens a table with the bots; the person's moves go to the arena.
+    moves = []
+    page.on("request", lambda request: moves.append(request.url) if request.url.endswith("/move") else None)
     page.click("#start")
     tried_illegal = False
     clicks = 0
@@ -533,7 +515,7 @@ def play_at(context, game, screenshot):
             page.wait_for_function(WAIT_FOR_TURN, timeout=30000)
         except Exception as error:
             raise AssertionError(
-                f"play {game} at {BASE}: no choice and no end after {clicks} clicks ({error.__class__.__name__}); "
+                f"play {game}: no choice and no end after {clicks} clicks ({error.__class__.__name__}); "
                 f"turn: {page.inner_text('#turn')!r}; problem: {page.inner_text('#problem')!r}; console: {console.errors}"
             )
         if page.get_attribute("#play", "data-over") == "true":
@@ -560,13 +542,89 @@ def play_at(context, game, screenshot):
             click_next(page)
         clicks += 1
     check(tried_illegal, f"play {game}: the game ended before an illegal attempt")
-    sealed = api("/healthz")["sealed"]
-    check(held and set(held) == {"str" if sealed else "dict"}, f"play {game}: the page sent states of kinds {set(held)}")
+    check("/table/" in page.url and "key=" in page.url, f"play {game}: not at the seat's link: {page.url}")
+    check(moves and all("/v1/tables/" in url for url in moves), f"play {game}: moves sent to {set(moves)}")
+    # Kept like any match: finished, with the person's seat.
+    table_id = page.url.split("/table/")[1].split("#")[0]
+    table = api(f"/v1/tables/{table_id}")
+    check(table["status"] == "finished", f"play {game}: the table's match is {table['status']}")
+    check(api(f"/v1/matches/{table['match_id']}")["seats"][0]["bot"] == "person", f"play {game}: seat 0 is not a person's")
     check(page.locator("#play-result .summary table").count() == 1, f"play {game}: no result shown")
     accessibility(page, f"play {game}")
     console.assert_clean(f"play {game}")
     page.close()
-    print(f"ok: a person played a whole game of {game} in {clicks} choices at {BASE}")
+    print(f"ok: a person played a whole game of {game} in {clicks} choices at a table the arena kept")
+
+
+def open_seat(context, path, ready):
+    """A table page: it asks for news while others play, so the network is never idle."""
+    page = context.new_page()
+    console = Console(page)
+    page.goto(BASE + path, wait_until="load")
+    page.wait_for_selector(ready, timeout=20000)
+    return page, console
+
+
+def seat_names(page):
+    return page.locator("#my-view .seat").all_inner_texts()
+
+
+def shared_table(browser):
+    """Two people in two browser contexts and two bots finish a 4-player watten table through
+    the table's links: Anna by her invitation, Bob by taking the open seat from the table's
+    page; Anna's page is reloaded mid-game and resumes her seat."""
+    created = api("/v1/tables", {
+        "game": "watten", "players": 4, "options": {"target": 11}, "seed": 5,
+        "seats": [{"human": "Anna"}, {"bot": "heuristic"}, {"open": True}, {"bot": "random"}],
+    })
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    anna, anna_console = open_seat(contexts[0], created["seats"][0]["join_url"], "#my-view .seat")
+    check("Waiting for 1 more person" in anna.inner_text("#turn"), f"table: Anna does not wait for Bob: {anna.inner_text('#turn')!r}")
+    bob, bob_console = open_seat(contexts[1], created["watch_url"], "#table-seats form.take-seat")
+    bob.fill("#name-2", "Bob")
+    bob.click("#table-seats form.take-seat button")
+    bob.wait_for_selector("#my-view .seat", timeout=20000)
+    check("key=" in bob.url, f"table: Bob is not at his seat's link: {bob.url}")
+    people = {"Anna": anna, "Bob": bob}
+    clicks = {"Anna": 0, "Bob": 0}
+    reloaded = False
+    deadline = time.time() + 240
+    while not all(p.get_attribute("#play", "data-over") == "true" for p in people.values()):
+        check(time.time() < deadline, f"table: no end after {clicks}")
+        moved = False
+        for name, page in people.items():
+            if page.get_attribute("#play", "data-over") == "true" or page.locator(NEXT_CLICK).count() == 0:
+                continue
+            try:
+                click_next(page)
+            except Exception:
+                continue  # the page redrew between the count and the click
+            clicks[name] += 1
+            moved = True
+        if not reloaded and clicks["Anna"] >= 3:
+            before = anna.locator("#log li").count()
+            anna.reload(wait_until="load")
+            anna.wait_for_selector("#my-view .seat", timeout=20000)
+            anna.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {before}", timeout=20000)
+            check(anna.locator("#my-view .seat.me").count() == 1, "table: the reloaded page is not Anna's seat")
+            reloaded = True
+        if not moved:
+            time.sleep(0.05)
+    check(reloaded, f"table: the game ended before Anna's page was reloaded ({clicks})")
+    check(any("Bob" in text for text in seat_names(anna)), f"table: Anna does not see Bob: {seat_names(anna)}")
+    check(any("Anna" in text for text in seat_names(bob)), f"table: Bob does not see Anna: {seat_names(bob)}")
+    check(any("heuristic" in text for text in seat_names(bob)), f"table: Bob does not see the bot's name: {seat_names(bob)}")
+    for page in people.values():
+        check(page.locator("#play-result .summary h2").count() == 1, "table: no result at the end")
+    shown = api(f"/v1/matches/{created['match_id']}")
+    check(shown["status"] == "finished", f"table: the match is {shown['status']}")
+    names = [s["name"] for s in shown["seats"]]
+    check(names == ["Anna", "heuristic", "Bob", "random"], f"table: the match's seats are {names}")
+    anna_console.assert_clean("table (Anna)")
+    bob_console.assert_clean("table (Bob)")
+    for context in contexts:
+        context.close()
+    print(f"ok: two people in two browsers and two bots finished a watten table ({clicks}), one page reloaded mid-game")
 
 
 # One short game of every family: (game id, players, options that keep it short).
@@ -681,13 +739,10 @@ def main():
             replay(context)
             live(context)
             live_clock_and_fair_deal(context)
-            play(context, "twenty_two", screenshot=config["screenshots"] + "/play.png")
+            play(context, "twenty_two", config["screenshots"] + "/play.png")
+            shared_table(browser)
             every_family_at_the_table(context)
             no_sideways_scroll(browser)
-            # A sealing server: the page holds a sealed token and plays the same way.
-            sealed = api_at(config["sealed_base"], "/healthz")
-            check(sealed["sealed"] is True, f"the second server does not seal: {sealed}")
-            play(context, "twenty_two", base=config["sealed_base"])
         finally:
             browser.close()
     print("all browser checks passed")

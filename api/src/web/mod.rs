@@ -70,6 +70,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/match/{id}", web::get().to(match_page))
         .route("/play", web::get().to(play_index))
         .route("/play/{game}", web::get().to(play))
+        .route("/table/{id}", web::get().to(table))
         .route("/assets/{file}", web::get().to(asset))
         .route("/favicon.ico", web::get().to(favicon));
 }
@@ -300,6 +301,17 @@ async fn play(game: web::Path<String>) -> HttpResponse {
             "<h1>Play <code>{}</code></h1><div id=\"play\">Loading…</div>",
             escape(&game)
         ),
+    )
+}
+
+/// A shared table: a person's seat (its key is in the link's fragment, read by the page) or,
+/// without one, the seats to take and the match to watch.
+async fn table(id: web::Path<String>) -> HttpResponse {
+    page(
+        &format!("Table {id}"),
+        "table",
+        &id,
+        "<h1 id=\"table-title\">Table</h1><div id=\"play\">Loading…</div>",
     )
 }
 

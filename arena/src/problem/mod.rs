@@ -153,6 +153,18 @@ error_codes! {
     NoConsistentDeal = UNPROCESSABLE_ENTITY, "no_consistent_deal", "No consistent deal";
     /// The match's moves were deleted by retention (`--retain-unranked-days`): its result stays.
     MovesPruned = GONE, "moves_pruned", "The match's moves were deleted";
+    /// No table with this id.
+    UnknownTable = NOT_FOUND, "unknown_table", "Unknown table";
+    /// The key holds no seat of this table (a seat's key is in its link).
+    SeatKeyRefused = FORBIDDEN, "seat_key_refused", "Seat key refused";
+    /// The key holds another seat of this table than the one named.
+    NotYourSeat = FORBIDDEN, "not_your_seat", "Not your seat";
+    /// The seat is not open, or someone took it first.
+    SeatTaken = CONFLICT, "seat_taken", "Seat taken";
+    /// Every open seat of the table is taken.
+    TableFull = CONFLICT, "table_full", "Table full";
+    /// The table's match starts once every person has joined: no move before.
+    TableWaiting = CONFLICT, "table_waiting", "The table waits for its players";
     /// A bug on our side; details are only in the server log.
     Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }

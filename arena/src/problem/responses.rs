@@ -115,3 +115,22 @@ pub enum CancelRefused {
     )
 )]
 pub struct RateLimitedResponse(pub Problem);
+
+/// 404 `unknown_table`.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "`unknown_table`: no table with this id",
+    content_type = "application/problem+json"
+)]
+pub struct UnknownTable(pub Problem);
+
+/// What a request with a seat's key answers when the key does not hold that seat: 403
+/// `seat_key_refused` (a key of no seat) or `not_your_seat` (another seat's key).
+#[derive(IntoResponses)]
+#[response(
+    status = 403,
+    description = "`seat_key_refused`: the key holds no seat of this table; `not_your_seat`: it holds another seat",
+    content_type = "application/problem+json"
+)]
+pub struct SeatKeyRefused(pub Problem);

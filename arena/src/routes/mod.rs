@@ -9,6 +9,7 @@ pub mod leaderboards;
 pub mod live;
 pub mod matches;
 pub mod stream;
+pub mod tables;
 pub mod tournaments;
 
 use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};

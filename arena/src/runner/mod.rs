@@ -42,7 +42,7 @@ use crate::ratings;
 use crate::result::MatchResult;
 use crate::store::{
     AbortReason, BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, SeatReport,
-    Store, now_ms,
+    Store, Transport, now_ms,
 };
 use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
 use decision::{Ask, Standing};
@@ -78,6 +78,10 @@ pub struct Runner {
     /// How long a starting match tries its bots' probes before it is aborted as
     /// `bot_unavailable` (each try has the match's move deadline).
     pub start_probe_window: Duration,
+    /// The match workers' slots (their `concurrency`), when this runner is a worker's: a run
+    /// waiting for a person gives its slot back meanwhile, so tables people left open never
+    /// stop the bots' matches.
+    pub slots: Option<Arc<tokio::sync::Semaphore>>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -287,8 +291,12 @@ impl Runner {
     /// probe in its health.
     async fn probe_seats(&self, record: &MatchRecord, seats: &[BotRecord]) -> Step<()> {
         let mut probes = tokio::task::JoinSet::new();
+        // People are not asked: their match is queued once they have all joined its table.
         for (seat, bot) in seats.iter().enumerate() {
             let window = self.start_probe_window;
+            if bot.transport == Transport::Person {
+                continue;
+            }
             if bot.transport.answers_from_outside() {
                 // An outside seat answers `GET /` by being connected.
                 let store = self.store.clone();
@@ -375,9 +383,14 @@ impl Runner {
                 deadline_ms: record.deadline_ms,
                 clock: record.clock,
             };
-            if table.seats[seat].transport.answers_from_outside() {
-                self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
-                continue;
+            match table.seats[seat].transport {
+                // A person's page reads the table.
+                Transport::Person => continue,
+                Transport::Stream => {
+                    self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
+                    continue;
+                }
+                Transport::Url => {}
             }
             let client = self.client.clone();
             let target = target.clone();
@@ -443,9 +456,23 @@ impl Runner {
                     time_left_ms,
                     state: Some(table.game.as_ref()),
                 };
-                let timeout = Duration::from_millis(timeout_ms);
                 let bot = &table.seats[seat];
+                // A person has no per-move deadline: only the clock, if the table has one.
+                let timeout_ms = match (bot.transport, time_left_ms) {
+                    (Transport::Person, Some(bank)) => bank.max(1),
+                    (Transport::Person, None) => PERSON_WAIT.as_millis() as u64,
+                    _ => timeout_ms,
+                };
+                let request = OutgoingMove {
+                    deadline_ms: timeout_ms,
+                    ..request
+                };
+                let timeout = Duration::from_millis(timeout_ms);
                 let (answer, latency, illegal) = if bot.transport.answers_from_outside() {
+                    let person = bot.transport == Transport::Person;
+                    if person && let Some(slots) = &self.slots {
+                        slots.add_permits(1);
+                    }
                     let answered = outside::ask(
                         &self.store,
                         &self.bus,
@@ -454,7 +481,14 @@ impl Runner {
                         table.history.json(seat),
                         timeout,
                     )
-                    .await?;
+                    .await;
+                    if person
+                        && let Some(slots) = &self.slots
+                        && let Ok(permit) = slots.acquire().await
+                    {
+                        permit.forget();
+                    }
+                    let answered = answered?;
                     (answered.answer, answered.latency_ms, answered.illegal)
                 } else {
                     let (answer, latency) = self
@@ -705,14 +739,18 @@ impl Runner {
                 seat,
                 result: result.clone(),
             };
-            if table.seats[seat].transport.answers_from_outside() {
-                self.tell_outside(
-                    &table.seats[seat].id,
-                    "match_end",
-                    &table.record.id,
-                    &notice,
-                );
-                continue;
+            match table.seats[seat].transport {
+                Transport::Person => continue,
+                Transport::Stream => {
+                    self.tell_outside(
+                        &table.seats[seat].id,
+                        "match_end",
+                        &table.record.id,
+                        &notice,
+                    );
+                    continue;
+                }
+                Transport::Url => {}
             }
             let client = self.client.clone();
             let target = target.clone();
@@ -797,6 +835,10 @@ impl Runner {
         Ok(Outcome::Aborted(reason))
     }
 }
+
+/// How long the runner waits for a person without a clock: as good as forever (the match's
+/// lease is renewed meanwhile), yet a finite time the clocks can add to.
+const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// How often a starting match looks again whether an outside seat's bot is connected.
 const CONNECTED_POLL: Duration = Duration::from_millis(200);

@@ -82,6 +82,7 @@ impl Arena {
                 }
                 (String::new(), stream_info(&request.name))
             }
+            Transport::Person => return Err(person_transport()),
         };
         check_games(&request.games, &info)?;
         let token = new_secret();
@@ -225,6 +226,7 @@ impl Arena {
                 }
                 stream_info(&bot.name)
             }
+            Transport::Person => return Err(person_transport()),
         };
         if let Some(games) = patch.games {
             check_games(&games, &info)?;
@@ -312,4 +314,11 @@ fn stream_info(name: &str) -> BotInfo {
             .map(|g| g.info().id.clone())
             .collect(),
     }
+}
+
+/// `invalid_request`: `person` is the transport of people's seats at tables, never a bot's.
+fn person_transport() -> ServiceError {
+    ServiceError::invalid(
+        "`person` is the transport of people's seats at a table (POST /v1/tables): a bot is `url` or `stream`",
+    )
 }

@@ -270,7 +270,7 @@ async fn trial(arena: &Arena, bot: &mut BotRecord, policy: &HealthPolicy) -> any
             .is_none_or(|m| match m.status {
                 MatchStatus::Aborted => true,
                 MatchStatus::Finished => m.finished_at.is_some_and(|at| at < now_ms() - 60_000),
-                MatchStatus::Queued | MatchStatus::Running => false,
+                MatchStatus::Waiting | MatchStatus::Queued | MatchStatus::Running => false,
             });
         if unjudged {
             let health = policy.trial_ended(&bot.health(), now_ms(), false);

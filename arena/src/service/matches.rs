@@ -12,6 +12,7 @@ use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{AbortReason, MatchFilter, MatchRecord, MatchStatus, now_ms};
+use crate::tables::PERSON_BOT_ID;
 use std::time::Duration;
 
 /// The hold between two moves a match may ask for (`pace_ms`): up to 5 s, long enough to follow
@@ -151,6 +152,17 @@ impl Arena {
         request: CreateMatch,
         ladder: bool,
     ) -> Result<MatchRecord, ServiceError> {
+        self.build_seated_match(request, ladder, &[]).await
+    }
+
+    /// [`Arena::build_match`] where people hold the seats `persons` (their entries of
+    /// `request.bots` are not read): those seats name the person bot row.
+    pub(super) async fn build_seated_match(
+        &self,
+        request: CreateMatch,
+        ladder: bool,
+        persons: &[usize],
+    ) -> Result<MatchRecord, ServiceError> {
         let game = engine::registry::find(&request.game)
             .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
         let ranked = request.ranked.unwrap_or(false);
@@ -185,7 +197,11 @@ impl Arena {
         }
         // Seats name bots by id or by name; the match stores ids.
         let mut bot_ids = Vec::with_capacity(request.bots.len());
-        for key in &request.bots {
+        for (seat, key) in request.bots.iter().enumerate() {
+            if persons.contains(&seat) {
+                bot_ids.push(crate::tables::PERSON_BOT_ID.to_string());
+                continue;
+            }
             let bot = match self.inner.store.bot(key).await? {
                 Some(bot) => bot,
                 None => self
@@ -282,15 +298,29 @@ impl Arena {
         // hidden cards, e.g. a 22 discard); moves then show who acted and the public events.
         let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
         let reports = self.inner.store.seat_reports(id).await?;
+        // A person's seat shows the name the person chose at the table.
+        let table = if record.bots.iter().any(|b| b == PERSON_BOT_ID) {
+            self.inner.store.table_of_match(id).await?
+        } else {
+            None
+        };
         let mut seats = Vec::new();
         for (seat, bot_id) in record.bots.iter().enumerate() {
-            let name = self
-                .inner
-                .store
-                .bot_any(bot_id)
-                .await?
-                .map(|b| b.name)
-                .unwrap_or_default();
+            let person = table
+                .as_ref()
+                .filter(|_| bot_id == PERSON_BOT_ID)
+                .and_then(|t| t.seats.get(seat))
+                .map(|s| s.name.clone().unwrap_or_default());
+            let name = match person {
+                Some(name) => name,
+                None => self
+                    .inner
+                    .store
+                    .bot_any(bot_id)
+                    .await?
+                    .map(|b| b.name)
+                    .unwrap_or_default(),
+            };
             let report = reports.iter().find(|r| r.seat == seat);
             seats.push(SeatView {
                 seat,

@@ -17,6 +17,7 @@ pub mod live;
 pub mod maintenance;
 mod matches;
 pub mod outside;
+mod tables;
 mod tournaments;
 mod workers;
 
@@ -174,6 +175,7 @@ impl Arena {
             live: self.inner.live.clone(),
             bus: self.inner.bus.clone(),
             start_probe_window: self.inner.config.start_probe_window,
+            slots: None,
         }
     }
 

@@ -38,6 +38,11 @@ impl Arena {
 async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Duration) {
     let store = runner.store.clone();
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    // A run gives its slot back while it waits for a person (see `Runner::slots`).
+    let runner = Runner {
+        slots: Some(permits.clone()),
+        ..runner
+    };
     loop {
         let Ok(permit) = permits.clone().acquire_owned().await else {
             return;
@@ -45,6 +50,8 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
         match store.claim_next(&runner.worker, runner.lease).await {
             Ok(Some(id)) => {
                 let runner = runner.clone();
+                permit.forget();
+                let slot = Slot(permits.clone());
                 tokio::spawn(async move {
                     match runner.play_claimed(&id, None).await {
                         Ok(Outcome::Finished(false)) => {
@@ -77,7 +84,7 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
                             tokio::time::sleep(Duration::from_millis(200)).await;
                         }
                     }
-                    drop(permit);
+                    drop(slot);
                 });
             }
             Ok(None) => {
@@ -93,6 +100,17 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
                 tokio::time::sleep(poll).await;
             }
         }
+    }
+}
+
+/// A match run's slot among the worker's `concurrency`, given back when the run ends (panics
+/// included). Held as a count, not a permit: the run hands it back for the time it waits for a
+/// person and takes it again after.
+struct Slot(Arc<Semaphore>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.add_permits(1);
     }
 }
 

@@ -5,9 +5,11 @@
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
 pub mod sql;
+pub mod tables;
 mod writer;
 
 pub use sql::{Dialect, Leadership, SqlStore};
+pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts
 /// down (its runtime may drop the writer before the matches waiting on it). The match stays
@@ -95,6 +97,9 @@ pub enum Transport {
     /// The bot connects out (`GET /v1/bot/stream`) and answers with
     /// `POST /v1/bot/matches/{match_id}/move`.
     Stream,
+    /// A person at a shared table (`/v1/tables`): moved from the table's page or
+    /// `POST /v1/tables/{id}/move`; never called, never probed, no deadline without a clock.
+    Person,
 }
 
 impl Transport {
@@ -103,7 +108,7 @@ impl Transport {
     pub fn answers_from_outside(self) -> bool {
         match self {
             Transport::Url => false,
-            Transport::Stream => true,
+            Transport::Stream | Transport::Person => true,
         }
     }
 }
@@ -196,6 +201,7 @@ stored_names!(PauseReason {
 stored_names!(Transport {
     Url = "url",
     Stream = "stream",
+    Person = "person",
 });
 stored_names!(AbortReason {
     Cancelled = "cancelled",
@@ -218,6 +224,8 @@ pub struct SeatReport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
+    /// A shared table's match, waiting for its people to take their seats (then queued).
+    Waiting,
     /// Waiting for a worker.
     Queued,
     /// Being played.
@@ -232,6 +240,7 @@ impl MatchStatus {
     /// The stored name.
     pub fn as_str(self) -> &'static str {
         match self {
+            MatchStatus::Waiting => "waiting",
             MatchStatus::Queued => "queued",
             MatchStatus::Running => "running",
             MatchStatus::Finished => "finished",
@@ -242,6 +251,7 @@ impl MatchStatus {
     /// From the stored name.
     pub fn parse(name: &str) -> Option<Self> {
         Some(match name {
+            "waiting" => MatchStatus::Waiting,
             "queued" => MatchStatus::Queued,
             "running" => MatchStatus::Running,
             "finished" => MatchStatus::Finished,
@@ -491,7 +501,7 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync + std::fmt::Debug {
+pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;

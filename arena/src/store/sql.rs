@@ -127,7 +127,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 9] = match self {
+        let files: [(i64, &'static str, &'static str); 10] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -168,6 +168,11 @@ impl Dialect {
                     8,
                     "outside_seats",
                     include_str!("../../migrations/sqlite/0008_outside_seats.sql"),
+                ),
+                (
+                    10,
+                    "tables",
+                    include_str!("../../migrations/sqlite/0010_tables.sql"),
                 ),
                 (
                     11,
@@ -215,6 +220,11 @@ impl Dialect {
                     8,
                     "outside_seats",
                     include_str!("../../migrations/postgres/0008_outside_seats.sql"),
+                ),
+                (
+                    10,
+                    "tables",
+                    include_str!("../../migrations/postgres/0010_tables.sql"),
                 ),
                 (
                     11,
@@ -566,7 +576,7 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
     })
 }
 
-/// Inserts a queued match and its seats on a transaction (one statement per row).
+/// Inserts a new match (queued, or waiting for a table's people) and its seats on a transaction (one statement per row).
 macro_rules! insert_match_rows {
     ($tx:expr, $dialect:expr, $record:expr) => {{
         let record: &MatchRecord = $record;
@@ -574,7 +584,7 @@ macro_rules! insert_match_rows {
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
              max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', $10, $11, $12, $13, $14, {})",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $15, $10, $11, $12, $13, $14, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -591,6 +601,7 @@ macro_rules! insert_match_rows {
         .bind(record.clock.map(|c| c.increment_ms as i64))
         .bind(record.pace_ms as i64)
         .bind(&record.seed_salt)
+        .bind(record.status.as_str())
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
@@ -1476,7 +1487,7 @@ impl Store for SqlStore {
         let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE matches SET status = 'aborted', error = $1, abort_reason = $2, finished_at = $3, \
              lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $3 END \
-             WHERE id = $4 AND status IN ('queued', 'running')",
+             WHERE id = $4 AND status IN ('waiting', 'queued', 'running')",
         )
         .bind(detail)
         .bind(reason.as_str())
@@ -1925,3 +1936,6 @@ impl Store for SqlStore {
         Ok(ids.into_iter().collect())
     }
 }
+
+// Tables people share with bots: their own statements, beside the match rows they write.
+mod tables;

@@ -4,9 +4,8 @@
 //! test is skipped while either is missing (see `toolchains`).
 
 use super::{pip_install, require};
-use crate::support::{run, spawn_with, test_key, workspace_root};
+use crate::support::{run, workspace_root};
 use crate::web::{Server, spawn_slow_bot};
-use api::codec::StateCodec;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -122,13 +121,10 @@ async fn the_pages_work_in_a_real_browser() {
     for id in &failing_matches {
         server.wait_finished(id).await;
     }
-    // A second server that seals states (sealed only): the play page holds an opaque token.
-    let sealed = spawn_with(StateCodec::sealed(&test_key(), true)).await;
     let screenshots = root.join("docs/screenshots");
     std::fs::create_dir_all(&screenshots).expect("docs/screenshots");
     let config = json!({
         "base": server.0.base,
-        "sealed_base": sealed.base,
         "finished_match": finished,
         "slow_bots": slow_bots,
         "builtin_bots": builtins,

@@ -405,6 +405,7 @@ const pages = {
   'play-index': playIndex,
   match: async () => (await import('./replay.js')).matchPage(arg),
   play: async () => (await import('./play.js')).playPage(arg),
+  table: async () => (await import('./seat.js')).tablePage(arg),
 };
 
 const run = pages[page];

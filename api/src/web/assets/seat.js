@@ -1,0 +1,249 @@
+// A shared table (GET /v1/tables/{id}): people and bots at one match the arena plays and keeps.
+// With a seat's link (`#seat=N&key=K`, the key never leaves the browser but to the API) the page
+// is that person's seat: it asks POST /v1/tables/{id}/seat for the seat's view, the public events
+// and, while the arena waits for this seat, its legal actions; a click plays through
+// POST /v1/tables/{id}/move. Reloading the link resumes the seat; closing it does not end the
+// game. Without a key the page lists the seats, lets a visitor take an open one and links to the
+// match's live page. The table is drawn from the family's layout (table.js); a click on a piece
+// plays the one legal action it names, or shows the choices it names; a forced move plays itself.
+import { api, el, errorBox, problemText, face, usePieceNames } from './faces.js';
+import { drawTable, words, piecesIn, resultSummary, dealSummary, rawView, sidesOf } from './table.js';
+
+const enc = encodeURIComponent;
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+// How long a forced move stays on screen before it plays itself.
+const FORCED_PAUSE_MS = 700;
+// How often the page asks for news while others play or people join.
+const POLL_MS = 300;
+// Whether the person's forced moves play themselves (kept in the browser, set on the play page).
+export const FORCED_SETTING = 'cardroom.play-forced';
+
+export async function tablePage(tableId) {
+  const root = document.getElementById('play');
+  const title = document.getElementById('table-title');
+  const first = await api(`/v1/tables/${enc(tableId)}`);
+  if (!first.ok) { root.replaceChildren(errorBox(problemText(first))); return; }
+  let table = first.body;
+  const info = await api(`/v1/games/${enc(table.game)}`);
+  if (!info.ok) { root.replaceChildren(errorBox(problemText(info))); return; }
+  const game = info.body;
+  const layout = game.table;
+  usePieceNames(layout);
+  title.textContent = `${game.name}: a table for ${table.players}`;
+
+  const link = new URLSearchParams(location.hash.slice(1));
+  const key = link.get('key');
+  const me = key === null ? null : Number(link.get('seat'));
+  const players = table.players;
+
+  const seatsBox = el('div', { id: 'table-seats' });
+  const status = el('p', { id: 'turn', class: 'turn', 'aria-live': 'polite' }, 'Loading the table…');
+  const problem = el('div', { id: 'problem', 'aria-live': 'assertive' });
+  const summaryBox = el('div', { id: 'play-result' });
+  const dealBox = el('div', { id: 'deal-summary' });
+  const tableBox = el('div', { class: 'table-felt', id: 'my-view', 'aria-label': 'The table as you see it' });
+  const choices = el('div', { class: 'choices', id: 'choices', role: 'group', 'aria-label': 'Choices for this card', hidden: true });
+  const actionsBox = el('div', { class: 'actions', id: 'actions', role: 'group', 'aria-label': 'Your other moves' });
+  const forcedBox = el('input', { id: 'auto-forced', type: 'checkbox', checked: localStorage.getItem(FORCED_SETTING) !== 'ask' });
+  forcedBox.addEventListener('change', () => localStorage.setItem(FORCED_SETTING, forcedBox.checked ? 'play' : 'ask'));
+  const freeInput = el('input', { id: 'free-action', size: 30, placeholder: '{"type": "..."}', 'aria-describedby': 'free-help' });
+  const freeButton = el('button', { type: 'submit', id: 'free-try' }, 'Try');
+  const freeForm = el('form', { class: 'filters', id: 'free-form' },
+    el('label', { for: 'free-action' }, 'Another action (JSON)', freeInput), freeButton,
+    el('span', { id: 'free-help', class: 'muted' }, 'Any action; the API says why it is refused if it is.'));
+  const rawBox = el('div', { id: 'raw' });
+  const logList = el('ol', { class: 'log', id: 'log' });
+  const watchLink = new URL(table.watch_url, location.href).href;
+
+  root.replaceChildren(
+    el('p', { class: 'intro' }, el('a', { href: `/rules/${enc(game.family)}` }, `How to play ${game.family_name}`), ` — ${game.description}`),
+    el('details', { class: 'setup', id: 'table-box', open: me === null },
+      el('summary', {}, 'Seats and sharing'),
+      seatsBox,
+      el('p', { class: 'muted' }, 'The table’s link (to watch, or to take an open seat): ', el('a', { id: 'watch-link', href: watchLink }, watchLink)),
+      me === null ? null : el('p', { class: 'muted' }, 'This page’s address is your seat: open it again, here or elsewhere, to go on playing. Keep it to yourself.'),
+      me === null ? null : el('label', { for: 'auto-forced', class: 'check' }, forcedBox, 'Play my forced moves')),
+    summaryBox,
+    el('div', { class: 'play-layout' },
+      el('section', { class: 'play-area', 'aria-labelledby': 'turn' }, status, problem, dealBox, tableBox, choices, actionsBox),
+      el('aside', { class: 'play-side' },
+        el('section', { 'aria-labelledby': 'log-h' }, el('h2', { id: 'log-h' }, 'What happened'), logList),
+        el('section', { 'aria-labelledby': 'more-h' }, el('h2', { id: 'more-h' }, 'More'), rawBox,
+          me === null ? null : el('details', { class: 'free' }, el('summary', {}, 'Type an action'), freeForm)))));
+
+  // A seat's name; a name several seats share (two `heuristic` bots) gets the seat's number.
+  const names = seat => {
+    const s = table.seats[seat];
+    if (!s || !s.name) return `seat ${seat}`;
+    return table.seats.filter(other => other.name === s.name).length > 1 ? `${s.name} ${seat}` : s.name;
+  };
+  let view = null;
+  const ctx = () => ({ layout, players, me, names, sides: view ? sidesOf(layout, view, players) : null });
+  let logged = 0;
+  let showLastTrick = false;
+
+  function drawSeats() {
+    seatsBox.replaceChildren(el('ul', { class: 'seats' }, table.seats.map(s => {
+      const who = s.seat === me ? `${names(s.seat)} (you)` : s.name || 'open seat';
+      const what = s.kind === 'bot' ? 'bot' : s.joined ? 'joined' : s.kind === 'open' ? 'free' : 'invited, not here yet';
+      const take = me === null && s.kind === 'open' && !s.joined && table.status === 'waiting' ? takeForm(s.seat) : null;
+      return el('li', { 'data-seat': String(s.seat) }, `Seat ${s.seat}: ${who} — ${what}`, take);
+    })));
+  }
+
+  function takeForm(seat) {
+    const name = el('input', { id: `name-${seat}`, size: 16, maxlength: 64, placeholder: 'your name', required: true });
+    return el('form', { class: 'filters take-seat', onsubmit: async event => {
+      event.preventDefault();
+      const reply = await api(`/v1/tables/${enc(tableId)}/join`, { seat, name: name.value });
+      if (!reply.ok) { problem.replaceChildren(errorBox(problemText(reply))); return; }
+      // The seat's own link: this page again, now as that seat.
+      location.replace(reply.body.join_url);
+      location.reload();
+    } }, el('label', { for: `name-${seat}` }, 'Name', name), el('button', { type: 'submit', class: 'primary' }, 'Take this seat'));
+  }
+
+  function log(events) {
+    const w = words(ctx());
+    for (const event of events) {
+      logList.append(el('li', {}, w.eventText(event, null)));
+      if (layout.deal_end.includes(event.type)) dealBox.replaceChildren(dealSummary(event, ctx(), null));
+    }
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  // Draws the table; while it is the person's turn, `onPiece` makes the pieces that name legal
+  // actions clickable.
+  function draw(onPiece) {
+    tableBox.replaceChildren(drawTable(view, { ...ctx(), onPiece, showLastTrick, onToggleLastTrick: open => { showLastTrick = open; } }));
+    rawBox.replaceChildren(rawView(view));
+  }
+
+  if (me === null) {
+    // A visitor: the seats (open ones to take) until the match starts, then a link to watch it.
+    for (;;) {
+      drawSeats();
+      status.replaceChildren(table.status === 'waiting'
+        ? 'Waiting for every seat to be taken.'
+        : el('span', {}, 'The match is on: ', el('a', { href: `/match/${enc(table.match_id)}`, id: 'watch-match' }, 'watch it live'), '.'));
+      if (table.status !== 'waiting') return;
+      await sleep(1000);
+      const reply = await api(`/v1/tables/${enc(tableId)}`);
+      if (reply.ok) table = reply.body;
+    }
+  }
+
+  const joined = await api(`/v1/tables/${enc(tableId)}/join`, { seat: me, key });
+  if (!joined.ok) { root.replaceChildren(errorBox(problemText(joined))); return; }
+
+  let pending = null;
+  function showChoices(anchor, actions, w) {
+    choices.replaceChildren(el('p', { class: 'muted' }, 'Choose:'), ...actions.map((action, i) => {
+      const taken = piecesIn(action).filter(code => code !== anchor.dataset.code);
+      return el('button', { type: 'button', class: 'choice', 'data-index': String(i), onclick: () => choose(action) },
+        w.actionText(action), taken.length ? el('span', { class: 'pieces preview' }, taken.map(face)) : null);
+    }), el('button', { type: 'button', class: 'cancel', onclick: () => { choices.hidden = true; } }, 'Cancel'));
+    choices.hidden = false;
+    const firstChoice = choices.querySelector('button.choice');
+    if (firstChoice) firstChoice.focus();
+  }
+
+  // The person's turn: pieces and buttons for the legal actions; resolves once a move is taken.
+  function myTurn(state) {
+    const legal = state.legal_actions;
+    const w = words(ctx());
+    const clickable = new Set();
+    const onPiece = code => {
+      const named = legal.filter(action => piecesIn(action).includes(code));
+      if (!named.length) return null;
+      clickable.add(code);
+      return button => (named.length === 1 ? choose(named[0]) : showChoices(button, named, w));
+    };
+    draw(onPiece);
+    // Moves no visible piece names (pass, bid, draw, declare) are buttons in the rules' words.
+    const others = legal.filter(action => !piecesIn(action).some(code => clickable.has(code)));
+    actionsBox.replaceChildren(...others.map((action, i) => el('button', {
+      type: 'button', class: 'action', 'data-index': String(i), onclick: () => choose(action),
+    }, w.actionText(action))));
+    choices.hidden = true;
+    return new Promise(resolve => {
+      pending = { resolve, requestId: state.request_id };
+      const mine = pending;
+      if (legal.length === 1 && forcedBox.checked) {
+        status.textContent = `Your only move: ${w.actionText(legal[0])}.`;
+        setTimeout(() => { if (pending === mine) choose(legal[0]); }, FORCED_PAUSE_MS);
+      } else if (clickable.size) {
+        status.textContent = layout.pieces === 'tiles' ? 'Your turn: click a tile.' : 'Your turn: click a card to play it.';
+      } else {
+        status.textContent = 'Your turn: choose a move.';
+      }
+    });
+  }
+
+  async function choose(action) {
+    if (!pending) return;
+    problem.replaceChildren();
+    choices.hidden = true;
+    root.querySelectorAll('#actions button, .playable').forEach(b => { b.disabled = true; });
+    const reply = await api(`/v1/tables/${enc(tableId)}/move`, { seat: me, key, action, request_id: pending.requestId });
+    if (!reply.ok && reply.status !== 409) {
+      // The API's reason, as it gives it; the arena still waits for this seat, so the same
+      // choices stay open.
+      problem.replaceChildren(errorBox(`Refused: ${problemText(reply)}`));
+      root.querySelectorAll('#actions button, .playable').forEach(b => { b.disabled = false; });
+      return;
+    }
+    // Taken, or the request was answered elsewhere (this seat's link open twice): go on.
+    const { resolve } = pending;
+    pending = null;
+    actionsBox.replaceChildren();
+    resolve();
+  }
+
+  freeForm.addEventListener('submit', event => {
+    event.preventDefault();
+    let action;
+    try { action = JSON.parse(freeInput.value); } catch (error) {
+      problem.replaceChildren(errorBox(`That is not JSON: ${error.message}`));
+      return;
+    }
+    choose(action);
+  });
+
+  for (;;) {
+    const reply = await api(`/v1/tables/${enc(tableId)}/seat`, { seat: me, key });
+    if (!reply.ok) { problem.replaceChildren(errorBox(problemText(reply))); await sleep(1000); continue; }
+    const state = reply.body;
+    table = state.table;
+    view = state.view;
+    drawSeats();
+    if (state.events.length > logged) {
+      log(state.events.slice(logged));
+      logged = state.events.length;
+    }
+    if (table.status === 'finished' || table.status === 'aborted') {
+      draw(null);
+      actionsBox.replaceChildren();
+      if (table.status === 'aborted') problem.replaceChildren(errorBox('The match was stopped.'));
+      status.textContent = 'Game over.';
+      summaryBox.replaceChildren(resultSummary(state.result, ctx()));
+      root.dataset.over = 'true';
+      summaryBox.scrollIntoView({ block: 'start' });
+      return;
+    }
+    if (state.request_id) {
+      await myTurn(state);
+      continue;
+    }
+    draw(null);
+    actionsBox.replaceChildren();
+    if (table.status === 'waiting') {
+      const missing = table.seats.filter(s => !s.joined).length;
+      status.textContent = `Waiting for ${missing} more ${missing === 1 ? 'person' : 'people'} to join: share the table’s link.`;
+    } else {
+      const acting = state.to_act.filter(s => s !== me).map(names);
+      status.textContent = acting.length ? `${acting.join(' & ')} ${acting.length > 1 ? 'are' : 'is'} thinking…` : 'Waiting for the table…';
+    }
+    await sleep(POLL_MS);
+  }
+}

@@ -1,0 +1,157 @@
+//! `/v1/tables`: tables people share with bots.
+
+use super::parse_body;
+use crate::limits::Limited;
+use crate::problem::responses::{
+    JsonBodyErrors, RateLimitedResponse, SeatKeyRefused, UnknownTable,
+};
+use crate::problem::{Problem, ServiceError};
+use crate::service::Arena;
+use crate::tables::{
+    CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableMove, TableView,
+};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+
+/// Open a table people share with bots.
+///
+/// Each seat is a bot (by id or name), a person invited by name (`{"human": "Anna"}`: the answer
+/// holds the seat's secret `join_url`) or an open seat anyone with the table's `watch_url` may
+/// take (`{"open": true}`). The match (unranked) starts once every person has joined; bots are
+/// called as in any match, people move through the table's page or `POST /v1/tables/{id}/move`.
+#[utoipa::path(
+    operation_id = "create_table",
+    tag = "arena",
+    request_body = CreateTable,
+    responses(
+        (status = 201, description = "Created: keep each `join_url`, it is shown once", body = TableCreated),
+        (status = 400, description = "`malformed_json`, or `invalid_request`: seats not matching `players`, a bad name, `pace_ms` or `clock` out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game` or `unknown_bot`", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
+        (status = 422, description = "Invalid setup (players, options), or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        RateLimitedResponse,
+    )
+)]
+#[post("/v1/tables")]
+pub async fn create(
+    arena: web::Data<Arena>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, actix_web::Error> {
+    arena
+        .limits()
+        .check(Limited::MatchCreation, &http_request)?;
+    let request: CreateTable = parse_body(&http_request, &body)?;
+    let created = arena.create_table(request).await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// Show a table.
+///
+/// Its seats (who sits there, who has joined), the match's status and the table's page. Never a
+/// key.
+#[utoipa::path(
+    operation_id = "show_table",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    responses(
+        (status = 200, description = "The table", body = TableView),
+        UnknownTable,
+    )
+)]
+#[get("/v1/tables/{id}")]
+pub async fn show(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+) -> Result<web::Json<TableView>, ServiceError> {
+    Ok(web::Json(arena.get_table(&id).await?))
+}
+
+/// Take a seat at a table.
+///
+/// With `key` (from a seat's `join_url`): the invited person joins that seat, which resumes it
+/// when joined already. Without: an open seat (`seat`, or the first one free) under `name`, with
+/// a new key and link. The match starts once every person seat is taken.
+#[utoipa::path(
+    operation_id = "join_table",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    request_body = JoinTable,
+    responses(
+        (status = 200, description = "The seat is yours: keep its `join_url`", body = SeatJoined),
+        (status = 400, description = "`malformed_json`, `invalid_request` (a bad name) or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        SeatKeyRefused,
+        UnknownTable,
+        (status = 409, description = "`seat_taken`: the seat is not open or was taken first; `table_full`: no open seat is left", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
+    )
+)]
+#[post("/v1/tables/{id}/join")]
+pub async fn join(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<web::Json<SeatJoined>, ServiceError> {
+    let request: JoinTable = parse_body(&http_request, &body)?;
+    Ok(web::Json(arena.join_table(&id, request).await?))
+}
+
+/// A person's seat at a table.
+///
+/// The seat's view, every public event so far and, while the arena waits for this seat's move,
+/// its legal actions and the `request_id` a move answers. Needs the seat's key; opening the
+/// seat's link again resumes the seat this way.
+#[utoipa::path(
+    operation_id = "show_table_seat",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    request_body = SeatKey,
+    responses(
+        (status = 200, description = "The seat", body = SeatState),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        SeatKeyRefused,
+        UnknownTable,
+        JsonBodyErrors,
+    )
+)]
+#[post("/v1/tables/{id}/seat")]
+pub async fn seat(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<web::Json<SeatState>, ServiceError> {
+    let request: SeatKey = parse_body(&http_request, &body)?;
+    Ok(web::Json(arena.table_seat(&id, request).await?))
+}
+
+/// Move at a table.
+///
+/// A person's move for their seat (its key), answering the request pending for it. A refused
+/// move is no fault: the arena goes on waiting for the seat.
+#[utoipa::path(
+    operation_id = "move_at_table",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id")),
+    request_body = TableMove,
+    responses(
+        (status = 204, description = "The move is taken"),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        SeatKeyRefused,
+        UnknownTable,
+        (status = 409, description = "`stale_request`: the arena is not waiting for this seat, or the move answers an earlier request; `table_waiting`: not every person has joined; `match_finished`: the match is over", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
+        (status = 422, description = "`illegal_action` (with the engine's `reason`), `not_your_turn`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables/{id}/move")]
+pub async fn move_at_table(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    http_request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ServiceError> {
+    let request: TableMove = parse_body(&http_request, &body)?;
+    arena.table_move(&id, request).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,95 @@
+//! Tables people share with bots, as stored: a table is an ordinary match (created with it,
+//! [`MatchStatus::Waiting`](super::MatchStatus::Waiting) until every person seat is taken) and
+//! who sits where. A person's seat is held by a secret key, of which only the hash is kept.
+
+use super::MatchRecord;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Who sits in a seat of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A bot, called as in any match.
+    Bot,
+    /// A person the table's creator invited: the seat's link holds its key.
+    Human,
+    /// A seat anyone with the table's link may take, choosing a name.
+    Open,
+}
+
+impl SeatKind {
+    /// The stored (and wire) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatKind::Bot => "bot",
+            SeatKind::Human => "human",
+            SeatKind::Open => "open",
+        }
+    }
+
+    /// From the stored name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "bot" => SeatKind::Bot,
+            "human" => SeatKind::Human,
+            "open" => SeatKind::Open,
+            _ => return None,
+        })
+    }
+}
+
+/// One seat of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSeat {
+    /// The seat.
+    pub seat: usize,
+    /// Who sits there.
+    pub kind: SeatKind,
+    /// The bot's name, or the person's; None for an open seat nobody took yet.
+    pub name: Option<String>,
+    /// Hex SHA-256 of the seat's key: a human seat's from the start, an open seat's once taken.
+    pub key_hash: Option<String>,
+    /// When the person took the seat, unix milliseconds.
+    pub joined_at: Option<i64>,
+}
+
+/// A table, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRecord {
+    /// Table id (`t_` is the tournaments'; tables are `tb_` + hex).
+    pub id: String,
+    /// Its match.
+    pub match_id: String,
+    /// The least time each move stays on screen, in milliseconds (0 to 5000).
+    pub pace_ms: u64,
+    /// Creation time, unix milliseconds.
+    pub created_at: i64,
+    /// Every seat, in order.
+    pub seats: Vec<TableSeat>,
+}
+
+/// The tables' part of the [`Store`](super::Store). Every method is one transaction.
+#[async_trait::async_trait]
+pub trait TableStore {
+    /// Stores a table with its match (as given: waiting, or queued when nobody is to join).
+    async fn insert_table(&self, table: &TableRecord, record: &MatchRecord) -> anyhow::Result<()>;
+    /// A table.
+    async fn get_table(&self, id: &str) -> anyhow::Result<Option<TableRecord>>;
+    /// The table a match is played at, if any.
+    async fn table_of_match(&self, match_id: &str) -> anyhow::Result<Option<TableRecord>>;
+    /// Takes the open seat `seat` for a person named `name`, holding the key hashed `key_hash`.
+    /// Returns false if it is not an open seat or someone took it first.
+    async fn take_open_seat(
+        &self,
+        table_id: &str,
+        seat: usize,
+        name: &str,
+        key_hash: &str,
+    ) -> anyhow::Result<bool>;
+    /// Marks a human seat joined (the first time), under `name`.
+    async fn join_human_seat(&self, table_id: &str, seat: usize, name: &str) -> anyhow::Result<()>;
+    /// Queues the table's waiting match if every person seat is taken. Returns true if this
+    /// call queued it (several joins racing: exactly one does).
+    async fn start_table(&self, table_id: &str) -> anyhow::Result<bool>;
+}
