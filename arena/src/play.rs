@@ -176,6 +176,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                     name: name.clone(),
                     url: spec.clone(),
                     games: vec![args.game.clone()],
+                    history: Default::default(),
                 },
                 signing_secret,
             )

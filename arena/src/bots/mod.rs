@@ -123,6 +123,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         version: bot.version.clone(),
         games: bot.games.clone(),
         builtin: bot.builtin,
+        history: bot.history,
         paused: bot.paused,
         pause_reason: bot.paused.then_some(bot.pause_reason).flatten(),
         trial_match: bot.trial_match.clone(),

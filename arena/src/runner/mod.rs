@@ -34,11 +34,12 @@ use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
 use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
 use crate::result::MatchResult;
+use crate::seal::{InfoClaims, Sealer};
 use crate::store::{
     AbortReason, BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, SeatReport,
     Store, now_ms,
 };
-use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
+use crate::wire::{EndNotice, HistoryMode, OutgoingMove, SeatInfo, StartNotice};
 use decision::{Ask, Standing};
 use engine::Viewer;
 use engine::erased::Match;
@@ -70,6 +71,8 @@ pub struct Runner {
     /// How long a starting match tries its bots' probes before it is aborted as
     /// `bot_unavailable` (each try has the match's move deadline).
     pub start_probe_window: Duration,
+    /// Seals the `info` of each move request (the arena's key).
+    pub sealer: Arc<Sealer>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -102,6 +105,8 @@ struct Table {
     standing: Standing,
     /// Every move as each seat may know it, kept up to date move by move.
     history: Histories,
+    /// How much of it each seat's requests carry (its bot's choice; reread with the secrets).
+    history_modes: Vec<HistoryMode>,
     /// Each seat's move requests are signed incrementally over its growing history.
     signers: Vec<MoveSigner>,
     /// When the URL bots' signing secrets were last read, and the client's rotation count then
@@ -219,6 +224,7 @@ impl Runner {
         );
         let table = Table {
             targets: seats.iter().map(bots::target).collect(),
+            history_modes: seats.iter().map(|bot| bot.history).collect(),
             seats,
             game,
             standing,
@@ -233,9 +239,10 @@ impl Runner {
         Ok(ControlFlow::Continue(table))
     }
 
-    /// Rereads the URL bots' signing secrets every [`SECRETS_REFRESH`], and after a rotation
-    /// through this process: the requests then carry the new secret's signature and, while it is
-    /// valid, the replaced one's.
+    /// Rereads the URL bots' signing secrets (and history modes) every [`SECRETS_REFRESH`], and
+    /// after a rotation through this process: the requests then carry the new secret's signature
+    /// and, while it is valid, the replaced one's. A bot that changed its history mode gets the
+    /// whole history on its next request.
     async fn refresh_secrets(&self, table: &mut Table) -> anyhow::Result<()> {
         let (read_at, rotations) = table.secrets_read;
         if read_at.elapsed() < SECRETS_REFRESH && rotations == self.client.rotations() {
@@ -256,6 +263,10 @@ impl Runner {
                 target.signing_secret = current.signing_secret;
             }
             target.previous_secret = current.previous_secret;
+            if table.history_modes[seat] != current.history {
+                table.history_modes[seat] = current.history;
+                table.history.restart(seat);
+            }
         }
         Ok(())
     }
@@ -377,6 +388,19 @@ impl Runner {
                 time_left_ms,
             } => {
                 let view = table.game.view_json(Viewer::Seat(seat));
+                // Built-in bots are handed the state in process; a URL bot gets the position
+                // sealed for its seat, to search from over the rules API.
+                let info = if table.seats[seat].builtin {
+                    None
+                } else {
+                    let claims = InfoClaims {
+                        game: record.game.clone(),
+                        match_id: record.id.clone(),
+                        seat,
+                    };
+                    self.sealer.seal_info(table.game.as_ref(), &claims)
+                };
+                let history = table.history.part(seat, table.history_modes[seat]);
                 let request = OutgoingMove {
                     match_id: &record.id,
                     game: &record.game,
@@ -385,6 +409,8 @@ impl Runner {
                     legal_actions: &legal,
                     deadline_ms: timeout_ms,
                     time_left_ms,
+                    history_from: history.from,
+                    info: info.as_deref(),
                     state: Some(table.game.as_ref()),
                 };
                 let (answer, latency) = self
@@ -392,12 +418,19 @@ impl Runner {
                     .ask_move(
                         &table.targets[seat],
                         &request,
-                        table.history.json(seat),
+                        history.entries,
                         &mut table.signers[seat],
                         Duration::from_millis(timeout_ms),
                     )
                     .await;
                 self.metrics.bot_call(latency);
+                // A 2xx answer (even a bad one) means the bot read the request.
+                if answer
+                    .as_ref()
+                    .map_or_else(|fault| fault.kind == FaultKind::BadJson, |_| true)
+                {
+                    table.history.delivered(seat);
+                }
                 let decision = table.standing.judge(seat, answer, latency);
                 if decision
                     .fault

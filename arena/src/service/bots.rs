@@ -90,6 +90,7 @@ impl Arena {
             pause_reason: None,
             trial_match: None,
             created_at: now_ms(),
+            history: request.history,
         };
         if !self.inner.store.insert_bot(&record).await? {
             return Err(ServiceError::name_taken(&record.name));
@@ -141,6 +142,7 @@ impl Arena {
                 pause_reason: None,
                 trial_match: None,
                 created_at: now_ms(),
+                history: Default::default(),
             };
             self.inner.store.insert_bot(&record).await?;
             // Another process may have registered it first (one row per built-in URL): use
@@ -197,6 +199,9 @@ impl Arena {
         }
         if let Some(url) = patch.url {
             bot.url = self.check_url(&url).await?;
+        }
+        if let Some(history) = patch.history {
+            bot.history = history;
         }
         let info = self.probe(&bot.url, &bot.signing_secret).await?;
         if let Some(games) = patch.games {

@@ -7,6 +7,7 @@ mod support;
 mod bot_faults;
 mod fairness;
 mod feedback;
+mod history;
 mod module_graph;
 mod operations;
 mod play;

@@ -20,6 +20,7 @@ async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
             name: "x".into(),
             url: url.into(),
             games: vec!["any".into()],
+            history: Default::default(),
         })
         .await
         .expect_err(url);
