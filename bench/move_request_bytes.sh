@@ -36,15 +36,19 @@ class Bot(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers["content-length"]))
         if self.path == "/move":
-            sizes.write(f"{len(body)}\n"); sizes.flush()
-            self.reply({"action": json.loads(body)["legal_actions"][0]})
+            request = json.loads(body)
+            info = len(request.get("info", "")) + len(',"info":""') if "info" in request else 0
+            sizes.write(f"{len(body)} {len(body) - info}\n"); sizes.flush()
+            self.reply({"action": request["legal_actions"][0]})
         else:
             self.reply({})
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Bot).serve_forever()
 PY
 python3 "$TMP/bot.py" $((PORT + 1)) "$TMP/full.txt" "$GAME" & FULL=$!
 python3 "$TMP/bot.py" $((PORT + 2)) "$TMP/delta.txt" "$GAME" & DELTA=$!
-sleep 0.5
+for port in $((PORT + 1)) $((PORT + 2)); do
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/" >/dev/null 2>&1 && break; sleep 0.1; done
+done
 register() {
   curl -fsS -H 'content-type: application/json' "$base/v1/bots" \
     -d "{\"name\": \"$1\", \"url\": \"http://127.0.0.1:$2\", \"games\": [\"$GAME\"], \"history\": \"$1\"}" | jq -r .id
@@ -56,7 +60,11 @@ for seed in $(seq "$MATCHES"); do
     -d "{\"game\": \"$GAME\", \"bots\": [\"$full\", \"$delta\", \"$full\", \"$delta\"], \"seed\": $seed}" | jq -r .id)
   until [ "$(curl -fsS "$base/v1/matches/$id" | jq -r .status)" = finished ]; do sleep 0.2; done
 done
-stats() { sort -n "$1" | awk -v mode="$2" '{a[NR]=$1; s+=$1} END {printf "%s: %d requests, median %d bytes, max %d, %.0f KB per match per bot\n", mode, NR, a[int((NR+1)/2)], a[NR], s / 1024 / '"$MATCHES"'}'; }
+# Median and largest body, and the median without its `info` (the sealed position).
+stats() {
+  without=$(awk '{print $2}' "$1" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  sort -n "$1" | awk -v mode="$2" -v without="$without" '{a[NR]=$1; s+=$1} END {printf "%s: %d requests, median %d bytes (%d without info), max %d, %.0f KB per match per bot\n", mode, NR, a[int((NR+1)/2)], without, a[NR], s / 1024 / '"$MATCHES"'}'
+}
 echo "$GAME, 4 players, $MATCHES matches (seats: full, delta, full, delta; first legal actions)"
 stats "$TMP/full.txt" full
 stats "$TMP/delta.txt" delta

@@ -309,7 +309,8 @@ pub async fn view(
 
 /// Sample full states a seat cannot tell apart from this one.
 ///
-/// Answers `count` full states (sealed when the server seals) drawn uniformly among the deals
+/// The position is `state` and `seat`, or the `info` token of an arena move request (the
+/// position sealed for its seat). Answers `count` full states (sealed when the server seals) drawn uniformly among the deals
 /// consistent with everything `seat` has seen and what the rules let it infer: its own pieces,
 /// every public event, voids shown by a failure to follow suit, cards it passed or was shown
 /// (docs/api.md lists what each family infers). Each shows `seat` exactly the view this state
@@ -323,7 +324,7 @@ pub async fn view(
     request_body = DeterminizeRequest,
     responses(
         (status = 200, description = "The sampled states", body = DeterminizeResponse),
-        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_request` (neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
@@ -430,7 +431,8 @@ const MAX_DETERMINIZE: usize = 256;
 
 /// Play out a seat's actions.
 ///
-/// Plays `count` games to their end after each of `seat`'s legal actions (or the `actions`
+/// The position is `state` and `seat`, or the `info` token of an arena move request (its seat's;
+/// played out from determinizations, as a sealed state). Plays `count` games to their end after each of `seat`'s legal actions (or the `actions`
 /// listed), every seat then playing `policy` (uniformly random moves, or the built-in
 /// `heuristic` bot's on its own view), and answers per action every seat's mean final score and
 /// its standard error: flat Monte Carlo at the engine's speed, for bots in any language. A sealed
@@ -447,7 +449,7 @@ const MAX_DETERMINIZE: usize = 256;
     request_body = RolloutsRequest,
     responses(
         (status = 200, description = "Per action, every seat's mean final score", body = RolloutsResponse),
-        (status = 400, description = "`invalid_request` (a `count` outside 1..=10000, no action to weigh, or more than 2 s of CPU), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_request` (a `count` outside 1..=10000, no action to weigh, more than 2 s of CPU, neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`not_your_turn` (the seat may not act now), `illegal_action` (a listed action is not legal), `invalid_seed`, or `no_consistent_deal`", body = Problem, content_type = "application/problem+json"),
