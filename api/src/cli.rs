@@ -158,9 +158,12 @@ pub struct ServeArgs {
     /// TCP port to listen on (0 picks a free port).
     #[arg(long, env = "CARDROOM_PORT", default_value_t = 8080)]
     pub port: u16,
-    /// File holding the 32-byte state sealing key (64 hex digits, or 32 raw bytes). With a key,
-    /// states are returned as sealed tokens (XChaCha20-Poly1305): clients can store them but can
-    /// neither read hidden cards nor forge them. Generate one with `openssl rand -hex 32`.
+    /// File holding the 32-byte sealing key (64 hex digits, or 32 raw bytes). With a key, states
+    /// are returned as sealed tokens (XAES-256-GCM): clients can store them but can neither read
+    /// hidden cards nor forge them. The arena seals the `info` of its move requests with it too:
+    /// give every process of one arena the same file. Without it the arena keeps its own key
+    /// (beside a SQLite file, in a PostgreSQL database) and states stay transparent. Generate
+    /// one with `openssl rand -hex 32`.
     #[arg(long, env = "CARDROOM_SEAL_KEY_FILE", value_name = "PATH")]
     pub seal_key_file: Option<PathBuf>,
     /// The sealing key itself as 64 hex digits (prefer the environment variable or the file: a
@@ -202,17 +205,29 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// The server configuration these flags describe (reads the key file).
-    pub fn config(&self) -> anyhow::Result<ServeConfig> {
-        let key = match (&self.seal_key_file, &self.seal_key) {
+    /// The key given by `--seal-key-file` or `CARDROOM_SEAL_KEY`, if any (read from its file).
+    pub fn seal_key(&self) -> anyhow::Result<Option<SealKey>> {
+        Ok(match (&self.seal_key_file, &self.seal_key) {
             (Some(_), Some(_)) => bail!("give either --seal-key-file or --seal-key, not both"),
             (Some(path), None) => Some(SealKey::from_file(path)?),
             (None, Some(hex)) => {
                 Some(SealKey::parse(hex.as_bytes()).context("invalid CARDROOM_SEAL_KEY")?)
             }
             (None, None) => None,
-        };
-        let codec = match key {
+        })
+    }
+
+    /// The arena's configuration: its flags, and the key the rules API seals with.
+    pub fn arena_config(&self) -> anyhow::Result<arena::ArenaConfig> {
+        Ok(arena::ArenaConfig {
+            seal_key: self.seal_key()?,
+            ..self.arena.config()
+        })
+    }
+
+    /// The server configuration these flags describe (reads the key file).
+    pub fn config(&self) -> anyhow::Result<ServeConfig> {
+        let codec = match self.seal_key()? {
             Some(key) => StateCodec::sealed(&key, self.require_sealed),
             None if self.require_sealed => {
                 bail!("--require-sealed needs a key (--seal-key-file or CARDROOM_SEAL_KEY)")

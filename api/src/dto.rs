@@ -311,11 +311,18 @@ pub struct ViewResponse {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"state": {"game": "sloppy_seconds", "version": 2, "data": {}}, "seat": 0, "count": 4, "seed": 7}))]
 pub struct DeterminizeRequest {
-    /// The state, exactly as returned by the server.
-    #[schema(value_type = WireState)]
-    pub state: Box<RawValue>,
-    /// The seat whose knowledge the samples must agree with (0-based).
-    pub seat: usize,
+    /// The state, exactly as returned by the server (give `state` and `seat`, or `info`).
+    #[serde(default)]
+    #[schema(value_type = Option<WireState>)]
+    pub state: Option<Box<RawValue>>,
+    /// The seat whose knowledge the samples must agree with (0-based). With `info`: the token's
+    /// seat, which may be omitted (another seat is `invalid_request`).
+    #[serde(default)]
+    pub seat: Option<usize>,
+    /// In place of `state` and `seat`: the `info` token of an arena move request (the position
+    /// sealed for the seat asked), exactly as the arena sent it.
+    #[serde(default)]
+    pub info: Option<String>,
     /// How many states to draw, 1 to 256.
     pub count: usize,
     /// The sampling seed (at most 2^53 - 1); omitted: the server draws one and returns it, so
@@ -352,13 +359,21 @@ pub enum RolloutPolicy {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"state": {"game": "sloppy_seconds", "version": 2, "data": {}}, "seat": 0, "count": 100, "policy": "random", "seed": 7}))]
 pub struct RolloutsRequest {
-    /// The state, exactly as returned by the server. A sealed state is played out from
-    /// determinizations for `seat` (what it may know, see `/determinize`); a transparent one from
-    /// itself, with the chance still to come redrawn for every round.
-    #[schema(value_type = WireState)]
-    pub state: Box<RawValue>,
-    /// The seat whose actions are weighed (0-based); it must be one that may act now.
-    pub seat: usize,
+    /// The state, exactly as returned by the server (give `state` and `seat`, or `info`). A
+    /// sealed state is played out from determinizations for `seat` (what it may know, see
+    /// `/determinize`); a transparent one from itself, with the chance still to come redrawn for
+    /// every round.
+    #[serde(default)]
+    #[schema(value_type = Option<WireState>)]
+    pub state: Option<Box<RawValue>>,
+    /// The seat whose actions are weighed (0-based); it must be one that may act now. With
+    /// `info`: the token's seat, which may be omitted (another seat is `invalid_request`).
+    #[serde(default)]
+    pub seat: Option<usize>,
+    /// In place of `state` and `seat`: the `info` token of an arena move request, exactly as
+    /// the arena sent it; played out from determinizations for its seat, as a sealed state.
+    #[serde(default)]
+    pub info: Option<String>,
     /// Playouts per action, 1 to 10000.
     pub count: u32,
     /// How every seat plays the rest of each playout.

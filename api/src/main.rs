@@ -18,7 +18,7 @@ fn main() -> anyhow::Result<()> {
             api::telemetry::init(&args.log, args.log_format == LogFormat::Json);
             let mut config = args.config()?;
             let sealed = config.codec.is_sealed();
-            let arena_config = args.arena.config();
+            let arena_config = args.arena_config()?;
             let role = arena_config.role;
             // The arena's match workers run on a multi-threaded runtime (`--arena-threads`);
             // the HTTP server keeps actix's own per-worker threads.

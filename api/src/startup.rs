@@ -141,7 +141,11 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     let listener = TcpListener::bind((config.host.as_str(), config.port))?;
     let addr = listener.local_addr()?;
     let openapi = Arc::new(crate::openapi::document());
-    let codec = web::Data::new(config.codec.clone());
+    // With an arena, `/determinize` and `/rollouts` open the `info` of its move requests.
+    let codec = web::Data::new(match &config.arena {
+        Some(arena) => config.codec.clone().with_info(arena.sealer().clone()),
+        None => config.codec.clone(),
+    });
     let metrics = web::Data::new(Metrics::default());
     let limit = config.max_body_bytes;
     let arena = config.arena.clone().map(web::Data::new);

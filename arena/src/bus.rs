@@ -102,6 +102,22 @@ impl Subscription {
     }
 }
 
+impl Subscription {
+    /// Whether a `connected` notice (a stream bot's new connection, see
+    /// [`crate::Arena::connect_stream`]) came since the last call, without waiting; falling
+    /// behind counts as one (it may have been missed).
+    pub fn reconnected(&mut self) -> bool {
+        let mut reconnected = false;
+        loop {
+            match self.receiver.try_recv() {
+                Ok(message) => reconnected |= message.starts_with(r#"{"type":"connected""#),
+                Err(broadcast::error::TryRecvError::Lagged(_)) => reconnected = true,
+                Err(_) => return reconnected,
+            }
+        }
+    }
+}
+
 impl Drop for Subscription {
     fn drop(&mut self) {
         // This receiver still counts until the fields are dropped.

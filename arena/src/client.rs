@@ -409,9 +409,11 @@ impl BotClient {
     }
 
     /// `POST {url}/move`: the bot's action, and the time it took in milliseconds. `request` comes
-    /// without its history, which `history_entries` carries already serialized (see
+    /// without its history, which `history_entries` carries already serialized (all of it, or
+    /// in delta mode the entries from `request.history_from` on; see
     /// [`crate::wire::move_request_body`]); built-in bots called in process do not read it.
-    /// `signer` signs the seat's requests of this match (see [`MoveSigner`]).
+    /// `signer` signs the seat's requests of this match (see [`MoveSigner`]; a delta request is
+    /// signed whole).
     pub async fn ask_move(
         &self,
         target: &Target,
@@ -491,7 +493,7 @@ impl BotClient {
             &target.signing_secret,
             timestamp,
             &body,
-            crate::wire::move_request_prefix_len(history_entries),
+            crate::wire::move_request_prefix_len(request, history_entries),
         );
         let signed = Signed {
             timestamp,
@@ -813,7 +815,11 @@ mod tests {
     fn a_seats_signatures_reuse_its_history_and_equal_whole_body_signatures() {
         use crate::wire::{OutgoingMove, move_request_body, move_request_prefix_len};
         let legal = r#"[{"type":"draw"}]"#;
-        fn request<'a>(view: &'a str, legal: &'a str) -> OutgoingMove<'a> {
+        fn request<'a>(
+            view: &'a str,
+            legal: &'a str,
+            history_from: Option<usize>,
+        ) -> OutgoingMove<'a> {
             OutgoingMove {
                 match_id: "m_1",
                 game: "twenty_two",
@@ -822,14 +828,17 @@ mod tests {
                 legal_actions: legal,
                 deadline_ms: 1000,
                 time_left_ms: None,
+                history_from,
+                info: Some("i1.e30.AAAA"),
                 state: None,
             }
         }
         let mut signer = MoveSigner::default();
         let mut history = Vec::new();
         // Moves within one second, then the second changes, then the history is empty again
-        // (another match's first move would have its own signer; a shorter prefix starts over).
-        let moments = [7, 7, 7, 8, 8, 9];
+        // (another match's first move would have its own signer; a shorter prefix starts over);
+        // moves 6 and 7 are delta requests (a bot switched to delta mode), 8 full again.
+        let moments = [7, 7, 7, 8, 8, 9, 9, 9, 9];
         for (move_number, timestamp) in moments.into_iter().enumerate() {
             if move_number == 5 {
                 history.clear();
@@ -839,13 +848,18 @@ mod tests {
                 history.extend_from_slice(br#"{"seat":0,"events":[]}"#);
             }
             let view = format!(r#"{{"move":{move_number}}}"#);
-            let body = move_request_body(&request(&view, legal), &history).expect("body");
+            let (from, entries) = match move_number {
+                6 | 7 => (Some(move_number), &br#"{"seat":1,"events":[]}"#[..]),
+                _ => (None, &history[..]),
+            };
+            let outgoing = request(&view, legal, from);
+            let body = move_request_body(&outgoing, entries).expect("body");
             assert_eq!(
                 signer.sign(
                     "secret",
                     timestamp,
                     &body,
-                    move_request_prefix_len(&history)
+                    move_request_prefix_len(&outgoing, entries)
                 ),
                 sign("secret", timestamp, &body),
                 "move {move_number}"

@@ -90,6 +90,11 @@ pub struct ArenaConfig {
     /// The admin token (`--admin-token`): it creates ranked matches and cancels any match or
     /// tournament. None: nobody has those powers over HTTP.
     pub admin_token: Option<String>,
+    /// The key that seals the `info` of move requests (`--seal-key-file`, `CARDROOM_SEAL_KEY`):
+    /// every process of one arena must have the same. None: on SQLite the key kept beside the
+    /// database file (made on the first start), on PostgreSQL the one kept in the database (made
+    /// by the first process), in memory a fresh one.
+    pub seal_key: Option<crate::seal::SealKey>,
 }
 
 /// How long a starting match tries its bots' probes by default.
@@ -138,6 +143,7 @@ impl ArenaConfig {
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
             admin_token: None,
+            seal_key: None,
         }
     }
 }
@@ -273,6 +279,8 @@ impl ArenaArgs {
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
             admin_token: self.admin_token.clone().filter(|token| !token.is_empty()),
+            // The key flags belong to `serve` (they seal the rules API's states too).
+            seal_key: None,
         }
     }
 }

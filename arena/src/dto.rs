@@ -4,7 +4,7 @@
 use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::result::MatchResult;
 use crate::store::{AbortReason, MatchStatus, PauseReason, Transport};
-use crate::wire::Clock;
+use crate::wire::{Clock, HistoryMode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -40,6 +40,11 @@ pub struct RegisterBot {
     /// `POST /v1/bot/matches/{match_id}/move`).
     #[serde(default)]
     pub transport: Transport,
+    /// What its move requests carry of the match's history: `full` (every move so far, the
+    /// default) or `delta` (`history_from` and the moves since the seat's previous request;
+    /// docs/bots.md).
+    #[serde(default)]
+    pub history: HistoryMode,
 }
 
 /// `PATCH /v1/bots/{id}`: change a bot (owner only). The bot is probed again.
@@ -55,6 +60,10 @@ pub struct UpdateBot {
     /// New game list.
     #[serde(default)]
     pub games: Option<Vec<String>>,
+    /// New history mode (`full` or `delta`); running matches take it up within 2 seconds, with
+    /// the whole history first.
+    #[serde(default)]
+    pub history: Option<HistoryMode>,
 }
 
 /// A bot's rating in one game.
@@ -91,6 +100,8 @@ pub struct BotView {
     pub builtin: bool,
     /// How the arena reaches it: `url` (it calls the bot) or `stream` (the bot connects out).
     pub transport: Transport,
+    /// What its move requests carry of the match's history (`full` or `delta`).
+    pub history: HistoryMode,
     /// Paused from the ladder after repeated failures, until it answers its probe and then plays
     /// an unranked trial match against a built-in bot without a fault.
     pub paused: bool,

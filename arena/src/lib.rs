@@ -36,6 +36,7 @@ pub mod result;
 pub mod routes;
 pub mod runner;
 pub mod safety;
+pub mod seal;
 pub mod service;
 pub mod store;
 pub mod synthetic;

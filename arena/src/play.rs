@@ -238,6 +238,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                     url: String::new(),
                     games: vec![args.game.clone()],
                     transport: crate::store::Transport::Stream,
+                    history: Default::default(),
                 })
                 .await
                 .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
@@ -287,6 +288,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                     url: spec.clone(),
                     games: vec![args.game.clone()],
                     transport: Default::default(),
+                    history: Default::default(),
                 },
                 signing_secret,
             )

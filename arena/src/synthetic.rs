@@ -137,6 +137,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             pause_reason: None,
             trial_match: None,
             created_at: now_ms(),
+            history: Default::default(),
         };
         store.insert_bot(&bot).await?;
         bots.push(bot.id);

@@ -77,6 +77,37 @@ pub struct HistoryEntry {
     pub events: Vec<Value>,
 }
 
+/// What a bot's move requests carry of the match's history, chosen at registration
+/// (`"history"` in `POST /v1/bots` and `PATCH /v1/bots/{id}`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryMode {
+    /// Every move so far, in every request.
+    #[default]
+    Full,
+    /// `history_from` and the moves since the seat's previous request in the match (the whole
+    /// history, from 0, on the first request of a run: the match's start, or a restart).
+    Delta,
+}
+
+impl HistoryMode {
+    /// The stored and wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryMode::Full => "full",
+            HistoryMode::Delta => "delta",
+        }
+    }
+
+    /// The mode of a stored name (`full` for anything else).
+    pub fn parse(name: &str) -> HistoryMode {
+        match name {
+            "delta" => HistoryMode::Delta,
+            _ => HistoryMode::Full,
+        }
+    }
+}
+
 /// `POST {url}/move`: the arena asks the bot for its action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
@@ -87,7 +118,8 @@ pub struct HistoryEntry {
     "legal_actions": [{"type": "play", "cards": ["7H"]}, {"type": "play", "cards": ["QS"]}],
     "deadline_ms": 1000,
     "time_left_ms": 58210,
-    "history": [{"seat": 0, "events": [{"type": "play", "seat": 0, "cards": ["9H"]}]}]
+    "history": [{"seat": 0, "events": [{"type": "play", "seat": 0, "cards": ["9H"]}]}],
+    "info": "i1.eyJnYW1lIjoidHdlbnR5X3R3byIsIm1hdGNoIjoibV8zZjJhOWMxZDBiN2U0YTE1Iiwic2VhdCI6MX0.Xy3p…"
 }))]
 pub struct MoveRequest {
     /// The match id.
@@ -112,9 +144,22 @@ pub struct MoveRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub time_left_ms: Option<u64>,
-    /// Every move so far, oldest first, as this seat may know it.
+    /// Every move so far, oldest first, as this seat may know it; for a bot registered with
+    /// `"history": "delta"`, only the moves from index `history_from` on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<HistoryEntry>>,
+    /// Bots registered with `"history": "delta"` only: the index in the match's history of
+    /// `history`'s first entry. The full history is the one the bot holds cut to `history_from`
+    /// entries, then `history` appended: the moves since the seat's previous request, or the
+    /// whole history (`history_from` 0) on the first request of a run (the match's start, or
+    /// the arena's restart). A request the bot did not answer is sent again from the same point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_from: Option<usize>,
+    /// The position, sealed for this seat of this match: an opaque token the bot cannot read,
+    /// which `POST /v1/games/{game}/determinize` and `/rollouts` accept in place of a state
+    /// (`{"info": ...}`): they answer from what this seat may know, and nothing more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info: Option<String>,
     /// The full state (transparent, as `/v1/games/{game}/new` and `/apply` return it): read only
     /// by the built-in `ismcts` bot, which searches over its determinizations. The arena never
     /// sends it to a bot (it would show the hidden cards).
@@ -272,6 +317,13 @@ pub struct OutgoingMove<'a> {
     /// See [`MoveRequest::time_left_ms`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_left_ms: Option<u64>,
+    /// See [`MoveRequest::history_from`]: set in delta mode, where the history given to
+    /// [`move_request_body`] holds only the entries from this index on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_from: Option<usize>,
+    /// See [`MoveRequest::info`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<&'a str>,
     /// The match's state, for the built-in bots called in process (never serialized: a URL bot
     /// sees only its view).
     #[serde(skip)]
@@ -308,10 +360,15 @@ pub fn move_request_body(
 /// How a move request's body opens: its history comes first.
 const HISTORY_OPENING: &[u8] = b"{\"history\":[";
 
-/// The length of a move request body's part that holds `history_entries` (see
-/// [`move_request_body`]).
-pub fn move_request_prefix_len(history_entries: &[u8]) -> usize {
-    HISTORY_OPENING.len() + history_entries.len()
+/// The length of a move request body's part that a seat's next body extends (see
+/// [`move_request_body`]): the whole history in full mode; nothing in delta mode, where the
+/// history is cut anew for each request (and small).
+pub fn move_request_prefix_len(request: &OutgoingMove<'_>, history_entries: &[u8]) -> usize {
+    if request.history_from.is_some() {
+        0
+    } else {
+        HISTORY_OPENING.len() + history_entries.len()
+    }
 }
 
 impl MoveRequest {

@@ -18,13 +18,24 @@ and the server's built-in `heuristic` bot (`POST /bots/heuristic/move`) in the o
 same deal played by `heuristic` in every seat. Each game is scored by the seat's standing (1 first,
 0 last, ties share their places, as the engine's `search::standing`).
 
+`serve` is the same search as an arena bot: it answers the bot protocol (`GET /`, `POST /move`),
+and searches from the `info` of each move request (the position sealed for its seat): samples
+from `/determinize {"info": ...}`, and each leaf valued by one playout of `/rollouts` (one call
+instead of a round trip per move).
+
+    python3 examples/ismcts/ismcts.py serve --port 8765 --cardroom http://127.0.0.1:8080
+
 Errors of the server are problem+json documents with a stable `code`: they stop the program with
 that code, nothing is retried or hidden.
 """
 
 import argparse
+import hashlib
+import hmac
 import http.client
+import http.server
 import json
+import os
 import math
 import random
 import sys
@@ -111,8 +122,11 @@ def first_to_act(step):
     return entry["seat"], entry["actions"]
 
 
-def search(server, game, step, seat, players, iterations, rng, seconds=None):
-    """The action IS-MCTS chooses for `seat` in `step` (a Step of `new` or `apply`)."""
+def search(server, game, step, seat, players, iterations, rng, seconds=None, info=None, higher=None):
+    """The action IS-MCTS chooses for `seat` in `step` (a Step of `new` or `apply`). With `info`
+    (an arena move request's), the samples come from it and `step` needs only `legal_actions`;
+    with `higher` (whether a higher score is better, see `score_direction`), each leaf is valued
+    by one `/rollouts` playout instead of a round trip per move."""
     root_legal = next(e["actions"] for e in step["legal_actions"] if e["seat"] == seat)
     if len(root_legal) == 1:
         return root_legal[0]
@@ -124,12 +138,12 @@ def search(server, game, step, seat, players, iterations, rng, seconds=None):
             break
         if not samples:
             # A fresh sample per iteration, fetched in batches (the endpoint answers up to 256).
+            position = {"info": info} if info else {"state": step["state"], "seat": seat}
             samples = server.game(
                 game,
                 "determinize",
                 {
-                    "state": step["state"],
-                    "seat": seat,
+                    **position,
                     "count": max(1, min(iterations - iteration, 256)),
                     "seed": rng.randrange(2**53),
                 },
@@ -168,6 +182,25 @@ def search(server, game, step, seat, players, iterations, rng, seconds=None):
             actor, legal = first_to_act(current)
             if untried:
                 break
+        if higher is not None and actor is not None:
+            # One playout after a random action of the next seat: the final scores, ranked.
+            rolled = server.game(
+                game,
+                "rollouts",
+                {
+                    "state": state,
+                    "seat": actor,
+                    "actions": [rng.choice(legal)],
+                    "count": 1,
+                    "policy": "random",
+                    "seed": rng.randrange(2**53),
+                },
+            )
+            scores = rolled["results"][0]["mean"]
+            for node in path:
+                node.visits += 1
+                node.reward += standing(ranked(scores, higher), node.who, players)
+            continue
         # Rollout: uniformly random moves to the end of the game.
         moves = 0
         while actor is not None and moves < MAX_ROLLOUT:
@@ -188,6 +221,28 @@ def search(server, game, step, seat, players, iterations, rng, seconds=None):
         default=None,
     )
     return best.action if best else root_legal[0]
+
+
+def ranked(scores, higher):
+    """A result's `ranking` from final scores: best first, equal scores sharing a place."""
+    order = sorted(set(scores), reverse=higher)
+    return {"ranking": [[s for s, v in enumerate(scores) if v == value] for value in order],
+            "scores": scores}
+
+
+def score_direction(server, game, players):
+    """Whether a higher final score is better in `game`: read from the result of one game played
+    with first legal actions (its `ranking` beside its `scores`). This file knows no rule."""
+    for seed in range(1, 20):
+        step = server.game(game, "new", {"players": players, "seed": seed})
+        while not step["over"]:
+            seat, legal = first_to_act(step)
+            step = server.game(game, "apply", {"state": step["state"], "seat": seat, "action": legal[0]})
+        result = step["result"]
+        best, worst = result["ranking"][0][0], result["ranking"][-1][0]
+        if result["scores"][best] != result["scores"][worst]:
+            return result["scores"][best] > result["scores"][worst]
+    return True
 
 
 def heuristic(server, game, step, seat, legal):
@@ -276,6 +331,75 @@ def duel(args):
         )
 
 
+def verified(secret, headers, body):
+    """Whether a request is signed with `secret` (or with the secret a rotation replaced, sent
+    beside it for 10 minutes), its timestamp within 300 s. Without a secret every request is."""
+    if not secret:
+        return True
+    timestamp = headers.get("X-Cardroom-Timestamp", "")
+    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > 300:
+        return False
+    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
+    expected = "sha256=" + digest.hexdigest()
+    return any(
+        hmac.compare_digest(expected, headers.get(name, ""))
+        for name in ("X-Cardroom-Signature", "X-Cardroom-Signature-Previous")
+    )
+
+
+def serve(args):
+    """The search as an arena bot: `info` in, an action out, within the move's deadline."""
+    secret = os.environ.get("CARDROOM_SIGNING_SECRET", "")
+    games = {}  # (game id, players) -> whether a higher score is better
+    rng = random.Random(args.rng_seed)
+
+    class Bot(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def answer(self, status, document):
+            body = json.dumps(document).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_):
+            pass
+
+        def do_GET(self):
+            if not verified(secret, self.headers, b""):
+                return self.answer(401, {"error": "bad signature"})
+            self.answer(200, {"name": "ismcts.py", "author": "cardroom examples", "version": "1",
+                              "games": args.games.split(",")})
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("content-length", 0)))
+            if not verified(secret, self.headers, body):
+                return self.answer(401, {"error": "bad signature"})
+            if self.path != "/move":
+                return self.answer(204 if self.path in ("/start", "/end") else 404, {})
+            request = json.loads(body)
+            game, seat, legal = request["game"], request["seat"], request["legal_actions"]
+            server = Server(args.cardroom)
+            if len(legal) == 1:
+                return self.answer(200, {"action": legal[0]})
+            # The table size: one score per seat in a rollout from the seat's own position.
+            probe = {"info": request["info"], "count": 1, "policy": "random", "actions": legal[:1]}
+            players = len(server.game(game, "rollouts", probe)["results"][0]["mean"])
+            if (game, players) not in games:
+                games[(game, players)] = score_direction(server, game, players)
+            step = {"legal_actions": [{"seat": seat, "actions": legal}]}
+            budget = min(args.seconds, request["deadline_ms"] / 2000)
+            action = search(server, game, step, seat, players, args.iterations, rng, budget,
+                            info=request["info"], higher=games[(game, players)])
+            self.answer(200, {"action": action, "comment": f"{server.calls} calls"})
+
+    httpd = http.server.ThreadingHTTPServer((args.host, args.port), Bot)
+    print(f"listening on http://{args.host}:{httpd.server_address[1]}", flush=True)
+    httpd.serve_forever()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -289,9 +413,17 @@ def main(argv=None):
     d.add_argument("--seconds", type=float, default=None, help="also stop a move's search after")
     d.add_argument("--rng-seed", type=int, default=7, help="the search's own random choices")
     d.add_argument("--json", action="store_true", help="one JSON document instead of lines")
+    b = commands.add_parser("serve", help="an arena bot searching from each move's `info`")
+    b.add_argument("--cardroom", default="http://127.0.0.1:8080", help="the rules API's base URL")
+    b.add_argument("--host", default="127.0.0.1")
+    b.add_argument("--port", type=int, default=8765, help="0 picks a free port")
+    b.add_argument("--games", default="bird_dog_short,twenty_two", help="comma-separated game ids")
+    b.add_argument("--iterations", type=int, default=1000, help="IS-MCTS iterations per move at most")
+    b.add_argument("--seconds", type=float, default=0.4, help="search time per move at most")
+    b.add_argument("--rng-seed", type=int, default=7, help="the search's own random choices")
     args = parser.parse_args(argv)
     try:
-        duel(args)
+        (serve if args.command == "serve" else duel)(args)
     except Problem as problem:
         sys.exit(str(problem))
 

@@ -23,6 +23,7 @@ mod operations;
 mod play;
 mod rollouts;
 mod sealed;
+mod seat_info;
 mod starters;
 mod stream_bus;
 mod tables;

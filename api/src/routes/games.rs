@@ -309,7 +309,8 @@ pub async fn view(
 
 /// Sample full states a seat cannot tell apart from this one.
 ///
-/// Answers `count` full states (sealed when the server seals) drawn uniformly among the deals
+/// The position is `state` and `seat`, or the `info` token of an arena move request (the
+/// position sealed for its seat). Answers `count` full states (sealed when the server seals) drawn uniformly among the deals
 /// consistent with everything `seat` has seen and what the rules let it infer: its own pieces,
 /// every public event, voids shown by a failure to follow suit, cards it passed or was shown
 /// (docs/api.md lists what each family infers). Each shows `seat` exactly the view this state
@@ -323,7 +324,7 @@ pub async fn view(
     request_body = DeterminizeRequest,
     responses(
         (status = 200, description = "The sampled states", body = DeterminizeResponse),
-        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_request` (neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
@@ -347,24 +348,82 @@ pub async fn determinize(
             ));
         }
         let seed = request_seed(request.seed)?;
-        let state = codec.decode_raw(game, &request.state)?;
-        check_seat(state.as_ref(), request.seat)?;
+        let position = Position::of(
+            game,
+            &codec,
+            request.state.as_deref(),
+            request.seat,
+            request.info.as_deref(),
+        )?;
+        let (state, seat) = (position.state, position.seat);
         let mut rng = engine::rng::PlayoutRng::new(seed);
         let states = (0..request.count)
             .map(|_| {
                 let sample = state
-                    .determinize(request.seat, &mut rng)
-                    .ok_or_else(|| no_consistent_deal(request.seat))?;
+                    .determinize(seat, &mut rng)
+                    .ok_or_else(|| no_consistent_deal(seat))?;
                 codec.encode(sample.as_ref())
             })
             .collect::<Result<Vec<Value>, ServiceError>>()?;
-        Ok(DeterminizeResponse {
-            seat: request.seat,
-            seed,
-            states,
-        })
+        Ok(DeterminizeResponse { seat, seed, states })
     })
     .map(web::Json)
+}
+
+/// The position a `determinize` or `rollouts` request names: `state` and `seat`, or an arena
+/// move request's `info` (the seat from the token).
+struct Position {
+    state: Box<dyn Match>,
+    seat: usize,
+    /// Whether the holder may see the whole state: a transparent one. A sealed state or an
+    /// `info` token stands for what `seat` may know only.
+    transparent: bool,
+}
+
+impl Position {
+    fn of(
+        game: &dyn Game,
+        codec: &StateCodec,
+        state: Option<&serde_json::value::RawValue>,
+        seat: Option<usize>,
+        info: Option<&str>,
+    ) -> Result<Position, ServiceError> {
+        let invalid = |detail: String| ServiceError::new(ErrorCode::InvalidRequest, detail);
+        let position = match (state, info) {
+            (Some(state), None) => {
+                let Some(seat) = seat else {
+                    return Err(invalid("`seat` is needed with `state`".into()));
+                };
+                Position {
+                    transparent: !state.get().starts_with('"'),
+                    state: codec.decode_raw(game, state)?,
+                    seat,
+                }
+            }
+            (None, Some(info)) => {
+                let (state, claims) = codec.open_info(game, info)?;
+                if let Some(seat) = seat.filter(|&seat| seat != claims.seat) {
+                    return Err(invalid(format!(
+                        "this `info` token is seat {}'s (match {}), not seat {seat}'s: omit `seat` or give {}",
+                        claims.seat, claims.match_id, claims.seat
+                    )));
+                }
+                Position {
+                    state,
+                    seat: claims.seat,
+                    transparent: false,
+                }
+            }
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    "give `state` and `seat`, or `info`, not both".into(),
+                ));
+            }
+            (None, None) => return Err(invalid("give `state` and `seat`, or `info`".into())),
+        };
+        check_seat(position.state.as_ref(), position.seat)?;
+        Ok(position)
+    }
 }
 
 /// The most states one `determinize` request may ask for.
@@ -372,7 +431,8 @@ const MAX_DETERMINIZE: usize = 256;
 
 /// Play out a seat's actions.
 ///
-/// Plays `count` games to their end after each of `seat`'s legal actions (or the `actions`
+/// The position is `state` and `seat`, or the `info` token of an arena move request (its seat's;
+/// played out from determinizations, as a sealed state). Plays `count` games to their end after each of `seat`'s legal actions (or the `actions`
 /// listed), every seat then playing `policy` (uniformly random moves, or the built-in
 /// `heuristic` bot's on its own view), and answers per action every seat's mean final score and
 /// its standard error: flat Monte Carlo at the engine's speed, for bots in any language. A sealed
@@ -389,7 +449,7 @@ const MAX_DETERMINIZE: usize = 256;
     request_body = RolloutsRequest,
     responses(
         (status = 200, description = "Per action, every seat's mean final score", body = RolloutsResponse),
-        (status = 400, description = "`invalid_request` (a `count` outside 1..=10000, no action to weigh, or more than 2 s of CPU), `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_request` (a `count` outside 1..=10000, no action to weigh, more than 2 s of CPU, neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`not_your_turn` (the seat may not act now), `illegal_action` (a listed action is not legal), `invalid_seed`, or `no_consistent_deal`", body = Problem, content_type = "application/problem+json"),
@@ -427,19 +487,24 @@ fn run_rollouts(
         ));
     }
     let seed = request_seed(request.seed)?;
-    let sealed = request.state.get().starts_with('"');
-    let state = codec.decode_raw(game, &request.state)?;
-    check_seat(state.as_ref(), request.seat)?;
+    let position = Position::of(
+        game,
+        codec,
+        request.state.as_deref(),
+        request.seat,
+        request.info.as_deref(),
+    )?;
+    let (state, seat, determinized) = (position.state, position.seat, !position.transparent);
     if state.is_over() {
         return Err(ServiceError::new(ErrorCode::GameOver, "the game is over"));
     }
-    if !state.to_act().contains(&request.seat) {
+    if !state.to_act().contains(&seat) {
         return Err(ServiceError::new(
             ErrorCode::NotYourTurn,
-            format!("seat {} may not act now", request.seat),
+            format!("seat {seat} may not act now"),
         ));
     }
-    let legal_actions = state.legal_actions(request.seat);
+    let legal_actions = state.legal_actions(seat);
     let indices: Vec<usize> = match &request.actions {
         None => (0..legal_actions.len()).collect(),
         Some(actions) => actions
@@ -451,7 +516,7 @@ fn run_rollouts(
                     .ok_or_else(|| {
                         ServiceError::new(
                             ErrorCode::IllegalAction,
-                            format!("{action} is not a legal action of seat {}", request.seat),
+                            format!("{action} is not a legal action of seat {seat}"),
                         )
                     })
             })
@@ -463,7 +528,7 @@ fn run_rollouts(
             "no action to weigh: `actions` is empty",
         ));
     }
-    let rollout_start = if sealed {
+    let rollout_start = if determinized {
         RolloutStart::Determinized
     } else {
         RolloutStart::Exact
@@ -480,7 +545,7 @@ fn run_rollouts(
         start: rollout_start,
     };
     let values = state
-        .rollouts(request.seat, plan, policy, &mut rng, &mut |_| {
+        .rollouts(seat, plan, policy, &mut rng, &mut |_| {
             cpu.elapsed() < ROLLOUT_CPU_BUDGET
         })
         .map_err(|stop| match stop {
@@ -493,13 +558,13 @@ fn run_rollouts(
                     ROLLOUT_CPU_BUDGET.as_secs()
                 ),
             ),
-            RolloutStop::NoConsistentDeal => no_consistent_deal(request.seat),
+            RolloutStop::NoConsistentDeal => no_consistent_deal(seat),
         })?;
     Ok(RolloutsResponse {
-        seat: request.seat,
+        seat,
         seed,
         policy: request.policy,
-        determinized: sealed,
+        determinized,
         results: indices
             .iter()
             .zip(values)

@@ -124,6 +124,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         games: bot.games.clone(),
         builtin: bot.builtin,
         transport: bot.transport,
+        history: bot.history,
         paused: bot.paused,
         pause_reason: bot.paused.then_some(bot.pause_reason).flatten(),
         trial_match: bot.trial_match.clone(),

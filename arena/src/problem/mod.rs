@@ -79,6 +79,9 @@ error_codes! {
     InvalidState = BAD_REQUEST, "invalid_state", "Invalid state";
     /// A sealed token was modified, truncated, or sealed with another key.
     StateTampered = BAD_REQUEST, "state_tampered", "Sealed state tampered with";
+    /// An `info` token (of a move request) that was changed, cut, sealed by another arena, or
+    /// is of another game than the path's.
+    InvalidInfo = BAD_REQUEST, "invalid_info", "Invalid info token";
     /// This server only accepts sealed states (`--require-sealed`).
     SealedStateRequired = BAD_REQUEST, "sealed_state_required", "Sealed state required";
     /// The seat does not exist in this game.

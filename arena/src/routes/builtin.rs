@@ -111,6 +111,8 @@ impl BuiltinMove {
             deadline_ms: self.deadline_ms,
             time_left_ms: self.time_left_ms,
             history: None,
+            history_from: None,
+            info: None,
             state: self.state,
         }
     }

@@ -1,5 +1,7 @@
-//! What each seat is told of the match so far.
+//! What each seat is told of the match so far: the whole history in every move request, or in
+//! delta mode ([`HistoryMode::Delta`]) the entries since the seat's previous request.
 
+use crate::wire::HistoryMode;
 use serde_json::Value;
 
 /// The match history as each seat may know it ([`crate::wire::HistoryEntry`]: every move's
@@ -9,13 +11,26 @@ use serde_json::Value;
 pub(super) struct Histories {
     /// Per seat, the JSON of its entries joined by commas.
     seats: Vec<Vec<u8>>,
+    /// Per seat, in delta mode, how far its bot has the history (entries, bytes of `seats`):
+    /// up to the end of its last answered request of this run. None until then, so a run's
+    /// first request carries the whole history.
+    delivered: Vec<Option<(usize, usize)>>,
     moves: usize,
+}
+
+/// What one move request carries of a seat's history.
+pub(super) struct HistoryPart<'a> {
+    /// `history_from`: in delta mode, the index of the first entry carried.
+    pub(super) from: Option<usize>,
+    /// The entries' JSON, joined by commas.
+    pub(super) entries: &'a [u8],
 }
 
 impl Histories {
     pub(super) fn new(players: usize) -> Histories {
         Histories {
             seats: vec![Vec::new(); players],
+            delivered: vec![None; players],
             moves: 0,
         }
     }
@@ -51,6 +66,49 @@ impl Histories {
     /// The seat's entries as JSON, joined by commas.
     pub(super) fn json(&self, seat: usize) -> &[u8] {
         self.seats.get(seat).map_or(&[], Vec::as_slice)
+    }
+
+    /// What `seat`'s next move request carries: every entry, or in delta mode those after the
+    /// ones its bot has ([`Histories::delivered`]).
+    pub(super) fn part(&self, seat: usize, mode: HistoryMode) -> HistoryPart<'_> {
+        let json = self.json(seat);
+        match mode {
+            HistoryMode::Full => HistoryPart {
+                from: None,
+                entries: json,
+            },
+            HistoryMode::Delta => {
+                let (from, at) = self
+                    .delivered
+                    .get(seat)
+                    .copied()
+                    .flatten()
+                    .unwrap_or((0, 0));
+                let rest = &json[at.min(json.len())..];
+                HistoryPart {
+                    from: Some(from),
+                    // Entries are joined by commas: the first one after a cut follows one.
+                    entries: rest.strip_prefix(b",").unwrap_or(rest),
+                }
+            }
+        }
+    }
+
+    /// `seat`'s bot answered a request carrying its history so far: in delta mode the next one
+    /// carries only the moves after it. (Unanswered, the next request starts from the same
+    /// point again: the bot may not have read it.)
+    pub(super) fn delivered(&mut self, seat: usize) {
+        if let Some(delivered) = self.delivered.get_mut(seat) {
+            *delivered = Some((self.moves, self.seats[seat].len()));
+        }
+    }
+
+    /// `seat`'s next request carries the whole history again (its bot changed mode, or lost
+    /// what it had, as a stream bot that connects again).
+    pub(super) fn restart(&mut self, seat: usize) {
+        if let Some(delivered) = self.delivered.get_mut(seat) {
+            *delivered = None;
+        }
     }
 
     /// The seat's entries.
@@ -110,6 +168,8 @@ mod tests {
             legal_actions: &legal_json,
             deadline_ms: 1000,
             time_left_ms: Some(5000),
+            history_from: None,
+            info: Some("i1.e30.AAAA"),
             state: None,
         };
         let whole = MoveRequest {
@@ -121,6 +181,8 @@ mod tests {
             deadline_ms: 1000,
             time_left_ms: Some(5000),
             history: Some(for_seat_1),
+            history_from: None,
+            info: Some("i1.e30.AAAA".into()),
             state: None,
         };
         let body = crate::wire::move_request_body(&outgoing, histories.json(1)).unwrap();
@@ -133,11 +195,64 @@ mod tests {
         assert_eq!(parsed.history, Some(Vec::new()));
         let without = OutgoingMove {
             time_left_ms: None,
+            info: None,
             ..outgoing
         };
         let parsed: MoveRequest =
             serde_json::from_slice(&crate::wire::move_request_body(&without, b"").unwrap())
                 .unwrap();
         assert_eq!(parsed.time_left_ms, None);
+        assert_eq!(parsed.info, None);
+    }
+
+    /// In delta mode a seat gets the whole history on its first request, then only what came
+    /// after its last answered request; its copy (cut to `history_from`, then extended) is
+    /// always the full history. A restart sends everything again.
+    #[test]
+    fn delta_parts_rebuild_the_full_history() {
+        let mut histories = Histories::new(2);
+        let mut rebuilt: Vec<Value> = Vec::new();
+        let take = |histories: &Histories, rebuilt: &mut Vec<Value>| {
+            let part = histories.part(1, HistoryMode::Delta);
+            let mut text = b"[".to_vec();
+            text.extend_from_slice(part.entries);
+            text.push(b']');
+            let entries: Vec<Value> = serde_json::from_slice(&text).expect("entries");
+            rebuilt.truncate(part.from.expect("delta"));
+            rebuilt.extend(entries.iter().cloned());
+            entries.len()
+        };
+        let push = |histories: &mut Histories, n: usize| {
+            histories.push(n % 2, &json!({"type": "play", "n": n}), &[json!({"n": n})]);
+        };
+        let full = |histories: &Histories| -> Vec<Value> {
+            let mut text = b"[".to_vec();
+            text.extend_from_slice(histories.json(1));
+            text.push(b']');
+            serde_json::from_slice(&text).unwrap()
+        };
+        push(&mut histories, 0);
+        push(&mut histories, 1);
+        assert_eq!(
+            take(&histories, &mut rebuilt),
+            2,
+            "first request: everything"
+        );
+        histories.delivered(1);
+        push(&mut histories, 2);
+        push(&mut histories, 3);
+        assert_eq!(take(&histories, &mut rebuilt), 2, "only the two new moves");
+        // Not answered: the next request starts from the same point, with one more move.
+        push(&mut histories, 4);
+        assert_eq!(take(&histories, &mut rebuilt), 3);
+        histories.delivered(1);
+        assert_eq!(take(&histories, &mut rebuilt), 0, "nothing new");
+        assert_eq!(rebuilt, full(&histories));
+        histories.restart(1);
+        assert_eq!(take(&histories, &mut rebuilt), 5);
+        assert_eq!(rebuilt, full(&histories));
+        let whole = histories.part(1, HistoryMode::Full);
+        assert_eq!(whole.from, None);
+        assert_eq!(whole.entries, histories.json(1));
     }
 }

@@ -34,17 +34,18 @@ pub mod outside;
 pub use banks::Banks;
 
 use crate::bots::{self, HealthPolicy};
-use crate::bus::{Bus, topic};
+use crate::bus::{Bus, Subscription, topic};
 use crate::client::{BotClient, FaultKind, MoveSigner, Target};
 use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
 use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
 use crate::result::MatchResult;
+use crate::seal::{InfoClaims, Sealer};
 use crate::store::{
     AbortReason, BotHealth, BotRecord, Finish, MatchRecord, MatchStatus, MoveRecord, SeatReport,
     Store, Transport, now_ms,
 };
-use crate::wire::{EndNotice, OutgoingMove, SeatInfo, StartNotice};
+use crate::wire::{EndNotice, HistoryMode, OutgoingMove, SeatInfo, StartNotice};
 use decision::{Ask, Standing};
 use engine::Viewer;
 use engine::erased::Match;
@@ -82,6 +83,8 @@ pub struct Runner {
     /// waiting for a person gives its slot back meanwhile, so tables people left open never
     /// stop the bots' matches.
     pub slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// Seals the `info` of each move request (the arena's key).
+    pub sealer: Arc<Sealer>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -114,8 +117,13 @@ struct Table {
     standing: Standing,
     /// Every move as each seat may know it, kept up to date move by move.
     history: Histories,
+    /// How much of it each seat's requests carry (its bot's choice; reread with the secrets).
+    history_modes: Vec<HistoryMode>,
     /// Each seat's move requests are signed incrementally over its growing history.
     signers: Vec<MoveSigner>,
+    /// Per stream seat, its bot's bus topic: a `connected` notice there means the bot connected
+    /// again and may have lost the history it had, so its next line carries all of it.
+    reconnections: Vec<Option<Subscription>>,
     /// When the URL bots' signing secrets were last read, and the client's rotation count then
     /// (see [`SECRETS_REFRESH`]).
     secrets_read: (Instant, u64),
@@ -242,6 +250,22 @@ impl Runner {
         );
         let table = Table {
             targets: seats.iter().map(bots::target).collect(),
+            // A stream bot's lines always carry the delta (a reconnection gets the whole history
+            // with its pending move, see `outside::ask`).
+            history_modes: seats
+                .iter()
+                .map(|bot| match bot.transport {
+                    Transport::Stream => HistoryMode::Delta,
+                    _ => bot.history,
+                })
+                .collect(),
+            reconnections: seats
+                .iter()
+                .map(|bot| {
+                    (bot.transport == Transport::Stream)
+                        .then(|| self.bus.subscribe(&topic::bot(&bot.id)))
+                })
+                .collect(),
             seats,
             game,
             standing,
@@ -257,9 +281,10 @@ impl Runner {
         Ok(ControlFlow::Continue(table))
     }
 
-    /// Rereads the URL bots' signing secrets every [`SECRETS_REFRESH`], and after a rotation
-    /// through this process: the requests then carry the new secret's signature and, while it is
-    /// valid, the replaced one's.
+    /// Rereads the URL bots' signing secrets (and history modes) every [`SECRETS_REFRESH`], and
+    /// after a rotation through this process: the requests then carry the new secret's signature
+    /// and, while it is valid, the replaced one's. A bot that changed its history mode gets the
+    /// whole history on its next request.
     async fn refresh_secrets(&self, table: &mut Table) -> anyhow::Result<()> {
         let (read_at, rotations) = table.secrets_read;
         if read_at.elapsed() < SECRETS_REFRESH && rotations == self.client.rotations() {
@@ -280,6 +305,10 @@ impl Runner {
                 target.signing_secret = current.signing_secret;
             }
             target.previous_secret = current.previous_secret;
+            if table.history_modes[seat] != current.history {
+                table.history_modes[seat] = current.history;
+                table.history.restart(seat);
+            }
         }
         Ok(())
     }
@@ -446,6 +475,24 @@ impl Runner {
                 time_left_ms,
             } => {
                 let view = table.game.view_json(Viewer::Seat(seat));
+                // Built-in bots are handed the state in process; a URL bot gets the position
+                // sealed for its seat, to search from over the rules API.
+                let info = if table.seats[seat].builtin {
+                    None
+                } else {
+                    let claims = InfoClaims {
+                        game: record.game.clone(),
+                        match_id: record.id.clone(),
+                        seat,
+                    };
+                    self.sealer.seal_info(table.game.as_ref(), &claims)
+                };
+                if let Some(Some(notices)) = table.reconnections.get_mut(seat)
+                    && notices.reconnected()
+                {
+                    table.history.restart(seat);
+                }
+                let history = table.history.part(seat, table.history_modes[seat]);
                 let request = OutgoingMove {
                     match_id: &record.id,
                     game: &record.game,
@@ -454,6 +501,8 @@ impl Runner {
                     legal_actions: &legal,
                     deadline_ms: timeout_ms,
                     time_left_ms,
+                    history_from: history.from,
+                    info: info.as_deref(),
                     state: Some(table.game.as_ref()),
                 };
                 let bot = &table.seats[seat];
@@ -478,6 +527,7 @@ impl Runner {
                         &self.bus,
                         &bot.id,
                         &request,
+                        history.entries,
                         table.history.json(seat),
                         timeout,
                     )
@@ -496,7 +546,7 @@ impl Runner {
                         .ask_move(
                             &table.targets[seat],
                             &request,
-                            table.history.json(seat),
+                            history.entries,
                             &mut table.signers[seat],
                             timeout,
                         )
@@ -504,6 +554,13 @@ impl Runner {
                     (answer, latency, None)
                 };
                 self.metrics.bot_call(latency);
+                // A 2xx answer (even a bad one) means the bot read the request.
+                if answer
+                    .as_ref()
+                    .map_or_else(|fault| fault.kind == FaultKind::BadJson, |_| true)
+                {
+                    table.history.delivered(seat);
+                }
                 let mut decision = table.standing.judge(seat, answer, latency);
                 // Not one of the request's legal actions, as the process that took it found.
                 if let Some(reason) = illegal

@@ -46,15 +46,13 @@ pub struct Answered {
     pub illegal: Option<String>,
 }
 
-/// A stream `move` line: `type`, `match_id`, `request_id` and `history_from` before the move
-/// request's own fields (`body` as [`crate::wire::move_request_body`] writes it).
+/// A stream `move` line: `type`, `match_id` and `request_id` before the move request's own
+/// fields (`body` as [`crate::wire::move_request_body`] writes it, with `history_from`).
 pub fn move_line(match_id: &str, request_id: &str, body: &[u8]) -> Vec<u8> {
     let head = serde_json::json!({
         "type": "move",
         "match_id": match_id,
         "request_id": request_id,
-        // The whole history for now: every line starts from the first move.
-        "history_from": 0,
     })
     .to_string();
     let mut line = Vec::with_capacity(head.len() + body.len());
@@ -78,19 +76,32 @@ pub fn notice_line(kind: &str, match_id: &str, notice: &impl Serialize) -> Optio
 }
 
 /// Asks an outside seat: stores the pending move, announces it, waits for its answer until
-/// `timeout` has passed (the clock runs from the announcement).
+/// `timeout` has passed (the clock runs from the announcement). The line announced carries
+/// `history_entries` (in delta mode, the moves since the bot's last answered request); the one
+/// stored, which a bot that connects again reads, carries the whole history (`full_history`).
 pub async fn ask(
     store: &Arc<dyn Store>,
     bus: &Arc<dyn Bus>,
     bot_id: &str,
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
+    full_history: &[u8],
     timeout: Duration,
 ) -> anyhow::Result<Answered> {
     let body = crate::wire::move_request_body(request, history_entries)?;
     let request_id = crate::bots::new_id("r");
-    let line = move_line(request.match_id, &request_id, &body);
-    let line = String::from_utf8(line)?;
+    let line = String::from_utf8(move_line(request.match_id, &request_id, &body))?;
+    let stored = match request.history_from {
+        Some(from) if from > 0 => {
+            let whole = OutgoingMove {
+                history_from: Some(0),
+                ..*request
+            };
+            let body = crate::wire::move_request_body(&whole, full_history)?;
+            String::from_utf8(move_line(request.match_id, &request_id, &body))?
+        }
+        _ => line.clone(),
+    };
     // Subscribed before the move is announced: no answer can come first.
     let mut answers = bus.subscribe(&topic::answers(request.match_id));
     let created_at = now_ms();
@@ -100,7 +111,7 @@ pub async fn ask(
             seat: request.seat,
             request_id: request_id.clone(),
             bot_id: bot_id.to_string(),
-            request: line.clone(),
+            request: stored,
             created_at,
             deadline_at: created_at + timeout.as_millis() as i64,
         })
@@ -178,7 +189,7 @@ mod tests {
 
     #[test]
     fn a_move_line_is_the_request_with_its_stream_fields_first() {
-        let line = move_line("m_1", "r_2", br#"{"history":[],"seat":0}"#);
+        let line = move_line("m_1", "r_2", br#"{"history":[],"seat":0,"history_from":0}"#);
         let parsed: Value = serde_json::from_slice(&line).expect("JSON");
         assert_eq!(
             parsed,

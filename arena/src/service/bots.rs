@@ -105,6 +105,7 @@ impl Arena {
             pause_reason: None,
             trial_match: None,
             created_at: now_ms(),
+            history: request.history,
         };
         if !self.inner.store.insert_bot(&record).await? {
             return Err(ServiceError::name_taken(&record.name));
@@ -157,6 +158,7 @@ impl Arena {
                 pause_reason: None,
                 trial_match: None,
                 created_at: now_ms(),
+                history: Default::default(),
             };
             self.inner.store.insert_bot(&record).await?;
             // Another process may have registered it first (one row per built-in URL): use
@@ -228,6 +230,9 @@ impl Arena {
             }
             Transport::Person => return Err(person_transport()),
         };
+        if let Some(history) = patch.history {
+            bot.history = history;
+        }
         if let Some(games) = patch.games {
             check_games(&games, &info)?;
             bot.games = dedup(games);

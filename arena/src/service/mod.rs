@@ -29,6 +29,7 @@ use crate::limits::Limits;
 use crate::live::LiveHub;
 use crate::metrics::ArenaMetrics;
 use crate::runner::Runner;
+use crate::seal::Sealer;
 use crate::store::{Dialect, SqlStore, Store};
 use crate::wire::Clock;
 use std::collections::{HashMap, HashSet};
@@ -61,6 +62,8 @@ struct Inner {
     /// When the ladder last started a match of each game id (its pace); held by the process
     /// that leads the ladder.
     ladder_pace: Mutex<HashMap<String, Instant>>,
+    /// Seals the `info` of move requests (the arena's key; see [`ArenaConfig::seal_key`]).
+    sealer: Arc<Sealer>,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -95,6 +98,10 @@ impl Arena {
             );
         }
         let bus = crate::bus::open(sql.postgres_pool()).await?;
+        let seal_key = match &config.seal_key {
+            Some(key) => key.clone(),
+            None => sql.own_seal_key().await?,
+        };
         let store: Arc<dyn Store> = Arc::new(sql);
         let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
         let arena = Arena {
@@ -114,6 +121,7 @@ impl Arena {
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
                 ladder_pace: Default::default(),
+                sealer: Arc::new(Sealer::new(&seal_key)),
             }),
         };
         if config.role.runs_matches() {
@@ -157,6 +165,12 @@ impl Arena {
         &self.inner.limits
     }
 
+    /// The ciphers of the arena's seal key: the rules API opens the `info` tokens of move
+    /// requests with them.
+    pub fn sealer(&self) -> &Arc<Sealer> {
+        &self.inner.sealer
+    }
+
     /// The bot client.
     pub fn client(&self) -> &BotClient {
         &self.inner.client
@@ -176,6 +190,7 @@ impl Arena {
             bus: self.inner.bus.clone(),
             start_probe_window: self.inner.config.start_probe_window,
             slots: None,
+            sealer: self.inner.sealer.clone(),
         }
     }
 

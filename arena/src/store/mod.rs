@@ -67,6 +67,8 @@ pub struct BotRecord {
     pub trial_match: Option<String>,
     /// Registration time, unix milliseconds.
     pub created_at: i64,
+    /// What its move requests carry of the history.
+    pub history: crate::wire::HistoryMode,
 }
 
 impl BotRecord {

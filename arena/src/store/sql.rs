@@ -16,7 +16,8 @@ use super::{
 };
 use crate::client::PreviousSecret;
 use crate::ratings::{self, Outcome, Rating, Side};
-use crate::wire::Clock;
+use crate::seal::SealKey;
+use crate::wire::{Clock, HistoryMode};
 use anyhow::Context;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
@@ -127,7 +128,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 10] = match self {
+        let files: [(i64, &'static str, &'static str); 11] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -168,6 +169,11 @@ impl Dialect {
                     8,
                     "outside_seats",
                     include_str!("../../migrations/sqlite/0008_outside_seats.sql"),
+                ),
+                (
+                    9,
+                    "delta_history",
+                    include_str!("../../migrations/sqlite/0009_delta_history.sql"),
                 ),
                 (
                     10,
@@ -220,6 +226,11 @@ impl Dialect {
                     8,
                     "outside_seats",
                     include_str!("../../migrations/postgres/0008_outside_seats.sql"),
+                ),
+                (
+                    9,
+                    "delta_history",
+                    include_str!("../../migrations/postgres/0009_delta_history.sql"),
                 ),
                 (
                     10,
@@ -511,6 +522,29 @@ impl SqlStore {
             Pool::Sqlite(_) => None,
         }
     }
+
+    /// The arena's seal key when no process is given one: on SQLite the file beside the
+    /// database (`<file>.seal-key`, mode 0600, made on the first start), in memory a fresh key;
+    /// on PostgreSQL the key kept in the database, made by the first process that asks, so the
+    /// API processes and the workers all seal and open with the same key. (The database holds
+    /// every match's seed and cards already: a key beside them guards nothing it could not
+    /// read. Give `--seal-key-file` to keep the key out of the database.)
+    pub async fn own_seal_key(&self) -> anyhow::Result<SealKey> {
+        match (&self.pool, &self.sqlite_path) {
+            (Pool::Sqlite(_), Some(path)) => Ok(SealKey::load_or_create(&SealKey::beside(path))?),
+            (Pool::Sqlite(_), None) => Ok(SealKey::generate()),
+            (Pool::Postgres(pool), _) => {
+                sqlx::query("INSERT INTO seal_key (id, key) VALUES (1, $1) ON CONFLICT DO NOTHING")
+                    .bind(SealKey::generate().to_hex())
+                    .execute(pool)
+                    .await?;
+                let (key,): (String,) = sqlx::query_as("SELECT key FROM seal_key WHERE id = 1")
+                    .fetch_one(pool)
+                    .await?;
+                Ok(SealKey::parse(key.as_bytes())?)
+            }
+        }
+    }
 }
 
 /// Takes the process lock of a SQLite database: an exclusive lock on `<file>.lock`.
@@ -573,6 +607,7 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
             .and_then(|name| PauseReason::parse(&name)),
         trial_match: row.opt_text("trial_match")?,
         created_at: row.int("created_at")?,
+        history: HistoryMode::parse(&row.text("history_mode")?),
     })
 }
 
@@ -748,8 +783,8 @@ impl Store for SqlStore {
         // meanwhile (one per URL).
         let inserted = on_pool!(&self.pool, p => sqlx::query(
             "INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, \
-             builtin, paused, failures, deleted, created_at, transport) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13) ON CONFLICT DO NOTHING",
+             builtin, paused, failures, deleted, created_at, transport, history_mode) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13, $14) ON CONFLICT DO NOTHING",
         )
         .bind(&bot.id)
         .bind(&bot.name)
@@ -764,6 +799,7 @@ impl Store for SqlStore {
         .bind(i64::from(bot.failures))
         .bind(bot.created_at)
         .bind(bot.transport.as_str())
+        .bind(bot.history.as_str())
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
@@ -773,8 +809,8 @@ impl Store for SqlStore {
     async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<bool> {
         let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE bots SET name = $1, url = $2, games = $3, author = $4, version = $5, paused = $6, \
-             failures = $7, failing_since = $8, retry_at = $9, pause_reason = $10, trial_match = $11 \
-             WHERE id = $12",
+             failures = $7, failing_since = $8, retry_at = $9, pause_reason = $10, trial_match = $11, \
+             history_mode = $12 WHERE id = $13",
         )
         .bind(&bot.name)
         .bind(&bot.url)
@@ -787,6 +823,7 @@ impl Store for SqlStore {
         .bind(bot.retry_at)
         .bind(bot.pause_reason.map(PauseReason::as_str))
         .bind(&bot.trial_match)
+        .bind(bot.history.as_str())
         .bind(&bot.id)
         .execute(p)
         .await

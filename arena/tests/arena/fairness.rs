@@ -5,8 +5,8 @@
 //! size, and every match records the version each seat ran.
 
 use crate::support::{
-    ADMIN_TOKEN, Behavior, RestartableBot, register, spawn_app, spawn_arena, spawn_arena_with,
-    spawn_bot,
+    ADMIN_TOKEN, Behavior, RestartableBot, register, send, spawn_app, spawn_arena,
+    spawn_arena_with, spawn_bot,
 };
 use arena::Arena;
 use serde_json::{Value, json};
@@ -14,12 +14,6 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 const GAME: &str = "twenty_two";
-
-async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
-    let response = request.send().await.expect("send");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 /// Plays the built-in bots in `game` only, so the ladder schedules nothing else.
 async fn builtins_for(arena: &Arena, game: &str) -> Vec<String> {
@@ -260,6 +254,7 @@ async fn a_seated_bots_owner_or_the_admin_cancels_matches_and_tournaments() {
                     url,
                     games: vec![GAME.into()],
                     transport: Default::default(),
+                    history: Default::default(),
                 })
                 .await
                 .expect("register")

@@ -8,6 +8,7 @@ mod bot_faults;
 mod fair_deals;
 mod fairness;
 mod feedback;
+mod history;
 mod module_graph;
 mod operations;
 mod play;

@@ -1,7 +1,11 @@
 //! Kill the arena in the middle of a ranked match, reopen it on the same database: the match is
-//! resumed from its logged moves, finishes exactly once, and its ratings are applied once.
+//! resumed from its logged moves, finishes exactly once, and its ratings are applied once; a bot
+//! in delta mode gets the whole history on the resumed run's first request.
 
-use crate::support::{Behavior, register, spawn_bot, temp_dir, two_player_game};
+use crate::history::{assert_whole, rebuilt_histories};
+use crate::support::{
+    Behavior, register, register_with_history, spawn_bot, temp_dir, two_player_game,
+};
 use arena::dto::CreateMatch;
 use arena::runner::Outcome;
 use arena::store::{Finish, MatchStatus, Store};
@@ -28,7 +32,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
         let arena = Arena::open(ArenaConfig::local(db.clone()))
             .await
             .expect("open");
-        let a_id = register(&arena, &a, &game).await;
+        let a_id = register_with_history(&arena, &a, &game, arena::wire::HistoryMode::Delta).await;
         let b_id = register(&arena, &b, &game).await;
         let created = arena
             .create_match(CreateMatch {
@@ -48,7 +52,9 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 .await
                 .expect("get")
                 .map(|m| m.status);
-            if moves >= 3 || status == Some(MatchStatus::Finished) {
+            // After the delta bot's first requests, so the resumed run's first one is a restart.
+            let asked = a.seen.move_requests.lock().expect("lock").len();
+            if (moves >= 3 && asked >= 2) || status == Some(MatchStatus::Finished) {
                 return (created.id, moves);
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -109,6 +115,25 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
                 .expect("count"),
             2
         );
+        // The delta bot rebuilds the whole history across the restart: the resumed run's first
+        // request started again from 0, with every move logged before the crash.
+        let requests = a.seen.move_requests.lock().expect("lock").clone();
+        let restarts: Vec<usize> = requests
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r["history_from"] == 0)
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(restarts[0], 0);
+        let resumed = restarts
+            .iter()
+            .skip(1)
+            .map(|&i| &requests[i])
+            .next()
+            .expect("a request of the resumed run starts from 0");
+        assert!(resumed["history"].as_array().expect("history").len() >= moves_at_crash);
+        let rebuilt = rebuilt_histories(&requests);
+        rebuilt.iter().for_each(|history| assert_whole(history));
         let board = arena.leaderboard(&game).await.expect("board");
         assert!(board.entries.iter().all(|e| e.played == 1));
         // Running it again, or finishing it again, changes nothing.

@@ -21,6 +21,7 @@ async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
             url: url.into(),
             games: vec!["any".into()],
             transport: Default::default(),
+            history: Default::default(),
         })
         .await
         .expect_err(url);

@@ -48,6 +48,7 @@ fn bot(id: &str) -> BotRecord {
         pause_reason: None,
         trial_match: None,
         created_at: now_ms(),
+        history: Default::default(),
     }
 }
 

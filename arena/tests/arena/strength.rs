@@ -32,6 +32,8 @@ fn heuristic_wins(
             deadline_ms: 1000,
             time_left_ms: None,
             history: None,
+            history_from: None,
+            info: None,
             state: None,
         };
         let name = if seat == seat_of_heuristic {
@@ -129,6 +131,8 @@ fn the_ismcts_bot_searches_the_state_it_is_sent_and_refuses_a_request_without_on
             deadline_ms: 40,
             time_left_ms: None,
             history: None,
+            history_from: None,
+            info: None,
             state: None,
         };
         let refusal = choose("ismcts", &request, ISMCTS_BUDGET_MS).unwrap_err();

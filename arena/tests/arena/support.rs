@@ -55,6 +55,8 @@ pub struct Seen {
     pub time_left: std::sync::Mutex<Vec<u64>>,
     /// The version `GET /` reports (`0.0.1` while unset).
     pub version: std::sync::Mutex<Option<String>>,
+    /// Every move request's body, in order.
+    pub move_requests: std::sync::Mutex<Vec<Value>>,
 }
 
 /// A running fake bot.
@@ -233,6 +235,9 @@ async fn serve(mut stream: TcpStream, behavior: Behavior, seen: &Seen) -> std::i
         "/move" => {
             let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
             let first = request["legal_actions"][0].clone();
+            if let Ok(mut requests) = seen.move_requests.lock() {
+                requests.push(request.clone());
+            }
             if let (Some(left), Ok(mut seen_left)) =
                 (request["time_left_ms"].as_u64(), seen.time_left.lock())
             {
@@ -336,12 +341,23 @@ pub async fn spawn_arena_with(name: &str, change: impl FnOnce(&mut ArenaConfig))
 /// Registers a fake bot through the arena (named after its URL: names are unique) and sets its
 /// secret for signature checks.
 pub async fn register(arena: &Arena, bot: &FakeBot, game: &str) -> String {
+    register_with_history(arena, bot, game, arena::wire::HistoryMode::Full).await
+}
+
+/// [`register`] with the history mode of its move requests.
+pub async fn register_with_history(
+    arena: &Arena,
+    bot: &FakeBot,
+    game: &str,
+    history: arena::wire::HistoryMode,
+) -> String {
     let registered = arena
         .register_bot(arena::dto::RegisterBot {
             name: format!("fake {}", bot.url),
             url: bot.url.clone(),
             games: vec![game.to_string()],
             transport: Default::default(),
+            history,
         })
         .await
         .expect("register");
@@ -371,3 +387,10 @@ pub async fn spawn_app(arena: &Arena) -> String {
 
 /// One `fresh_postgres` for every test suite: the end-to-end tests' library holds it.
 pub use e2e::fresh_postgres;
+
+/// Sends a request: its status and JSON body (null when it has none).
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.expect("send");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}

@@ -3,7 +3,7 @@
 //! keeps a table's moves secret while another table plays the same deal.
 
 use crate::support::{
-    Behavior, fresh_postgres, register, spawn_app, spawn_arena, spawn_arena_with, spawn_bot,
+    Behavior, fresh_postgres, register, send, spawn_app, spawn_arena, spawn_arena_with, spawn_bot,
     two_player_game,
 };
 use arena::store::{AbortReason, deal_seed};
@@ -11,13 +11,6 @@ use arena::{Arena, ArenaConfig};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
-    let response = request.send().await.expect("request");
-    let status = response.status().as_u16();
-    let body = response.json().await.unwrap_or(Value::Null);
-    (status, body)
-}
 
 async fn wait_tournament(base: &str, http: &reqwest::Client, id: &str) -> Value {
     for _ in 0..2400 {

@@ -1,0 +1,628 @@
+//! Sealing: the 32-byte key every process of an arena shares, the AEADs of sealed tokens, and
+//! the `info` tokens of move requests.
+//!
+//! A sealed token is a format prefix followed by unpadded base64url of
+//! `nonce (24 random bytes) || ciphertext || tag (16 bytes)`. A fresh random nonce is drawn for
+//! every token, so two tokens of the same plaintext differ. Without the key nobody can read a
+//! token nor forge or alter one: any change fails authentication.
+//!
+//! Two AEADs, both opened, the second issued ([`TokenFormat`]):
+//! - `v1.`: XChaCha20-Poly1305: ring's ChaCha20-Poly1305 under the `chacha20` crate's HChaCha20
+//!   (RustCrypto's `XChaCha20Poly1305` byte for byte; a test seals and opens with both).
+//! - `v2.`: XAES-256-GCM (C2SP): ring's AES-256-GCM (AES-NI and carry-less multiply) under a
+//!   per-nonce key derived with two AES-256 blocks (the `aes` crate).
+//!
+//! Why XAES-256-GCM and not plain AES-256-GCM: its 96-bit nonce drawn at random is safe for about
+//! 2^32 tokens per key (a nonce repeated under GCM reveals the authentication key), a few days of
+//! a busy server's applies. XAES-256-GCM keeps a 192-bit random nonce: every token has its own
+//! derived key, and a repeated nonce is as unlikely as with XChaCha20 (2^-80 after 2^56 tokens).
+//!
+//! The rules API's state tokens (`v1.`/`v2.`) live in the api crate's codec; the arena issues
+//! [`info`](Sealer::seal_info) tokens (`i1.`): the position sealed with XAES-256-GCM, bound to a
+//! game, a match and a seat by the associated data, which the rules API opens for
+//! `/determinize` and `/rollouts` without telling the bot anything it may not know.
+
+use crate::problem::{ErrorCode, ServiceError};
+use aes::Aes256;
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+use base64_simd::URL_SAFE_NO_PAD;
+use engine::{Game, Match};
+use ring::aead::{AES_256_GCM, Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, Tag, UnboundKey};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Bytes of a token's nonce.
+pub const NONCE_LEN: usize = 24;
+/// Bytes of a token's authentication tag.
+pub const TAG_LEN: usize = 16;
+
+/// The AEADs of sealed tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenFormat {
+    /// `v1.`: XChaCha20-Poly1305, associated data `cardroom/state/v1`. Opened, no longer issued.
+    V1,
+    /// `v2.`: XAES-256-GCM, associated data `cardroom/state/v2`. Issued.
+    V2,
+}
+
+impl TokenFormat {
+    /// The prefix of its state tokens.
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            TokenFormat::V1 => "v1.",
+            TokenFormat::V2 => "v2.",
+        }
+    }
+
+    /// The associated data bound into its state tokens (a token of one format never opens as
+    /// another).
+    pub const fn aad(self) -> &'static [u8] {
+        match self {
+            TokenFormat::V1 => b"cardroom/state/v1",
+            TokenFormat::V2 => b"cardroom/state/v2",
+        }
+    }
+
+    /// The format of a state token and the base64url after its prefix.
+    pub fn split(token: &str) -> Option<(TokenFormat, &str)> {
+        [TokenFormat::V2, TokenFormat::V1]
+            .into_iter()
+            .find_map(|format| Some((format, token.strip_prefix(format.prefix())?)))
+    }
+}
+
+/// A 32-byte sealing key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealKey([u8; 32]);
+
+impl std::fmt::Debug for SealKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SealKey(..)")
+    }
+}
+
+/// Why a key could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// The file could not be read or written.
+    #[error("cannot read or create the seal key file {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The bytes are neither 64 hex digits nor 32 raw bytes.
+    #[error("a seal key must be 64 hex digits or exactly 32 raw bytes (found {0} bytes)")]
+    Format(usize),
+}
+
+impl SealKey {
+    /// A key from its 32 bytes.
+    pub fn from_bytes(bytes: [u8; 32]) -> SealKey {
+        SealKey(bytes)
+    }
+
+    /// A fresh random key.
+    pub fn generate() -> SealKey {
+        SealKey(rand::random())
+    }
+
+    /// The key's 32 bytes.
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The key as 64 hex digits (how key files hold it).
+    pub fn to_hex(&self) -> String {
+        crate::client::hex(&self.0)
+    }
+
+    /// Parses 64 hex digits (surrounding whitespace ignored) or exactly 32 raw bytes.
+    pub fn parse(bytes: &[u8]) -> Result<SealKey, KeyError> {
+        let trimmed = bytes.trim_ascii();
+        if trimmed.len() == 64 && trimmed.iter().all(u8::is_ascii_hexdigit) {
+            let mut key = [0u8; 32];
+            for (i, pair) in trimmed.chunks(2).enumerate() {
+                let text = std::str::from_utf8(pair).map_err(|_| KeyError::Format(bytes.len()))?;
+                key[i] = u8::from_str_radix(text, 16).map_err(|_| KeyError::Format(bytes.len()))?;
+            }
+            return Ok(SealKey(key));
+        }
+        let raw: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| KeyError::Format(bytes.len()))?;
+        Ok(SealKey(raw))
+    }
+
+    /// Reads a key file (64 hex digits, or 32 raw bytes).
+    pub fn from_file(path: &Path) -> Result<SealKey, KeyError> {
+        let bytes = std::fs::read(path).map_err(|source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        SealKey::parse(&bytes)
+    }
+
+    /// The key in `path`, or a new one written there first (64 hex digits, readable by the
+    /// owner only): an arena on SQLite keeps its key beside its database and reuses it on every
+    /// start, so the `info` tokens bots hold stay valid across restarts.
+    pub fn load_or_create(path: &Path) -> Result<SealKey, KeyError> {
+        let io = |source| KeyError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        match options.open(path) {
+            Ok(mut file) => {
+                let key = SealKey::generate();
+                std::io::Write::write_all(&mut file, format!("{}\n", key.to_hex()).as_bytes())
+                    .and_then(|()| file.sync_all())
+                    .map_err(io)?;
+                tracing::info!(path = %path.display(), "created the arena's seal key");
+                Ok(key)
+            }
+            // Made on an earlier start (or by a process racing this one): read it.
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                SealKey::from_file(path)
+            }
+            Err(error) => Err(io(error)),
+        }
+    }
+
+    /// Where an arena on the SQLite file `database` keeps its key: `<database>.seal-key`.
+    pub fn beside(database: &Path) -> PathBuf {
+        let mut path = database.as_os_str().to_owned();
+        path.push(".seal-key");
+        PathBuf::from(path)
+    }
+}
+
+/// The sealing key's ciphers: XChaCha20-Poly1305 for `v1.`, XAES-256-GCM for `v2.` and `i1.`.
+/// Both extend an RFC AEAD of ring's (96-bit nonce) to a 192-bit nonce by deriving a key per
+/// nonce.
+#[derive(Clone)]
+pub struct Sealer {
+    key: [u8; 32],
+    /// AES-256 under the sealing key (XAES-256-GCM's key derivation), its schedule built once.
+    aes: Aes256,
+    /// XAES-256-GCM's K1: AES-256 of the zero block, doubled in GF(2^128) (CMAC's first subkey).
+    k1: [u8; 16],
+}
+
+impl std::fmt::Debug for Sealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sealer(..)")
+    }
+}
+
+impl Sealer {
+    /// The ciphers of `key`.
+    pub fn new(key: &SealKey) -> Sealer {
+        let aes = Aes256::new(&key.0.into());
+        let mut l = [0u8; 16].into();
+        aes.encrypt_block(&mut l);
+        let l = u128::from_be_bytes(l.into());
+        let k1 = ((l << 1) ^ if l >> 127 == 1 { 0x87 } else { 0 }).to_be_bytes();
+        Sealer {
+            key: key.0,
+            aes,
+            k1,
+        }
+    }
+
+    /// The per-token key and the RFC nonce of one 192-bit nonce.
+    fn subkey(&self, format: TokenFormat, nonce: &[u8; NONCE_LEN]) -> Option<(LessSafeKey, Nonce)> {
+        match format {
+            // draft-irtf-cfrg-xchacha-03: HChaCha20 of the key and the nonce's first 16 bytes is
+            // the key of ChaCha20-Poly1305 (RFC 8439), whose nonce is 4 zero bytes then the
+            // nonce's last 8.
+            TokenFormat::V1 => {
+                let mut head = [0u8; 16];
+                head.copy_from_slice(&nonce[..16]);
+                let subkey = chacha20::hchacha::<chacha20::R20>(&self.key.into(), &head.into());
+                let key = UnboundKey::new(&CHACHA20_POLY1305, subkey.as_slice()).ok()?;
+                let mut tail = [0u8; 12];
+                tail[4..].copy_from_slice(&nonce[16..]);
+                Some((LessSafeKey::new(key), Nonce::assume_unique_for_key(tail)))
+            }
+            // C2SP XAES-256-GCM: the key of AES-256-GCM is AES-256(M1 ^ K1) || AES-256(M2 ^ K1),
+            // Mi = [0, i, 'X', 0] || the nonce's first 12 bytes; its nonce is the last 12.
+            TokenFormat::V2 => {
+                let mut blocks = [1u8, 2].map(|counter| {
+                    let mut block = [0u8; 16];
+                    block[..4].copy_from_slice(&[0, counter, b'X', 0]);
+                    block[4..].copy_from_slice(&nonce[..12]);
+                    for (byte, k) in block.iter_mut().zip(self.k1) {
+                        *byte ^= k;
+                    }
+                    block.into()
+                });
+                self.aes.encrypt_blocks(&mut blocks);
+                let mut subkey = [0u8; 32];
+                subkey[..16].copy_from_slice(&blocks[0]);
+                subkey[16..].copy_from_slice(&blocks[1]);
+                let key = UnboundKey::new(&AES_256_GCM, &subkey).ok()?;
+                let tail: [u8; 12] = nonce[12..].try_into().ok()?;
+                Some((LessSafeKey::new(key), Nonce::assume_unique_for_key(tail)))
+            }
+        }
+    }
+
+    /// Encrypts `text` in place; returns the tag.
+    fn seal(
+        &self,
+        format: TokenFormat,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        text: &mut [u8],
+    ) -> Option<Tag> {
+        let (key, nonce) = self.subkey(format, nonce)?;
+        key.seal_in_place_separate_tag(nonce, Aad::from(aad), text)
+            .ok()
+    }
+
+    /// Authenticates and decrypts `text` in place.
+    fn open(
+        &self,
+        format: TokenFormat,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        text: &mut [u8],
+        tag: &[u8],
+    ) -> Option<()> {
+        let (key, nonce) = self.subkey(format, nonce)?;
+        let tag = Tag::try_from(tag).ok()?;
+        key.open_in_place_separate_tag(nonce, Aad::from(aad), tag, text, 0..)
+            .ok()
+            .map(|_| ())
+    }
+
+    /// Seals `plaintext` (encrypted in its own buffer, no copy) with XAES-256-GCM under `aad`
+    /// into `quote`, `prefix`, base64url of `nonce || ciphertext || tag`, `quote`. The nonce is
+    /// 24 bytes, a whole number of base64 groups, so it is encoded on its own and the rest after.
+    pub fn seal_token(
+        &self,
+        prefix: &str,
+        aad: &[u8],
+        mut plaintext: Vec<u8>,
+        quote: &str,
+    ) -> Option<String> {
+        let nonce: [u8; NONCE_LEN] = rand::random();
+        let tag = self.seal(TokenFormat::V2, &nonce, aad, &mut plaintext)?;
+        plaintext.extend_from_slice(tag.as_ref());
+        let encoded = (NONCE_LEN + plaintext.len()).div_ceil(3) * 4;
+        let mut out = String::with_capacity(2 * quote.len() + prefix.len() + encoded);
+        out.push_str(quote);
+        out.push_str(prefix);
+        URL_SAFE_NO_PAD.encode_append(nonce, &mut out);
+        URL_SAFE_NO_PAD.encode_append(&plaintext, &mut out);
+        out.push_str(quote);
+        Some(out)
+    }
+
+    /// Opens the base64url `body` of a token (`nonce || ciphertext || tag`) sealed with
+    /// `format` under `aad`: its plaintext, or None if it was changed, cut or sealed otherwise.
+    pub fn open_token(&self, format: TokenFormat, aad: &[u8], body: &str) -> Option<Vec<u8>> {
+        let mut bytes = URL_SAFE_NO_PAD.decode_to_vec(body).ok()?;
+        if bytes.len() < NONCE_LEN + TAG_LEN {
+            return None;
+        }
+        let tag_at = bytes.len() - TAG_LEN;
+        let (nonce_and_text, tag) = bytes.split_at_mut(tag_at);
+        let (nonce, text) = nonce_and_text.split_at_mut(NONCE_LEN);
+        let nonce: [u8; NONCE_LEN] = (&*nonce).try_into().ok()?;
+        self.open(format, &nonce, aad, text, tag)?;
+        bytes.truncate(tag_at);
+        bytes.drain(..NONCE_LEN);
+        Some(bytes)
+    }
+
+    /// The `info` token of a position for `claims.seat` of a match: `i1.`, base64url of the
+    /// claims' JSON, `.`, then the state (MessagePack) sealed with XAES-256-GCM under associated
+    /// data that holds the claims. The claims are readable (the bot knows its game, match and
+    /// seat); the state is not, and neither part can be changed or swapped with another token's.
+    pub fn seal_info(&self, state: &dyn Match, claims: &InfoClaims) -> Option<String> {
+        let header = serde_json::to_vec(claims).ok()?;
+        let mut plaintext = Vec::with_capacity(2048);
+        state.save_msgpack(&mut plaintext).ok()?;
+        let mut prefix = String::with_capacity(INFO_PREFIX.len() + header.len() * 4 / 3 + 4);
+        prefix.push_str(INFO_PREFIX);
+        URL_SAFE_NO_PAD.encode_append(&header, &mut prefix);
+        prefix.push('.');
+        self.seal_token(&prefix, &info_aad(&header), plaintext, "")
+    }
+
+    /// Opens an `info` token for `game`: the position and whose it is. Refused (`invalid_info`)
+    /// when it is not an `info` token, was changed or cut, was sealed by another arena, or is of
+    /// another game.
+    pub fn open_info(
+        &self,
+        game: &dyn Game,
+        token: &str,
+    ) -> Result<(Box<dyn Match>, InfoClaims), ServiceError> {
+        let refused = |why: &str| {
+            ServiceError::new(
+                ErrorCode::InvalidInfo,
+                format!("{why}: send the `info` of a move request exactly as the arena sent it"),
+            )
+        };
+        let (header, body) = token
+            .strip_prefix(INFO_PREFIX)
+            .and_then(|rest| rest.split_once('.'))
+            .ok_or_else(|| refused("this is not an `info` token (`i1.` ...)"))?;
+        let header = URL_SAFE_NO_PAD
+            .decode_to_vec(header)
+            .map_err(|_| refused("the `info` token was modified or truncated"))?;
+        let plaintext = self
+            .open_token(TokenFormat::V2, &info_aad(&header), body)
+            .ok_or_else(|| {
+                refused(
+                    "the `info` token was modified, truncated, or sealed by another arena \
+                     (or for another match or seat)",
+                )
+            })?;
+        let claims: InfoClaims = serde_json::from_slice(&header)
+            .map_err(|_| refused("the `info` token was modified or truncated"))?;
+        let id = &game.info().id;
+        if &claims.game != id {
+            return Err(ServiceError::new(
+                ErrorCode::InvalidInfo,
+                format!(
+                    "this `info` token is of the game `{}`, not `{id}`: send it to /v1/games/{}/...",
+                    claims.game, claims.game
+                ),
+            ));
+        }
+        Ok((game.load_msgpack(&plaintext)?, claims))
+    }
+}
+
+/// Prefix of `info` tokens.
+pub const INFO_PREFIX: &str = "i1.";
+
+/// The associated data of an `info` token with these claims (the header's exact bytes).
+fn info_aad(header: &[u8]) -> Vec<u8> {
+    let mut aad = b"cardroom/info/v1\0".to_vec();
+    aad.extend_from_slice(header);
+    aad
+}
+
+/// Whose position an `info` token holds: readable in the token, bound to it by the AEAD.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfoClaims {
+    /// The game id.
+    pub game: String,
+    /// The match.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// The seat whose information the token stands for.
+    pub seat: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `v1.` AEAD is RustCrypto's `XChaCha20Poly1305` byte for byte: each implementation
+    /// opens what the other sealed, and a wrong tag, key or format is refused.
+    #[test]
+    fn the_sealer_is_xchacha20_poly1305_both_ways() {
+        use chacha20poly1305::aead::{AeadInOut, KeyInit};
+        use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+        let key = [42u8; 32];
+        let sealer = Sealer::new(&SealKey(key));
+        let v1 = TokenFormat::V1;
+        let reference = XChaCha20Poly1305::new(&key.into());
+        for length in [0usize, 1, 63, 64, 65, 1300] {
+            let message: Vec<u8> = (0..length).map(|i| (i * 7 + 3) as u8).collect();
+            let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| (i * 11 + length) as u8);
+
+            let mut ours = message.clone();
+            let tag = sealer.seal(v1, &nonce, v1.aad(), &mut ours).expect("seals");
+            let mut theirs = message.clone();
+            let their_tag = reference
+                .encrypt_inout_detached(
+                    &XNonce::from(nonce),
+                    v1.aad(),
+                    theirs.as_mut_slice().into(),
+                )
+                .expect("seals");
+            assert_eq!(ours, theirs, "ciphertext, {length} bytes");
+            assert_eq!(tag.as_ref(), their_tag.as_slice(), "tag, {length} bytes");
+
+            let mut opened = theirs.clone();
+            sealer
+                .open(v1, &nonce, v1.aad(), &mut opened, their_tag.as_slice())
+                .expect("opens theirs");
+            assert_eq!(opened, message);
+            let mut opened = ours.clone();
+            reference
+                .decrypt_inout_detached(
+                    &XNonce::from(nonce),
+                    v1.aad(),
+                    opened.as_mut_slice().into(),
+                    &their_tag,
+                )
+                .expect("theirs opens ours");
+            assert_eq!(opened, message);
+
+            assert_refused(&sealer, v1, &nonce, &ours, tag.as_ref());
+        }
+    }
+
+    /// A sealed text does not open with a changed tag, under another key, or as the other format.
+    fn assert_refused(
+        sealer: &Sealer,
+        format: TokenFormat,
+        nonce: &[u8; NONCE_LEN],
+        sealed: &[u8],
+        tag: &[u8],
+    ) {
+        let aad = format.aad();
+        let mut wrong = tag.to_vec();
+        wrong[0] ^= 1;
+        assert!(
+            sealer
+                .open(format, nonce, aad, &mut sealed.to_vec(), &wrong)
+                .is_none()
+        );
+        let stranger = Sealer::new(&SealKey([43u8; 32]));
+        assert!(
+            stranger
+                .open(format, nonce, aad, &mut sealed.to_vec(), tag)
+                .is_none()
+        );
+        let other = match format {
+            TokenFormat::V1 => TokenFormat::V2,
+            TokenFormat::V2 => TokenFormat::V1,
+        };
+        assert!(
+            sealer
+                .open(other, nonce, aad, &mut sealed.to_vec(), tag)
+                .is_none()
+        );
+    }
+
+    /// `v2.` is XAES-256-GCM: the C2SP specification's test vectors, sealed and opened, and a
+    /// wrong tag, key or format refused.
+    #[test]
+    fn the_sealer_is_xaes_256_gcm() {
+        let hex = |text: &str| -> Vec<u8> {
+            (0..text.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
+                .collect()
+        };
+        // key byte, associated data, ciphertext || tag (C2SP XAES-256-GCM.md)
+        let vectors: [(u8, &[u8], &str); 2] = [
+            (
+                1,
+                b"",
+                "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+            ),
+            (
+                3,
+                b"c2sp.org/XAES-256-GCM",
+                "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d",
+            ),
+        ];
+        let nonce: &[u8; NONCE_LEN] = b"ABCDEFGHIJKLMNOPQRSTUVWX";
+        for (key_byte, aad, expected) in vectors {
+            let sealer = Sealer::new(&SealKey([key_byte; 32]));
+            let mut text = b"XAES-256-GCM".to_vec();
+            let tag = sealer
+                .seal(TokenFormat::V2, nonce, aad, &mut text)
+                .expect("seals");
+            text.extend_from_slice(tag.as_ref());
+            assert_eq!(text, hex(expected), "key {key_byte:#04x}");
+        }
+
+        let sealer = Sealer::new(&SealKey([42u8; 32]));
+        let v2 = TokenFormat::V2;
+        for length in [0usize, 1, 63, 64, 65, 1300] {
+            let message: Vec<u8> = (0..length).map(|i| (i * 7 + 3) as u8).collect();
+            let nonce: [u8; NONCE_LEN] = std::array::from_fn(|i| (i * 11 + length) as u8);
+            let mut sealed = message.clone();
+            let tag = sealer
+                .seal(v2, &nonce, v2.aad(), &mut sealed)
+                .expect("seals");
+            let mut opened = sealed.clone();
+            sealer
+                .open(v2, &nonce, v2.aad(), &mut opened, tag.as_ref())
+                .expect("opens");
+            assert_eq!(opened, message);
+            assert_refused(&sealer, v2, &nonce, &sealed, tag.as_ref());
+        }
+    }
+
+    #[test]
+    fn a_key_parses_from_hex_or_raw_bytes() {
+        let hex = "00".repeat(31) + "ff\n";
+        assert_eq!(SealKey::parse(hex.as_bytes()).unwrap().0[31], 0xff);
+        assert_eq!(SealKey::parse(&[3u8; 32]).unwrap().0, [3u8; 32]);
+        assert!(SealKey::parse(b"short").is_err());
+        let key = SealKey::generate();
+        assert_eq!(SealKey::parse(key.to_hex().as_bytes()).unwrap(), key);
+    }
+
+    /// An `info` token opens to the same position and claims; a changed claim (another match
+    /// or seat spliced onto the sealed part), a cut token, another key and another game are
+    /// refused as `invalid_info`.
+    #[test]
+    fn info_tokens_are_bound_to_their_game_match_and_seat() {
+        let sealer = Sealer::new(&SealKey([5; 32]));
+        let game = engine::registry::find("twenty_two").expect("twenty_two");
+        let setup = engine::NewGame {
+            players: 4,
+            seed: 3,
+            ..engine::NewGame::default()
+        };
+        let state = game.start(&setup).expect("start");
+        let claims = InfoClaims {
+            game: "twenty_two".into(),
+            match_id: "m_1".into(),
+            seat: 2,
+        };
+        let token = sealer.seal_info(state.as_ref(), &claims).expect("seals");
+        assert!(token.starts_with(INFO_PREFIX));
+        let (opened, opened_claims) = sealer.open_info(game, &token).expect("opens");
+        assert_eq!(opened.save_json(), state.save_json());
+        assert_eq!(opened_claims, claims);
+
+        let refused = |token: &str, game: &dyn Game| {
+            sealer
+                .open_info(game, token)
+                .map(|_| ())
+                .expect_err("refused")
+        };
+        let sealed_part = token.rsplit_once('.').expect("two parts").1;
+        for other in [
+            InfoClaims {
+                seat: 1,
+                ..claims.clone()
+            },
+            InfoClaims {
+                match_id: "m_2".into(),
+                ..claims.clone()
+            },
+        ] {
+            let header = URL_SAFE_NO_PAD.encode_to_string(serde_json::to_vec(&other).unwrap());
+            let spliced = format!("{INFO_PREFIX}{header}.{sealed_part}");
+            assert_eq!(refused(&spliced, game).code, ErrorCode::InvalidInfo);
+        }
+        assert_eq!(
+            refused(&token[..token.len() - 5], game).code,
+            ErrorCode::InvalidInfo
+        );
+        let stranger = Sealer::new(&SealKey([6; 32]));
+        assert!(stranger.open_info(game, &token).is_err());
+        let short = engine::registry::find("twenty_two_short").expect("twenty_two_short");
+        let other_game = refused(&token, short);
+        assert_eq!(other_game.code, ErrorCode::InvalidInfo);
+        assert!(
+            other_game.detail.contains("twenty_two"),
+            "{}",
+            other_game.detail
+        );
+    }
+
+    /// A key file is created readable by its owner only, and read back on the next start.
+    #[test]
+    fn a_key_file_is_created_once_and_reused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = SealKey::beside(&dir.path().join("arena.db"));
+        assert!(path.ends_with("arena.db.seal-key"));
+        let created = SealKey::load_or_create(&path).expect("created");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).expect("file").permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert_eq!(SealKey::load_or_create(&path).expect("reused"), created);
+    }
+}
