@@ -89,6 +89,16 @@ impl StateCodec {
         sealer.open_info(game, token)
     }
 
+    /// The seed sampling uses for a hidden position (`token`: a sealed state or an `info`
+    /// token, as sent) and a client's `seed` ([`Sealer::sampling_seed`], under the key that
+    /// opened it); a transparent position's (`None`) is the client's own.
+    pub fn sampling_seed(&self, token: Option<&str>, seed: u64) -> u64 {
+        match (token, self.info.as_deref().or(self.cipher.as_ref())) {
+            (Some(token), Some(sealer)) => sealer.sampling_seed(token, seed),
+            _ => seed,
+        }
+    }
+
     /// True if this codec seals the states it returns.
     pub fn is_sealed(&self) -> bool {
         self.cipher.is_some()

@@ -214,6 +214,24 @@ impl Sealer {
         }
     }
 
+    /// The seed that samples from a hidden position (a sealed state or an `info` token, `token`
+    /// as sent) for a client's `seed`: HMAC-SHA256 under the key of `token` and `seed`, cut to 53
+    /// bits. Sampling draws its permutations from the seed starting from the real deal's order,
+    /// so a client who knew the seed used could undo them and read where the hidden cards lie;
+    /// keyed, the same request still gives the same samples while the seed used stays unknown.
+    pub fn sampling_seed(&self, token: &str, seed: u64) -> u64 {
+        use hmac::{KeyInit as _, Mac as _};
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.key)
+            .expect("HMAC takes any key length");
+        mac.update(b"cardroom sampling seed\0");
+        mac.update(token.as_bytes());
+        mac.update(&seed.to_le_bytes());
+        let digest = mac.finalize().into_bytes();
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        u64::from_le_bytes(first) & engine::rng::MAX_SEED
+    }
+
     /// The per-token key and the RFC nonce of one 192-bit nonce.
     fn subkey(&self, format: TokenFormat, nonce: &[u8; NONCE_LEN]) -> Option<(LessSafeKey, Nonce)> {
         match format {

@@ -188,6 +188,57 @@ async fn info_from_a_move_request_determinizes_rolls_out_and_refuses_changes() {
     )
     .await;
     assert_eq!(named.1["states"], sampled.1["states"]);
+
+    // The seed a client gives is not the seed sampling uses: sampling permutes from the real
+    // deal's order, so with the seed used a client could undo a sample and read the hidden
+    // cards. The real position, rebuilt once the match is over (its seed revealed), sampled
+    // with the same client seed gives other deals.
+    let shown: Value = http
+        .get(format!(
+            "{}/v1/matches/{}",
+            app.base,
+            request["match"].as_str().expect("match")
+        ))
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    let played = request["history"].as_array().expect("full history").len();
+    let actions: Vec<Value> = shown["moves"].as_array().expect("moves")[..played]
+        .iter()
+        .map(|m| json!({"seat": m["seat"], "action": m["action"]}))
+        .collect();
+    let replayed = post(
+        &http,
+        op(GAME, "replay"),
+        &json!({"players": 3, "seed": shown["seed"], "actions": actions}),
+    )
+    .await;
+    assert_eq!(replayed.0, 200, "{}", replayed.1);
+    let (status, view) = post(
+        &http,
+        op(GAME, "view"),
+        &json!({"state": replayed.1["step"]["state"], "seat": seat}),
+    )
+    .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(
+        view["view"], request["view"],
+        "the rebuilt position is the request's"
+    );
+    let from_the_real_state = post(
+        &http,
+        op(GAME, "determinize"),
+        &json!({"state": replayed.1["step"]["state"], "seat": seat, "count": 4, "seed": 3}),
+    )
+    .await;
+    assert_eq!(from_the_real_state.0, 200, "{}", from_the_real_state.1);
+    assert_ne!(
+        from_the_real_state.1["states"], sampled.1["states"],
+        "the info token's samples must not be reproducible from the client's seed"
+    );
     let other_seat = (seat + 1) % 3;
     for (endpoint, body) in [
         (

@@ -355,8 +355,8 @@ pub async fn determinize(
             request.seat,
             request.info.as_deref(),
         )?;
+        let mut rng = position.sampling_rng(&codec, seed);
         let (state, seat) = (position.state, position.seat);
-        let mut rng = engine::rng::PlayoutRng::new(seed);
         let states = (0..request.count)
             .map(|_| {
                 let sample = state
@@ -378,6 +378,16 @@ struct Position {
     /// Whether the holder may see the whole state: a transparent one. A sealed state or an
     /// `info` token stands for what `seat` may know only.
     transparent: bool,
+    /// The sealed state or `info` token as sent: sampling from it is seeded through the key
+    /// ([`StateCodec::sampling_seed`]), so no client seed can undo a sample back to the deal.
+    hidden_token: Option<String>,
+}
+
+impl Position {
+    /// The random numbers that sample from this position for a client's `seed`.
+    fn sampling_rng(&self, codec: &StateCodec, seed: u64) -> engine::rng::PlayoutRng {
+        engine::rng::PlayoutRng::new(codec.sampling_seed(self.hidden_token.as_deref(), seed))
+    }
 }
 
 impl Position {
@@ -394,10 +404,12 @@ impl Position {
                 let Some(seat) = seat else {
                     return Err(invalid("`seat` is needed with `state`".into()));
                 };
+                let token: Option<String> = serde_json::from_str::<String>(state.get()).ok();
                 Position {
-                    transparent: !state.get().starts_with('"'),
+                    transparent: token.is_none(),
                     state: codec.decode_raw(game, state)?,
                     seat,
+                    hidden_token: token,
                 }
             }
             (None, Some(info)) => {
@@ -412,6 +424,7 @@ impl Position {
                     state,
                     seat: claims.seat,
                     transparent: false,
+                    hidden_token: Some(info.to_string()),
                 }
             }
             (Some(_), Some(_)) => {
@@ -494,6 +507,7 @@ fn run_rollouts(
         request.seat,
         request.info.as_deref(),
     )?;
+    let mut rng = position.sampling_rng(codec, seed);
     let (state, seat, determinized) = (position.state, position.seat, !position.transparent);
     if state.is_over() {
         return Err(ServiceError::new(ErrorCode::GameOver, "the game is over"));
@@ -538,7 +552,6 @@ fn run_rollouts(
         RolloutPolicy::Heuristic => Rollout::Heuristic { percent: 100 },
     };
     let cpu = cpu_time::ThreadTime::now();
-    let mut rng = engine::rng::PlayoutRng::new(seed);
     let plan = RolloutPlan {
         actions: &indices,
         count: request.count,
