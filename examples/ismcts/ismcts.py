@@ -378,7 +378,8 @@ def serve(args):
             if not verified(secret, self.headers, body):
                 return self.answer(401, {"error": "bad signature"})
             if self.path != "/move":
-                return self.answer(204 if self.path in ("/start", "/end") else 404, {})
+                # `/start` and `/end` notices: any 2xx will do.
+                return self.answer(200 if self.path in ("/start", "/end") else 404, {})
             request = json.loads(body)
             game, seat, legal = request["game"], request["seat"], request["legal_actions"]
             server = Server(args.cardroom)

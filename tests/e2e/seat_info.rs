@@ -91,7 +91,17 @@ async fn play_match(
     .await;
     assert_eq!(status, 202, "{created}");
     let id = created["id"].as_str().expect("id");
-    for _ in 0..1200 {
+    let shown = finished(http, base, id).await;
+    assert_eq!(shown["result"]["faults"], json!([0, 0, 0]), "{shown}");
+    bot.requests()
+        .into_iter()
+        .filter(|r| r["match"] == id)
+        .collect()
+}
+
+/// `GET /v1/matches/{id}` once the match has finished (within two minutes).
+async fn finished(http: &reqwest::Client, base: &str, id: &str) -> Value {
+    for _ in 0..2400 {
         let shown: Value = http
             .get(format!("{base}/v1/matches/{id}"))
             .send()
@@ -101,12 +111,7 @@ async fn play_match(
             .await
             .expect("json");
         if shown["status"] == "finished" {
-            assert_eq!(shown["result"]["faults"], json!([0, 0, 0]), "{shown}");
-            return bot
-                .requests()
-                .into_iter()
-                .filter(|r| r["match"] == id)
-                .collect();
+            return shown;
         }
         assert_ne!(shown["status"], "aborted", "{shown}");
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -452,30 +457,19 @@ async fn the_ismcts_example_plays_in_the_arena_from_info() {
     .await;
     assert_eq!(status, 202, "{created}");
     let id = created["id"].as_str().expect("id");
-    let mut searched = 0;
-    for _ in 0..2400 {
-        let shown: Value = http
-            .get(format!("{}/v1/matches/{id}", app.base))
-            .send()
-            .await
-            .expect("get")
-            .json()
-            .await
-            .expect("json");
-        if shown["status"] == "finished" {
-            assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
-            for played in shown["moves"].as_array().expect("moves") {
-                let comment = played["comment"].as_str().unwrap_or_default();
-                if played["seat"] == 0 && comment.ends_with(" calls") {
-                    searched += 1;
-                }
-            }
-            assert!(searched > 0, "no move was searched: {shown}");
-            app.stop().await;
-            return;
-        }
-        assert_ne!(shown["status"], "aborted", "{shown}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the match with ismcts.py did not finish");
+    let shown = finished(&http, &app.base, id).await;
+    assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
+    let searched = shown["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|played| {
+            played["seat"] == 0
+                && played["comment"]
+                    .as_str()
+                    .is_some_and(|comment| comment.ends_with(" calls"))
+        })
+        .count();
+    assert!(searched > 0, "no move was searched: {shown}");
+    app.stop().await;
 }
