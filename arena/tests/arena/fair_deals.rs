@@ -6,7 +6,7 @@ use crate::support::{
     ADMIN_TOKEN, Behavior, register, spawn_app, spawn_arena_with, spawn_bot, two_player_game,
 };
 use arena::commitment::seed_commitment;
-use arena::store::AbortReason;
+use arena::store::{AbortReason, MatchStatus};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -133,6 +133,8 @@ async fn a_running_matchs_seed_shows_nowhere_and_its_commitment_checks_out_at_th
     let mut old = arena.store().get_match(&id).await.unwrap().unwrap();
     old.id = "m_00000000000000ab".into();
     old.seed_salt = None;
+    // Inserted as it was stored then: queued (an insert keeps the record's status).
+    old.status = MatchStatus::Queued;
     arena.store().insert_match(&old).await.expect("insert");
     let shown = get_json(&http, format!("{base}/v1/matches/{}", old.id)).await;
     assert_eq!(shown["seed_commitment"], Value::Null);
