@@ -247,9 +247,9 @@ pub struct StreamMove {
     pub match_id: String,
     /// This request's id: the answer names it (an answer to an older one is 409 `stale_request`).
     pub request_id: String,
-    /// The index of the first move in `history` (0: the whole history).
-    pub history_from: usize,
-    /// The move request.
+    /// The move request. On the stream its `history_from` is always there: the moves since the
+    /// seat's previous request in the match, and the whole history (`history_from` 0) on the
+    /// first request of a run and on the pending move a (re)connection receives.
     #[serde(flatten)]
     pub request: MoveRequest,
 }

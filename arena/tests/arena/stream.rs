@@ -329,3 +329,65 @@ async fn the_ladder_schedules_a_stream_bot_only_while_it_is_connected() {
     let start = stream.next_of("match_start").await;
     assert_eq!(start["match_id"], scheduled[0].as_str());
 }
+
+/// A stream is always in delta mode: each `move` line carries the moves since the seat's previous
+/// request (`history_from` > 0 after the first), and a new connection gets its pending move with
+/// the whole history, the same list the deltas built.
+#[tokio::test]
+async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
+    let arena = spawn_arena("stream-delta").await;
+    let base = spawn_app(&arena).await;
+    let game = two_player_game();
+    let (stream_id, token) = register_stream_bot(&base, "delta streamer", &game).await;
+    let url_bot = spawn_bot(Behavior::Good).await;
+    let url_id = register(&arena, &url_bot, &game).await;
+    let (_, _, mut first) = Stream::connect(&base, &token).await;
+    let (status, created) = post(
+        &base,
+        "/v1/matches",
+        None,
+        &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 10000, "seed": 11}),
+    )
+    .await;
+    assert_eq!(status, 202, "{created}");
+    let match_id = created["id"].as_str().expect("id").to_string();
+
+    // What the bot keeps: cut to `history_from`, then append.
+    let mut kept: Vec<Value> = Vec::new();
+    let mut deltas = 0;
+    let pending = loop {
+        let line = first.next_of("move").await;
+        let from = line["history_from"].as_u64().expect("history_from") as usize;
+        assert!(from <= kept.len(), "{from} > {}", kept.len());
+        kept.truncate(from);
+        kept.extend(line["history"].as_array().expect("history").iter().cloned());
+        if from > 0 {
+            deltas += 1;
+        }
+        if deltas == 3 {
+            break line;
+        }
+        let (status, body) = answer(&base, &token, &line, &line["legal_actions"][0]).await;
+        assert_eq!(status, 204, "{body}");
+    };
+
+    // Connected again before answering: the same request, with the whole history.
+    let (_, _, mut second) = Stream::connect(&base, &token).await;
+    let again = second.next_of("move").await;
+    assert_eq!(again["request_id"], pending["request_id"]);
+    assert_eq!(again["history_from"], 0);
+    assert_eq!(
+        again["history"],
+        Value::Array(kept.clone()),
+        "the deltas rebuilt the whole history"
+    );
+    assert!(
+        pending["history"].as_array().expect("history").len() < kept.len(),
+        "the delta line is shorter than the whole history"
+    );
+    let (status, body) = answer(&base, &token, &again, &again["legal_actions"][0]).await;
+    assert_eq!(status, 204, "{body}");
+    play_to_the_end(&base, &token, &mut second).await;
+    let shown = wait_finished(&base, &match_id).await;
+    assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
+}
