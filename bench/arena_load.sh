@@ -201,7 +201,7 @@ if wants stream; then
         for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
       else
         registered=$(json "$base/v1/bots" "{\"name\":\"stream-$i\",\"transport\":\"stream\",\"games\":[\"twenty_two\"]}")
-        CARDROOM_TOKEN=$(jq -r .token <<<"$registered") $STARTER --connect "$base" 2>/dev/null & BOT_PIDS+=($!)
+        CARDROOM_TOKEN=$(jq -r .token <<<"$registered") $STARTER --connect "$base" >/dev/null 2>&1 & BOT_PIDS+=($!)
       fi
       ids+=("$(jq -r .id <<<"$registered")")
     done
