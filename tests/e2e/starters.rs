@@ -88,25 +88,19 @@ struct BotProcess {
 }
 
 impl BotProcess {
-    /// Starts `starter` on a free port of 127.0.0.1, with `secret` as `CARDROOM_SIGNING_SECRET`
-    /// (none: the bot accepts unsigned requests, as for its first registration probe).
-    fn start(starter: Starter, secret: Option<&str>) -> BotProcess {
+    /// Runs `command` (a starter's, with its mode's flags) with stdout piped and stderr in a log
+    /// file, and returns the process with the first line it printed (within 60 s).
+    fn spawn(starter: Starter, mut command: Command) -> (BotProcess, Option<String>) {
         let log = std::env::temp_dir().join(format!(
             "cardroom-starter-{}-{}-{}.log",
             starter.name(),
             std::process::id(),
             unique()
         ));
-        let mut command = starter.command();
         command
-            .args(["--port", "0", "--host", "127.0.0.1"])
-            .env_remove("CARDROOM_SIGNING_SECRET")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).expect("a log file"));
-        if let Some(secret) = secret {
-            command.env("CARDROOM_SIGNING_SECRET", secret);
-        }
         let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
@@ -118,18 +112,34 @@ impl BotProcess {
             // Keep reading so the bot never writes into a closed pipe.
             for _ in lines {}
         });
-        let first = receiver.recv_timeout(Duration::from_secs(60));
-        let url = match &first {
-            Ok(Some(Ok(line))) => line.strip_prefix("listening on ").map(str::to_string),
+        let first = match receiver.recv_timeout(Duration::from_secs(60)) {
+            Ok(Some(Ok(line))) => Some(line),
             _ => None,
         };
-        let mut bot = BotProcess {
+        let bot = BotProcess {
             child,
             url: String::new(),
             log,
         };
-        match url {
-            Some(url) => bot.url = url,
+        (bot, first)
+    }
+
+    /// Starts `starter` on a free port of 127.0.0.1, with `secret` as `CARDROOM_SIGNING_SECRET`
+    /// (none: the bot accepts unsigned requests, as for its first registration probe).
+    fn start(starter: Starter, secret: Option<&str>) -> BotProcess {
+        let mut command = starter.command();
+        command
+            .args(["--port", "0", "--host", "127.0.0.1"])
+            .env_remove("CARDROOM_SIGNING_SECRET");
+        if let Some(secret) = secret {
+            command.env("CARDROOM_SIGNING_SECRET", secret);
+        }
+        let (mut bot, first) = BotProcess::spawn(starter, command);
+        match first
+            .as_deref()
+            .and_then(|line| line.strip_prefix("listening on "))
+        {
+            Some(url) => bot.url = url.to_string(),
             None => panic!(
                 "{} did not print `listening on http://...` ({first:?}); its log:\n{}",
                 starter.name(),
@@ -423,35 +433,15 @@ async fn the_python_starter_plays_a_match_to_the_end_without_fault() {
 /// Starts `starter` in stream mode (`--connect URL --token T`, as its README shows) and waits
 /// for its first line on stdout, `connected to URL`.
 async fn connect_starter(starter: Starter, base: &str, token: &str) -> BotProcess {
-    let log = std::env::temp_dir().join(format!(
-        "cardroom-starter-{}-stream-{}-{}.log",
-        starter.name(),
-        std::process::id(),
-        unique()
-    ));
     let mut command = starter.command();
-    command
-        .args(["--connect", base, "--token", token])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).expect("a log file"));
-    let mut child = command.spawn().expect("start the starter");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let bot = BotProcess {
-        child,
-        url: String::new(),
-        log,
-    };
-    let first = tokio::task::spawn_blocking(move || {
-        let mut lines = BufReader::new(stdout).lines();
-        let first = lines.next();
-        std::thread::spawn(move || for _ in lines {});
-        first
-    })
-    .await
-    .expect("read stdout");
+    command.args(["--connect", base, "--token", token]);
+    let (bot, first) = tokio::task::spawn_blocking(move || BotProcess::spawn(starter, command))
+        .await
+        .expect("start the starter");
     assert!(
-        matches!(&first, Some(Ok(line)) if line.starts_with("connected to ")),
+        first
+            .as_deref()
+            .is_some_and(|line| line.starts_with("connected to ")),
         "{starter:?}: {first:?}\n{}",
         bot.log_text()
     );
