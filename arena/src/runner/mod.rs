@@ -276,7 +276,7 @@ impl Runner {
             record,
         };
         if logged.is_empty() {
-            self.notify_start(&table);
+            self.notify_start(&table).await;
         }
         Ok(ControlFlow::Continue(table))
     }
@@ -386,8 +386,9 @@ impl Runner {
         Ok(ControlFlow::Continue(()))
     }
 
-    /// Tells every seat's bot the match starts (not awaited: a notice is best effort).
-    fn notify_start(&self, table: &Table) {
+    /// Tells every seat's bot the match starts (a URL bot's notice is not awaited: it is best
+    /// effort; a stream bot's line is published before any `move` line of the match).
+    async fn notify_start(&self, table: &Table) {
         let record = &table.record;
         let seats: Vec<SeatInfo> = table
             .seats
@@ -416,7 +417,8 @@ impl Runner {
                 // A person's page reads the table.
                 Transport::Person => continue,
                 Transport::Stream => {
-                    self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice);
+                    self.tell_outside(&table.seats[seat].id, "match_start", &record.id, &notice)
+                        .await;
                     continue;
                 }
                 Transport::Url => {}
@@ -428,9 +430,10 @@ impl Runner {
         }
     }
 
-    /// Publishes a notice line (`match_start`, `match_end`) to an outside seat's bot (not
-    /// awaited: a notice is best effort).
-    fn tell_outside(
+    /// Publishes a notice line (`match_start`, `match_end`) to an outside seat's bot, in order
+    /// with the match's `move` lines (a spawned publish could let the first `move` overtake
+    /// `match_start`); a failure is logged, not fatal: a notice is best effort.
+    async fn tell_outside(
         &self,
         bot_id: &str,
         kind: &str,
@@ -440,17 +443,14 @@ impl Runner {
         let Some(line) = outside::notice_line(kind, match_id, notice) else {
             return;
         };
-        let bus = self.bus.clone();
         let topic = topic::bot(bot_id);
-        tokio::spawn(async move {
-            if let Err(error) = bus.publish(&topic, line).await {
-                tracing::info!(
-                    topic,
-                    error = format!("{error:#}"),
-                    "a notice was not published (ignored)"
-                );
-            }
-        });
+        if let Err(error) = self.bus.publish(&topic, line).await {
+            tracing::info!(
+                topic,
+                error = format!("{error:#}"),
+                "a notice was not published (ignored)"
+            );
+        }
     }
 
     /// Plays `seat`'s move: asks its bot unless the seat is disqualified or flagged, plays the
@@ -780,14 +780,14 @@ impl Runner {
                 moves = table.history.len(),
                 "match finished"
             );
-            self.notify_end(&table, &result);
+            self.notify_end(&table, &result).await;
             self.update_health(&table, &result).await?;
         }
         Ok(Outcome::Finished(finished))
     }
 
-    /// Tells every seat's bot the result (not awaited: a notice is best effort).
-    fn notify_end(&self, table: &Table, result: &MatchResult) {
+    /// Tells every seat's bot the result (a URL bot's notice is not awaited: it is best effort).
+    async fn notify_end(&self, table: &Table, result: &MatchResult) {
         let result = result.to_object();
         for (seat, target) in table.targets.iter().enumerate() {
             let notice = EndNotice {
@@ -804,7 +804,8 @@ impl Runner {
                         "match_end",
                         &table.record.id,
                         &notice,
-                    );
+                    )
+                    .await;
                     continue;
                 }
                 Transport::Url => {}

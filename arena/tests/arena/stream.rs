@@ -159,12 +159,15 @@ async fn a_stream_bot_plays_a_whole_match_against_a_url_bot() {
     assert_eq!(status, 202, "{created}");
     let match_id = created["id"].as_str().expect("id").to_string();
 
-    let start = stream.next_of("match_start").await;
+    // The start comes first, then the first move: nothing is skipped.
+    let start = stream.next().await.expect("the stream is open");
+    assert_eq!(start["type"], "match_start", "{start}");
     assert_eq!(start["match_id"], match_id.as_str());
     assert_eq!(start["match"], match_id.as_str());
     assert_eq!(start["seat"], 0);
     // The first move: the fields of a URL bot's move request, and what the answer names.
-    let first = stream.next_of("move").await;
+    let first = stream.next().await.expect("the stream is open");
+    assert_eq!(first["type"], "move", "{first}");
     assert_eq!(first["match"], match_id.as_str());
     assert_eq!(first["history_from"], 0);
     assert!(first["history"].is_array() && first["view"].is_object());
