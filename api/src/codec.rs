@@ -14,12 +14,12 @@
 //!   parsing text, so a sealed apply costs no more than a transparent one.
 
 use crate::error::{ErrorCode, ServiceError};
+use arena::Arena;
 use arena::seal::{InfoClaims, Sealer};
 pub use arena::seal::{KeyError, SealKey, TokenFormat};
 use engine::{Game, Match};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::sync::Arc;
 
 /// Prefix of the sealed tokens this server issues (format version 2).
 pub const SEAL_PREFIX: &str = TokenFormat::V2.prefix();
@@ -29,8 +29,9 @@ pub const SEAL_PREFIX: &str = TokenFormat::V2.prefix();
 pub struct StateCodec {
     cipher: Option<Sealer>,
     require_sealed: bool,
-    /// The arena's ciphers, which open the `info` tokens of its move requests (None: no arena).
-    info: Option<Arc<Sealer>>,
+    /// The arena, which rebuilds the positions the `info` tokens of its move requests name
+    /// (None: no arena).
+    info: Option<Arena>,
 }
 
 impl std::fmt::Debug for StateCodec {
@@ -68,32 +69,33 @@ impl StateCodec {
         }
     }
 
-    /// The same codec, opening the `info` tokens the arena seals with `sealer`.
-    pub fn with_info(mut self, sealer: Arc<Sealer>) -> StateCodec {
-        self.info = Some(sealer);
+    /// The same codec, opening the `info` tokens of `arena`'s move requests.
+    pub fn with_info(mut self, arena: Arena) -> StateCodec {
+        self.info = Some(arena);
         self
     }
 
     /// Opens an arena move request's `info` token for `game`: the position and whose it is.
-    pub fn open_info(
+    pub async fn open_info(
         &self,
         game: &dyn Game,
         token: &str,
     ) -> Result<(Box<dyn Match>, InfoClaims), ServiceError> {
-        let Some(sealer) = &self.info else {
+        let Some(arena) = &self.info else {
             return Err(ServiceError::new(
                 ErrorCode::InvalidInfo,
                 "this server runs no arena, so it opens no `info` token: send `state` and `seat`",
             ));
         };
-        sealer.open_info(game, token)
+        arena.open_info(game, token).await
     }
 
     /// The seed sampling uses for a hidden position (`token`: a sealed state or an `info`
     /// token, as sent) and a client's `seed` ([`Sealer::sampling_seed`], under the key that
     /// opened it); a transparent position's (`None`) is the client's own.
     pub fn sampling_seed(&self, token: Option<&str>, seed: u64) -> u64 {
-        match (token, self.info.as_deref().or(self.cipher.as_ref())) {
+        let arena = self.info.as_ref().map(|arena| arena.sealer().as_ref());
+        match (token, arena.or(self.cipher.as_ref())) {
             (Some(token), Some(sealer)) => sealer.sampling_seed(token, seed),
             _ => seed,
         }

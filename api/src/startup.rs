@@ -143,7 +143,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     let openapi = Arc::new(crate::openapi::document());
     // With an arena, `/determinize` and `/rollouts` open the `info` of its move requests.
     let codec = web::Data::new(match &config.arena {
-        Some(arena) => config.codec.clone().with_info(arena.sealer().clone()),
+        Some(arena) => config.codec.clone().with_info(arena.clone()),
         None => config.codec.clone(),
     });
     let metrics = web::Data::new(Metrics::default());

@@ -829,7 +829,7 @@ mod tests {
                 deadline_ms: 1000,
                 time_left_ms: None,
                 history_from,
-                info: Some("i1.e30.AAAA"),
+                info: Some("i2.m_1.0.0.AAAAAAAAAAAAAAAAAAAAAA"),
                 state: None,
             }
         }

@@ -18,15 +18,14 @@
 //! derived key, and a repeated nonce is as unlikely as with XChaCha20 (2^-80 after 2^56 tokens).
 //!
 //! The rules API's state tokens (`v1.`/`v2.`) live in the api crate's codec; the arena issues
-//! [`info`](Sealer::seal_info) tokens (`i1.`): the position sealed with XAES-256-GCM, bound to a
-//! game, a match and a seat by the associated data, which the rules API opens for
+//! [`info`](Sealer::seal_info) tokens (`i2.`): a match, a seat and a move count under an
+//! HMAC-SHA256 tag, which the rules API resolves from the match's stored moves for
 //! `/determinize` and `/rollouts` without telling the bot anything it may not know.
 
 use crate::problem::{ErrorCode, ServiceError};
 use aes::Aes256;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use base64_simd::URL_SAFE_NO_PAD;
-use engine::{Game, Match};
 use ring::aead::{AES_256_GCM, Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, Tag, UnboundKey};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -339,86 +338,112 @@ impl Sealer {
         Some(bytes)
     }
 
-    /// The `info` token of a position for `claims.seat` of a match: `i1.`, base64url of the
-    /// claims' JSON, `.`, then the state (MessagePack) sealed with XAES-256-GCM under associated
-    /// data that holds the claims. The claims are readable (the bot knows its game, match and
-    /// seat); the state is not, and neither part can be changed or swapped with another token's.
-    pub fn seal_info(&self, state: &dyn Match, claims: &InfoClaims) -> Option<String> {
-        let header = serde_json::to_vec(claims).ok()?;
-        let mut plaintext = Vec::with_capacity(2048);
-        state.save_msgpack(&mut plaintext).ok()?;
-        let mut prefix = String::with_capacity(INFO_PREFIX.len() + header.len() * 4 / 3 + 4);
-        prefix.push_str(INFO_PREFIX);
-        URL_SAFE_NO_PAD.encode_append(&header, &mut prefix);
-        prefix.push('.');
-        self.seal_token(&prefix, &info_aad(&header), plaintext, "")
+    /// The `info` token of the position before move `claims.moves` of a match, for
+    /// `claims.seat`: `i2.<match>.<seat>.<moves>.<tag>`, the tag being HMAC-SHA256 under the seal
+    /// key of the game and the claims, cut to 128 bits. The token names the position; the arena
+    /// rebuilds it from the match's stored moves ([`crate::Arena::open_info`]). A token of the
+    /// whole sealed state was 2 KB in a twenty_two request (more than the rest of it in delta
+    /// mode); this one is about 50 bytes, and neither its claims nor its tag can be changed.
+    pub fn seal_info(&self, claims: &InfoClaims) -> String {
+        let mut token = format!(
+            "{INFO_PREFIX}{}.{}.{}.",
+            claims.match_id, claims.seat, claims.moves
+        );
+        use hmac::Mac as _;
+        let tag = self.info_mac(claims).finalize().into_bytes();
+        URL_SAFE_NO_PAD.encode_append(&tag[..INFO_TAG_LEN], &mut token);
+        token
     }
 
-    /// Opens an `info` token for `game`: the position and whose it is. Refused (`invalid_info`)
-    /// when it is not an `info` token, was changed or cut, was sealed by another arena, or is of
-    /// another game.
-    pub fn open_info(
-        &self,
-        game: &dyn Game,
-        token: &str,
-    ) -> Result<(Box<dyn Match>, InfoClaims), ServiceError> {
-        let refused = |why: &str| {
+    /// The claims an `info` token states, unchecked: [`Sealer::check_info`] checks them against
+    /// its tag once the match's game is known.
+    pub fn read_info(token: &str) -> Result<(InfoClaims, &str), ServiceError> {
+        let refused = || {
             ServiceError::new(
                 ErrorCode::InvalidInfo,
-                format!("{why}: send the `info` of a move request exactly as the arena sent it"),
+                format!(
+                    "this is not an `info` token ({INFO_PREFIX}<match>.<seat>.<moves>.<tag>): send the `info` of a move request exactly as the arena sent it"
+                ),
             )
         };
-        let (header, body) = token
-            .strip_prefix(INFO_PREFIX)
-            .and_then(|rest| rest.split_once('.'))
-            .ok_or_else(|| refused("this is not an `info` token (`i1.` ...)"))?;
-        let header = URL_SAFE_NO_PAD
-            .decode_to_vec(header)
-            .map_err(|_| refused("the `info` token was modified or truncated"))?;
-        let plaintext = self
-            .open_token(TokenFormat::V2, &info_aad(&header), body)
-            .ok_or_else(|| {
-                refused(
-                    "the `info` token was modified, truncated, or sealed by another arena \
-                     (or for another match or seat)",
-                )
-            })?;
-        let claims: InfoClaims = serde_json::from_slice(&header)
-            .map_err(|_| refused("the `info` token was modified or truncated"))?;
-        let id = &game.info().id;
-        if &claims.game != id {
-            return Err(ServiceError::new(
-                ErrorCode::InvalidInfo,
-                format!(
-                    "this `info` token is of the game `{}`, not `{id}`: send it to /v1/games/{}/...",
-                    claims.game, claims.game
-                ),
-            ));
+        let rest = token.strip_prefix(INFO_PREFIX).ok_or_else(refused)?;
+        let mut parts = rest.split('.');
+        let (Some(match_id), Some(seat), Some(moves), Some(tag), None) = (
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+        ) else {
+            return Err(refused());
+        };
+        let number = |text: &str| {
+            (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && text.len() <= 9)
+                .then(|| text.parse::<usize>().ok())
+                .flatten()
+        };
+        let (Some(seat), Some(moves)) = (number(seat), number(moves)) else {
+            return Err(refused());
+        };
+        if match_id.is_empty() || match_id.len() > 64 {
+            return Err(refused());
         }
-        Ok((game.load_msgpack(&plaintext)?, claims))
+        Ok((
+            InfoClaims {
+                game: String::new(),
+                match_id: match_id.to_string(),
+                seat,
+                moves,
+            },
+            tag,
+        ))
+    }
+
+    /// Whether `tag` is this key's for `claims` (its `game` filled in from the match).
+    pub fn check_info(&self, claims: &InfoClaims, tag: &str) -> bool {
+        let Ok(tag) = URL_SAFE_NO_PAD.decode_to_vec(tag) else {
+            return false;
+        };
+        use hmac::Mac as _;
+        // Checked in constant time; the length first, as a shorter tag would check a prefix.
+        tag.len() == INFO_TAG_LEN && self.info_mac(claims).verify_truncated_left(&tag).is_ok()
+    }
+
+    fn info_mac(&self, claims: &InfoClaims) -> hmac::Hmac<sha2::Sha256> {
+        use hmac::{KeyInit as _, Mac as _};
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.key)
+            .expect("HMAC takes any key length");
+        mac.update(b"cardroom info v2\0");
+        for field in [
+            claims.game.as_str(),
+            claims.match_id.as_str(),
+            &claims.seat.to_string(),
+            &claims.moves.to_string(),
+        ] {
+            mac.update(field.as_bytes());
+            mac.update(b"\0");
+        }
+        mac
     }
 }
 
-/// Prefix of `info` tokens.
-pub const INFO_PREFIX: &str = "i1.";
+/// Prefix of `info` tokens (`i1.` held the whole sealed state).
+pub const INFO_PREFIX: &str = "i2.";
+/// The bytes of an `info` token's tag: 128 bits.
+const INFO_TAG_LEN: usize = 16;
 
-/// The associated data of an `info` token with these claims (the header's exact bytes).
-fn info_aad(header: &[u8]) -> Vec<u8> {
-    let mut aad = b"cardroom/info/v1\0".to_vec();
-    aad.extend_from_slice(header);
-    aad
-}
-
-/// Whose position an `info` token holds: readable in the token, bound to it by the AEAD.
+/// Whose position an `info` token names: readable in the token, bound to it by its tag.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InfoClaims {
-    /// The game id.
+    /// The game id (not written in the token: the match's, bound by the tag).
     pub game: String,
     /// The match.
     #[serde(rename = "match")]
     pub match_id: String,
     /// The seat whose information the token stands for.
     pub seat: usize,
+    /// The moves played before the position (the match's moves `0..moves`).
+    pub moves: usize,
 }
 
 #[cfg(test)]
@@ -567,65 +592,70 @@ mod tests {
         assert_eq!(SealKey::parse(key.to_hex().as_bytes()).unwrap(), key);
     }
 
-    /// An `info` token opens to the same position and claims; a changed claim (another match
-    /// or seat spliced onto the sealed part), a cut token, another key and another game are
-    /// refused as `invalid_info`.
+    /// An `info` token reads back to its claims and checks under its key and game only; a
+    /// changed claim (another match, seat or move count with the same tag), a cut tag, another
+    /// key and another game are refused.
     #[test]
-    fn info_tokens_are_bound_to_their_game_match_and_seat() {
+    fn info_tokens_are_bound_to_their_game_match_seat_and_move() {
         let sealer = Sealer::new(&SealKey([5; 32]));
-        let game = engine::registry::find("twenty_two").expect("twenty_two");
-        let setup = engine::NewGame {
-            players: 4,
-            seed: 3,
-            ..engine::NewGame::default()
-        };
-        let state = game.start(&setup).expect("start");
         let claims = InfoClaims {
             game: "twenty_two".into(),
-            match_id: "m_1".into(),
+            match_id: "m_0123456789abcdef".into(),
             seat: 2,
+            moves: 41,
         };
-        let token = sealer.seal_info(state.as_ref(), &claims).expect("seals");
-        assert!(token.starts_with(INFO_PREFIX));
-        let (opened, opened_claims) = sealer.open_info(game, &token).expect("opens");
-        assert_eq!(opened.save_json(), state.save_json());
-        assert_eq!(opened_claims, claims);
+        let token = sealer.seal_info(&claims);
+        assert!(token.starts_with("i2.m_0123456789abcdef.2.41."), "{token}");
+        assert!(token.len() <= 60, "{token}");
+        let (read, tag) = Sealer::read_info(&token).expect("reads");
+        assert_eq!(
+            read,
+            InfoClaims {
+                game: String::new(),
+                ..claims.clone()
+            }
+        );
+        assert!(sealer.check_info(&claims, tag));
 
-        let refused = |token: &str, game: &dyn Game| {
-            sealer
-                .open_info(game, token)
-                .map(|_| ())
-                .expect_err("refused")
-        };
-        let sealed_part = token.rsplit_once('.').expect("two parts").1;
+        let tag = tag.to_string();
         for other in [
             InfoClaims {
                 seat: 1,
                 ..claims.clone()
             },
             InfoClaims {
-                match_id: "m_2".into(),
+                moves: 42,
+                ..claims.clone()
+            },
+            InfoClaims {
+                match_id: "m_0123456789abcdee".into(),
+                ..claims.clone()
+            },
+            InfoClaims {
+                game: "twenty_two_short".into(),
                 ..claims.clone()
             },
         ] {
-            let header = URL_SAFE_NO_PAD.encode_to_string(serde_json::to_vec(&other).unwrap());
-            let spliced = format!("{INFO_PREFIX}{header}.{sealed_part}");
-            assert_eq!(refused(&spliced, game).code, ErrorCode::InvalidInfo);
+            assert!(!sealer.check_info(&other, &tag), "{other:?}");
         }
-        assert_eq!(
-            refused(&token[..token.len() - 5], game).code,
-            ErrorCode::InvalidInfo
-        );
-        let stranger = Sealer::new(&SealKey([6; 32]));
-        assert!(stranger.open_info(game, &token).is_err());
-        let short = engine::registry::find("twenty_two_short").expect("twenty_two_short");
-        let other_game = refused(&token, short);
-        assert_eq!(other_game.code, ErrorCode::InvalidInfo);
-        assert!(
-            other_game.detail.contains("twenty_two"),
-            "{}",
-            other_game.detail
-        );
+        assert!(!sealer.check_info(&claims, &tag[..tag.len() - 2]));
+        assert!(!Sealer::new(&SealKey([6; 32])).check_info(&claims, &tag));
+        for malformed in [
+            "i1.abc.def",
+            "i2.m_1.2.41",
+            "i2.m_1.two.41.tag",
+            "i2.m_1.2.-1.tag",
+            "i2..2.41.tag",
+            "i2.m_1.2.41.tag.more",
+        ] {
+            assert_eq!(
+                Sealer::read_info(malformed)
+                    .map(|_| ())
+                    .expect_err(malformed)
+                    .code,
+                ErrorCode::InvalidInfo
+            );
+        }
     }
 
     /// A key file is created readable by its owner only, and read back on the next start.

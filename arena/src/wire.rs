@@ -6,6 +6,7 @@
 //! `X-Cardroom-Signature: sha256=<hex HMAC-SHA256(signing_secret, timestamp + "." + raw body)>`.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::{OpenApi, ToSchema};
 
@@ -119,7 +120,7 @@ impl HistoryMode {
     "deadline_ms": 1000,
     "time_left_ms": 58210,
     "history": [{"seat": 0, "events": [{"type": "play", "seat": 0, "cards": ["9H"]}]}],
-    "info": "i1.eyJnYW1lIjoidHdlbnR5X3R3byIsIm1hdGNoIjoibV8zZjJhOWMxZDBiN2U0YTE1Iiwic2VhdCI6MX0.Xy3p…"
+    "info": "i2.m_3f2a9c1d0b7e4a15.1.42.q3VxZk9sT2dCbWxaR3RwUQ"
 }))]
 pub struct MoveRequest {
     /// The match id.
@@ -155,9 +156,11 @@ pub struct MoveRequest {
     /// the arena's restart). A request the bot did not answer is sent again from the same point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_from: Option<usize>,
-    /// The position, sealed for this seat of this match: an opaque token the bot cannot read,
-    /// which `POST /v1/games/{game}/determinize` and `/rollouts` accept in place of a state
-    /// (`{"info": ...}`): they answer from what this seat may know, and nothing more.
+    /// The position, for this seat of this match: an opaque token (`i2.<match>.<seat>.<moves
+    /// played>.<tag>`, about 50 bytes) that nobody can forge or change, which
+    /// `POST /v1/games/{game}/determinize` and `/rollouts` accept in place of a state
+    /// (`{"info": ...}`): the arena rebuilds the position from the match's stored moves, and
+    /// they answer from what this seat may know, and nothing more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info: Option<String>,
     /// The full state (transparent, as `/v1/games/{game}/new` and `/apply` return it): read only
@@ -346,7 +349,14 @@ pub fn move_request_body(
     body.extend_from_slice(HISTORY_OPENING);
     body.extend_from_slice(history_entries);
     body.extend_from_slice(b"],\"view\":");
-    body.extend_from_slice(request.view.as_bytes());
+    if request.history_from.is_some_and(|from| from > 0) {
+        // A delta request's view leaves out the match's options: they never change, and the
+        // start notice and the run's first request carry them (347 of a twenty_two view's
+        // 1,200 bytes).
+        write_without_field(&mut body, request.view, "options");
+    } else {
+        body.extend_from_slice(request.view.as_bytes());
+    }
     body.extend_from_slice(b",\"legal_actions\":");
     body.extend_from_slice(request.legal_actions.as_bytes());
     body.push(b',');
@@ -355,6 +365,52 @@ pub fn move_request_body(
     // The other fields without their object's opening brace.
     body.remove(fields);
     Ok(body)
+}
+
+/// The JSON object `object` written to `out` without its top-level `field`, its other fields in
+/// their order and untouched (the object as it is if it is not an object of plain keys).
+fn write_without_field(out: &mut Vec<u8>, object: &str, field: &str) {
+    struct Fields<'a>(Vec<(&'a str, &'a RawValue)>);
+    impl<'de> Deserialize<'de> for Fields<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> serde::de::Visitor<'de> for Visitor {
+                type Value = Fields<'de>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Fields<'de>, A::Error> {
+                    let mut fields = Vec::new();
+                    while let Some(entry) = map.next_entry()? {
+                        fields.push(entry);
+                    }
+                    Ok(Fields(fields))
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
+    let Ok(Fields(fields)) = serde_json::from_str::<Fields>(object) else {
+        out.extend_from_slice(object.as_bytes());
+        return;
+    };
+    out.push(b'{');
+    let mut first = true;
+    for (key, value) in fields.into_iter().filter(|(key, _)| *key != field) {
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        // A borrowed key has no escapes: written as it came.
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        out.extend_from_slice(value.get().as_bytes());
+    }
+    out.push(b'}');
 }
 
 /// How a move request's body opens: its history comes first.

@@ -337,6 +337,13 @@ pub async fn determinize(
     codec: web::Data<StateCodec>,
 ) -> Result<web::Json<DeterminizeResponse>, ServiceError> {
     let game = find_game(&game)?;
+    let opened = Position::open_info(
+        game,
+        &codec,
+        request.state.is_some(),
+        request.info.as_deref(),
+    )
+    .await?;
     guard(|| {
         if !(1..=MAX_DETERMINIZE).contains(&request.count) {
             return Err(ServiceError::new(
@@ -354,6 +361,7 @@ pub async fn determinize(
             request.state.as_deref(),
             request.seat,
             request.info.as_deref(),
+            opened,
         )?;
         let mut rng = position.sampling_rng(&codec, seed);
         let (state, seat) = (position.state, position.seat);
@@ -390,13 +398,31 @@ impl Position {
     }
 }
 
+/// The position an `info` token names and whose it is, rebuilt by the arena.
+type OpenedInfo = (Box<dyn Match>, arena::seal::InfoClaims);
+
 impl Position {
+    /// Rebuilds the position of `info` when it is the request's only position (the arena reads
+    /// the match's stored moves): [`Position::of`] then checks the request with it.
+    async fn open_info(
+        game: &dyn Game,
+        codec: &StateCodec,
+        has_state: bool,
+        info: Option<&str>,
+    ) -> Result<Option<OpenedInfo>, ServiceError> {
+        match info {
+            Some(token) if !has_state => Ok(Some(codec.open_info(game, token).await?)),
+            _ => Ok(None),
+        }
+    }
+
     fn of(
         game: &dyn Game,
         codec: &StateCodec,
         state: Option<&serde_json::value::RawValue>,
         seat: Option<usize>,
         info: Option<&str>,
+        opened: Option<OpenedInfo>,
     ) -> Result<Position, ServiceError> {
         let invalid = |detail: String| ServiceError::new(ErrorCode::InvalidRequest, detail);
         let position = match (state, info) {
@@ -413,7 +439,12 @@ impl Position {
                 }
             }
             (None, Some(info)) => {
-                let (state, claims) = codec.open_info(game, info)?;
+                let Some((state, claims)) = opened else {
+                    return Err(ServiceError::new(
+                        ErrorCode::Internal,
+                        "the `info` token was not opened",
+                    ));
+                };
                 if let Some(seat) = seat.filter(|&seat| seat != claims.seat) {
                     return Err(invalid(format!(
                         "this `info` token is seat {}'s (match {}), not seat {seat}'s: omit `seat` or give {}",
@@ -476,8 +507,15 @@ pub async fn rollouts(
 ) -> Result<web::Json<RolloutsResponse>, ServiceError> {
     let game = find_game(&game)?;
     let request = request.into_inner();
+    let opened = Position::open_info(
+        game,
+        &codec,
+        request.state.is_some(),
+        request.info.as_deref(),
+    )
+    .await?;
     // Playouts take up to the CPU budget: off the server's event loop.
-    web::block(move || guard(|| run_rollouts(game, &request, &codec)))
+    web::block(move || guard(|| run_rollouts(game, &request, &codec, opened)))
         .await
         .map_err(|_| ServiceError::new(ErrorCode::Internal, "the rollouts were interrupted"))?
         .map(web::Json)
@@ -492,6 +530,7 @@ fn run_rollouts(
     game: &dyn Game,
     request: &RolloutsRequest,
     codec: &StateCodec,
+    opened: Option<OpenedInfo>,
 ) -> Result<RolloutsResponse, ServiceError> {
     if !(1..=MAX_ROLLOUTS).contains(&request.count) {
         return Err(ServiceError::new(
@@ -506,6 +545,7 @@ fn run_rollouts(
         request.state.as_deref(),
         request.seat,
         request.info.as_deref(),
+        opened,
     )?;
     let mut rng = position.sampling_rng(codec, seed);
     let (state, seat, determinized) = (position.state, position.seat, !position.transparent);

@@ -169,7 +169,7 @@ mod tests {
             deadline_ms: 1000,
             time_left_ms: Some(5000),
             history_from: None,
-            info: Some("i1.e30.AAAA"),
+            info: Some("i2.m_1.1.2.AAAAAAAAAAAAAAAAAAAAAA"),
             state: None,
         };
         let whole = MoveRequest {
@@ -182,7 +182,7 @@ mod tests {
             time_left_ms: Some(5000),
             history: Some(for_seat_1),
             history_from: None,
-            info: Some("i1.e30.AAAA".into()),
+            info: Some("i2.m_1.1.2.AAAAAAAAAAAAAAAAAAAAAA".into()),
             state: None,
         };
         let body = crate::wire::move_request_body(&outgoing, histories.json(1)).unwrap();
@@ -203,6 +203,27 @@ mod tests {
                 .unwrap();
         assert_eq!(parsed.time_left_ms, None);
         assert_eq!(parsed.info, None);
+
+        // A delta request past the run's first leaves the view's options out (the start notice
+        // and the first request carry them); the view's other fields stay, in their order.
+        let view =
+            r#"{"seat":1,"hand":["7H"],"options":{"packs":"auto","x":{"options":1}},"trick":[]}"#;
+        let body_of = |history_from| {
+            let request = OutgoingMove {
+                view,
+                history_from,
+                ..outgoing
+            };
+            String::from_utf8(crate::wire::move_request_body(&request, b"").unwrap()).unwrap()
+        };
+        assert!(body_of(None).contains(&format!(r#""view":{view},"#)));
+        assert!(body_of(Some(0)).contains(&format!(r#""view":{view},"#)));
+        let delta = body_of(Some(3));
+        assert!(
+            delta.contains(r#""view":{"seat":1,"hand":["7H"],"trick":[]},"#),
+            "{delta}"
+        );
+        serde_json::from_str::<MoveRequest>(&delta).unwrap();
     }
 
     /// In delta mode a seat gets the whole history on its first request, then only what came

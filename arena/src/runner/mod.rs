@@ -484,8 +484,10 @@ impl Runner {
                         game: record.game.clone(),
                         match_id: record.id.clone(),
                         seat,
+                        // The moves stored so far: the position is rebuilt from them.
+                        moves: index,
                     };
-                    self.sealer.seal_info(table.game.as_ref(), &claims)
+                    Some(self.sealer.seal_info(&claims))
                 };
                 if let Some(Some(notices)) = table.reconnections.get_mut(seat)
                     && notices.reconnected()

@@ -11,6 +11,7 @@
 
 mod bots;
 mod feedback;
+mod info;
 pub mod ladder;
 mod leaderboards;
 pub mod live;
@@ -64,6 +65,8 @@ struct Inner {
     ladder_pace: Mutex<HashMap<String, Instant>>,
     /// Seals the `info` of move requests (the arena's key; see [`ArenaConfig::seal_key`]).
     sealer: Arc<Sealer>,
+    /// The positions `info` tokens named lately, rebuilt.
+    info_cache: info::InfoCache,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -122,6 +125,7 @@ impl Arena {
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
                 ladder_pace: Default::default(),
                 sealer: Arc::new(Sealer::new(&seal_key)),
+                info_cache: Default::default(),
             }),
         };
         if config.role.runs_matches() {

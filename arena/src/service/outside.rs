@@ -66,15 +66,32 @@ impl Arena {
                 },
             ));
         };
-        let legal = serde_json::from_str::<Value>(&pending.request)
-            .ok()
-            .and_then(|request| request.get("legal_actions").cloned());
+        self.hand_over(match_id, pending, action, comment).await
+    }
+
+    /// Hands a taken pending move's answer to the worker that plays the match; 422
+    /// `illegal_action` (still handed over: the worker charges the fault) when the action is not
+    /// one of the request's legal actions.
+    async fn hand_over(
+        &self,
+        match_id: &str,
+        pending: PendingMove,
+        action: Value,
+        comment: Option<String>,
+    ) -> Result<(), ServiceError> {
+        /// The one field of the stored line an answer is checked against (the rest, up to the
+        /// whole history, is skipped unparsed).
+        #[derive(serde::Deserialize)]
+        struct Legal {
+            legal_actions: Vec<Value>,
+        }
+        let legal = serde_json::from_str::<Legal>(&pending.request).ok();
         let illegal = match legal {
-            Some(Value::Array(legal)) if legal.contains(&action) => None,
+            Some(legal) if legal.legal_actions.contains(&action) => None,
             _ => Some("it is not one of the move request's legal_actions".to_string()),
         };
         let answer = OutsideAnswer {
-            seat,
+            seat: pending.seat,
             request_id: pending.request_id,
             action,
             comment,
@@ -130,8 +147,9 @@ impl Arena {
         Ok(bot)
     }
 
-    /// A stream bot's answer (`POST /v1/bot/matches/{match_id}/move`): the seat is the one the
-    /// request id is pending for (the bot's first seat in the match when none is).
+    /// A stream bot's answer (`POST /v1/bot/matches/{match_id}/move`): taken if `request_id` is
+    /// pending for one of the bot's seats in the match (one query); otherwise the refusal says
+    /// why: 404 `unknown_match`, 403 `forbidden` (no seat there), 409 `stale_request`.
     pub async fn submit_bot_move(
         &self,
         token: Option<&str>,
@@ -141,28 +159,32 @@ impl Arena {
         comment: Option<String>,
     ) -> Result<(), ServiceError> {
         let bot = self.stream_bot(token).await?;
+        if let Some(pending) = self
+            .inner
+            .store
+            .take_bot_pending(match_id, &bot.id, request_id)
+            .await?
+        {
+            return self.hand_over(match_id, pending, action, comment).await;
+        }
         let record = self.inner.store.get_match(match_id).await?.ok_or_else(|| {
             ServiceError::new(
                 ErrorCode::UnknownMatch,
                 format!("there is no match `{match_id}`"),
             )
         })?;
-        let Some(first_seat) = record.bots.iter().position(|id| *id == bot.id) else {
+        if !record.bots.contains(&bot.id) {
             return Err(ServiceError::new(
                 ErrorCode::Forbidden,
                 format!("the bot holds no seat in match `{match_id}`"),
             ));
-        };
-        let seat = self
-            .inner
-            .store
-            .pending_moves(Some(match_id), Some(&bot.id))
-            .await?
-            .into_iter()
-            .find(|pending| pending.request_id == request_id)
-            .map_or(first_seat, |pending| pending.seat);
-        self.submit_move(match_id, seat, Some(request_id), action, comment)
-            .await
+        }
+        Err(ServiceError::new(
+            ErrorCode::StaleRequest,
+            format!(
+                "request `{request_id}` is not pending in match `{match_id}` (answered, timed out, or replaced by a newer one)"
+            ),
+        ))
     }
 
     /// Connects a stream bot (`GET /v1/bot/stream`): its pending `move` lines at once, then every

@@ -674,6 +674,14 @@ pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
         seat: usize,
         request_id: Option<&str>,
     ) -> anyhow::Result<Option<PendingMove>>;
+    /// Takes (deletes and returns) the pending move of `request_id` in `match_id` if it is
+    /// `bot_id`'s (a stream bot's answer names its request, not its seat).
+    async fn take_bot_pending(
+        &self,
+        match_id: &str,
+        bot_id: &str,
+        request_id: &str,
+    ) -> anyhow::Result<Option<PendingMove>>;
     /// The pending moves of a match (`match_id`) or of a bot (`bot_id`), oldest first.
     async fn pending_moves(
         &self,

@@ -1859,6 +1859,26 @@ impl Store for SqlStore {
             .transpose())
     }
 
+    async fn take_bot_pending(
+        &self,
+        match_id: &str,
+        bot_id: &str,
+        request_id: &str,
+    ) -> anyhow::Result<Option<PendingMove>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "DELETE FROM pending_moves WHERE match_id = $1 AND bot_id = $2 AND request_id = $3 \
+             RETURNING *",
+        )
+            .bind(match_id)
+            .bind(bot_id)
+            .bind(request_id)
+            .fetch_optional(p)
+            .await?
+            .as_ref()
+            .map(pending_row)
+            .transpose())
+    }
+
     async fn pending_moves(
         &self,
         match_id: Option<&str>,

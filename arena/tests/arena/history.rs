@@ -114,6 +114,19 @@ async fn a_delta_bot_gets_the_moves_since_its_last_request_and_rebuilds_the_hist
     // The first request carries everything so far; each later one exactly the moves since the
     // one before (every request was answered).
     assert_eq!(delta_requests[0]["history_from"], 0);
+    // The view's options come with the first request only (they never change); the full-mode
+    // bot gets them every time.
+    assert!(delta_requests[0]["view"]["options"].is_object());
+    assert!(
+        delta_requests[1..]
+            .iter()
+            .all(|r| r["view"].get("options").is_none() && r["view"]["seat"].is_number())
+    );
+    assert!(
+        full_requests
+            .iter()
+            .all(|r| r["view"]["options"].is_object())
+    );
     let rebuilt = rebuilt_histories(&delta_requests);
     for (i, request) in delta_requests.iter().enumerate().skip(1) {
         assert_eq!(
