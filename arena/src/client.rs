@@ -26,6 +26,8 @@ pub const BUILTIN_SCHEME: &str = "builtin:";
 /// The first wait before a move request is sent again to a bot that refused or reset the
 /// connection (it restarts); doubled after each try up to [`RETRY_MAX`], within the move's time.
 const RETRY_FIRST: Duration = Duration::from_millis(20);
+/// The least time left for which a refused move request is tried again.
+const MIN_TRY: Duration = Duration::from_millis(5);
 /// The longest wait between two tries of a move request.
 const RETRY_MAX: Duration = Duration::from_millis(250);
 /// The first wait between two tries of a probe before a match starts; doubled up to 1 s.
@@ -625,7 +627,9 @@ impl BotClient {
             refused += 1;
             let left = deadline.saturating_duration_since(Instant::now());
             tokio::time::sleep(wait.min(left)).await;
-            if Instant::now() >= deadline {
+            // A try with next to no time left could only time out, and would report the
+            // refusals as a timeout: the deadline is reached for a bot that kept refusing.
+            if deadline.saturating_duration_since(Instant::now()) < MIN_TRY {
                 return Err(Fault::new(
                     FaultKind::Transport,
                     format!(
