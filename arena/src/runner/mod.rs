@@ -530,7 +530,6 @@ impl Runner {
                         &bot.id,
                         &request,
                         history.entries,
-                        table.history.json(seat),
                         timeout,
                     )
                     .await;

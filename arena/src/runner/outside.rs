@@ -7,7 +7,7 @@
 
 use crate::bus::{Bus, topic};
 use crate::client::{Fault, FaultKind};
-use crate::store::{PendingMove, Store, now_ms};
+use crate::store::{MatchRecord, MoveRecord, PendingMove, Store, now_ms};
 use crate::wire::{MoveResponse, OutgoingMove};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -63,6 +63,73 @@ pub fn move_line(match_id: &str, request_id: &str, body: &[u8]) -> Vec<u8> {
     line
 }
 
+/// A stored `move` line made whole for a bot that connects (again): a line whose history is a
+/// delta (`history_from` above 0) gets the seat's whole history and its whole view (with the
+/// options), rebuilt by replaying the match's stored `moves` up to the line's position; a line
+/// already whole comes back as it is. Storing the delta only keeps each move's pending row small
+/// (a whole twenty_two history is 20 KB); connections are rare.
+pub fn whole_move_line(
+    record: &MatchRecord,
+    mut moves: Vec<MoveRecord>,
+    line: &str,
+) -> anyhow::Result<String> {
+    let mut fields: serde_json::Map<String, Value> = serde_json::from_str(line)?;
+    let from = fields
+        .get("history_from")
+        .and_then(Value::as_u64)
+        .unwrap_or(0) as usize;
+    if from == 0 {
+        return Ok(line.to_string());
+    }
+    let seat = fields
+        .get("seat")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| anyhow::anyhow!("a move line without its seat"))? as usize;
+    let played = from
+        + fields
+            .get("history")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+    anyhow::ensure!(
+        moves.len() >= played,
+        "match {} keeps {} moves, the line follows {played}",
+        record.id,
+        moves.len()
+    );
+    moves.truncate(played);
+    let replayed = crate::replay::logged(record, &mut moves)?;
+    let mut histories = super::history::Histories::new(record.bots.len());
+    for logged in &moves {
+        histories.push(logged.seat, &logged.action, &logged.events);
+    }
+    let mut history = b"[".to_vec();
+    history.extend_from_slice(histories.json(seat));
+    history.push(b']');
+    fields.insert("history".into(), serde_json::from_slice(&history)?);
+    fields.insert("history_from".into(), Value::from(0));
+    fields.insert(
+        "view".into(),
+        serde_json::from_str(&replayed.game.view_json(engine::Viewer::Seat(seat)))?,
+    );
+    // The stream's own fields first, as in every line.
+    let mut whole = serde_json::Map::new();
+    for key in ["type", "match_id", "request_id"] {
+        if let Some(value) = fields.remove(key) {
+            whole.insert(key.into(), value);
+        }
+    }
+    let mut text = serde_json::to_string(&whole)?;
+    text.pop();
+    for (key, value) in fields {
+        text.push(',');
+        text.push_str(&serde_json::to_string(&key)?);
+        text.push(':');
+        text.push_str(&serde_json::to_string(&value)?);
+    }
+    text.push('}');
+    Ok(text)
+}
+
 /// A notice line (`match_start`, `match_end`): `type` and `match_id` before the notice's fields.
 pub fn notice_line(kind: &str, match_id: &str, notice: &impl Serialize) -> Option<String> {
     let Ok(Value::Object(fields)) = serde_json::to_value(notice) else {
@@ -76,32 +143,21 @@ pub fn notice_line(kind: &str, match_id: &str, notice: &impl Serialize) -> Optio
 }
 
 /// Asks an outside seat: stores the pending move, announces it, waits for its answer until
-/// `timeout` has passed (the clock runs from the announcement). The line announced carries
-/// `history_entries` (in delta mode, the moves since the bot's last answered request); the one
-/// stored, which a bot that connects again reads, carries the whole history (`full_history`).
+/// `timeout` has passed (the clock runs from the announcement). The line announced and stored
+/// carries `history_entries` (in delta mode, the moves since the bot's last answered request); a
+/// bot that connects again gets it made whole ([`whole_move_line`]).
 pub async fn ask(
     store: &Arc<dyn Store>,
     bus: &Arc<dyn Bus>,
     bot_id: &str,
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
-    full_history: &[u8],
     timeout: Duration,
 ) -> anyhow::Result<Answered> {
     let body = crate::wire::move_request_body(request, history_entries)?;
     let request_id = crate::bots::new_id("r");
     let line = String::from_utf8(move_line(request.match_id, &request_id, &body))?;
-    let stored = match request.history_from {
-        Some(from) if from > 0 => {
-            let whole = OutgoingMove {
-                history_from: Some(0),
-                ..*request
-            };
-            let body = crate::wire::move_request_body(&whole, full_history)?;
-            String::from_utf8(move_line(request.match_id, &request_id, &body))?
-        }
-        _ => line.clone(),
-    };
+    let stored = line.clone();
     // Subscribed before the move is announced: no answer can come first.
     let mut answers = bus.subscribe(&topic::answers(request.match_id));
     let created_at = now_ms();

@@ -67,6 +67,8 @@ struct Inner {
     sealer: Arc<Sealer>,
     /// The positions `info` tokens named lately, rebuilt.
     info_cache: info::InfoCache,
+    /// Stream bots by owner-token hash, read lately (see [`outside::STREAM_TOKEN_TTL`]).
+    stream_tokens: dashmap::DashMap<String, (Instant, String)>,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -126,6 +128,7 @@ impl Arena {
                 ladder_pace: Default::default(),
                 sealer: Arc::new(Sealer::new(&seal_key)),
                 info_cache: Default::default(),
+                stream_tokens: Default::default(),
             }),
         };
         if config.role.runs_matches() {

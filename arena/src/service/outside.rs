@@ -20,6 +20,12 @@ pub const STREAM_KEEP_ALIVE: Duration = Duration::from_secs(10);
 const CONNECTION_TTL: Duration = Duration::from_secs(25);
 /// Lines a stream may hold before the bus's messages wait for a slow connection.
 const STREAM_CAPACITY: usize = 64;
+/// How long a stream bot's token, once read, is trusted without reading the database again: an
+/// answer per move would otherwise cost one more query. A bot deleted through another process
+/// may answer for this long still (this process forgets its tokens at once).
+pub const STREAM_TOKEN_TTL: Duration = Duration::from_secs(5);
+/// Tokens kept at most.
+const STREAM_TOKENS_KEPT: usize = 4096;
 
 /// What a stream connection sends: one JSON line each.
 #[derive(Debug)]
@@ -127,6 +133,30 @@ impl Arena {
         Ok(self.inner.store.pending_moves(None, Some(bot_id)).await?)
     }
 
+    /// The id of the stream bot whose owner token this is (401 `unauthorized` otherwise), read
+    /// from the database at most every [`STREAM_TOKEN_TTL`].
+    async fn stream_bot_id(&self, token: Option<&str>) -> Result<String, ServiceError> {
+        let Some(token) = token else {
+            return Err(ServiceError::unauthorized());
+        };
+        let hash = hash_token(token);
+        if let Some(known) = self.inner.stream_tokens.get(&hash)
+            && known.0.elapsed() < STREAM_TOKEN_TTL
+        {
+            return Ok(known.1.clone());
+        }
+        let bot = self.stream_bot(Some(token)).await?;
+        let tokens = &self.inner.stream_tokens;
+        if tokens.len() >= STREAM_TOKENS_KEPT {
+            tokens.retain(|_, (at, _)| at.elapsed() < STREAM_TOKEN_TTL);
+            if tokens.len() >= STREAM_TOKENS_KEPT {
+                tokens.clear();
+            }
+        }
+        tokens.insert(hash, (std::time::Instant::now(), bot.id.clone()));
+        Ok(bot.id)
+    }
+
     /// The stream bot whose owner token this is (401 `unauthorized` otherwise).
     async fn stream_bot(&self, token: Option<&str>) -> Result<BotRecord, ServiceError> {
         let Some(token) = token else {
@@ -158,11 +188,11 @@ impl Arena {
         action: Value,
         comment: Option<String>,
     ) -> Result<(), ServiceError> {
-        let bot = self.stream_bot(token).await?;
+        let bot_id = self.stream_bot_id(token).await?;
         if let Some(pending) = self
             .inner
             .store
-            .take_bot_pending(match_id, &bot.id, request_id)
+            .take_bot_pending(match_id, &bot_id, request_id)
             .await?
         {
             return self.hand_over(match_id, pending, action, comment).await;
@@ -173,7 +203,7 @@ impl Arena {
                 format!("there is no match `{match_id}`"),
             )
         })?;
-        if !record.bots.contains(&bot.id) {
+        if !record.bots.contains(&bot_id) {
             return Err(ServiceError::new(
                 ErrorCode::Forbidden,
                 format!("the bot holds no seat in match `{match_id}`"),
@@ -208,7 +238,10 @@ impl Arena {
             .bus
             .publish(&topic::bot(&bot.id), replaced.to_string())
             .await?;
-        let pending = self.bot_pending_moves(&bot.id).await?;
+        let mut pending = self.bot_pending_moves(&bot.id).await?;
+        for pending in &mut pending {
+            pending.request = self.whole_line(pending).await;
+        }
         tracing::info!(
             bot = bot.id,
             connection_id,
@@ -241,6 +274,42 @@ impl Arena {
             tracing::info!(bot = bot.id, connection_id, "stream bot disconnected");
         });
         Ok(lines)
+    }
+
+    /// A pending `move` line with the seat's whole history (see
+    /// [`crate::runner::outside::whole_move_line`]); as stored if it cannot be rebuilt (logged:
+    /// the bot still gets its move, and its next request restarts the history anyway).
+    async fn whole_line(&self, pending: &PendingMove) -> String {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            history_from: Option<u64>,
+        }
+        let from = serde_json::from_str::<Head>(&pending.request).map(|head| head.history_from);
+        if matches!(from, Ok(None | Some(0))) {
+            return pending.request.clone();
+        }
+        let rebuilt = async {
+            let record = self
+                .inner
+                .store
+                .get_match(&pending.match_id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("the match is gone"))?;
+            let moves = self.inner.store.moves(&pending.match_id).await?;
+            crate::runner::outside::whole_move_line(&record, moves, &pending.request)
+        };
+        match rebuilt.await {
+            Ok(line) => line,
+            Err(error) => {
+                tracing::warn!(
+                    match_id = pending.match_id,
+                    seat = pending.seat,
+                    error = format!("{error:#}"),
+                    "a pending move line could not be made whole; sent as stored"
+                );
+                pending.request.clone()
+            }
+        }
     }
 
     async fn feed_stream(

@@ -4,6 +4,7 @@
 //! has one implementation, [`sql::SqlStore`], for both SQLite (the single-process default) and
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
+mod pending;
 pub mod sql;
 pub mod tables;
 mod writer;
@@ -116,7 +117,8 @@ impl Transport {
 }
 
 /// A move the runner waits for from outside the worker (see [`Transport`]): stored so every
-/// process sees it (an answer may be posted to any of them, a reconnecting bot gets it again).
+/// process sees it (an answer may be posted to any of them, a reconnecting bot gets it again);
+/// on SQLite, whose one process is every process, in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingMove {
     /// The match.

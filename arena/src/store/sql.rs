@@ -386,6 +386,9 @@ pub struct SqlStore {
     _lock: Option<Arc<std::fs::File>>,
     /// SQLite: the database file (None in memory).
     sqlite_path: Option<std::path::PathBuf>,
+    /// SQLite: the pending moves, in this process's memory (its only process); PostgreSQL keeps
+    /// them in `pending_moves`, which every process reads.
+    pending: Option<Arc<super::pending::PendingMemory>>,
 }
 
 /// The write-ahead log's size past which SQLite truncates it when the log is reset (after a
@@ -505,6 +508,7 @@ impl SqlStore {
             dialect,
             statements: Arc::new(Statements::new(dialect)),
             pg_options,
+            pending: (dialect == Dialect::Sqlite).then(Default::default),
             _lock: lock,
             sqlite_path,
         })
@@ -1821,6 +1825,10 @@ impl Store for SqlStore {
     }
 
     async fn put_pending(&self, pending: &PendingMove) -> anyhow::Result<()> {
+        if let Some(memory) = &self.pending {
+            memory.put(pending);
+            return Ok(());
+        }
         on_pool!(&self.pool, p => sqlx::query(
             "INSERT INTO pending_moves (match_id, seat, request_id, bot_id, request, created_at, \
              deadline_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (match_id, seat) DO UPDATE \
@@ -1845,6 +1853,9 @@ impl Store for SqlStore {
         seat: usize,
         request_id: Option<&str>,
     ) -> anyhow::Result<Option<PendingMove>> {
+        if let Some(memory) = &self.pending {
+            return Ok(memory.take(match_id, seat, request_id));
+        }
         on_pool!(&self.pool, p => sqlx::query(
             "DELETE FROM pending_moves WHERE match_id = $1 AND seat = $2 \
              AND (CAST($3 AS TEXT) IS NULL OR request_id = $3) RETURNING *",
@@ -1865,6 +1876,9 @@ impl Store for SqlStore {
         bot_id: &str,
         request_id: &str,
     ) -> anyhow::Result<Option<PendingMove>> {
+        if let Some(memory) = &self.pending {
+            return Ok(memory.take_bot(match_id, bot_id, request_id));
+        }
         on_pool!(&self.pool, p => sqlx::query(
             "DELETE FROM pending_moves WHERE match_id = $1 AND bot_id = $2 AND request_id = $3 \
              RETURNING *",
@@ -1884,6 +1898,9 @@ impl Store for SqlStore {
         match_id: Option<&str>,
         bot_id: Option<&str>,
     ) -> anyhow::Result<Vec<PendingMove>> {
+        if let Some(memory) = &self.pending {
+            return Ok(memory.list(match_id, bot_id));
+        }
         on_pool!(&self.pool, p => sqlx::query(
             "SELECT * FROM pending_moves WHERE (CAST($1 AS TEXT) IS NULL OR match_id = $1) \
              AND (CAST($2 AS TEXT) IS NULL OR bot_id = $2) ORDER BY created_at, match_id, seat",
@@ -1898,6 +1915,10 @@ impl Store for SqlStore {
     }
 
     async fn clear_pending(&self, match_id: &str) -> anyhow::Result<()> {
+        if let Some(memory) = &self.pending {
+            memory.clear(match_id);
+            return Ok(());
+        }
         on_pool!(&self.pool, p => sqlx::query("DELETE FROM pending_moves WHERE match_id = $1")
             .bind(match_id)
             .execute(p)

@@ -388,6 +388,23 @@ async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
         pending["history"].as_array().expect("history").len() < kept.len(),
         "the delta line is shorter than the whole history"
     );
+    // Its view is whole again (the options a delta line leaves out), the rest as first sent.
+    assert!(pending["view"].get("options").is_none(), "{pending}");
+    let mut view = again["view"].clone();
+    assert!(view["options"].is_object(), "{again}");
+    view.as_object_mut().expect("view").remove("options");
+    assert_eq!(view, pending["view"]);
+    for field in [
+        "type",
+        "match_id",
+        "match",
+        "seat",
+        "legal_actions",
+        "deadline_ms",
+        "info",
+    ] {
+        assert_eq!(again[field], pending[field], "{field}");
+    }
     let (status, body) = answer(&base, &token, &again, &again["legal_actions"][0]).await;
     assert_eq!(status, 204, "{body}");
     play_to_the_end(&base, &token, &mut second).await;
