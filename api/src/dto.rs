@@ -399,6 +399,12 @@ pub struct ActionRollouts {
     pub mean: Vec<f64>,
     /// The standard error of each mean, by seat.
     pub standard_error: Vec<f64>,
+    /// Every seat's mean standing at the end, by seat, from 0 to 1: 1 for sole first, 0 for
+    /// sole last, seats sharing a place sharing its value (where every seat shares one place, a
+    /// cooperative crew, its score squashed into 0..1 instead). Larger is better in every game,
+    /// whichever way its scores count: a search picks the action with the largest value for
+    /// its seat.
+    pub mean_standing: Vec<f64>,
 }
 
 /// Rollouts after a seat's actions.

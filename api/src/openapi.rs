@@ -465,7 +465,7 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
             .iter()
             .zip(&values)
             .map(|(action, value)| {
-                json!({"action": action, "playouts": value.playouts, "mean": value.mean(), "standard_error": value.standard_error()})
+                json!({"action": action, "playouts": value.playouts, "mean": value.mean(), "standard_error": value.standard_error(), "mean_standing": value.mean_standing()})
             })
             .collect();
         set_example(

@@ -252,13 +252,15 @@ pub enum RolloutStart {
     Determinized,
 }
 
-/// What playouts that began with one action found: every seat's final score.
+/// What playouts that began with one action found: every seat's final score and standing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionValue {
     /// Playouts run (each one played to the end of the game).
     pub playouts: u32,
     sums: Vec<f64>,
     squares: Vec<f64>,
+    /// Per seat, the sum of its [`standing`]s.
+    standings: Vec<f64>,
 }
 
 impl ActionValue {
@@ -267,15 +269,28 @@ impl ActionValue {
             playouts: 0,
             sums: vec![0.0; players],
             squares: vec![0.0; players],
+            standings: vec![0.0; players],
         }
     }
 
-    fn add(&mut self, scores: &[f64]) {
+    fn add(&mut self, result: &GameResult) {
         self.playouts += 1;
+        let scores = &result.scores;
         for ((sum, square), score) in self.sums.iter_mut().zip(&mut self.squares).zip(scores) {
             *sum += score;
             *square += score * score;
         }
+        let players = self.standings.len();
+        for (seat, standing_sum) in self.standings.iter_mut().enumerate() {
+            *standing_sum += standing(result, seat, players);
+        }
+    }
+
+    /// Every seat's mean [`standing`] in [0, 1] (1: sole first, 0: sole last): a value to
+    /// maximise whichever way the game counts its scores.
+    pub fn mean_standing(&self) -> Vec<f64> {
+        let n = f64::from(self.playouts.max(1));
+        self.standings.iter().map(|sum| sum / n).collect()
     }
 
     /// The mean final score of every seat.
@@ -399,7 +414,7 @@ pub fn rollouts<S: GameState>(
             }
             // Only playouts that reached the end count: a game cut short has no final score.
             if let Some(result) = game.result() {
-                value.add(&result.scores);
+                value.add(&result);
                 played += 1;
             }
         }
@@ -412,14 +427,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn action_value_answers_each_seats_mean_and_standard_error() {
+    fn action_value_answers_each_seats_mean_standard_error_and_standing() {
         let mut value = ActionValue::new(2);
         assert_eq!(value.standard_error(), vec![0.0, 0.0]);
         for scores in [[1.0, -1.0], [3.0, -3.0], [5.0, -5.0], [7.0, -7.0]] {
-            value.add(&scores);
+            // Seat 0 wins three of the four (lower is better in the last).
+            let ranking = if scores[0] == 7.0 {
+                vec![vec![1], vec![0]]
+            } else {
+                vec![vec![0], vec![1]]
+            };
+            value.add(
+                &serde_json::from_value(serde_json::json!({"ranking": ranking, "scores": scores}))
+                    .unwrap(),
+            );
         }
         assert_eq!(value.playouts, 4);
         assert_eq!(value.mean(), vec![4.0, -4.0]);
+        assert_eq!(value.mean_standing(), vec![0.75, 0.25]);
         // Sample variance of 1, 3, 5, 7 is 20/3; the standard error sqrt(20/3/4).
         let expected = (20.0f64 / 3.0 / 4.0).sqrt();
         for error in value.standard_error() {

@@ -39,6 +39,20 @@ async fn every_legal_action_gets_every_seats_mean_and_the_seed_replays() {
             let errors = entry["standard_error"].as_array().unwrap();
             assert_eq!(errors.len(), 4);
             assert!(errors.iter().all(|e| e.as_f64().unwrap() >= 0.0), "{entry}");
+            // Standings in 0..1, shared places sharing their value: the four sum to 2 in
+            // every playout (places 1, 2/3, 1/3 and 0), so their means do too.
+            let standings: Vec<f64> = entry["mean_standing"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_f64().unwrap())
+                .collect();
+            assert_eq!(standings.len(), 4);
+            assert!(standings.iter().all(|s| (0.0..=1.0).contains(s)), "{entry}");
+            assert!(
+                (standings.iter().sum::<f64>() - 2.0).abs() < 1e-9,
+                "{entry}"
+            );
         }
         let again = app.op(GAME, "rollouts", &body).await;
         assert_eq!(again.body, reply.body, "the same seed, the same figures");

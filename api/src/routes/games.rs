@@ -626,6 +626,7 @@ fn run_rollouts(
                 playouts: value.playouts,
                 mean: value.mean(),
                 standard_error: value.standard_error(),
+                mean_standing: value.mean_standing(),
             })
             .collect(),
     })
