@@ -430,11 +430,12 @@ async fn the_python_starter_plays_a_match_to_the_end_without_fault() {
     a_starter_plays_a_match_to_the_end_without_fault(Starter::Python).await;
 }
 
-/// Starts `starter` in stream mode (`--connect URL --token T`, as its README shows) and waits
-/// for its first line on stdout, `connected to URL`.
-async fn connect_starter(starter: Starter, base: &str, token: &str) -> BotProcess {
+/// Starts `starter` in stream mode (`--connect URL --token T`, as its README shows, plus
+/// `extra` flags) and waits for its first line on stdout, `connected to URL`.
+async fn connect_starter(starter: Starter, base: &str, token: &str, extra: &[&str]) -> BotProcess {
     let mut command = starter.command();
     command.args(["--connect", base, "--token", token]);
+    command.args(extra);
     let (bot, first) = tokio::task::spawn_blocking(move || BotProcess::spawn(starter, command))
         .await
         .expect("start the starter");
@@ -449,7 +450,7 @@ async fn connect_starter(starter: Starter, base: &str, token: &str) -> BotProces
 }
 
 /// A starter in stream mode connects out and plays a match against the heuristic bot to the
-/// end without fault.
+/// end without fault, searching its choices (`--search`: `/rollouts` from each line's `info`).
 async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
     let server = ArenaServer::start().await;
     let (status, registered) = server
@@ -461,7 +462,14 @@ async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
     assert_eq!(status, 201, "{registered}");
     let id = registered["id"].as_str().expect("bot id").to_string();
     let token = registered["token"].as_str().expect("token").to_string();
-    let bot = connect_starter(starter, &server.0.base, &token).await;
+    let base = server.0.base.clone();
+    let bot = connect_starter(
+        starter,
+        &base,
+        &token,
+        &["--search", &base, "--playouts", "4"],
+    )
+    .await;
 
     let heuristic = server.builtin("heuristic").await;
     let (status, created) = server
@@ -476,13 +484,25 @@ async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
         .await;
     assert_eq!(view["status"], "finished", "{view}\n{}", bot.log_text());
     assert_eq!(view["result"]["faults"][0], 0, "{view}\n{}", bot.log_text());
-    let played = view["moves"]
+    let comments: Vec<&str> = view["moves"]
         .as_array()
         .expect("moves")
         .iter()
         .filter(|m| m["seat"] == 0)
-        .count();
-    assert!(played > 1, "{view}");
+        .map(|m| m["comment"].as_str().unwrap_or_default())
+        .collect();
+    assert!(comments.len() > 1, "{view}");
+    // Every choice was searched (the others were forced), none fell back.
+    assert!(
+        comments
+            .iter()
+            .any(|c| c.starts_with("rollouts: 4 per action"))
+            && comments
+                .iter()
+                .all(|c| c.starts_with("rollouts: ") || *c == "forced"),
+        "{comments:?}\n{}",
+        bot.log_text()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -550,7 +570,13 @@ async fn cardroom_play_seats_a_stream_bot() {
         let at = words.iter().position(|w| *w == flag).expect(flag);
         words[at + 1].to_string()
     };
-    let bot = connect_starter(Starter::JavaScript, &after("--connect"), &after("--token")).await;
+    let bot = connect_starter(
+        Starter::JavaScript,
+        &after("--connect"),
+        &after("--token"),
+        &[],
+    )
+    .await;
     let (result, text) = tokio::task::spawn_blocking(move || played.join().expect("play ran"))
         .await
         .expect("join");

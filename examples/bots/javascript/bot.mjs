@@ -18,6 +18,9 @@
 // Usage: node bot.mjs [--port 8765] [--host 127.0.0.1] [--games twenty_two,...] [--name NAME]
 // --port 0 picks a free port; the first line on stdout is "listening on http://HOST:PORT".
 //
+// Search (both modes): --search URL [--playouts 16] plays each choice by flat Monte Carlo over
+// the rules API at URL (`searchChoose`): rollouts from the request's `info`.
+//
 // Stream mode, for a bot the arena cannot reach (a laptop behind NAT or a firewall):
 //   node bot.mjs --connect https://arena.example --token TOKEN   (or CARDROOM_TOKEN=TOKEN)
 // The bot registered with "transport": "stream" connects out: it reads GET /v1/bot/stream (one
@@ -108,6 +111,53 @@ export function choose(request) {
   return legal[best];
 }
 
+/** Playouts per legal action when searching (`--playouts`). */
+const DEFAULT_PLAYOUTS = 16;
+
+/**
+ * The search example: flat Monte Carlo over the rules API. Every move request carries `info`, a
+ * token naming this seat's position; `POST {api}/v1/games/{game}/rollouts` plays `playouts`
+ * games to the end after each legal action, from deals this seat cannot tell from the real one,
+ * and answers each seat's `mean_standing` (0 sole last .. 1 sole first, whichever way the game
+ * counts its scores). The action with the best standing for our seat wins; a forced move, or a
+ * failed call, falls back to `choose`. Resolves to {action, comment}.
+ * @param {{game: string, seat: number, info?: string, deadline_ms: number, legal_actions: object[]}} request
+ * @param {{api: string, playouts?: number}} search
+ */
+export async function searchChoose(request, { api, playouts = DEFAULT_PLAYOUTS }) {
+  const legal = request.legal_actions;
+  if (legal.length < 2 || !request.info) return { action: choose(request), comment: "forced" };
+  try {
+    const response = await fetch(`${api.replace(/\/+$/, "")}/v1/games/${request.game}/rollouts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ info: request.info, count: playouts, policy: "heuristic" }),
+      // Leave time to answer: the search gets about half the move's deadline.
+      signal: AbortSignal.timeout(Math.max(50, request.deadline_ms / 2)),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${body.code ?? ""} ${body.detail ?? ""}`);
+    return bestOf(body.results, request.seat, playouts);
+  } catch (error) {
+    return { action: choose(request), comment: `search failed (${error.message}): the simple policy` };
+  }
+}
+
+/** The result with the best mean standing for `seat` (ties keep the canonical order). */
+export function bestOf(results, seat, playouts) {
+  let best = results[0];
+  for (const result of results) {
+    if (result.mean_standing[seat] > best.mean_standing[seat]) best = result;
+  }
+  const standing = best.mean_standing[seat].toFixed(2);
+  return { action: best.action, comment: `rollouts: ${playouts} per action, best standing ${standing}` };
+}
+
+/** The answer to a move request: searched when `search` is set, else the simple policy. */
+async function decide(request, search) {
+  return search ? searchChoose(request, search) : { action: choose(request) };
+}
+
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -140,10 +190,10 @@ function send(res, status, payload) {
 }
 
 /**
- * The bot's HTTP server (not yet listening).
- * @param {{name: string, games: string[], secret: string}} config
+ * The bot's HTTP server (not yet listening); `search` ({api, playouts}) plays by rollouts.
+ * @param {{name: string, games: string[], secret: string, search?: {api: string, playouts?: number}}} config
  */
-export function createBot({ name, games, secret }) {
+export function createBot({ name, games, secret, search }) {
   const server = createServer(async (req, res) => {
     let body;
     try {
@@ -169,7 +219,7 @@ export function createBot({ name, games, secret }) {
       if (!Array.isArray(request.legal_actions) || request.legal_actions.length === 0) {
         return send(res, 400, { error: "no legal_actions to choose from" });
       }
-      return send(res, 200, { action: choose(request) });
+      return send(res, 200, await decide(request, search));
     }
     if (path === "/start") {
       console.error(`match ${request.match} (${request.game}) started: seat ${request.seat}`);
@@ -203,9 +253,10 @@ class TokenRefused extends Error {}
  * connects again with a growing pause; the arena then sends the pending moves of the bot's
  * running matches at once (a second connection replaces the first). Returns when `signal` aborts;
  * throws when the arena refuses the token.
- * @param {{arena: string, token: string, log?: (line: string) => void, signal?: AbortSignal}} options
+ * `search` ({api, playouts}) plays by rollouts.
+ * @param {{arena: string, token: string, log?: (line: string) => void, signal?: AbortSignal, search?: {api: string, playouts?: number}}} options
  */
-export async function connect({ arena, token, log = console.error, signal }) {
+export async function connect({ arena, token, log = console.error, signal, search }) {
   const base = arena.replace(/\/+$/, "");
   const authorization = `Bearer ${token}`;
   const answer = async (line) => {
@@ -213,7 +264,7 @@ export async function connect({ arena, token, log = console.error, signal }) {
     const response = await fetch(`${base}/v1/bot/matches/${encodeURIComponent(matchId)}/move`, {
       method: "POST",
       headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify({ request_id: line.request_id, action: choose(line) }),
+      body: JSON.stringify({ request_id: line.request_id, ...(await decide(line, search)) }),
       signal,
     });
     // 409 stale_request: the arena moved on (the deadline passed, or another connection
@@ -273,8 +324,12 @@ function main() {
       name: { type: "string", default: "javascript-starter" },
       connect: { type: "string" },
       token: { type: "string", default: process.env.CARDROOM_TOKEN ?? "" },
+      search: { type: "string" },
+      playouts: { type: "string", default: String(DEFAULT_PLAYOUTS) },
     },
   });
+  const search =
+    values.search === undefined ? undefined : { api: values.search, playouts: Number(values.playouts) };
   if (values.connect !== undefined) {
     if (!values.token) {
       console.error("--connect needs the bot's token: --token TOKEN or CARDROOM_TOKEN");
@@ -283,7 +338,7 @@ function main() {
     const stop = new AbortController();
     process.on("SIGINT", () => stop.abort());
     process.on("SIGTERM", () => stop.abort());
-    connect({ arena: values.connect, token: values.token, signal: stop.signal }).then(
+    connect({ arena: values.connect, token: values.token, signal: stop.signal, search }).then(
       () => process.exit(0),
       (error) => {
         console.error(error.message);
@@ -299,7 +354,7 @@ function main() {
     );
   }
   const games = values.games.split(",").filter(Boolean);
-  const server = createBot({ name: values.name, games, secret });
+  const server = createBot({ name: values.name, games, secret, search });
   server.listen(Number(values.port), values.host, () => {
     const { address, port } = server.address();
     const host = address.includes(":") ? `[${address}]` : address;

@@ -1,7 +1,7 @@
 // Unit tests of the starter (node --test): the signature check and the policy.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { choose, rankOf, verify, verifyRequest } from "./bot.mjs";
+import { bestOf, choose, rankOf, searchChoose, verify, verifyRequest } from "./bot.mjs";
 
 // HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the Python and Rust starters.
 const SIGNED =
@@ -54,4 +54,26 @@ test("the policy sheds high cards and discards only high ones", () => {
   assert.deepEqual(choose(exchange), { type: "draw" });
   const other = { view: {}, legal_actions: [{ type: "accept" }, { type: "fold" }] };
   assert.deepEqual(choose(other), { type: "accept" });
+});
+
+test("the search picks the best mean standing for its seat, canonical order on ties", () => {
+  const results = [
+    { action: { type: "play", cards: ["3S"] }, mean_standing: [0.2, 0.8] },
+    { action: { type: "play", cards: ["KD"] }, mean_standing: [0.6, 0.4] },
+    { action: { type: "play", cards: ["9C"] }, mean_standing: [0.6, 0.1] },
+  ];
+  assert.deepEqual(bestOf(results, 0, 8).action, { type: "play", cards: ["KD"] });
+  assert.deepEqual(bestOf(results, 1, 8).action, { type: "play", cards: ["3S"] });
+  assert.equal(bestOf(results, 0, 8).comment, "rollouts: 8 per action, best standing 0.60");
+});
+
+test("a forced move or an unreachable API falls back to the simple policy", async () => {
+  const request = { game: "twenty_two", seat: 0, info: "i2.m.0.0.x", deadline_ms: 200, view: {},
+    legal_actions: [{ type: "play", cards: ["3S"] }, { type: "play", cards: ["KD"] }] };
+  const forced = await searchChoose({ ...request, legal_actions: [request.legal_actions[0]] },
+    { api: "http://127.0.0.1:9" });
+  assert.equal(forced.comment, "forced");
+  const failed = await searchChoose(request, { api: "http://127.0.0.1:9" });
+  assert.deepEqual(failed.action, { type: "play", cards: ["KD"] });
+  assert.match(failed.comment, /^search failed/);
 });

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, List, Optional
 
 from .protocol import BotInfo, EndNotice, MoveRequest, MoveResponse, StartNotice, verify_any
-from .strategy import choose
+from .search import DEFAULT_PLAYOUTS, Search, decide
 
 #: Largest request body read; a long match's history stays far below it.
 BODY_LIMIT = 8 * 1024 * 1024
@@ -87,7 +87,7 @@ class BotHandler(BaseHTTPRequestHandler):
             request: MoveRequest = message
             if not request.get("legal_actions"):
                 return self._json(400, {"error": "no legal_actions to choose from"})
-            answer: MoveResponse = {"action": choose(request)}
+            answer: MoveResponse = decide(request, self.server.search)
             return self._json(200, answer)
         if path == "/start":
             start: StartNotice = message
@@ -115,11 +115,19 @@ class BotServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple, name: str, games: List[str], secret: str) -> None:
+    def __init__(
+        self,
+        address: tuple,
+        name: str,
+        games: List[str],
+        secret: str,
+        search: Optional[Search] = None,
+    ) -> None:
         super().__init__(address, BotHandler)
         self.name = name
         self.games = games
         self.secret = secret
+        self.search = search
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -136,14 +144,23 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument(
         "--token", default=os.environ.get("CARDROOM_TOKEN", ""), help="the bot's token (stream mode)"
     )
+    parser.add_argument(
+        "--search",
+        metavar="URL",
+        help="play each choice by rollouts over the rules API at URL (the request's `info`)",
+    )
+    parser.add_argument(
+        "--playouts", type=int, default=DEFAULT_PLAYOUTS, help="playouts per action (--search)"
+    )
     args = parser.parse_args(argv)
+    search = Search(args.search, args.playouts) if args.search else None
     if args.connect:
         if not args.token:
             parser.error("--connect needs --token (or CARDROOM_TOKEN)")
         from .stream import run
 
         try:
-            run(args.connect, args.token)
+            run(args.connect, args.token, search)
         except KeyboardInterrupt:
             pass
         return
@@ -154,7 +171,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             file=sys.stderr,
         )
     games = [g for g in args.games.split(",") if g]
-    server = BotServer((args.host, args.port), args.name, games, secret)
+    server = BotServer((args.host, args.port), args.name, games, secret, search)
     host, port = server.server_address[:2]
     host = f"[{host}]" if ":" in host else host
     print(f"listening on http://{host}:{port}", flush=True)

@@ -12,9 +12,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
-from .strategy import choose
+from .search import Search, decide
 
 #: How long to wait before connecting again after a failure, at most.
 RECONNECT_MAX_SECONDS = 5.0
@@ -22,9 +22,9 @@ RECONNECT_MAX_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 30.0
 
 
-def answer(base: str, token: str, line: Dict[str, Any]) -> None:
-    """Answers one ``move`` line with the strategy's choice."""
-    body = json.dumps({"request_id": line["request_id"], "action": choose(line)}).encode()
+def answer(base: str, token: str, line: Dict[str, Any], search: Optional[Search]) -> None:
+    """Answers one ``move`` line with the strategy's choice (searched with ``search``)."""
+    body = json.dumps({"request_id": line["request_id"], **decide(line, search)}).encode()
     request = urllib.request.Request(
         f"{base}/v1/bot/matches/{line['match_id']}/move",
         data=body,
@@ -41,7 +41,7 @@ def answer(base: str, token: str, line: Dict[str, Any]) -> None:
         print(f"answer not sent: {error}", file=sys.stderr)
 
 
-def read_stream(base: str, token: str) -> None:
+def read_stream(base: str, token: str, search: Optional[Search]) -> None:
     """Reads one connection to its end, answering each ``move`` on a thread of its own."""
     request = urllib.request.Request(
         f"{base}/v1/bot/stream", headers={"Authorization": f"Bearer {token}"}
@@ -54,7 +54,9 @@ def read_stream(base: str, token: str) -> None:
             line = json.loads(raw)
             kind = line.get("type")
             if kind == "move":
-                threading.Thread(target=answer, args=(base, token, line), daemon=True).start()
+                threading.Thread(
+                    target=answer, args=(base, token, line, search), daemon=True
+                ).start()
             elif kind == "match_start":
                 print(f"match {line['match_id']} ({line['game']}) started: seat {line['seat']}",
                       file=sys.stderr, flush=True)
@@ -64,13 +66,13 @@ def read_stream(base: str, token: str) -> None:
                       f"scores {result.get('scores')}", file=sys.stderr, flush=True)
 
 
-def run(base: str, token: str) -> None:
+def run(base: str, token: str, search: Optional[Search] = None) -> None:
     """Stays connected until interrupted, connecting again after each failure."""
     base = base.rstrip("/")
     wait = 0.1
     while True:
         try:
-            read_stream(base, token)
+            read_stream(base, token, search)
             wait = 0.1
         except urllib.error.HTTPError as error:
             if error.code in (401, 403):

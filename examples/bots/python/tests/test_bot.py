@@ -3,6 +3,7 @@
 import unittest
 
 from cardroom_bot.protocol import sign, verify, verify_any
+from cardroom_bot.search import Search, best_of, search_choose
 from cardroom_bot.strategy import choose, rank_of
 
 # HMAC-SHA256("secret", '1700000000.{"a":1}'), the same vector as the JavaScript and Rust starters.
@@ -56,3 +57,29 @@ class Strategy(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SearchExample(unittest.TestCase):
+    RESULTS = [
+        {"action": {"type": "play", "cards": ["3S"]}, "mean_standing": [0.2, 0.8]},
+        {"action": {"type": "play", "cards": ["KD"]}, "mean_standing": [0.6, 0.4]},
+        {"action": {"type": "play", "cards": ["9C"]}, "mean_standing": [0.6, 0.1]},
+    ]
+
+    def test_the_best_mean_standing_for_the_seat_wins_ties_keep_the_canonical_order(self) -> None:
+        self.assertEqual(best_of(self.RESULTS, 0, 8)["action"], {"type": "play", "cards": ["KD"]})
+        self.assertEqual(best_of(self.RESULTS, 1, 8)["action"], {"type": "play", "cards": ["3S"]})
+        self.assertEqual(
+            best_of(self.RESULTS, 0, 8)["comment"], "rollouts: 8 per action, best standing 0.60"
+        )
+
+    def test_a_forced_move_or_an_unreachable_api_falls_back_to_the_simple_policy(self) -> None:
+        legal = [{"type": "play", "cards": ["3S"]}, {"type": "play", "cards": ["KD"]}]
+        request = {"game": "twenty_two", "seat": 0, "info": "i2.m.0.0.x", "deadline_ms": 200,
+                   "view": {}, "legal_actions": legal}
+        unreachable = Search("http://127.0.0.1:9")
+        forced = search_choose({**request, "legal_actions": legal[:1]}, unreachable)
+        self.assertEqual(forced["comment"], "forced")
+        failed = search_choose(request, unreachable)
+        self.assertEqual(failed["action"], {"type": "play", "cards": ["KD"]})
+        self.assertTrue(failed["comment"].startswith("search failed"), failed["comment"])

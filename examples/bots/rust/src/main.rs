@@ -11,14 +11,16 @@
 //! `listening on http://HOST:PORT`.
 //!
 //! With `--connect URL --token T` (or `CARDROOM_TOKEN`) it runs in stream mode instead: no server,
-//! the bot connects out to the arena (see `src/stream.rs`).
+//! the bot connects out to the arena (see `src/stream.rs`). In either mode, `--search URL` plays
+//! each choice by rollouts over the rules API at URL (see `src/search.rs`).
 #![forbid(unsafe_code)]
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use cardroom_starter_bot::protocol::{
-    BotInfo, EndNotice, MoveRequest, MoveResponse, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER,
-    StartNotice, TIMESTAMP_HEADER, verify_any,
+    BotInfo, EndNotice, MoveRequest, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, StartNotice,
+    TIMESTAMP_HEADER, verify_any,
 };
+use cardroom_starter_bot::search::{Search, decide};
 use clap::Parser;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -61,12 +63,20 @@ struct Args {
         default_value = ""
     )]
     token: String,
+    /// Search: play each choice by rollouts over the rules API at this URL (from each move
+    /// request's `info`; see `src/search.rs`).
+    #[arg(long, value_name = "URL")]
+    search: Option<String>,
+    /// Playouts per legal action when searching.
+    #[arg(long, default_value_t = cardroom_starter_bot::search::DEFAULT_PLAYOUTS)]
+    playouts: u32,
 }
 
 /// What every handler reads.
 struct Settings {
     info: BotInfo,
     secret: String,
+    search: Option<Search>,
 }
 
 impl Settings {
@@ -124,16 +134,19 @@ async fn act(
         Ok(parsed) => parsed,
         Err(e) => return error(actix_web::http::StatusCode::BAD_REQUEST, &e.to_string()),
     };
-    let Some(index) = cardroom_starter_bot::strategy::choose(&move_request) else {
+    let answer = decide(
+        &move_request,
+        cardroom_starter_bot::strategy::choose,
+        settings.search.as_ref(),
+    )
+    .await;
+    let Some(answer) = answer else {
         return error(
             actix_web::http::StatusCode::BAD_REQUEST,
             "no legal_actions to choose from",
         );
     };
-    HttpResponse::Ok().json(MoveResponse {
-        action: move_request.legal_actions[index].clone(),
-        comment: None,
-    })
+    HttpResponse::Ok().json(answer)
 }
 
 async fn start(
@@ -174,6 +187,10 @@ async fn end(
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
     let args = Args::parse();
+    let search = match &args.search {
+        Some(api) => Some(Search::new(api, args.playouts).map_err(std::io::Error::other)?),
+        None => None,
+    };
     if let Some(arena) = &args.connect {
         if args.token.is_empty() {
             eprintln!("--connect needs the bot's token: --token TOKEN or CARDROOM_TOKEN");
@@ -181,7 +198,9 @@ async fn main() -> std::io::Result<()> {
         }
         let stream = cardroom_starter_bot::stream::Stream::new(arena, &args.token)
             .map_err(std::io::Error::other)?;
-        let error = stream.run(cardroom_starter_bot::strategy::choose).await;
+        let error = stream
+            .run(cardroom_starter_bot::strategy::choose, search.as_ref())
+            .await;
         return Err(std::io::Error::other(error));
     }
     if args.secret.is_empty() {
@@ -197,6 +216,7 @@ async fn main() -> std::io::Result<()> {
             games: args.games.into_iter().filter(|g| !g.is_empty()).collect(),
         },
         secret: args.secret,
+        search,
     });
     let server = HttpServer::new(move || {
         App::new()

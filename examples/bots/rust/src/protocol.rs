@@ -67,6 +67,10 @@ pub struct MoveRequest {
     /// Every move so far, oldest first, as our seat may know it.
     #[serde(default)]
     pub history: Vec<HistoryEntry>,
+    /// Our seat's position as a token the rules API's `/determinize` and `/rollouts` accept in
+    /// place of a state (see `src/search.rs`).
+    #[serde(default)]
+    pub info: Option<String>,
 }
 
 /// The answer to `POST /move`.

@@ -8,6 +8,7 @@
 //! the bot's running matches at once (a second connection replaces the first).
 
 use crate::protocol::{EndNotice, MoveRequest, StartNotice};
+use crate::search::{Search, decide};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -66,12 +67,16 @@ impl Stream {
         })
     }
 
-    /// Reads the stream and answers its moves with `choose`, connecting again after every drop.
-    /// Returns only when the arena refuses the token.
-    pub async fn run(&self, choose: impl Fn(&MoveRequest) -> Option<usize>) -> StreamError {
+    /// Reads the stream and answers its moves with `choose` (by rollouts with `search`),
+    /// connecting again after every drop. Returns only when the arena refuses the token.
+    pub async fn run(
+        &self,
+        choose: impl Fn(&MoveRequest) -> Option<usize>,
+        search: Option<&Search>,
+    ) -> StreamError {
         let mut pause = RECONNECT_FIRST;
         loop {
-            match self.read(&choose).await {
+            match self.read(&choose, search).await {
                 Ok(()) => eprintln!("the arena closed the stream"),
                 Err(Failure::Fatal(error)) => return error,
                 Err(Failure::Dropped(detail)) => eprintln!("stream: {detail}"),
@@ -82,7 +87,11 @@ impl Stream {
     }
 
     /// One connection: reads lines until the arena closes it or it drops.
-    async fn read(&self, choose: &impl Fn(&MoveRequest) -> Option<usize>) -> Result<(), Failure> {
+    async fn read(
+        &self,
+        choose: &impl Fn(&MoveRequest) -> Option<usize>,
+        search: Option<&Search>,
+    ) -> Result<(), Failure> {
         let dropped = |error: reqwest::Error| Failure::Dropped(error.to_string());
         let mut response = self
             .http
@@ -114,7 +123,7 @@ impl Stream {
                     continue;
                 }
                 match serde_json::from_slice::<Value>(&line) {
-                    Ok(line) => self.handle(with_match_field(line), choose).await,
+                    Ok(line) => self.handle(with_match_field(line), choose, search).await,
                     Err(error) => eprintln!("stream: a line is not JSON: {error}"),
                 }
             }
@@ -122,9 +131,14 @@ impl Stream {
         Ok(())
     }
 
-    async fn handle(&self, line: Value, choose: &impl Fn(&MoveRequest) -> Option<usize>) {
+    async fn handle(
+        &self,
+        line: Value,
+        choose: &impl Fn(&MoveRequest) -> Option<usize>,
+        search: Option<&Search>,
+    ) {
         match line.get("type").and_then(Value::as_str) {
-            Some("move") => self.answer(line, choose).await,
+            Some("move") => self.answer(line, choose, search).await,
             Some("match_start") => {
                 if let Ok(notice) = serde_json::from_value::<StartNotice>(line) {
                     eprintln!(
@@ -145,19 +159,27 @@ impl Stream {
         }
     }
 
-    async fn answer(&self, line: Value, choose: &impl Fn(&MoveRequest) -> Option<usize>) {
+    async fn answer(
+        &self,
+        line: Value,
+        choose: &impl Fn(&MoveRequest) -> Option<usize>,
+        search: Option<&Search>,
+    ) {
         let request_id = line.get("request_id").cloned().unwrap_or(Value::Null);
         let request: MoveRequest = match serde_json::from_value(line) {
             Ok(request) => request,
             Err(error) => return eprintln!("stream: a move line does not parse: {error}"),
         };
-        let Some(index) = choose(&request) else {
+        let Some(answer) = decide(&request, choose, search).await else {
             return eprintln!("match {}: no legal action to choose from", request.match_id);
         };
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "request_id": request_id,
-            "action": request.legal_actions[index],
+            "action": answer.action,
         });
+        if let Some(comment) = answer.comment {
+            body["comment"] = comment.into();
+        }
         let url = format!("{}/v1/bot/matches/{}/move", self.base, request.match_id);
         match self
             .http
