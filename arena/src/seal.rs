@@ -180,8 +180,8 @@ impl SealKey {
     }
 }
 
-/// The sealing key's ciphers: XChaCha20-Poly1305 for `v1.`, XAES-256-GCM for `v2.` and `i1.`.
-/// Both extend an RFC AEAD of ring's (96-bit nonce) to a 192-bit nonce by deriving a key per
+/// The sealing key's ciphers: XChaCha20-Poly1305 for `v1.`, XAES-256-GCM for `v2.` (and the
+/// HMAC-SHA256 tags of `i2.` `info` tokens). Both AEADs extend an RFC AEAD of ring's (96-bit nonce) to a 192-bit nonce by deriving a key per
 /// nonce.
 #[derive(Clone)]
 pub struct Sealer {
