@@ -465,7 +465,14 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
             .iter()
             .zip(&values)
             .map(|(action, value)| {
-                json!({"action": action, "playouts": value.playouts, "mean": value.mean(), "standard_error": value.standard_error(), "mean_standing": value.mean_standing()})
+                {
+                // Four decimals: a figure of 17 digits may not read back as the same f64 in every
+                // JSON parser (the served document is compared with this one).
+                let short = |figures: Vec<f64>| -> Vec<f64> {
+                    figures.into_iter().map(|f| (f * 1e4).round() / 1e4).collect()
+                };
+                json!({"action": action, "playouts": value.playouts, "mean": short(value.mean()), "standard_error": short(value.standard_error()), "mean_standing": short(value.mean_standing())})
+            }
             })
             .collect();
         set_example(
