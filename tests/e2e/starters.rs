@@ -223,6 +223,21 @@ impl ArenaServer {
             .to_string()
     }
 
+    /// Plays `bot` in seat 0 against the built-in heuristic bot (5 s per move) and returns the
+    /// match once it has ended.
+    async fn play_against_heuristic(&self, bot: &str, seed: u64) -> Value {
+        let heuristic = self.builtin("heuristic").await;
+        let (status, created) = self
+            .post(
+                "/v1/matches",
+                &json!({"game": GAME, "bots": [bot, heuristic], "seed": seed, "deadline_ms": 5000}),
+            )
+            .await;
+        assert_eq!(status, 202, "{created}");
+        self.wait_for_end(created["id"].as_str().expect("match id"))
+            .await
+    }
+
     /// Polls the match until it has ended (at most three minutes on a slow machine).
     async fn wait_for_end(&self, id: &str) -> Value {
         let started = Instant::now();
@@ -390,16 +405,7 @@ async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
     assert_eq!(status, 200, "{starter:?}: {rotated}");
     assert_ne!(rotated["signing_secret"].as_str(), Some(secret.as_str()));
 
-    let heuristic = server.builtin("heuristic").await;
-    let (status, created) = server
-        .post(
-            "/v1/matches",
-            &json!({"game": GAME, "bots": [id, heuristic], "seed": 11, "deadline_ms": 5000}),
-        )
-        .await;
-    assert_eq!(status, 202, "{starter:?}: {created}");
-    let match_id = created["id"].as_str().expect("match id");
-    let view = server.wait_for_end(match_id).await;
+    let view = server.play_against_heuristic(&id, 11).await;
     assert_eq!(view["status"], "finished", "{starter:?}: {view}");
     let moves = view["moves"].as_array().expect("moves");
     let faults: Vec<&Value> = moves
@@ -471,17 +477,7 @@ async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
     )
     .await;
 
-    let heuristic = server.builtin("heuristic").await;
-    let (status, created) = server
-        .post(
-            "/v1/matches",
-            &json!({"game": GAME, "bots": [id, heuristic], "seed": 13, "deadline_ms": 5000}),
-        )
-        .await;
-    assert_eq!(status, 202, "{created}");
-    let view = server
-        .wait_for_end(created["id"].as_str().expect("match id"))
-        .await;
+    let view = server.play_against_heuristic(&id, 13).await;
     assert_eq!(view["status"], "finished", "{view}\n{}", bot.log_text());
     assert_eq!(view["result"]["faults"][0], 0, "{view}\n{}", bot.log_text());
     let comments: Vec<&str> = view["moves"]
