@@ -5,7 +5,7 @@
 
 use crate::support::{Behavior, register, spawn_app, spawn_arena_with, spawn_bot, two_player_game};
 use arena::dto::CreateMatch;
-use arena::store::{MatchFilter, MoveRecord, now_ms};
+use arena::store::{MatchFilter, MoveRecord, Retention, now_ms};
 use arena::{Arena, ArenaConfig};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -143,14 +143,14 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     // Nothing has ended before a cut-off an hour ago.
     let pruned = arena
         .store()
-        .prune_moves(now_ms() - 3_600_000, 100)
+        .prune_moves(Retention::Unranked, now_ms() - 3_600_000, 100)
         .await
         .expect("prune");
     assert_eq!(pruned.matches, 0);
     // Every match ended before now + 1 s: only the unranked one loses its moves.
     let pruned = arena
         .store()
-        .prune_moves(now_ms() + 1000, 100)
+        .prune_moves(Retention::Unranked, now_ms() + 1000, 100)
         .await
         .expect("prune");
     assert_eq!(pruned.matches, 1);
@@ -166,7 +166,7 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     // Pruned once: a second pass finds nothing.
     let again = arena
         .store()
-        .prune_moves(now_ms() + 1000, 100)
+        .prune_moves(Retention::Unranked, now_ms() + 1000, 100)
         .await
         .expect("prune");
     assert_eq!(again.matches, 0);
