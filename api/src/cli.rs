@@ -494,3 +494,68 @@ pub fn playouts(args: &PlayoutArgs) -> anyhow::Result<PlayoutReport> {
         games_per_s: games as f64 / seconds,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    /// Every boolean flag read from a variable (`CARDROOM_NO_LADDER=1`...) takes 1, 0, true and
+    /// false, and refuses a word that is neither (a typo does not silently read as true).
+    #[test]
+    fn every_boolean_variable_reads_1_0_true_and_false() {
+        fn walk(command: &clap::Command, seen: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let Some(variable) = arg.get_env() else {
+                    continue;
+                };
+                if !matches!(arg.get_action(), clap::ArgAction::SetTrue) {
+                    continue;
+                }
+                let parser = arg.get_value_parser();
+                let parse = |text: &str| parser.parse_ref(command, Some(arg), text.as_ref());
+                for text in ["1", "0", "true", "false", "TRUE", "no", "yes"] {
+                    assert!(parse(text).is_ok(), "{variable:?}={text} refused");
+                }
+                assert!(parse("maybe").is_err(), "{variable:?}=maybe read");
+                seen.push(variable.to_string_lossy().to_string());
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, seen);
+            }
+        }
+        let mut seen = Vec::new();
+        walk(&Cli::command(), &mut seen);
+        for variable in [
+            "CARDROOM_REQUIRE_SEALED",
+            "CARDROOM_NEW_SEAL_KEY",
+            "CARDROOM_PUBLIC",
+            "CARDROOM_NO_LADDER",
+        ] {
+            assert!(seen.iter().any(|v| v == variable), "{variable}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn a_worker_listens_for_its_health_unless_told_and_the_api_roles_do_not() {
+        let listen = |flags: &[&str]| {
+            let cli =
+                Cli::try_parse_from(["cardroom", "serve"].iter().chain(flags)).expect("flags");
+            let Command::Serve(args) = cli.command else {
+                panic!("serve")
+            };
+            args.admin_listen()
+        };
+        assert_eq!(
+            listen(&["--role", "worker"]),
+            Some(DEFAULT_ADMIN_LISTEN.into())
+        );
+        assert_eq!(listen(&[]), None);
+        assert_eq!(listen(&["--role", "api"]), None);
+        assert_eq!(
+            listen(&["--admin-listen", "0.0.0.0:9100"]),
+            Some("0.0.0.0:9100".into())
+        );
+        assert_eq!(listen(&["--role", "worker", "--admin-listen", "off"]), None);
+    }
+}
