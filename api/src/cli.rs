@@ -512,10 +512,32 @@ mod tests {
                 if !matches!(arg.get_action(), clap::ArgAction::SetTrue) {
                     continue;
                 }
-                let parser = arg.get_value_parser();
-                let parse = |text: &str| parser.parse_ref(command, Some(arg), text.as_ref());
-                for text in ["1", "0", "true", "false", "TRUE", "no", "yes"] {
-                    assert!(parse(text).is_ok(), "{variable:?}={text} refused");
+                // The flag's own value parser, given the value as a variable would.
+                let probe = clap::Command::new("probe").arg(
+                    arg.clone()
+                        .long("value")
+                        .action(clap::ArgAction::Set)
+                        .required(false),
+                );
+                let parse = |text: &str| {
+                    probe
+                        .clone()
+                        .try_get_matches_from(["probe", "--value", text])
+                        .map(|matches| matches.get_one::<bool>(arg.get_id().as_str()).copied())
+                };
+                for (text, value) in [
+                    ("1", true),
+                    ("0", false),
+                    ("true", true),
+                    ("false", false),
+                    ("TRUE", true),
+                    ("no", false),
+                ] {
+                    let parsed = parse(text);
+                    assert!(
+                        matches!(parsed, Ok(Some(read)) if read == value),
+                        "{variable:?}={text}: {parsed:?}"
+                    );
                 }
                 assert!(parse("maybe").is_err(), "{variable:?}=maybe read");
                 seen.push(variable.to_string_lossy().to_string());
