@@ -6,22 +6,21 @@
 # Two phases on one fresh SQLite file:
 #   1. the one-off work, at no pace (--ladder-matches-per-minute 0, rounds every 200 ms) so it
 #      ends within minutes: the built-in bots' seeding matches (--ladder-builtin-matches, 50 per
-#      game id) and the registered bots' matches until their ratings settle. Reported: matches
-#      and bytes, split between built-in-only matches (their moves pruned after
-#      --retain-builtin-days) and matches with a registered bot (kept).
-#   2. the steady state, with every default: the server restarted on that database, its size
-#      (after a checkpoint) taken at the start and after $MINUTES minutes; the growth per day is
-#      the growth per minute times 1440. The first round of the restarted ladder starts a match
-#      of every game id at once (its pace is kept in memory), so a short window overstates the
-#      settled pace of one match per game id an hour: the figure is an upper bound.
+#      game id) and the registered bots' matches until their ratings settle (or $SETTLE_MAX
+#      minutes). Reported: matches and moves, split between built-in-only matches (their moves
+#      pruned after --retain-builtin-days) and matches with a registered bot (kept), the bytes
+#      stored, and from them the mean bytes of a match with a registered bot.
+#   2. the steady state, with every default, for $MINUTES minutes (0: skipped): the server
+#      restarted on that database; the matches it starts and the bytes it adds. Its first round
+#      starts one match per game id at once (the pace is kept in memory), then the settled pace
+#      holds: one match per game id an hour.
+# The steady state per day: the settled pace (24 matches a day per game id the registered bots
+# play) times the mean bytes of a match with a registered bot measured in phase 1, and (as a
+# check) phase 2's bytes per minute times 1440 when phase 2 ran.
 #
-# Needs curl and jq. Bounded: phase 1 ends when the ladder has scheduled nothing for a minute
-# (at most $SETTLE_MAX minutes), phase 2 lasts $MINUTES minutes; plus a release build.
-#   bench/ladder_storage.sh
-#   MINUTES=30 bench/ladder_storage.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MINUTES=${MINUTES:-20}
+MINUTES=${MINUTES:-10}
 SETTLE_MAX=${SETTLE_MAX:-40}
 PORT=${PORT:-18196}
 for tool in curl jq sqlite3; do
@@ -76,19 +75,29 @@ seeding_moves=$(count "SELECT COUNT(*) FROM match_moves mm JOIN matches m ON m.s
 all_moves=$(count "SELECT COUNT(*) FROM match_moves")
 unsettled=$(count "SELECT COUNT(*) FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.builtin = 0 AND r.sigma >= 3.5")
 phase1_bytes=$(size)
+game_ids=$(echo "$games" | jq length)
+# The bytes of a match with a registered bot: the stored bytes in proportion to its moves.
+per_registered=$(( phase1_bytes * (all_moves - seeding_moves) / (all_moves > 0 ? all_moves : 1) / (registered > 0 ? registered : 1) ))
+steady=$(( 24 * game_ids * per_registered ))
 echo "phase 1 (one-off, $(( (SECONDS - phase1_start) / 60 )) min at no pace): $seeding seeding matches ($seeding_moves moves), $registered with a registered bot ($((all_moves - seeding_moves)) moves); $phase1_bytes bytes; registered ratings still unsettled: $unsettled"
 
+echo "a match with a registered bot: $per_registered bytes; settled pace, $game_ids game ids: $((steady / 1000000)) MB a day"
+
 # Phase 2: every default, for $MINUTES minutes.
-start
-before=$(size); before_matches=$(count "SELECT COUNT(*) FROM matches")
-sleep $((MINUTES * 60))
-after=$(size); after_matches=$(count "SELECT COUNT(*) FROM matches")
-stop
-grown=$((after - before))
-per_day=$((grown * 1440 / MINUTES))
-echo "phase 2 (defaults, $MINUTES min): $((after_matches - before_matches)) matches, $grown bytes: $((per_day / 1000000)) MB a day (upper bound)"
+grown=0; matches=0; per_day=0
+if [ "$MINUTES" -gt 0 ]; then
+  start
+  before=$(size); before_matches=$(count "SELECT COUNT(*) FROM matches")
+  sleep $((MINUTES * 60))
+  after=$(size); after_matches=$(count "SELECT COUNT(*) FROM matches")
+  stop
+  grown=$((after - before)); matches=$((after_matches - before_matches))
+  per_day=$((grown * 1440 / MINUTES))
+  echo "phase 2 (defaults, $MINUTES min): $matches matches, $grown bytes ($((per_day / 1000000)) MB a day at that rate, the restart's first round included)"
+fi
 jq -nc --argjson seeding "$seeding" --argjson registered "$registered" --argjson phase1 "$phase1_bytes" \
-  --argjson minutes "$MINUTES" --argjson grown "$grown" --argjson per_day "$per_day" \
-  --argjson matches "$((after_matches - before_matches))" --argjson unsettled "$unsettled" \
+  --argjson per_registered "$per_registered" --argjson steady "$steady" --argjson unsettled "$unsettled" \
+  --argjson minutes "$MINUTES" --argjson grown "$grown" --argjson matches "$matches" --argjson per_day "$per_day" \
   '{one_off: {seeding_matches: $seeding, registered_matches: $registered, bytes: $phase1, unsettled_registered_ratings: $unsettled},
-    steady: {minutes: $minutes, matches: $matches, bytes: $grown, bytes_per_day: $per_day}}'
+    registered_match_bytes: $per_registered, steady_bytes_per_day: $steady,
+    phase2: {minutes: $minutes, matches: $matches, bytes: $grown, bytes_per_day: $per_day}}'

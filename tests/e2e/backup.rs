@@ -8,7 +8,7 @@
 use crate::seat_info::{
     RecordingBot, play_match, post, problem, refused_start, serve, with_a_choice,
 };
-use crate::support::{GAME, cardroom, run, temp_dir};
+use crate::support::{GAME, cardroom, run, run_refused, temp_dir};
 use serde_json::{Value, json};
 
 /// Runs `cardroom db <args>` on `database` to its end: its JSON line.
@@ -22,12 +22,10 @@ fn db(database: &str, args: &[&str]) -> Value {
 
 /// Runs `cardroom db <args>` that must fail: its error output.
 fn db_refused(database: &str, args: &[&str]) -> String {
-    let output = cardroom(["db", "--database", database])
-        .args(args)
-        .output()
-        .expect("run cardroom db");
-    assert!(!output.status.success(), "cardroom db {args:?} succeeded");
-    String::from_utf8_lossy(&output.stderr).to_string()
+    run_refused(
+        cardroom(["db", "--database", database]).args(args),
+        &format!("cardroom db {args:?}"),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -162,36 +162,26 @@ async fn with_postgresql_stopped_requests_get_503_within_5_s_and_readiness_follo
         .timeout(Duration::from_secs(5))
         .build()
         .expect("client");
+    let get = |path: &str| {
+        let request = http.get(format!("{base}{path}"));
+        async move { request.send().await.expect("an answer within 5 s") }
+    };
     let (status, _) = get_when_up(&http, &format!("{base}/readyz")).await;
     assert_eq!(status, 200);
-    let bots = http
-        .get(format!("{base}/v1/bots"))
-        .send()
-        .await
-        .expect("bots");
-    assert_eq!(bots.status(), 200);
+    assert_eq!(get("/v1/bots").await.status(), 200);
 
     cluster.halt();
-    let refused = http
-        .get(format!("{base}/v1/bots"))
-        .send()
-        .await
-        .expect("an answer within 5 s");
+    let refused = get("/v1/bots").await;
     assert_eq!(refused.status(), 503);
     assert_eq!(refused.headers()["retry-after"], "5");
     let problem: Value = refused.json().await.expect("problem");
     assert_eq!(problem["code"], "database_unavailable", "{problem}");
-    let not_ready = http
-        .get(format!("{base}/readyz"))
-        .send()
-        .await
-        .expect("an answer within 5 s");
+    let not_ready = get("/readyz").await;
     assert_eq!(not_ready.status(), 503);
     let body: Value = not_ready.json().await.expect("json");
     assert_eq!(body["database"], "unavailable", "{body}");
     for live in ["/livez", "/healthz"] {
-        let response = http.get(format!("{base}{live}")).send().await.expect(live);
-        assert_eq!(response.status(), 200, "{live}");
+        assert_eq!(get(live).await.status(), 200, "{live}");
     }
 
     // The database is back: so is readiness, and the requests that need it.
@@ -205,20 +195,8 @@ async fn with_postgresql_stopped_requests_get_503_within_5_s_and_readiness_follo
         assert!(Instant::now() < deadline, "never ready again");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let bots = http
-        .get(format!("{base}/v1/bots"))
-        .send()
-        .await
-        .expect("bots");
-    assert_eq!(bots.status(), 200);
-    let metrics = http
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
+    assert_eq!(get("/v1/bots").await.status(), 200);
+    let metrics = get("/metrics").await.text().await.expect("text");
     assert_eq!(
         sample(
             &metrics,

@@ -3,7 +3,7 @@
 //! `state`+`seat`, and refuse a changed, cut, foreign or other game's token clearly. The arena's
 //! seal key is made once beside its SQLite file (0600) and reused across restarts.
 
-use crate::support::{GAME, Process, ServerOptions, TestApp, cardroom, temp_dir};
+use crate::support::{GAME, Process, ServerOptions, TestApp, cardroom, run_refused, temp_dir};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -365,20 +365,18 @@ pub(crate) fn serve(database: &str, extra: &[&str]) -> (Process, String) {
 
 /// `cardroom serve` on `database` that must refuse to start: its error output.
 pub(crate) fn refused_start(database: &str, extra: &[&str]) -> String {
-    let output = cardroom([
-        "serve",
-        "--port",
-        "0",
-        "--no-ladder",
-        "--database",
-        database,
-    ])
-    .args(extra)
-    .stdout(Stdio::null())
-    .output()
-    .expect("run cardroom serve");
-    assert!(!output.status.success(), "it started");
-    String::from_utf8_lossy(&output.stderr).to_string()
+    run_refused(
+        cardroom([
+            "serve",
+            "--port",
+            "0",
+            "--no-ladder",
+            "--database",
+            database,
+        ])
+        .args(extra),
+        "cardroom serve",
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -384,6 +384,16 @@ pub fn run(command: &mut Command, what: &str) -> String {
     stdout
 }
 
+/// Runs `command`, which must fail (`what` names it): its error output.
+pub fn run_refused(command: &mut Command, what: &str) -> String {
+    let output = command
+        .stdout(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    assert!(!output.status.success(), "{what} succeeded");
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
 /// The executable `bin` that `cargo <args>` builds, run once per test run by the cargo running
 /// the tests (`CARGO_BIN_EXE_*` exists only in the tests of the package that owns a binary).
 pub fn cargo_binary(args: &[&str], bin: &str) -> PathBuf {
