@@ -1,12 +1,12 @@
 //! `cardroom db backup` and `cardroom db migrate`: the commands an operator runs beside the
 //! servers (docs/deploy.md, "Backup and restore" and "Upgrading").
 
-use crate::cli::BackupArgs;
 use anyhow::{Context, bail};
 use arena::seal::SealKey;
 use arena::store::{SqlStore, UpkeepStore};
+use clap::Args;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What `db backup` says to a PostgreSQL database: its own tool makes the consistent copy.
 pub const PG_DUMP_ADVICE: &str = "a PostgreSQL arena is backed up with PostgreSQL's own tools, \
@@ -15,6 +15,21 @@ pub const PG_DUMP_ADVICE: &str = "a PostgreSQL arena is backed up with PostgreSQ
     --seal-key-file: keep a copy of that file beside the dump), and `pg_restore --clean \
     --if-exists --dbname=\"$DATABASE_URL\" cardroom.dump` restores it; see docs/deploy.md, \
     \"Backup and restore\"";
+
+/// Flags of `db backup`.
+#[derive(Debug, Clone, Args)]
+pub struct BackupArgs {
+    /// Where to write the copy (must not exist); the key goes to `FILE.seal-key`.
+    pub file: PathBuf,
+    /// The server's seal key file, when it runs with `--seal-key-file` (its key is then not
+    /// beside the database): copied beside the backup, once checked against the database.
+    #[arg(long, env = "CARDROOM_SEAL_KEY_FILE", value_name = "PATH")]
+    pub seal_key_file: Option<PathBuf>,
+    /// Copy the database without a seal key (keep the key safe elsewhere: restored without it,
+    /// a server refuses to start unless given `--new-seal-key`, and old tokens stop opening).
+    #[arg(long)]
+    pub without_seal_key: bool,
+}
 
 /// Applies the migrations the database lacks and reports which.
 pub async fn migrate(database: &str) -> anyhow::Result<Value> {
@@ -40,7 +55,7 @@ pub async fn migrate(database: &str) -> anyhow::Result<Value> {
     }))
 }
 
-/// Copies a SQLite database and its seal key (see [`crate::cli::DbCommand::Backup`]).
+/// Copies a SQLite database and its seal key (`cardroom db backup`).
 pub async fn backup(database: &str, args: &BackupArgs) -> anyhow::Result<Value> {
     if arena::store::sql::is_postgres(database) {
         bail!("{PG_DUMP_ADVICE}");

@@ -91,25 +91,10 @@ pub enum DbCommand {
     /// sealed states and `info` tokens issued before would not open on the restored copy.
     /// Refuses, saying why, when it has no key to copy. PostgreSQL: use `pg_dump` (the command
     /// says how).
-    Backup(BackupArgs),
+    Backup(crate::backup::BackupArgs),
     /// Store synthetic finished matches (real random games, replicated) until both `--matches`
     /// and `--moves` are reached, for capacity tests; refuses a database that holds matches.
     Fill(FillArgs),
-}
-
-/// Flags of `db backup`.
-#[derive(Debug, Clone, Args)]
-pub struct BackupArgs {
-    /// Where to write the copy (must not exist); the key goes to `FILE.seal-key`.
-    pub file: PathBuf,
-    /// The server's seal key file, when it runs with `--seal-key-file` (its key is then not
-    /// beside the database): copied beside the backup, once checked against the database.
-    #[arg(long, env = "CARDROOM_SEAL_KEY_FILE", value_name = "PATH")]
-    pub seal_key_file: Option<PathBuf>,
-    /// Copy the database without a seal key (keep the key safe elsewhere: restored without it,
-    /// a server refuses to start unless given `--new-seal-key`, and old tokens stop opening).
-    #[arg(long)]
-    pub without_seal_key: bool,
 }
 
 /// Flags of `db fill`.
