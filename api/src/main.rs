@@ -1,5 +1,6 @@
 //! `cardroom`: thin entry point; see `cardroom --help` and [`api::cli`].
 
+use anyhow::Context as _;
 use api::cli::{Cli, Command, LogFormat};
 use clap::Parser;
 
@@ -42,7 +43,12 @@ fn main() -> anyhow::Result<()> {
                 // Health and metrics of a process without the API (`--admin-listen`).
                 let admin = match args.admin_listen() {
                     Some(address) => {
-                        let running = api::startup::build_admin(&address, arena.clone())?;
+                        let running = api::startup::build_admin(&address, arena.clone())
+                            .with_context(|| format!(
+                                "cannot listen on {address} for /livez, /readyz and /metrics \
+                                 (--admin-listen): give each process on this machine its own \
+                                 address, or `off`"
+                            ))?;
                         tracing::info!(addr = %running.addr, "cardroom admin listening (/livez, /readyz, /metrics)");
                         let handle = running.server.handle();
                         actix_web::rt::spawn(running.server);

@@ -36,7 +36,11 @@ fn serve(database: &str, role: &str, port: u16) -> Process {
         "--log",
         "warn",
     ]);
-    command.stdout(Stdio::null()).stderr(Stdio::null());
+    // Two workers on one machine: no admin listener (they would share its default port).
+    command
+        .env("CARDROOM_ADMIN_LISTEN", "off")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     Process::spawn(&mut command)
 }
 
