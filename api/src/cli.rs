@@ -20,6 +20,8 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
+// Parsed once per process: the size of `serve`'s many flags costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Run the HTTP server: the rules API, its docs (/docs, /openapi.json), /healthz and /metrics.
     Serve(ServeArgs),
