@@ -179,7 +179,7 @@ async fn with_postgresql_stopped_requests_get_503_within_5_s_and_readiness_follo
     let not_ready = get("/readyz").await;
     assert_eq!(not_ready.status(), 503);
     let body: Value = not_ready.json().await.expect("json");
-    assert_eq!(body["database"], "unavailable", "{body}");
+    assert_eq!(body["code"], "not_ready", "{body}");
     for live in ["/livez", "/healthz"] {
         assert_eq!(get(live).await.status(), 200, "{live}");
     }

@@ -6,7 +6,8 @@ use crate::codec::StateCodec;
 use crate::dto::{Health, Live, Readiness};
 use crate::metrics::{Format, Metrics};
 use actix_web::http::header::{ACCEPT, VARY};
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError as _, get, web};
+use arena::problem::{ErrorCode, Problem, ServiceError};
 
 /// Liveness check, with the server's version.
 ///
@@ -48,7 +49,7 @@ pub async fn livez() -> web::Json<Live> {
     tag = "service",
     responses(
         (status = 200, description = "Ready", body = Readiness),
-        (status = 503, description = "Not ready: the database does not answer, or lacks a migration", body = Readiness),
+        (status = 503, description = "`not_ready`: the database does not answer, or lacks a migration of this build (`detail` says which)", body = Problem, content_type = "application/problem+json"),
     ),
 )]
 #[get("/readyz")]
@@ -65,32 +66,29 @@ pub async fn readyz(arena: Option<web::Data<arena::Arena>>) -> HttpResponse {
     if let Some(error) = &checked.error {
         tracing::warn!(error, "not ready: the database does not answer");
     }
-    let body = Readiness {
-        status: if checked.ready() {
-            "ready"
-        } else {
-            "not_ready"
-        }
-        .into(),
-        database: if checked.database {
-            "ok"
-        } else {
-            "unavailable"
-        }
-        .into(),
-        migrations: match (checked.database, checked.pending_migrations.is_empty()) {
-            (false, _) => "unknown",
-            (true, true) => "current",
-            (true, false) => "pending",
-        }
-        .into(),
-        pending_migrations: checked.pending_migrations.clone(),
-    };
-    if checked.ready() {
-        HttpResponse::Ok().json(body)
-    } else {
-        HttpResponse::ServiceUnavailable().json(body)
+    if !checked.database {
+        return ServiceError::new(
+            ErrorCode::NotReady,
+            "not ready: the arena's database does not answer",
+        )
+        .error_response();
     }
+    if !checked.pending_migrations.is_empty() {
+        return ServiceError::new(
+            ErrorCode::NotReady,
+            format!(
+                "not ready: the database lacks migrations {:?} of this build",
+                checked.pending_migrations
+            ),
+        )
+        .error_response();
+    }
+    HttpResponse::Ok().json(Readiness {
+        status: "ready".into(),
+        database: "ok".into(),
+        migrations: "current".into(),
+        pending_migrations: Vec::new(),
+    })
 }
 
 /// Prometheus metrics.

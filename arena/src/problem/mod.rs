@@ -171,6 +171,9 @@ error_codes! {
     /// The arena's database does not answer (stopped, unreachable, out of connections or
     /// locked): try again shortly (`Retry-After`); nothing was changed.
     DatabaseUnavailable = SERVICE_UNAVAILABLE, "database_unavailable", "Database unavailable";
+    /// `/readyz`: this process cannot serve now (its database does not answer, or lacks a
+    /// migration of this build; `detail` says which).
+    NotReady = SERVICE_UNAVAILABLE, "not_ready", "Not ready";
     /// A bug on our side; details are only in the server log.
     Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }
