@@ -539,7 +539,7 @@ pub struct Live {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({"status": "ready", "database": "ok", "migrations": "current", "pending_migrations": []}))]
 pub struct Readiness {
-    /// `ready` (200), or `not_ready` (503).
+    /// `ready` (a process that is not answers 503 `not_ready`, problem+json).
     pub status: String,
     /// `ok` (answered within 2 s), `unavailable`, or `none` (a rules-only server: no database).
     pub database: String,
