@@ -4,6 +4,7 @@
 use crate::codec::{SealKey, StateCodec};
 use crate::startup::ServeConfig;
 use anyhow::{Context, bail};
+use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
+// Parsed once per process: the size of `serve`'s many flags costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Run the HTTP server: the rules API, its docs (/docs, /openapi.json), /healthz and /metrics.
     Serve(ServeArgs),
@@ -47,9 +50,28 @@ pub struct DbArgs {
         global = true
     )]
     pub database: String,
+    /// A file holding the database URL, in place of `--database` (as for `serve`).
+    #[arg(
+        long,
+        env = "CARDROOM_DATABASE_URL_FILE",
+        value_name = "PATH",
+        global = true,
+        conflicts_with = "database"
+    )]
+    pub database_url_file: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: DbCommand,
+}
+
+impl DbArgs {
+    /// The database: `--database`, or the URL in `--database-url-file`.
+    pub fn database(&self) -> anyhow::Result<String> {
+        match &self.database_url_file {
+            Some(path) => arena::config::read_secret_file(path, "database URL"),
+            None => Ok(self.database.clone()),
+        }
+    }
 }
 
 /// The subcommands of `db`.
@@ -59,8 +81,19 @@ pub enum DbCommand {
     /// before and after. SQLite: stop the server first (a vacuum needs the file to itself; a
     /// running server holds it and the command says so). PostgreSQL: runs beside the servers.
     Vacuum,
-    /// Print the database's size as one JSON line: `database`, `wal` and `free` bytes.
+    /// Print the database's size as one JSON line: `database`, `wal` and `free` bytes (reads a
+    /// database a server runs on, without stopping it).
     Size,
+    /// Apply the migrations of this binary the database lacks, then print the versions applied
+    /// (servers also migrate on start; this runs them ahead of a rolling upgrade). SQLite: stop
+    /// the server first.
+    Migrate,
+    /// Write a consistent copy of a SQLite database to FILE while servers run on it (`VACUUM
+    /// INTO`), and its seal key beside it as `FILE.seal-key` (mode 0600): without the key, the
+    /// sealed states and `info` tokens issued before would not open on the restored copy.
+    /// Refuses, saying why, when it has no key to copy. PostgreSQL: use `pg_dump` (the command
+    /// says how).
+    Backup(crate::backup::BackupArgs),
     /// Store synthetic finished matches (real random games, replicated) until both `--matches`
     /// and `--moves` are reached, for capacity tests; refuses a database that holds matches.
     Fill(FillArgs),
@@ -87,9 +120,10 @@ pub struct FillArgs {
 /// Runs `db`, printing one JSON line.
 pub async fn db(args: &DbArgs) -> anyhow::Result<serde_json::Value> {
     use arena::store::Store;
+    let database = args.database()?;
     match &args.command {
         DbCommand::Vacuum => {
-            let store = arena::store::SqlStore::open(&args.database).await?;
+            let store = arena::store::SqlStore::open_as(&database, "cardroom-db").await?;
             let before = store.size().await?;
             store.vacuum().await?;
             let after = store.size().await?;
@@ -99,11 +133,13 @@ pub async fn db(args: &DbArgs) -> anyhow::Result<serde_json::Value> {
             }))
         }
         DbCommand::Size => {
-            let store = arena::store::SqlStore::open(&args.database).await?;
+            let store = arena::store::SqlStore::inspect(&database).await?;
             Ok(size_json(&store.size().await?))
         }
+        DbCommand::Migrate => crate::backup::migrate(&database).await,
+        DbCommand::Backup(backup) => crate::backup::backup(&database, backup).await,
         DbCommand::Fill(fill) => {
-            let mut config = arena::ArenaConfig::local(args.database.clone());
+            let mut config = arena::ArenaConfig::local(database.clone());
             config.retain_unranked_days = 0;
             let arena = arena::Arena::open(config).await?;
             let existing = arena
@@ -116,7 +152,7 @@ pub async fn db(args: &DbArgs) -> anyhow::Result<serde_json::Value> {
             anyhow::ensure!(
                 existing.is_empty(),
                 "the database {} already holds matches: fill a new one",
-                args.database
+                database
             );
             arena.register_builtins().await?;
             let report = arena::synthetic::fill(
@@ -176,8 +212,19 @@ pub struct ServeArgs {
     )]
     pub seal_key: Option<String>,
     /// Refuse transparent (JSON object) states: only sealed tokens are accepted. Needs a key.
-    #[arg(long, env = "CARDROOM_REQUIRE_SEALED")]
+    #[arg(long, env = "CARDROOM_REQUIRE_SEALED", value_parser = BoolishValueParser::new())]
     pub require_sealed: bool,
+    /// Start with a new seal key where the database's own is missing (SQLite: the
+    /// `<database>.seal-key` file beside it, as a copy restored without it), or where the key
+    /// given is not the one the database was used with. Sealed states and `info` tokens of the
+    /// old key stop opening; without this flag such a start is refused, saying why.
+    #[arg(long, env = "CARDROOM_NEW_SEAL_KEY", value_parser = BoolishValueParser::new())]
+    pub new_seal_key: bool,
+    /// Where a worker (`--role worker`) serves `/livez`, `/readyz`, `/healthz` and `/metrics`:
+    /// an address and port, or `off`. By default `127.0.0.1:9091` for `--role worker` and off
+    /// for the roles that serve the API (which answer those paths on their own listener).
+    #[arg(long, env = "CARDROOM_ADMIN_LISTEN", value_name = "ADDR|off")]
+    pub admin_listen: Option<String>,
     /// Largest accepted request body in bytes (larger: 413 payload_too_large).
     #[arg(long, env = "CARDROOM_MAX_BODY_BYTES", default_value_t = 256 * 1024)]
     pub max_body_bytes: usize,
@@ -221,8 +268,20 @@ impl ServeArgs {
     pub fn arena_config(&self) -> anyhow::Result<arena::ArenaConfig> {
         Ok(arena::ArenaConfig {
             seal_key: self.seal_key()?,
-            ..self.arena.config()
+            new_seal_key: self.new_seal_key,
+            ..self.arena.config()?
         })
+    }
+
+    /// Where the admin listener binds (`--admin-listen`), if anywhere: by default
+    /// `127.0.0.1:9091` for a worker, nowhere for the roles that serve the API.
+    pub fn admin_listen(&self) -> Option<String> {
+        match self.admin_listen.as_deref() {
+            Some("off" | "") => None,
+            Some(address) => Some(address.to_string()),
+            None if self.arena.role.serves_api() => None,
+            None => Some(DEFAULT_ADMIN_LISTEN.to_string()),
+        }
     }
 
     /// The server configuration these flags describe (reads the key file).
@@ -248,6 +307,9 @@ impl ServeArgs {
         })
     }
 }
+
+/// Where a worker serves its health and metrics unless told (`--admin-listen`).
+pub const DEFAULT_ADMIN_LISTEN: &str = "127.0.0.1:9091";
 
 /// Flags of `openapi`.
 #[derive(Debug, Clone, Args)]
@@ -418,4 +480,91 @@ pub fn playouts(args: &PlayoutArgs) -> anyhow::Result<PlayoutReport> {
         actions_per_s: actions as f64 / seconds,
         games_per_s: games as f64 / seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    /// Every boolean flag read from a variable (`CARDROOM_NO_LADDER=1`...) takes 1, 0, true and
+    /// false, and refuses a word that is neither (a typo does not silently read as true).
+    #[test]
+    fn every_boolean_variable_reads_1_0_true_and_false() {
+        fn walk(command: &clap::Command, seen: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let Some(variable) = arg.get_env() else {
+                    continue;
+                };
+                if !matches!(arg.get_action(), clap::ArgAction::SetTrue) {
+                    continue;
+                }
+                // The flag's own value parser, given the value as a variable would.
+                let probe = clap::Command::new("probe").arg(
+                    arg.clone()
+                        .long("value")
+                        .action(clap::ArgAction::Set)
+                        .required(false),
+                );
+                let parse = |text: &str| {
+                    probe
+                        .clone()
+                        .try_get_matches_from(["probe", "--value", text])
+                        .map(|matches| matches.get_one::<bool>(arg.get_id().as_str()).copied())
+                };
+                for (text, value) in [
+                    ("1", true),
+                    ("0", false),
+                    ("true", true),
+                    ("false", false),
+                    ("TRUE", true),
+                    ("no", false),
+                ] {
+                    let parsed = parse(text);
+                    assert!(
+                        matches!(parsed, Ok(Some(read)) if read == value),
+                        "{variable:?}={text}: {parsed:?}"
+                    );
+                }
+                assert!(parse("maybe").is_err(), "{variable:?}=maybe read");
+                seen.push(variable.to_string_lossy().to_string());
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, seen);
+            }
+        }
+        let mut seen = Vec::new();
+        walk(&Cli::command(), &mut seen);
+        for variable in [
+            "CARDROOM_REQUIRE_SEALED",
+            "CARDROOM_NEW_SEAL_KEY",
+            "CARDROOM_PUBLIC",
+            "CARDROOM_NO_LADDER",
+        ] {
+            assert!(seen.iter().any(|v| v == variable), "{variable}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn a_worker_listens_for_its_health_unless_told_and_the_api_roles_do_not() {
+        let listen = |flags: &[&str]| {
+            let cli =
+                Cli::try_parse_from(["cardroom", "serve"].iter().chain(flags)).expect("flags");
+            let Command::Serve(args) = cli.command else {
+                panic!("serve")
+            };
+            args.admin_listen()
+        };
+        assert_eq!(
+            listen(&["--role", "worker"]),
+            Some(DEFAULT_ADMIN_LISTEN.into())
+        );
+        assert_eq!(listen(&[]), None);
+        assert_eq!(listen(&["--role", "api"]), None);
+        assert_eq!(
+            listen(&["--admin-listen", "0.0.0.0:9100"]),
+            Some("0.0.0.0:9100".into())
+        );
+        assert_eq!(listen(&["--role", "worker", "--admin-listen", "off"]), None);
+    }
 }

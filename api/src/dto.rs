@@ -513,14 +513,39 @@ pub struct ReplayResponse {
     pub log: Vec<Value>,
 }
 
-/// Liveness.
+/// Liveness, with what the server is.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({"status": "ok", "games": 12, "sealed": false}))]
+#[schema(example = json!({"status": "ok", "version": "0.1.0", "games": 12, "sealed": false}))]
 pub struct Health {
     /// Always `ok`.
     pub status: String,
+    /// The server's version (the `cardroom` build).
+    pub version: String,
     /// Number of game ids served.
     pub games: usize,
     /// True if states are sealed.
     pub sealed: bool,
+}
+
+/// The process is up.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
+pub struct Live {
+    /// Always `ok`.
+    pub status: String,
+}
+
+/// Whether the process can serve: its database answers and has every migration of this build.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ready", "database": "ok", "migrations": "current", "pending_migrations": []}))]
+pub struct Readiness {
+    /// `ready` (a process that is not answers 503 `not_ready`, problem+json).
+    pub status: String,
+    /// `ok` (answered within 2 s), `unavailable`, or `none` (a rules-only server: no database).
+    pub database: String,
+    /// `current`, `pending` (the database lacks a migration of this build), or `unknown` (the
+    /// database did not answer).
+    pub migrations: String,
+    /// The versions of this build's migrations the database lacks.
+    pub pending_migrations: Vec<i64>,
 }

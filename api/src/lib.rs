@@ -15,6 +15,10 @@
 //! - [`cli`]: the `cardroom` command line.
 #![warn(missing_docs)]
 
+/// The version of this build (`cardroom --version`, `/healthz`, `cardroom_build_info`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub mod backup;
 pub mod cli;
 pub mod codec;
 pub mod contract;

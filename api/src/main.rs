@@ -1,5 +1,6 @@
 //! `cardroom`: thin entry point; see `cardroom --help` and [`api::cli`].
 
+use anyhow::Context as _;
 use api::cli::{Cli, Command, LogFormat};
 use clap::Parser;
 
@@ -11,6 +12,7 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
+    api::metrics::mark_process_start();
     let cli = Cli::parse();
     arena::client::install_crypto_provider();
     match cli.command {
@@ -38,6 +40,22 @@ fn main() -> anyhow::Result<()> {
                 // built-in bots are registered so the ladder has players.
                 let arena = arena::Arena::open(arena_config).await?;
                 arena.register_builtins().await?;
+                // Health and metrics of a process without the API (`--admin-listen`).
+                let admin = match args.admin_listen() {
+                    Some(address) => {
+                        let running = api::startup::build_admin(&address, arena.clone())
+                            .with_context(|| format!(
+                                "cannot listen on {address} for /livez, /readyz and /metrics \
+                                 (--admin-listen): give each process on this machine its own \
+                                 address, or `off`"
+                            ))?;
+                        tracing::info!(addr = %running.addr, "cardroom admin listening (/livez, /readyz, /metrics)");
+                        let handle = running.server.handle();
+                        actix_web::rt::spawn(running.server);
+                        Some(handle)
+                    }
+                    None => None,
+                };
                 if role.serves_api() {
                     config.arena = Some(arena.clone());
                     let running = api::startup::build(config)?;
@@ -53,6 +71,9 @@ fn main() -> anyhow::Result<()> {
                         _ = actix_web::rt::signal::ctrl_c() => {}
                         _ = terminate.recv() => {}
                     }
+                }
+                if let Some(admin) = admin {
+                    admin.stop(true).await;
                 }
                 // Clean stop: other workers resume this process's matches at once.
                 match arena.release().await {

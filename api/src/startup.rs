@@ -81,6 +81,18 @@ fn incoming_request_id(request: &actix_web::dev::ServiceRequest) -> Option<Strin
     plausible.then(|| value.to_string())
 }
 
+/// A request's client address in its log lines (written only when a line is).
+struct Peer(Option<std::net::IpAddr>);
+
+impl std::fmt::Display for Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(ip) => ip.fmt(f),
+            None => f.write_str("-"),
+        }
+    }
+}
+
 /// A bound, not yet running server: await or spawn `server`.
 pub struct Running {
     /// The bound address (the real port when port 0 was asked).
@@ -191,7 +203,9 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                 .unwrap_or_else(|| format!("{:032x}", rand::random::<u128>()));
             // Cloning a standard method copies no string.
             let method = req.method().clone();
-            let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path());
+            // The TCP peer (behind a proxy, the proxy: as the rate limits see it).
+            let client = Peer(req.peer_addr().map(|peer| peer.ip()));
+            let span = tracing::info_span!("request", request_id = %id, method = %method, path = %req.path(), client = %client);
             let recorder = recorder.clone();
             let fut = {
                 let _entered = span.enter();
@@ -204,7 +218,16 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                 let route = res.request().match_pattern();
                 let route = route.as_deref().unwrap_or("(unmatched)");
                 recorder.record(method.as_str(), route, status, elapsed);
-                tracing::info!(status, route, latency_us = elapsed.as_micros() as u64, "request finished");
+                if let Some(code) = res.response().extensions().get::<ErrorCode>() {
+                    recorder.record_problem(*code);
+                }
+                let latency_us = elapsed.as_micros() as u64;
+                // A move answered (a stream bot's, a person's) is one line per move: DEBUG.
+                if route.ends_with("/move") {
+                    tracing::debug!(status, route, latency_us, "request finished");
+                } else {
+                    tracing::info!(status, route, latency_us, "request finished");
+                }
                 if let Ok(value) = HeaderValue::from_str(&id) {
                     res.headers_mut()
                         .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
@@ -228,4 +251,29 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         addr,
         server: server.run(),
     })
+}
+
+/// Binds the admin listener (`--admin-listen`): `/livez`, `/readyz`, `/healthz` and `/metrics`
+/// of a process that serves no API (a worker), on one thread. It handles no signal: the
+/// process stops it.
+pub fn build_admin(address: &str, arena: arena::Arena) -> std::io::Result<Running> {
+    let listener = TcpListener::bind(address)?;
+    let addr = listener.local_addr()?;
+    let metrics = web::Data::new(Metrics::default());
+    let arena = web::Data::new(arena);
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(metrics.clone())
+            .app_data(arena.clone())
+            .service(crate::routes::health::livez)
+            .service(crate::routes::health::readyz)
+            .service(crate::routes::health::healthz)
+            .service(crate::routes::health::metrics)
+            .default_service(web::to(not_found))
+    })
+    .workers(1)
+    .disable_signals()
+    .listen(listener)?
+    .run();
+    Ok(Running { addr, server })
 }

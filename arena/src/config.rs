@@ -2,7 +2,9 @@
 //! [`ArenaArgs`] (the `cardroom serve` flags that build it, each with a `CARDROOM_*` variable).
 
 use crate::safety::AddressPolicy;
+use clap::builder::BoolishValueParser;
 use ipnet::IpNet;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What a `cardroom serve` process does: the stateless HTTP API, the match workers, or both.
@@ -25,6 +27,15 @@ impl Role {
     /// This process plays matches (and may lead the ladder).
     pub fn runs_matches(self) -> bool {
         matches!(self, Role::All | Role::Worker)
+    }
+
+    /// The role's name, as the flag takes it (`all`, `api`, `worker`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::All => "all",
+            Role::Api => "api",
+            Role::Worker => "worker",
+        }
     }
 }
 
@@ -82,6 +93,12 @@ pub struct ArenaConfig {
     pub ladder_settled_matches_per_hour: u32,
     /// Days the moves of a finished unranked match are kept (its result stays); 0 keeps them.
     pub retain_unranked_days: u32,
+    /// Ranked ladder matches between built-in bots alone that seed a game id's ratings; after
+    /// them every ladder match of the game id seats a registered bot.
+    pub ladder_builtin_matches: u32,
+    /// Days the moves of a finished ranked match between built-in bots alone are kept (its result
+    /// and rating changes stay); 0 keeps them.
+    pub retain_builtin_days: u32,
     /// How often the write-ahead log is checkpointed and truncated (SQLite) and retention runs.
     pub maintenance_interval: Duration,
     /// How long a starting match tries each bot's probe (each try within the move deadline)
@@ -95,6 +112,10 @@ pub struct ArenaConfig {
     /// database file (made on the first start), on PostgreSQL the one kept in the database (made
     /// by the first process), in memory a fresh one.
     pub seal_key: Option<crate::seal::SealKey>,
+    /// `--new-seal-key`: start with a new seal key where the database's own is missing (SQLite:
+    /// the file beside it), and accept a key other than the one the database was used with.
+    /// Tokens sealed with the old key stop opening. Without it such a start is refused.
+    pub new_seal_key: bool,
 }
 
 /// How long a starting match tries its bots' probes by default.
@@ -114,6 +135,14 @@ pub const LADDER_SETTLED_MATCHES_PER_HOUR: u32 = 1;
 
 /// Days the moves of unranked matches are kept by default.
 pub const RETAIN_UNRANKED_DAYS: u32 = 30;
+
+/// Ranked matches between built-in bots alone per game id by default: enough to seed the
+/// built-in bots' ratings (yardsticks for registered bots), never a stream of matches nobody
+/// watches.
+pub const LADDER_BUILTIN_MATCHES: u32 = 50;
+
+/// Days the moves of ranked matches between built-in bots alone are kept by default.
+pub const RETAIN_BUILTIN_DAYS: u32 = 7;
 
 impl ArenaConfig {
     /// A configuration for local use and tests: loopback bots allowed, no ladder.
@@ -140,10 +169,13 @@ impl ArenaConfig {
             ladder_settled_sigma: LADDER_SETTLED_SIGMA,
             ladder_settled_matches_per_hour: 0,
             retain_unranked_days: RETAIN_UNRANKED_DAYS,
+            ladder_builtin_matches: LADDER_BUILTIN_MATCHES,
+            retain_builtin_days: RETAIN_BUILTIN_DAYS,
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
             admin_token: None,
             seal_key: None,
+            new_seal_key: false,
         }
     }
 }
@@ -155,6 +187,15 @@ pub struct ArenaArgs {
     /// `sqlite:` URL, or a `postgres://user:password@host/database` URL (several processes).
     #[arg(long, env = "CARDROOM_DATABASE", default_value = "cardroom.db")]
     pub database: String,
+    /// A file holding the database URL (one line; for a `postgres://` URL with a password kept
+    /// out of the environment and the process list). Takes the place of `--database`.
+    #[arg(
+        long,
+        env = "CARDROOM_DATABASE_URL_FILE",
+        value_name = "PATH",
+        conflicts_with = "database"
+    )]
+    pub database_url_file: Option<PathBuf>,
     /// What this process does: `all` (HTTP API and match workers), `api` (HTTP API only) or
     /// `worker` (match workers and the ladder leader election, no HTTP). `api` and `worker` need
     /// PostgreSQL.
@@ -166,13 +207,13 @@ pub struct ArenaArgs {
     pub match_lease_ms: u64,
     /// Deny every non-public bot address, loopback included (by default loopback bots are
     /// allowed so local development works).
-    #[arg(long, env = "CARDROOM_PUBLIC")]
+    #[arg(long, env = "CARDROOM_PUBLIC", value_parser = BoolishValueParser::new())]
     pub public: bool,
     /// Networks bots may use even though the deny list covers them (comma-separated CIDRs).
     #[arg(long, env = "CARDROOM_ALLOW_BOT_NETWORKS", value_delimiter = ',')]
     pub allow_bot_network: Vec<IpNet>,
     /// Do not run the ranked ladder.
-    #[arg(long, env = "CARDROOM_NO_LADDER")]
+    #[arg(long, env = "CARDROOM_NO_LADDER", value_parser = BoolishValueParser::new())]
     pub no_ladder: bool,
     /// Milliseconds between ladder rounds.
     #[arg(long, env = "CARDROOM_LADDER_INTERVAL_MS", default_value_t = 2000)]
@@ -230,11 +271,42 @@ pub struct ArenaArgs {
     /// result stays (0: keep them for ever). Ranked matches keep their moves.
     #[arg(long, env = "CARDROOM_RETAIN_UNRANKED_DAYS", default_value_t = RETAIN_UNRANKED_DAYS)]
     pub retain_unranked_days: u32,
+    /// Ranked ladder matches between built-in bots alone per game id, to seed their ratings;
+    /// after them every ladder match of the game id seats a registered bot (0: none at all).
+    #[arg(long, env = "CARDROOM_LADDER_BUILTIN_MATCHES", default_value_t = LADDER_BUILTIN_MATCHES)]
+    pub ladder_builtin_matches: u32,
+    /// Days the moves of a finished ranked match between built-in bots alone are kept; then
+    /// they are deleted and its result and rating changes stay (0: keep them for ever).
+    #[arg(long, env = "CARDROOM_RETAIN_BUILTIN_DAYS", default_value_t = RETAIN_BUILTIN_DAYS)]
+    pub retain_builtin_days: u32,
     /// The admin token: `Authorization: Bearer <token>` with it creates ranked matches
     /// (otherwise only the ladder does) and cancels any match or tournament. Unset: nobody can.
     /// Prefer the variable to the flag (a flag shows in the process list).
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// A file holding the admin token (one line), in place of `--admin-token`.
+    #[arg(
+        long,
+        env = "CARDROOM_ADMIN_TOKEN_FILE",
+        value_name = "PATH",
+        conflicts_with = "admin_token"
+    )]
+    pub admin_token_file: Option<PathBuf>,
+}
+
+/// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
+/// trailing newline, as `echo` or an editor leaves it); an empty file is refused.
+pub fn read_secret_file(path: &Path, what: &str) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        anyhow::anyhow!("cannot read the {what} file {}: {error}", path.display())
+    })?;
+    let secret = text.trim();
+    anyhow::ensure!(
+        !secret.is_empty(),
+        "the {what} file {} is empty",
+        path.display()
+    );
+    Ok(secret.to_string())
 }
 
 impl ArenaArgs {
@@ -249,10 +321,27 @@ impl ArenaArgs {
         self.arena_threads.unwrap_or(default).max(1)
     }
 
-    /// The configuration these flags describe.
-    pub fn config(&self) -> ArenaConfig {
-        ArenaConfig {
-            database: self.database.clone(),
+    /// The database: `--database`, or the URL in `--database-url-file`.
+    pub fn database(&self) -> anyhow::Result<String> {
+        match &self.database_url_file {
+            Some(path) => read_secret_file(path, "database URL"),
+            None => Ok(self.database.clone()),
+        }
+    }
+
+    /// The admin token: `--admin-token`, or the one in `--admin-token-file` (None if unset or
+    /// empty).
+    pub fn admin_token(&self) -> anyhow::Result<Option<String>> {
+        Ok(match &self.admin_token_file {
+            Some(path) => Some(read_secret_file(path, "admin token")?),
+            None => self.admin_token.clone().filter(|token| !token.is_empty()),
+        })
+    }
+
+    /// The configuration these flags describe (reads the `*_FILE` files).
+    pub fn config(&self) -> anyhow::Result<ArenaConfig> {
+        Ok(ArenaConfig {
+            database: self.database()?,
             policy: AddressPolicy {
                 allow_loopback: !self.public,
                 allow: self.allow_bot_network.clone(),
@@ -276,12 +365,15 @@ impl ArenaArgs {
             ladder_settled_sigma: self.ladder_settled_sigma,
             ladder_settled_matches_per_hour: self.ladder_settled_matches_per_hour,
             retain_unranked_days: self.retain_unranked_days,
+            ladder_builtin_matches: self.ladder_builtin_matches,
+            retain_builtin_days: self.retain_builtin_days,
             maintenance_interval: Duration::from_secs(30),
             start_probe_window: START_PROBE_WINDOW,
-            admin_token: self.admin_token.clone().filter(|token| !token.is_empty()),
+            admin_token: self.admin_token()?,
             // The key flags belong to `serve` (they seal the rules API's states too).
             seal_key: None,
-        }
+            new_seal_key: false,
+        })
     }
 }
 

@@ -23,7 +23,16 @@ const MATCHES: usize = 60;
 
 /// `cardroom serve --role worker` on `database` with these flags, its stdout dropped.
 fn worker_command(database: &str, flags: &[&str]) -> std::process::Command {
-    let mut command = cardroom(["serve", "--role", "worker", "--database", database]);
+    // Several workers on one machine: no admin listener (they would share its default port).
+    let mut command = cardroom([
+        "serve",
+        "--role",
+        "worker",
+        "--database",
+        database,
+        "--admin-listen",
+        "off",
+    ]);
     command.args(flags).stdout(Stdio::null());
     command
 }

@@ -74,7 +74,7 @@ fn serve_sets_the_ismcts_budget_per_move() {
         let Command::Serve(args) = cli.command else {
             panic!("serve")
         };
-        Ok::<u64, clap::Error>(args.arena.config().ismcts_ms)
+        Ok::<u64, clap::Error>(args.arena.config().expect("no files to read").ismcts_ms)
     };
     assert_eq!(budget(&[]).unwrap(), arena::builtin::ISMCTS_BUDGET_MS);
     assert_eq!(budget(&["--ismcts-ms", "1500"]).unwrap(), 1500);

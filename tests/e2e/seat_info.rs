@@ -3,7 +3,7 @@
 //! `state`+`seat`, and refuse a changed, cut, foreign or other game's token clearly. The arena's
 //! seal key is made once beside its SQLite file (0600) and reused across restarts.
 
-use crate::support::{GAME, Process, ServerOptions, TestApp, cardroom, temp_dir};
+use crate::support::{GAME, Process, ServerOptions, TestApp, cardroom, run_refused, temp_dir};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -12,13 +12,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// A URL bot that plays the first legal action and keeps every move request it gets.
-struct RecordingBot {
+pub(crate) struct RecordingBot {
     url: String,
     requests: Arc<Mutex<Vec<Value>>>,
 }
 
 impl RecordingBot {
-    fn spawn() -> RecordingBot {
+    pub(crate) fn spawn() -> RecordingBot {
         let requests: Arc<Mutex<Vec<Value>>> = Arc::default();
         let kept = web::Data::new(requests.clone());
         let server = HttpServer::new(move || {
@@ -60,7 +60,7 @@ impl RecordingBot {
     }
 }
 
-async fn post(http: &reqwest::Client, url: String, body: &Value) -> (u16, Value) {
+pub(crate) async fn post(http: &reqwest::Client, url: String, body: &Value) -> (u16, Value) {
     let response = http.post(url).json(body).send().await.expect("send");
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
@@ -68,7 +68,7 @@ async fn post(http: &reqwest::Client, url: String, body: &Value) -> (u16, Value)
 
 /// Registers `bot` on the server at `base`, plays it against `random` and `heuristic` to the
 /// end, and returns its move requests.
-async fn play_match(
+pub(crate) async fn play_match(
     http: &reqwest::Client,
     base: &str,
     bot: &RecordingBot,
@@ -119,7 +119,7 @@ async fn finished(http: &reqwest::Client, base: &str, id: &str) -> Value {
 }
 
 /// A request of the middle of the match, with a choice to make.
-fn with_a_choice(requests: &[Value]) -> &Value {
+pub(crate) fn with_a_choice(requests: &[Value]) -> &Value {
     requests
         .iter()
         .skip(requests.len() / 3)
@@ -127,7 +127,7 @@ fn with_a_choice(requests: &[Value]) -> &Value {
         .expect("a move with a choice")
 }
 
-fn problem(reply: &(u16, Value)) -> (u16, &str) {
+pub(crate) fn problem(reply: &(u16, Value)) -> (u16, &str) {
     (reply.0, reply.1["code"].as_str().unwrap_or_default())
 }
 
@@ -333,7 +333,7 @@ async fn info_from_a_move_request_determinizes_rolls_out_and_refuses_changes() {
 }
 
 /// `cardroom serve` on `database`; its base URL once it listens.
-fn serve(database: &str, extra: &[&str]) -> (Process, String) {
+pub(crate) fn serve(database: &str, extra: &[&str]) -> (Process, String) {
     let mut command = cardroom([
         "serve",
         "--port",
@@ -361,6 +361,22 @@ fn serve(database: &str, extra: &[&str]) -> (Process, String) {
         }
     }
     panic!("the server never listened");
+}
+
+/// `cardroom serve` on `database` that must refuse to start: its error output.
+pub(crate) fn refused_start(database: &str, extra: &[&str]) -> String {
+    run_refused(
+        cardroom([
+            "serve",
+            "--port",
+            "0",
+            "--no-ladder",
+            "--database",
+            database,
+        ])
+        .args(extra),
+        "cardroom serve",
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -400,13 +416,14 @@ async fn the_seal_key_is_made_once_beside_the_database_and_reused() {
     assert_eq!(after, before);
     drop(second);
 
-    // Another key (`--seal-key-file`): the token was sealed by another arena.
+    // Another key (`--seal-key-file`): refused, unless told to replace the database's; then the
+    // token was sealed by another arena.
     let other_key = dir.path().join("other.key");
     std::fs::write(&other_key, "ab".repeat(32)).expect("key");
-    let (_third, base) = serve(
-        &database,
-        &["--seal-key-file", &other_key.to_string_lossy()],
-    );
+    let other = other_key.to_string_lossy().to_string();
+    let refused = refused_start(&database, &["--seal-key-file", &other]);
+    assert!(refused.contains("--new-seal-key"), "{refused}");
+    let (_third, base) = serve(&database, &["--seal-key-file", &other, "--new-seal-key"]);
     let refused = post(&http, format!("{base}/v1/games/{GAME}/determinize"), &body).await;
     assert_eq!(problem(&refused), (400, "invalid_info"), "{}", refused.1);
     assert_eq!(

@@ -5,7 +5,7 @@
 //! mid-match, the bot reconnects to api 2 and the match finishes, no fault charged beyond the
 //! moves whose deadline passed.
 
-use crate::support::{GAME, Process, cardroom};
+use crate::support::{GAME, Process, cardroom, free_port};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use e2e::fresh_postgres;
 use serde_json::{Value, json};
@@ -16,13 +16,6 @@ use tokio::sync::mpsc;
 const ADMIN: &str = "bus-test-admin-token";
 /// Moves the bot answers through api 1 before api 1 is killed.
 const MOVES_BEFORE_KILL: usize = 6;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free port")
-}
 
 /// `cardroom serve --role ROLE` on `database`; an api process listens on `port`.
 fn serve(database: &str, role: &str, port: u16) -> Process {
@@ -43,7 +36,11 @@ fn serve(database: &str, role: &str, port: u16) -> Process {
         "--log",
         "warn",
     ]);
-    command.stdout(Stdio::null()).stderr(Stdio::null());
+    // Two workers on one machine: no admin listener (they would share its default port).
+    command
+        .env("CARDROOM_ADMIN_LISTEN", "off")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     Process::spawn(&mut command)
 }
 

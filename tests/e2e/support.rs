@@ -250,6 +250,36 @@ impl TestApp {
         Self::reply(response).await
     }
 
+    /// Registers a URL bot at this server's own built-in `random` for `game` (a registered bot
+    /// as the arena sees it: probed and called over HTTP); its id.
+    pub async fn register_url_bot(&self, name: &str, game: &str) -> String {
+        let reply = self
+            .post(
+                "/v1/bots",
+                &json!({"name": name, "url": format!("{}/bots/random", self.base), "games": [game]}),
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.body["id"].as_str().expect("bot id").to_string()
+    }
+
+    /// Creates a match (`POST /v1/matches` with `body`) and waits for its end (two minutes at
+    /// most): its page.
+    pub async fn play(&self, body: &Value) -> Value {
+        let created = self.post("/v1/matches", body).await;
+        assert_eq!(created.status, 202, "{}", created.body);
+        let id = created.body["id"].as_str().expect("match id").to_string();
+        for _ in 0..2400 {
+            let shown = self.get(&format!("/v1/matches/{id}")).await.body;
+            if shown["status"] == "finished" {
+                return shown;
+            }
+            assert_ne!(shown["status"], "aborted", "{shown}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("match {id} did not finish");
+    }
+
     /// GET a path and return the text.
     pub async fn get_text(&self, path: &str) -> (u16, String) {
         let response = self
@@ -354,6 +384,16 @@ pub fn run(command: &mut Command, what: &str) -> String {
     stdout
 }
 
+/// Runs `command`, which must fail (`what` names it): its error output.
+pub fn run_refused(command: &mut Command, what: &str) -> String {
+    let output = command
+        .stdout(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {command:?}: {e}"));
+    assert!(!output.status.success(), "{what} succeeded");
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
 /// The executable `bin` that `cargo <args>` builds, run once per test run by the cargo running
 /// the tests (`CARGO_BIN_EXE_*` exists only in the tests of the package that owns a binary).
 pub fn cargo_binary(args: &[&str], bin: &str) -> PathBuf {
@@ -441,4 +481,12 @@ where
     let mut command = Command::new(cardroom_binary());
     command.args(args);
     command
+}
+
+/// A port free on 127.0.0.1 now (for a process started with `--port`).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free port")
 }

@@ -26,6 +26,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::describe)
         .service(contract::game_openapi)
         .service(health::healthz)
+        .service(health::livez)
+        .service(health::readyz)
         .service(health::metrics);
 }
 

@@ -168,6 +168,12 @@ error_codes! {
     TableFull = CONFLICT, "table_full", "Table full";
     /// The table's match starts once every person has joined: no move before.
     TableWaiting = CONFLICT, "table_waiting", "The table waits for its players";
+    /// The arena's database does not answer (stopped, unreachable, out of connections or
+    /// locked): try again shortly (`Retry-After`); nothing was changed.
+    DatabaseUnavailable = SERVICE_UNAVAILABLE, "database_unavailable", "Database unavailable";
+    /// `/readyz`: this process cannot serve now (its database does not answer, or lacks a
+    /// migration of this build; `detail` says which).
+    NotReady = SERVICE_UNAVAILABLE, "not_ready", "Not ready";
     /// A bug on our side; details are only in the server log.
     Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }
@@ -333,14 +339,63 @@ impl ResponseError for ServiceError {
         response
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if self.code == ErrorCode::DatabaseUnavailable {
+            response.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                HeaderValue::from(DATABASE_RETRY_AFTER_SECS),
+            );
+        }
+        // The code, for the server's count of problem responses by code (`/metrics`).
+        response.extensions_mut().insert(self.code);
         response
     }
 }
 
 impl From<anyhow::Error> for ServiceError {
     fn from(error: anyhow::Error) -> ServiceError {
+        if database_unavailable(&error) {
+            tracing::warn!(error = format!("{error:#}"), "the database does not answer");
+            return ServiceError::new(
+                ErrorCode::DatabaseUnavailable,
+                "the arena's database does not answer; try again shortly",
+            );
+        }
         ServiceError::internal(&error)
     }
+}
+
+/// Seconds a client is told to wait (`Retry-After`) after a 503 `database_unavailable`.
+pub const DATABASE_RETRY_AFTER_SECS: u64 = 5;
+
+/// Whether `error` says the database cannot be reached or used now, rather than that a query was
+/// wrong: no connection within the pool's acquire timeout, a connection that failed (I/O, TLS, a
+/// server shutting down or refusing connections), or SQLite busy, locked, out of disk or unable
+/// to open its file.
+pub fn database_unavailable(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        let Some(error) = cause.downcast_ref::<sqlx::Error>() else {
+            return false;
+        };
+        match error {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Database(database) => {
+                let code = database.code().unwrap_or_default();
+                // PostgreSQL: connection exceptions (class 08), shutdown and start-up (57P01-03),
+                // too many connections (53300). SQLite's primary result codes (the low byte of its
+                // extended ones): BUSY 5, LOCKED 6, IOERR 10, FULL 13, CANTOPEN 14.
+                code.starts_with("08")
+                    || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+                    || code
+                        .parse::<i32>()
+                        .is_ok_and(|extended| matches!(extended & 0xff, 5 | 6 | 10 | 13 | 14))
+            }
+            _ => false,
+        }
+    })
 }
 
 impl From<SetupError> for ServiceError {

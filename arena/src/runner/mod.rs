@@ -239,7 +239,7 @@ impl Runner {
             standing.replay(logged_move);
             history.push(logged_move.seat, &logged_move.action, &logged_move.events);
         }
-        self.metrics.match_started(&record.game);
+        self.metrics.match_started(&record.game, !logged.is_empty());
         tracing::info!(
             match_id = id,
             game = record.game,
@@ -554,7 +554,15 @@ impl Runner {
                         .await;
                     (answer, latency, None)
                 };
-                self.metrics.bot_call(latency);
+                // A person's think time is no bot's latency.
+                match (
+                    bot.transport,
+                    bot.url.strip_prefix(crate::client::BUILTIN_SCHEME),
+                ) {
+                    (Transport::Person, _) => {}
+                    (_, Some(name)) if bot.builtin => self.metrics.builtin_call(name, latency),
+                    _ => self.metrics.bot_call(&bot.id, latency),
+                }
                 // A 2xx answer (even a bad one) means the bot read the request.
                 if answer
                     .as_ref()
@@ -879,6 +887,7 @@ impl Runner {
         if aborted {
             self.metrics
                 .match_finished(&record.game, MatchOutcome::Aborted);
+            self.metrics.match_aborted(code);
         }
         self.store.clear_pending(&record.id).await?;
         self.live

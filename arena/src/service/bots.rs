@@ -259,6 +259,7 @@ impl Arena {
     pub async fn delete_bot(&self, id: &str, token: Option<&str>) -> Result<(), ServiceError> {
         let bot = self.owned_bot(id, token).await?;
         self.inner.store.delete_bot(&bot.id).await?;
+        self.inner.metrics.forget_bot(&bot.id);
         // Its token stops answering at once in this process (other processes: within the
         // cache's few seconds).
         self.inner.stream_tokens.clear();

@@ -1,10 +1,12 @@
 //! The ranked ladder: every round, for each game, schedule one ranked match among the active bots
 //! of that game (unless the ladder's previous match of that game is still being played, or the
-//! game's pace says wait). A game plays at `--ladder-matches-per-minute` while one of its bots has
-//! an unsettled rating (sigma at least `--ladder-settled-sigma`); once all are settled, built-in
-//! bots stop playing each other, and a registered bot keeps playing at
-//! `--ladder-settled-matches-per-hour`, so an arena left alone goes quiet instead of filling its
-//! disk. The
+//! game's pace says wait). Built-in bots play each other only to seed a game id's ratings
+//! (`--ladder-builtin-matches` ranked matches among themselves); after that every ladder match of
+//! the game id seats a registered bot. A game plays at `--ladder-matches-per-minute` while one of
+//! its bots has an unsettled rating (sigma at least `--ladder-settled-sigma`; once seeded, a
+//! registered bot's); once all are settled, built-in bots stop playing each other, and a
+//! registered bot keeps playing at `--ladder-settled-matches-per-hour`, so an arena left alone
+//! goes quiet instead of filling its disk. The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
 //! the bots whose mu is closest to it. Each match's table size is the one the game id allows
 //! among its bots that has the fewest ranked matches so far, so every size gets played (the
@@ -42,12 +44,14 @@ pub async fn run(arena: Arena) {
         {
             tracing::warn!("lost the ladder leadership (its database connection failed)");
             leadership = None;
+            arena.metrics().set_ladder_leader(false);
         }
         if leadership.is_none() {
             match arena.store().try_lead().await {
                 Ok(Some(held)) => {
                     tracing::info!("this process now schedules the ladder");
                     leadership = Some(held);
+                    arena.metrics().set_ladder_leader(true);
                 }
                 Ok(None) => continue,
                 Err(error) => {
@@ -184,14 +188,23 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             .map(|r| (r.bot_id, r.rating))
             .collect();
         let rating = |bot: &BotRecord| ratings.get(&bot.id).copied().unwrap_or_default();
-        // A bot whose rating is unsettled here needs opponents: the game plays at the full pace.
-        // Once every bot is settled, built-in bots (yardsticks) stop playing each other, and a
-        // registered bot keeps its rating current at the settled pace.
+        // Built-in bots play each other only to seed the game id's ratings
+        // (`--ladder-builtin-matches`); after that every ladder match seats a registered bot.
+        let seeded = builtins_seeded(arena, id).await?;
+        let registered = candidates.iter().any(|b| !b.builtin);
+        if seeded && !registered {
+            continue;
+        }
+        // A bot whose rating is unsettled here needs opponents: the game plays at the full pace
+        // (once seeded, only a registered bot's rating counts). Once every bot is settled,
+        // built-in bots (yardsticks) stop playing each other, and a registered bot keeps its
+        // rating current at the settled pace.
         let unsettled = candidates
             .iter()
+            .filter(|b| !(seeded && b.builtin))
             .any(|b| rating(b).sigma >= config.ladder_settled_sigma);
         if !unsettled {
-            if !candidates.iter().any(|b| !b.builtin) {
+            if !registered {
                 continue;
             }
             if let (Some(last), Some(pace)) = (last, settled_pace)
@@ -200,14 +213,15 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
                 continue;
             }
         }
-        // A settled game is played for its registered bots: one of them takes the first seat
-        // (built-in bots count as certain for that pick), the others are the closest in mu.
+        // A seeded or settled game is played for its registered bots: one of them takes the
+        // first seat (built-in bots count as certain for that pick), the others are the closest
+        // in mu.
         let seats = choose(
             &candidates
                 .iter()
                 .map(|b| {
                     let mut pick = rating(b);
-                    if !unsettled && b.builtin {
+                    if (seeded || !unsettled) && b.builtin {
                         pick.sigma = 0.0;
                     }
                     (b.id.clone(), pick)
@@ -237,6 +251,30 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(scheduled)
+}
+
+/// Whether the built-in bots have played their `--ladder-builtin-matches` ranked matches among
+/// themselves in `game` (remembered once true: the count never goes down).
+async fn builtins_seeded(arena: &Arena, game: &str) -> anyhow::Result<bool> {
+    if arena
+        .builtins_seeded()
+        .lock()
+        .expect("seeded")
+        .contains(game)
+    {
+        return Ok(true);
+    }
+    let wanted = arena.config().ladder_builtin_matches;
+    let played = arena.store().builtin_matches(game, wanted).await?;
+    let seeded = played >= u64::from(wanted);
+    if seeded {
+        arena
+            .builtins_seeded()
+            .lock()
+            .expect("seeded")
+            .insert(game.to_string());
+    }
+    Ok(seeded)
 }
 
 /// Keeps the author and version a bot reported at its probe.

@@ -4,6 +4,7 @@
 
 use super::Arena;
 use crate::live::{self, FramesError, LiveEvent, LiveSubscription, MatchFrames, Watched};
+use crate::metrics::StreamKind;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{MatchRecord, MatchStatus};
 use engine::Viewer;
@@ -98,6 +99,7 @@ impl Arena {
         let arena = self.clone();
         let id = id.to_string();
         tokio::spawn(async move {
+            let _open = arena.metrics().stream_opened(StreamKind::Spectator);
             let fed = tokio::select! {
                 fed = arena.feed(&id, receiver, &sender) => fed,
                 // The watcher has gone while the match waits for its next move.

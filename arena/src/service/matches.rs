@@ -113,6 +113,7 @@ impl Arena {
             // It ended meanwhile.
             return Err(over());
         }
+        self.inner.metrics.match_aborted(AbortReason::Cancelled);
         tracing::info!(match_id = id, by, "match cancelled");
         self.inner
             .live

@@ -17,6 +17,7 @@ mod leaderboards;
 pub mod live;
 pub mod maintenance;
 mod matches;
+pub mod operations;
 pub mod outside;
 mod tables;
 mod tournaments;
@@ -63,6 +64,8 @@ struct Inner {
     /// When the ladder last started a match of each game id (its pace); held by the process
     /// that leads the ladder.
     ladder_pace: Mutex<HashMap<String, Instant>>,
+    /// The game ids whose built-in bots have played their seeding matches (ladder leader).
+    builtins_seeded: Mutex<HashSet<String>>,
     /// Seals the `info` of move requests (the arena's key; see [`ArenaConfig::seal_key`]).
     sealer: Arc<Sealer>,
     /// The positions `info` tokens named lately, rebuilt.
@@ -87,7 +90,11 @@ impl Arena {
     /// on PostgreSQL when their lease runs out) and the ladder (run by one leader among every
     /// process on the database). Must be called inside a tokio runtime.
     pub async fn open(config: ArenaConfig) -> anyhow::Result<Arena> {
-        let sql = SqlStore::open(&config.database).await?;
+        let sql = SqlStore::open_as(
+            &config.database,
+            &format!("cardroom-{}", config.role.name()),
+        )
+        .await?;
         if sql.dialect() == Dialect::Sqlite
             && config.role != Role::All
             && !config.database.contains(":memory:")
@@ -105,8 +112,9 @@ impl Arena {
         let bus = crate::bus::open(sql.postgres_pool()).await?;
         let seal_key = match &config.seal_key {
             Some(key) => key.clone(),
-            None => sql.own_seal_key().await?,
+            None => sql.own_seal_key(config.new_seal_key).await?,
         };
+        sql.check_seal_key(&seal_key, config.new_seal_key).await?;
         let store: Arc<dyn Store> = Arc::new(sql);
         let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
         let arena = Arena {
@@ -126,6 +134,7 @@ impl Arena {
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
                 ladder_pace: Default::default(),
+                builtins_seeded: Default::default(),
                 sealer: Arc::new(Sealer::new(&seal_key)),
                 info_cache: Default::default(),
                 stream_tokens: Default::default(),
@@ -204,6 +213,11 @@ impl Arena {
     /// When the ladder last started a match of each game id.
     pub fn ladder_pace(&self) -> &Mutex<HashMap<String, Instant>> {
         &self.inner.ladder_pace
+    }
+
+    /// The game ids whose built-in bots have played their seeding matches among themselves.
+    pub fn builtins_seeded(&self) -> &Mutex<HashSet<String>> {
+        &self.inner.builtins_seeded
     }
 
     /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).

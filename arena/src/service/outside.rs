@@ -5,6 +5,7 @@
 use super::Arena;
 use crate::bots::hash_token;
 use crate::bus::{Subscription, topic};
+use crate::metrics::StreamKind;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::runner::outside::OutsideAnswer;
 use crate::store::{BotRecord, PendingMove, Transport};
@@ -251,6 +252,7 @@ impl Arena {
         let (sender, lines) = mpsc::channel(STREAM_CAPACITY);
         let arena = self.clone();
         tokio::spawn(async move {
+            let _open = arena.metrics().stream_opened(StreamKind::Bot);
             tokio::select! {
                 fed = arena.feed_stream(&bot.id, &connection_id, subscription, pending, &sender) => {
                     if let Err(error) = fed {

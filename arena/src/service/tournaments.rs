@@ -132,6 +132,7 @@ impl Arena {
                 .await?
             {
                 cancelled += 1;
+                self.inner.metrics.match_aborted(AbortReason::Cancelled);
                 self.inner
                     .live
                     .close(

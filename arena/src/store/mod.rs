@@ -7,10 +7,12 @@
 mod pending;
 pub mod sql;
 pub mod tables;
+pub mod upkeep;
 mod writer;
 
 pub use sql::{Dialect, Leadership, SqlStore};
 pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
+pub use upkeep::{PoolStats, QueueDepth, Readiness, UpkeepStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts
 /// down (its runtime may drop the writer before the matches waiting on it). The match stays
@@ -458,6 +460,27 @@ pub struct FaultRecord {
     pub match_ended: bool,
 }
 
+/// The matches a retention rule deletes the moves of, once they ended long enough ago.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retention {
+    /// Unranked matches (`--retain-unranked-days`).
+    Unranked,
+    /// Ranked matches between built-in bots alone (`--retain-builtin-days`): they seed the
+    /// built-in bots' ratings; their results and rating changes stay.
+    Builtin,
+}
+
+impl Retention {
+    /// The column that holds when a match of the class ended (NULL for the others and once
+    /// pruned).
+    pub(crate) fn column(self) -> &'static str {
+        match self {
+            Retention::Unranked => "prunable_since",
+            Retention::Builtin => "builtin_prunable_since",
+        }
+    }
+}
+
 /// What one retention pass deleted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Pruned {
@@ -505,7 +528,7 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
+pub trait Store: TableStore + UpkeepStore + Send + Sync + std::fmt::Debug {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
@@ -586,9 +609,14 @@ pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
         &self,
         matches: &[(MatchRecord, Vec<MoveRecord>)],
     ) -> anyhow::Result<()>;
-    /// Retention: deletes the moves of at most `limit` unranked matches that ended before
+    /// Retention: deletes the moves of at most `limit` matches of the `class` that ended before
     /// `ended_before` (unix ms), oldest first, and marks them pruned; their results stay.
-    async fn prune_moves(&self, ended_before: i64, limit: u32) -> anyhow::Result<Pruned>;
+    async fn prune_moves(
+        &self,
+        class: Retention,
+        ended_before: i64,
+        limit: u32,
+    ) -> anyhow::Result<Pruned>;
     /// SQLite: checkpoints the write-ahead log into the database and truncates it (waiting for
     /// readers up to the busy timeout). PostgreSQL manages its own log: nothing to do.
     async fn checkpoint(&self) -> anyhow::Result<Checkpoint>;

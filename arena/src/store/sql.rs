@@ -12,7 +12,8 @@ use super::writer::MoveWriter;
 use super::{
     AbortReason, BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord,
     MatchStatus, MoveRecord, PauseReason, PendingMove, Pruned, RatingPoint, RatingRecord,
-    SeatReport, StorageSize, Store, TournamentMatch, TournamentRecord, Transport, now_ms,
+    Retention, SeatReport, StorageSize, Store, TournamentMatch, TournamentRecord, Transport,
+    now_ms,
 };
 use crate::client::PreviousSecret;
 use crate::ratings::{self, Outcome, Rating, Side};
@@ -128,7 +129,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 11] = match self {
+        let files: [(i64, &'static str, &'static str); 12] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -184,6 +185,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/sqlite/0011_watchable.sql"),
+                ),
+                (
+                    15,
+                    "upkeep",
+                    include_str!("../../migrations/sqlite/0015_upkeep.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -241,6 +247,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/postgres/0011_watchable.sql"),
+                ),
+                (
+                    15,
+                    "upkeep",
+                    include_str!("../../migrations/postgres/0015_upkeep.sql"),
                 ),
             ],
         };
@@ -391,6 +402,18 @@ pub struct SqlStore {
     pending: Option<Arc<super::pending::PendingMemory>>,
 }
 
+/// Connections of a PostgreSQL pool (each process has one, plus the bus's listener and the
+/// ladder leader's lock connection).
+pub const PG_POOL_SIZE: u32 = 16;
+
+/// How long a PostgreSQL query waits for a connection before it fails: a request that needs a
+/// database that does not answer gets 503 `database_unavailable` within it.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// A wait for a pool connection this long or longer is counted as a slow acquire (sqlx's event,
+/// counted by the binary's telemetry): the pool was busy, or the database slow to connect.
+pub const SLOW_ACQUIRE: Duration = Duration::from_millis(50);
+
 /// The write-ahead log's size past which SQLite truncates it when the log is reset (after a
 /// checkpoint): the file never stays larger than this once readers let a checkpoint finish.
 pub const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
@@ -437,63 +460,83 @@ impl SqlStore {
     /// Opens the database named by `database` and migrates it: a `postgres://` URL, or a SQLite
     /// file path or `sqlite:` URL (created if missing).
     pub async fn open(database: &str) -> anyhow::Result<Self> {
+        Self::open_as(database, "cardroom").await
+    }
+
+    /// [`SqlStore::open`], naming the process to PostgreSQL as `application_name` (its
+    /// connections show it in `pg_stat_activity`; a name the URL gives wins).
+    pub async fn open_as(database: &str, application_name: &str) -> anyhow::Result<Self> {
         let mut sqlite_path = None;
-        let (pool, dialect, pg_options, lock) =
-            if database.starts_with("postgres:") || database.starts_with("postgresql:") {
-                let options =
-                    PgConnectOptions::from_str(database).context("parsing the PostgreSQL URL")?;
-                let pool = PgPoolOptions::new()
-                    .max_connections(16)
-                    .connect_with(options.clone())
-                    .await
-                    .context("connecting to the arena's PostgreSQL database")?;
-                (Pool::Postgres(pool), Dialect::Postgres, Some(options), None)
+        let (pool, dialect, pg_options, lock) = if is_postgres(database) {
+            let mut options =
+                PgConnectOptions::from_str(database).context("parsing the PostgreSQL URL")?;
+            if options.get_application_name().is_none() {
+                options = options.application_name(application_name);
+            }
+            let pool = PgPoolOptions::new()
+                .max_connections(PG_POOL_SIZE)
+                // A database that does not answer (stopped, unreachable) fails a request
+                // within this (503 `database_unavailable`), not after sqlx's 30 s.
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                // Waits for a connection are counted (`cardroom_db_pool_slow_acquires_total`),
+                // not logged: a busy pool would fill the log.
+                .acquire_slow_threshold(SLOW_ACQUIRE)
+                .acquire_slow_level(log::LevelFilter::Debug)
+                .connect_with(options.clone())
+                .await
+                .context("connecting to the arena's PostgreSQL database")?;
+            (Pool::Postgres(pool), Dialect::Postgres, Some(options), None)
+        } else {
+            let options = if database.starts_with("sqlite:") {
+                SqliteConnectOptions::from_str(database)?
             } else {
-                let options = if database.starts_with("sqlite:") {
-                    SqliteConnectOptions::from_str(database)?
-                } else {
-                    SqliteConnectOptions::new().filename(database)
-                };
-                let memory = database.contains(":memory:") || database.contains("mode=memory");
-                let lock = if memory {
-                    None
-                } else {
-                    sqlite_path = Some(options.get_filename().to_path_buf());
-                    Some(Arc::new(lock_sqlite(options.get_filename())?))
-                };
-                let options = options
-                    .create_if_missing(true)
-                    .journal_mode(if memory {
-                        SqliteJournalMode::Memory
-                    } else {
-                        SqliteJournalMode::Wal
-                    })
-                    .synchronous(SqliteSynchronous::Normal)
-                    // Takes effect when the file is created (an existing database keeps its
-                    // own). No auto-vacuum: its pointer-map pages would be written with every
-                    // split; `cardroom db vacuum` returns free pages instead.
-                    .page_size(SQLITE_PAGE_SIZE)
-                    // The log is copied into the database every 1000 pages (SQLite's default,
-                    // stated), and truncated to this size when it is reset; the arena's
-                    // maintenance also truncates it every half minute (`Store::checkpoint`).
-                    .pragma("wal_autocheckpoint", "1000")
-                    .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string())
-                    .busy_timeout(Duration::from_secs(30))
-                    .foreign_keys(true)
-                    // A multi-row INSERT in a transaction keeps a statement journal (to undo
-                    // itself alone on a constraint error); in a temporary file that cost a file
-                    // open, writes and a close per batch of moves. Nothing durable lives there.
-                    .pragma("temp_store", "memory");
-                // A local file answers or fails at once: no ping before every statement.
-                let pool = SqlitePoolOptions::new()
-                    .test_before_acquire(false)
-                    .max_connections(if memory { 1 } else { 8 })
-                    .connect_with(options)
-                    .await
-                    .with_context(|| format!("opening the arena database `{database}`"))?;
-                (Pool::Sqlite(pool), Dialect::Sqlite, None, lock)
+                SqliteConnectOptions::new().filename(database)
             };
-        let migrator = dialect.migrator();
+            let memory = database.contains(":memory:") || database.contains("mode=memory");
+            let lock = if memory {
+                None
+            } else {
+                sqlite_path = Some(options.get_filename().to_path_buf());
+                Some(Arc::new(lock_sqlite(options.get_filename())?))
+            };
+            let options = options
+                .create_if_missing(true)
+                .journal_mode(if memory {
+                    SqliteJournalMode::Memory
+                } else {
+                    SqliteJournalMode::Wal
+                })
+                .synchronous(SqliteSynchronous::Normal)
+                // Takes effect when the file is created (an existing database keeps its
+                // own). No auto-vacuum: its pointer-map pages would be written with every
+                // split; `cardroom db vacuum` returns free pages instead.
+                .page_size(SQLITE_PAGE_SIZE)
+                // The log is copied into the database every 1000 pages (SQLite's default,
+                // stated), and truncated to this size when it is reset; the arena's
+                // maintenance also truncates it every half minute (`Store::checkpoint`).
+                .pragma("wal_autocheckpoint", "1000")
+                .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string())
+                .busy_timeout(Duration::from_secs(30))
+                .foreign_keys(true)
+                // A multi-row INSERT in a transaction keeps a statement journal (to undo
+                // itself alone on a constraint error); in a temporary file that cost a file
+                // open, writes and a close per batch of moves. Nothing durable lives there.
+                .pragma("temp_store", "memory");
+            // A local file answers or fails at once: no ping before every statement.
+            let pool = SqlitePoolOptions::new()
+                .test_before_acquire(false)
+                .acquire_slow_threshold(SLOW_ACQUIRE)
+                .acquire_slow_level(log::LevelFilter::Debug)
+                .max_connections(if memory { 1 } else { 8 })
+                .connect_with(options)
+                .await
+                .with_context(|| format!("opening the arena database `{database}`"))?;
+            (Pool::Sqlite(pool), Dialect::Sqlite, None, lock)
+        };
+        let mut migrator = dialect.migrator();
+        // A database newer binaries migrated still opens: migrations only add (nullable columns,
+        // tables, indexes), so an older process rolled back or restarted mid-upgrade runs.
+        migrator.set_ignore_missing(true);
         on_pool!(&pool, p => migrator.run(p).await).context("migrating the arena database")?;
         if let Pool::Sqlite(pool) = &pool {
             // This process holds the only lock on the file: leases left by an earlier process
@@ -502,7 +545,24 @@ impl SqlStore {
                 .execute(pool)
                 .await?;
         }
-        Ok(SqlStore {
+        Ok(SqlStore::assemble(
+            pool,
+            dialect,
+            pg_options,
+            lock,
+            sqlite_path,
+        ))
+    }
+
+    /// The store over an open pool.
+    fn assemble(
+        pool: Pool,
+        dialect: Dialect,
+        pg_options: Option<PgConnectOptions>,
+        lock: Option<Arc<std::fs::File>>,
+        sqlite_path: Option<std::path::PathBuf>,
+    ) -> SqlStore {
+        SqlStore {
             moves: MoveWriter::spawn(&pool, dialect),
             pool,
             dialect,
@@ -511,7 +571,7 @@ impl SqlStore {
             pending: (dialect == Dialect::Sqlite).then(Default::default),
             _lock: lock,
             sqlite_path,
-        })
+        }
     }
 
     /// Which database this is.
@@ -533,9 +593,27 @@ impl SqlStore {
     /// API processes and the workers all seal and open with the same key. (The database holds
     /// every match's seed and cards already: a key beside them guards nothing it could not
     /// read. Give `--seal-key-file` to keep the key out of the database.)
-    pub async fn own_seal_key(&self) -> anyhow::Result<SealKey> {
+    ///
+    /// A SQLite database used before whose key file is missing (a copy restored without it) is
+    /// refused unless `make_new` (`--new-seal-key`): a new key would silently stop every sealed
+    /// state and `info` token of the old one from opening.
+    pub async fn own_seal_key(&self, make_new: bool) -> anyhow::Result<SealKey> {
         match (&self.pool, &self.sqlite_path) {
-            (Pool::Sqlite(_), Some(path)) => Ok(SealKey::load_or_create(&SealKey::beside(path))?),
+            (Pool::Sqlite(_), Some(path)) => {
+                let file = SealKey::beside(path);
+                if !make_new && !file.exists() && self.used_before().await? {
+                    anyhow::bail!(
+                        "the seal key of the arena database {} is missing: {} does not exist, yet \
+                         the database was used with a key (sealed states and info tokens issued \
+                         before would no longer open). Put the key file back (`cardroom db \
+                         backup` keeps it beside its copy), give the key with --seal-key-file, or \
+                         start with --new-seal-key to make a new one (old tokens stop opening)",
+                        path.display(),
+                        file.display()
+                    );
+                }
+                Ok(SealKey::load_or_create(&file)?)
+            }
             (Pool::Sqlite(_), None) => Ok(SealKey::generate()),
             (Pool::Postgres(pool), _) => {
                 sqlx::query("INSERT INTO seal_key (id, key) VALUES (1, $1) ON CONFLICT DO NOTHING")
@@ -549,6 +627,11 @@ impl SqlStore {
             }
         }
     }
+}
+
+/// Whether `database` names a PostgreSQL database (else a SQLite file or URL).
+pub fn is_postgres(database: &str) -> bool {
+    database.starts_with("postgres:") || database.starts_with("postgresql:")
 }
 
 /// Takes the process lock of a SQLite database: an exclusive lock on `<file>.lock`.
@@ -1259,16 +1342,23 @@ impl Store for SqlStore {
         Ok(())
     }
 
-    async fn prune_moves(&self, ended_before: i64, limit: u32) -> anyhow::Result<Pruned> {
+    async fn prune_moves(
+        &self,
+        class: Retention,
+        ended_before: i64,
+        limit: u32,
+    ) -> anyhow::Result<Pruned> {
+        let column = class.column();
+        let sql = format!(
+            "UPDATE matches SET moves_pruned = TRUE, {column} = NULL WHERE seq IN \
+             (SELECT seq FROM matches WHERE {column} < $1 ORDER BY {column} LIMIT $2) \
+             RETURNING seq"
+        );
         on_pool!(&self.pool, p => {
             let mut tx = p.begin().await?;
             // The first statement writes, so this transaction holds the write lock (SQLite) from
             // the start: the oldest prunable matches, from their index.
-            let seqs: Vec<i64> = sqlx::query_scalar(
-                "UPDATE matches SET moves_pruned = TRUE, prunable_since = NULL WHERE seq IN \
-                 (SELECT seq FROM matches WHERE prunable_since < $1 ORDER BY prunable_since LIMIT $2) \
-                 RETURNING seq",
-            )
+            let seqs: Vec<i64> = sqlx::query_scalar(AssertSqlSafe(sql.clone()))
             .bind(ended_before)
             .bind(i64::from(limit))
             .fetch_all(&mut *tx)
@@ -1375,7 +1465,10 @@ impl Store for SqlStore {
             // or the database write lock (SQLite) from here on.
             let updated = sqlx::query(
                 "UPDATE matches SET status = 'finished', result = $1, finished_at = $2, \
-                 lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $2 END \
+                 lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $2 END, \
+                 builtin_prunable_since = CASE WHEN ranked AND NOT EXISTS (SELECT 1 FROM match_seats s \
+                 JOIN bots b ON b.id = s.bot_id WHERE s.match_id = matches.id AND NOT b.builtin) \
+                 THEN $2 END \
                  WHERE id = $3 AND status = 'running' AND lease_owner = $4",
             )
             .bind(json(&finish.result)?)
@@ -2017,3 +2110,5 @@ impl Store for SqlStore {
 
 // Tables people share with bots: their own statements, beside the match rows they write.
 mod tables;
+mod upkeep;
+pub use upkeep::seal_key_fingerprint;

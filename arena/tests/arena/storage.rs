@@ -5,7 +5,7 @@
 
 use crate::support::{Behavior, register, spawn_app, spawn_arena_with, spawn_bot, two_player_game};
 use arena::dto::CreateMatch;
-use arena::store::{MatchFilter, MoveRecord, now_ms};
+use arena::store::{MatchFilter, MoveRecord, Retention, now_ms};
 use arena::{Arena, ArenaConfig};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -143,14 +143,14 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     // Nothing has ended before a cut-off an hour ago.
     let pruned = arena
         .store()
-        .prune_moves(now_ms() - 3_600_000, 100)
+        .prune_moves(Retention::Unranked, now_ms() - 3_600_000, 100)
         .await
         .expect("prune");
     assert_eq!(pruned.matches, 0);
     // Every match ended before now + 1 s: only the unranked one loses its moves.
     let pruned = arena
         .store()
-        .prune_moves(now_ms() + 1000, 100)
+        .prune_moves(Retention::Unranked, now_ms() + 1000, 100)
         .await
         .expect("prune");
     assert_eq!(pruned.matches, 1);
@@ -166,7 +166,7 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     // Pruned once: a second pass finds nothing.
     let again = arena
         .store()
-        .prune_moves(now_ms() + 1000, 100)
+        .prune_moves(Retention::Unranked, now_ms() + 1000, 100)
         .await
         .expect("prune");
     assert_eq!(again.matches, 0);
@@ -253,4 +253,134 @@ async fn a_filled_database_holds_real_games_that_replay() {
     let view = arena.get_match(&listed[0].id).await.expect("view");
     assert!(!view.events.is_empty(), "the moves replay to their events");
     assert!(view.replay.is_some());
+}
+
+#[tokio::test]
+async fn built_in_bots_play_each_other_only_to_seed_a_game_then_only_with_a_registered_bot() {
+    let game = two_player_game();
+    let arena = spawn_arena_with("seeded", |config| config.ladder_builtin_matches = 1).await;
+    arena.register_builtins().await.expect("builtins");
+    // Each game id's seeding match: built-in bots alone.
+    let seeding = arena::ladder::round(&arena).await.expect("round");
+    assert!(!seeding.is_empty(), "every game id the built-in bots play");
+    for id in &seeding {
+        finished(&arena, id).await;
+    }
+    // Seeded: no more matches between built-in bots, however unsettled their ratings.
+    assert_eq!(
+        arena::ladder::round(&arena).await.expect("round"),
+        Vec::<String>::new()
+    );
+    let bot = spawn_bot(Behavior::Good).await;
+    let id = register(&arena, &bot, &game).await;
+    let scheduled = arena::ladder::round(&arena).await.expect("round");
+    assert_eq!(scheduled.len(), 1, "only the game the registered bot plays");
+    let record = arena
+        .store()
+        .get_match(&scheduled[0])
+        .await
+        .expect("get")
+        .expect("match");
+    assert!(record.ranked && record.ladder && record.bots.contains(&id));
+    finished(&arena, &scheduled[0]).await;
+    // Its next match seats it again (it is the one bot the game still needs).
+    let next = arena::ladder::round(&arena).await.expect("round");
+    let record = arena
+        .store()
+        .get_match(&next[0])
+        .await
+        .expect("get")
+        .expect("match");
+    assert!(record.bots.contains(&id), "{:?}", record.bots);
+}
+
+#[tokio::test]
+async fn ranked_moves_between_built_in_bots_are_pruned_after_their_own_retention() {
+    let game = two_player_game();
+    let (arena, ids) = arena_with_played("builtin-prune", &game, &[true]).await;
+    let builtin = ids[0].clone();
+    let bot = spawn_bot(Behavior::Good).await;
+    let registered = register(&arena, &bot, &game).await;
+    let with_registered = arena
+        .create_match(CreateMatch {
+            game: game.clone(),
+            bots: vec![registered, "random".into()],
+            ranked: Some(true),
+            ..CreateMatch::default()
+        })
+        .await
+        .expect("create")
+        .id;
+    finished(&arena, &with_registered).await;
+    let ratings_before = arena.store().leaderboard(&game).await.expect("ratings");
+
+    // The unranked rule leaves ranked matches alone.
+    let unranked = arena
+        .store()
+        .prune_moves(Retention::Unranked, now_ms() + 1000, 100)
+        .await
+        .expect("prune");
+    assert_eq!(unranked.matches, 0);
+    let pruned = arena
+        .store()
+        .prune_moves(Retention::Builtin, now_ms() + 1000, 100)
+        .await
+        .expect("prune");
+    assert_eq!(pruned.matches, 1, "only the match between built-in bots");
+    assert!(pruned.moves > 0);
+    let view = arena.get_match(&builtin).await.expect("view");
+    assert!(view.moves_pruned && view.moves.is_empty());
+    assert!(view.result.is_some(), "the result stays");
+    let kept = arena.get_match(&with_registered).await.expect("view");
+    assert!(!kept.moves_pruned && !kept.moves.is_empty());
+    assert_eq!(
+        arena.store().leaderboard(&game).await.expect("ratings"),
+        ratings_before,
+        "ratings stay"
+    );
+}
+
+#[tokio::test]
+async fn a_used_database_whose_seal_key_is_missing_or_other_is_refused_unless_told() {
+    use arena::seal::SealKey;
+    use arena::store::SqlStore;
+    let dir = crate::support::temp_dir("seal-check");
+    let database = dir.path().join("arena.db").to_string_lossy().to_string();
+    let key_file = SealKey::beside(std::path::Path::new(&database));
+    let store = SqlStore::open(&database).await.expect("open");
+    let key = store.own_seal_key(false).await.expect("made beside");
+    store.check_seal_key(&key, false).await.expect("recorded");
+    drop(store);
+
+    // Restored without its key file: refused, saying why, and no key is made.
+    std::fs::remove_file(&key_file).expect("remove the key");
+    let store = SqlStore::open(&database).await.expect("open");
+    let refused = store.own_seal_key(false).await.expect_err("refused");
+    let message = format!("{refused:#}");
+    assert!(
+        message.contains("seal key") && message.contains("--new-seal-key"),
+        "{message}"
+    );
+    assert!(!key_file.exists(), "no key made");
+    // `--new-seal-key`: a new key, which the database takes once told.
+    let new = store.own_seal_key(true).await.expect("made, as told");
+    assert_ne!(new, key);
+    let refused = store
+        .check_seal_key(&new, false)
+        .await
+        .expect_err("refused");
+    assert!(
+        format!("{refused:#}").contains("not the one"),
+        "{refused:#}"
+    );
+    store
+        .check_seal_key(&new, true)
+        .await
+        .expect("replaced, as told");
+    store
+        .check_seal_key(&new, false)
+        .await
+        .expect("now the database's");
+    // The old key is now the other one.
+    assert!(store.check_seal_key(&key, false).await.is_err());
 }

@@ -1,7 +1,8 @@
 //! The tests whose tools come from a package registry: the generated Python clients
 //! (openapi-python-client, PyPI), schemathesis (PyPI), the browser test (Playwright for Python from
 //! PyPI, driving Debian's Chromium), the TypeScript client (openapi-typescript and typescript, npm),
-//! Redocly's linter (npm) and the progenitor client (crates.io, its own lock file).
+//! Redocly's linter (npm), the progenitor client (crates.io, its own lock file) and Prometheus's
+//! own parsers of `/metrics` (prometheus_client, PyPI).
 //!
 //! So that `cargo test --workspace` needs no network once the workspace's crates are fetched, a
 //! test here runs only when its toolchain is already installed (under `target/`) and otherwise
@@ -12,6 +13,7 @@
 
 pub mod browser;
 pub mod generators;
+pub mod prometheus;
 pub mod python_client;
 pub mod schemathesis;
 pub mod typed_clients;
