@@ -255,6 +255,7 @@ async fn a_seated_bots_owner_or_the_admin_cancels_matches_and_tournaments() {
                     games: vec![GAME.into()],
                     transport: Default::default(),
                     history: Default::default(),
+                    open_to_challenges: false,
                 })
                 .await
                 .expect("register")

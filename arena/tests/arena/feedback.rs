@@ -503,6 +503,7 @@ async fn lists_page_by_cursor_and_ndjson_streams_every_match_of_a_bot() {
                 created_at: created_at + (i as i64) / 3,
                 started_at: None,
                 finished_at: Some(created_at),
+                creator: None,
             };
             (record, Vec::new())
         })

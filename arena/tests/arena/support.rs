@@ -358,6 +358,8 @@ pub async fn register_with_history(
             games: vec![game.to_string()],
             transport: Default::default(),
             history,
+            // Open: the tests seat the fake bots in matches without their owner's token.
+            open_to_challenges: true,
         })
         .await
         .expect("register");
