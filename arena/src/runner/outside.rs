@@ -372,7 +372,7 @@ mod tests {
         assert_eq!(replayed["deadline_ms"], 400);
         assert_eq!(replayed["time_left_ms"], 59_400);
         assert_eq!(replayed["request_id"], "r_2");
-        assert!(with_time_left(&line, 400).starts_with(r#"{"type":"move","match_id":"m_1""#));
+        assert_eq!(replayed["type"], "move");
         assert_eq!(with_time_left(&line, 1000), line, "no time used: as sent");
     }
 

@@ -200,7 +200,7 @@ mod tests {
         assert_eq!(time.left(start + ms(5000)), ms(700));
         assert_eq!(time.resume(start + ms(2800)), ms(2500));
         assert_eq!(time.deadline(), Some(start + ms(3500)));
-        assert_eq!(time.used(start + ms(3000)), ms(800));
+        assert_eq!(time.used(start + ms(3000)), ms(500));
         assert_eq!(time.left(start + ms(9000)), Duration::ZERO);
         let frozen = MoveTime::new(ms(1000), start, true);
         assert_eq!(frozen.left(start + ms(400)), ms(1000));

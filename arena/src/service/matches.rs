@@ -187,10 +187,13 @@ impl Arena {
         creator: Creator,
         persons: &[usize],
     ) -> Result<MatchRecord, ServiceError> {
-        let ladder = creator.kind == CreatorKind::Ladder;
+
         let game = engine::registry::find(&request.game)
             .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
         let ranked = request.ranked.unwrap_or(false);
+        // The ladder's ranked matches (its trial matches of paused bots are unranked: they
+        // never hold the ladder's one match per game id).
+        let ladder = ranked && creator.kind == CreatorKind::Ladder;
         let options = request.options.unwrap_or_default();
         let deals = request.deals.unwrap_or_default();
         // A ranked match's chance must be secret from everyone, the match's creator included: a
@@ -222,9 +225,11 @@ impl Arena {
         }
         // Seats name bots by id or by name; the match stores ids.
         let mut bot_ids = Vec::with_capacity(request.bots.len());
+        // Each seat's bot (None: a person's seat).
+        let mut seated: Vec<Option<BotRecord>> = Vec::with_capacity(request.bots.len());
         for (seat, key) in request.bots.iter().enumerate() {
             if persons.contains(&seat) {
-                bot_ids.push(crate::tables::PERSON_BOT_ID.to_string());
+                seated.push(None);
                 continue;
             }
             let bot = match self.inner.store.bot(key).await? {
@@ -242,11 +247,16 @@ impl Arena {
                     format!("bot {key} is not registered for `{}`", request.game),
                 ));
             }
-            if !bot.consents_to(&creator) {
-                return Err(consent_required(&bot));
-            }
-            bot_ids.push(bot.id);
+            seated.push(Some(bot));
         }
+        // Every seat is known (404 first); then each registered bot must consent.
+        if let Some(refusing) = seated.iter().flatten().find(|bot| !bot.consents_to(&creator)) {
+            return Err(consent_required(refusing));
+        }
+        bot_ids.extend(seated.into_iter().map(|bot| match bot {
+            Some(bot) => bot.id,
+            None => PERSON_BOT_ID.to_string(),
+        }));
         if ranked && dedup(bot_ids.clone()).len() != bot_ids.len() {
             return Err(ServiceError::new(
                 ErrorCode::DuplicateBots,

@@ -1470,12 +1470,14 @@ impl Store for SqlStore {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-                let game: String = sqlx::query_scalar("SELECT game FROM matches WHERE id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await?;
                 // Rated at its table size: a 2-player table's rating is not a 4-player one's.
-                let players = finish.result.faults.len() as i64;
+                let (game, players): (String, i64) = sqlx::query_as(
+                    "SELECT game, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = $1) \
+                     FROM matches WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
                 let rated = rate_sides!(
                     tx,
                     id,
@@ -1509,7 +1511,7 @@ impl Store for SqlStore {
                      ON CONFLICT (game, players) DO UPDATE SET matches = table_sizes.matches + 1",
                 )
                 .bind(&game)
-                .bind(finish.result.faults.len() as i64)
+                .bind(players)
                 .execute(&mut *tx)
                 .await?;
             }

@@ -50,7 +50,8 @@ impl Api {
         let (status, registered) = self
             .post(
                 "/v1/bots",
-                &json!({"name": format!("fake {}", bot.url), "url": bot.url, "games": [game]}),
+                // Open: the tests seat it without its owner's token.
+                &json!({"name": format!("fake {}", bot.url), "url": bot.url, "games": [game], "open_to_challenges": true}),
             )
             .await;
         assert_eq!(status, 201, "{registered}");

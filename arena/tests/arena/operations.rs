@@ -70,7 +70,9 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
     let bot = spawn_bot(Behavior::Good).await;
-    let body = |name: &str| json!({"name": name, "url": bot.url, "games": [game]});
+    let body = |name: &str| {
+        json!({"name": name, "url": bot.url, "games": [game], "open_to_challenges": true})
+    };
 
     let (status, _, alpha) = send(http.post(format!("{base}/v1/bots")).json(&body("alpha"))).await;
     assert_eq!(status, 201, "{alpha}");

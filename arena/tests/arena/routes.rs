@@ -86,7 +86,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     let (status, registered) = send(
         &http,
         http.post(format!("{base}/v1/bots"))
-            .json(&json!({"name": "good", "url": good.url, "games": [game]})),
+            .json(&json!({"name": "good", "url": good.url, "games": [game], "open_to_challenges": true})),
     )
     .await;
     assert_eq!(status, 201, "{registered}");
@@ -99,7 +99,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     let (_, failing_reg) = send(
         &http,
         http.post(format!("{base}/v1/bots"))
-            .json(&json!({"name": "failing", "url": failing.url, "games": [game]})),
+            .json(&json!({"name": "failing", "url": failing.url, "games": [game], "open_to_challenges": true})),
     )
     .await;
     let failing_id = failing_reg["id"].as_str().expect("id").to_string();
