@@ -3,11 +3,11 @@
 
 use super::parse_body;
 use crate::bots::bearer;
+use crate::dto::StreamQuery;
 use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use crate::service::outside::StreamItem;
-use crate::dto::StreamQuery;
 use crate::wire::{StreamAnswer, StreamLine};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};

@@ -238,6 +238,23 @@ impl Runner {
             }
         };
         let players = record.bots.len();
+        // Stream seats follow their bots from now on, starting from who is connected (read after
+        // subscribing: a resumed run may find a bot away).
+        let mut presences: Vec<Option<Presence>> = seats
+            .iter()
+            .map(|bot| {
+                (bot.transport == Transport::Stream)
+                    .then(|| Presence::new(&*self.bus, &bot.id, self.reconnect_grace))
+            })
+            .collect();
+        if presences.iter().any(Option::is_some) {
+            let connected = self.store.connected_bots().await?;
+            for (bot, presence) in seats.iter().zip(&mut presences) {
+                if let Some(presence) = presence {
+                    presence.start_from(connected.contains(&bot.id));
+                }
+            }
+        }
         let mut standing =
             Standing::new(players, record.max_faults, record.deadline_ms, record.clock);
         let mut history = Histories::new(players);
@@ -265,13 +282,7 @@ impl Runner {
                     _ => bot.history,
                 })
                 .collect(),
-            presences: seats
-                .iter()
-                .map(|bot| {
-                    (bot.transport == Transport::Stream)
-                        .then(|| Presence::new(&*self.bus, &bot.id, self.reconnect_grace))
-                })
-                .collect(),
+            presences,
             seats,
             game,
             standing,

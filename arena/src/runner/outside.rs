@@ -5,9 +5,9 @@
 //! judged like a URL bot's ([`super::decision::Standing::judge`]): the same deadline, clock and
 //! faults.
 
+use super::presence::{MoveTime, Presence};
 use crate::bus::{Bus, topic};
 use crate::client::{Fault, FaultKind};
-use super::presence::{MoveTime, Presence};
 use crate::store::{MatchRecord, MoveRecord, PendingMove, Store, now_ms};
 use crate::wire::{MoveResponse, OutgoingMove};
 use serde::{Deserialize, Serialize};
@@ -295,7 +295,13 @@ impl PendingClock<'_> {
     async fn frozen(&self, left: Duration) -> anyhow::Result<()> {
         let left = left.as_millis() as i64;
         self.store
-            .set_pending_clock(self.match_id, self.seat, self.request_id, now_ms() + left, Some(left))
+            .set_pending_clock(
+                self.match_id,
+                self.seat,
+                self.request_id,
+                now_ms() + left,
+                Some(left),
+            )
             .await?;
         Ok(())
     }
@@ -367,8 +373,7 @@ mod tests {
             br#"{"history":[],"seat":0,"deadline_ms":1000,"time_left_ms":60000}"#,
         );
         let line = String::from_utf8(line).expect("text");
-        let replayed: Value =
-            serde_json::from_str(&with_time_left(&line, 400)).expect("JSON");
+        let replayed: Value = serde_json::from_str(&with_time_left(&line, 400)).expect("JSON");
         assert_eq!(replayed["deadline_ms"], 400);
         assert_eq!(replayed["time_left_ms"], 59_400);
         assert_eq!(replayed["request_id"], "r_2");

@@ -35,7 +35,7 @@ pub struct Presence {
 
 impl Presence {
     /// Follows `bot_id`'s presence from now on, with `grace` to spend in this match. The bot
-    /// counts as connected until a notice says otherwise (a match starts only once it is).
+    /// counts as connected until [`Presence::start_from`] or a notice says otherwise.
     pub fn new(bus: &dyn Bus, bot_id: &str, grace: Duration) -> Self {
         Presence {
             notices: bus.subscribe(&topic::presence(bot_id)),
@@ -66,6 +66,12 @@ impl Presence {
             Err(RecvError::Lagged(_)) => self.reconnected = true,
             Err(RecvError::Closed) => std::future::pending().await,
         }
+    }
+
+    /// Starts from whether the bot is `connected`, as read after subscribing (a resumed run may
+    /// find it away): the notices that came since are applied after, in order.
+    pub fn start_from(&mut self, connected: bool) {
+        self.away = !connected;
     }
 
     fn apply(&mut self, notice: &str) {
@@ -211,18 +217,28 @@ mod tests {
     async fn presence_follows_the_current_connection_and_spends_its_grace() {
         let bus = InProcessBus::default();
         let mut presence = Presence::new(&bus, "b_1", Duration::from_secs(10));
+        presence.start_from(false);
+        assert!(presence.away());
         let notice = |kind: &str, id: &str| {
             serde_json::json!({"type": kind, "connection_id": id}).to_string()
         };
         let topic = topic::presence("b_1");
-        bus.publish(&topic, notice("connected", "c_1")).await.unwrap();
-        bus.publish(&topic, notice("disconnected", "c_1")).await.unwrap();
+        bus.publish(&topic, notice("connected", "c_1"))
+            .await
+            .unwrap();
+        bus.publish(&topic, notice("disconnected", "c_1"))
+            .await
+            .unwrap();
         presence.catch_up();
         assert!(presence.away() && presence.take_reconnected());
         assert!(!presence.take_reconnected());
         // A new connection, then the late end of one it replaced: still there.
-        bus.publish(&topic, notice("connected", "c_2")).await.unwrap();
-        bus.publish(&topic, notice("disconnected", "c_1")).await.unwrap();
+        bus.publish(&topic, notice("connected", "c_2"))
+            .await
+            .unwrap();
+        bus.publish(&topic, notice("disconnected", "c_1"))
+            .await
+            .unwrap();
         presence.catch_up();
         assert!(!presence.away());
         presence.spend(Duration::from_secs(4));

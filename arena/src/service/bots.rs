@@ -6,9 +6,7 @@ use crate::bots::{
     token_matches,
 };
 use crate::client::{BUILTIN_SCHEME, FaultKind, Target};
-use crate::dto::{
-    BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot,
-};
+use crate::dto::{BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::safety::Refusal;
 use crate::store::{
@@ -352,7 +350,12 @@ impl Arena {
         if !self.inner.store.update_bot(&bot).await? {
             return Err(ServiceError::name_taken(&bot.name));
         }
-        tracing::info!(bot = bot.id, name = bot.name, paused = bot.paused, "bot moderated");
+        tracing::info!(
+            bot = bot.id,
+            name = bot.name,
+            paused = bot.paused,
+            "bot moderated"
+        );
         let ratings = self.inner.store.bot_ratings(&bot.id).await?;
         Ok(bots::view(&bot, &ratings))
     }

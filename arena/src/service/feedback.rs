@@ -4,8 +4,8 @@
 use super::Arena;
 use crate::bots::new_secret;
 use crate::dto::{
-    CreatedBy, FaultEntry, FaultList, FaultQuery, RatingHistory, RatingPointView, RatingQuery, SecretRotated,
-    rfc3339,
+    CreatedBy, FaultEntry, FaultList, FaultQuery, RatingHistory, RatingPointView, RatingQuery,
+    SecretRotated, rfc3339,
 };
 use crate::paging;
 use crate::problem::ServiceError;

@@ -26,9 +26,7 @@ use crate::bots::{self, HealthPolicy};
 use crate::client::BUILTIN_SCHEME;
 use crate::dto::CreateMatch;
 use crate::ratings::Rating;
-use crate::store::{
-    BotHealth, BotRecord, Creator, MatchFilter, MatchStatus, PauseReason, now_ms,
-};
+use crate::store::{BotHealth, BotRecord, Creator, MatchFilter, MatchStatus, PauseReason, now_ms};
 use crate::wire::BotInfo;
 use std::collections::HashMap;
 use std::time::Duration;

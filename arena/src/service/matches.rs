@@ -187,7 +187,6 @@ impl Arena {
         creator: Creator,
         persons: &[usize],
     ) -> Result<MatchRecord, ServiceError> {
-
         let game = engine::registry::find(&request.game)
             .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
         let ranked = request.ranked.unwrap_or(false);
@@ -250,7 +249,11 @@ impl Arena {
             seated.push(Some(bot));
         }
         // Every seat is known (404 first); then each registered bot must consent.
-        if let Some(refusing) = seated.iter().flatten().find(|bot| !bot.consents_to(&creator)) {
+        if let Some(refusing) = seated
+            .iter()
+            .flatten()
+            .find(|bot| !bot.consents_to(&creator))
+        {
             return Err(consent_required(refusing));
         }
         bot_ids.extend(seated.into_iter().map(|bot| match bot {

@@ -13,8 +13,7 @@ use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{
-    Cancelled, Creator, MatchRecord, MatchStatus, TournamentMatch, TournamentRecord,
-    deal_seed,
+    Cancelled, Creator, MatchRecord, MatchStatus, TournamentMatch, TournamentRecord, deal_seed,
 };
 use crate::tournament;
 

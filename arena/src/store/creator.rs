@@ -105,7 +105,11 @@ impl Creator {
     }
 
     /// From the stored columns (None when the kind is absent or unknown).
-    pub fn from_columns(kind: Option<&str>, bot: Option<String>, key: Option<String>) -> Option<Self> {
+    pub fn from_columns(
+        kind: Option<&str>,
+        bot: Option<String>,
+        key: Option<String>,
+    ) -> Option<Self> {
         let kind = CreatorKind::parse(kind?)?;
         Some(Creator {
             kind,
@@ -129,7 +133,8 @@ mod tests {
         assert!(!client.counts_for("b_1"));
         assert_eq!(client.key, "addr:10.0.0.7");
         assert_eq!(Creator::owner("b_1").key, "bot:b_1");
-        let stored = Creator::from_columns(Some("owner"), Some("b_1".into()), Some("bot:b_1".into()));
+        let stored =
+            Creator::from_columns(Some("owner"), Some("b_1".into()), Some("bot:b_1".into()));
         assert_eq!(stored, Some(Creator::owner("b_1")));
         assert_eq!(Creator::from_columns(None, None, None), None);
     }

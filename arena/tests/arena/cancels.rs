@@ -109,10 +109,7 @@ async fn an_owner_cancels_only_before_its_bots_first_move_the_admin_at_any_time(
             .find(|s| shown["seats"][*s as usize]["bot"] == id.as_str())
             .expect("the bot's seat")
     };
-    let shown = wait_until(&http, &base, &rated, |v| {
-        moved(v, seat(v)) || ended(v)
-    })
-    .await;
+    let shown = wait_until(&http, &base, &rated, |v| moved(v, seat(v)) || ended(v)).await;
     assert_eq!(shown["status"], "running", "{shown}");
     let (status, problem) = send(cancel(&rated).bearer_auth(&token)).await;
     assert_eq!(
@@ -222,7 +219,12 @@ async fn an_owner_withdraws_its_bot_from_the_tournament_tables_not_yet_started()
                 Some(arena::store::AbortReason::Cancelled)
             );
             assert!(
-                arena.store().moves(table_id).await.expect("moves").is_empty(),
+                arena
+                    .store()
+                    .moves(table_id)
+                    .await
+                    .expect("moves")
+                    .is_empty(),
                 "{table_id} had started"
             );
         }

@@ -31,8 +31,10 @@ async fn register(
         registered["bot"]["open_to_challenges"],
         open.unwrap_or(false)
     );
-    *bot.seen.secret.lock().expect("lock") =
-        registered["signing_secret"].as_str().expect("secret").into();
+    *bot.seen.secret.lock().expect("lock") = registered["signing_secret"]
+        .as_str()
+        .expect("secret")
+        .into();
     (
         registered["id"].as_str().expect("id").to_string(),
         registered["token"].as_str().expect("token").to_string(),
@@ -181,7 +183,10 @@ async fn a_strangers_matches_never_pause_a_bot_its_owners_own_do() {
         let view = wait_ended(&http, &base, created["id"].as_str().expect("id")).await;
         assert_eq!(view["result"]["disqualified"], json!([0]), "{view}");
     }
-    assert!(started.elapsed() >= Duration::from_millis(200), "the window passed");
+    assert!(
+        started.elapsed() >= Duration::from_millis(200),
+        "the window passed"
+    );
     let (_, shown) = send(http.get(format!("{base}/v1/bots/{id}"))).await;
     assert_eq!(shown["paused"], false, "{shown}");
     assert_eq!(arena.store().bot(&id).await.unwrap().unwrap().failures, 0);

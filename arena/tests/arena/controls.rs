@@ -32,7 +32,11 @@ async fn a_stream_bot_reports_its_version_shown_on_its_later_matches() {
     let base = spawn_app(&arena).await;
     let (id, token) = register_stream_bot(&base, "versioned", GAME).await;
     let (status, shown) = patch(&base, &id, Some(&token), &json!({"version": "2.1-beta"})).await;
-    assert_eq!((status, &shown["version"]), (200, &json!("2.1-beta")), "{shown}");
+    assert_eq!(
+        (status, &shown["version"]),
+        (200, &json!("2.1-beta")),
+        "{shown}"
+    );
     for bad in [json!(""), json!("x".repeat(65)), json!("line\nbreak")] {
         let (status, problem) = patch(&base, &id, Some(&token), &json!({"version": bad})).await;
         assert_eq!(
@@ -45,7 +49,10 @@ async fn a_stream_bot_reports_its_version_shown_on_its_later_matches() {
     let url_bot = spawn_bot(Behavior::Good).await;
     let (url_id, url_token) = register_owned(&arena, &url_bot, GAME).await;
     let (status, problem) = patch(&base, &url_id, Some(&url_token), &json!({"version": "9"})).await;
-    assert_eq!((status, problem["code"].as_str()), (400, Some("invalid_request")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
     // Someone else's token changes nothing.
     let (status, _) = patch(&base, &id, Some(&url_token), &json!({"version": "evil"})).await;
     assert_eq!(status, 401);
@@ -63,7 +70,10 @@ async fn a_stream_bot_reports_its_version_shown_on_its_later_matches() {
     play_to_the_end(&base, &token, &mut stream).await;
     let shown = wait_finished(&base, &match_id).await;
     assert_eq!(shown["seats"][0]["version"], "2.1-beta", "{shown}");
-    assert_eq!(get(&base, &format!("/v1/bots/{id}")).await["version"], "2.1-beta");
+    assert_eq!(
+        get(&base, &format!("/v1/bots/{id}")).await["version"],
+        "2.1-beta"
+    );
 }
 
 /// The attack this stops: a leaked token could not be replaced.
@@ -98,7 +108,13 @@ async fn a_new_owner_token_stops_the_old_one_and_its_stream_at_once() {
     assert_eq!(status, 401);
     let (status, _) = send(rotate(&old)).await;
     assert_eq!(status, 401);
-    let (status, _) = post(&base, "/v1/bot/matches/m_0000000000000000/move", Some(&old), &json!({"request_id": "r_1", "action": {}})).await;
+    let (status, _) = post(
+        &base,
+        "/v1/bot/matches/m_0000000000000000/move",
+        Some(&old),
+        &json!({"request_id": "r_1", "action": {}}),
+    )
+    .await;
     assert_eq!(status, 401);
     // The new one does all of it.
     let (status, _, _stream) = Stream::connect(&base, &new).await;
@@ -123,13 +139,19 @@ async fn one_stream_per_bot_and_the_list_shows_who_is_connected() {
     let listed = |query: &'static str| {
         let base = base.clone();
         async move {
-            let (status, list) = send(reqwest::Client::new().get(format!("{base}/v1/bots{query}"))).await;
+            let (status, list) =
+                send(reqwest::Client::new().get(format!("{base}/v1/bots{query}"))).await;
             assert_eq!(status, 200, "{list}");
             list["bots"]
                 .as_array()
                 .expect("bots")
                 .iter()
-                .map(|b| (b["id"].as_str().expect("id").to_string(), b["connected"].clone()))
+                .map(|b| {
+                    (
+                        b["id"].as_str().expect("id").to_string(),
+                        b["connected"].clone(),
+                    )
+                })
                 .collect::<Vec<_>>()
         }
     };
@@ -137,13 +159,29 @@ async fn one_stream_per_bot_and_the_list_shows_who_is_connected() {
     let connected = |id: &str| all.iter().find(|(b, _)| b == id).map(|(_, c)| c.clone());
     assert_eq!(connected(&on), Some(json!(true)));
     assert_eq!(connected(&off), Some(json!(false)));
-    assert_eq!(connected(&url_id), Some(Value::Null), "a bot the arena calls");
-    assert_eq!(listed("?connected=true").await, vec![(on.clone(), json!(true))]);
-    assert_eq!(listed("?connected=false").await, vec![(off.clone(), json!(false))]);
-    assert_eq!(get(&base, &format!("/v1/bots/{on}")).await["connected"], true);
+    assert_eq!(
+        connected(&url_id),
+        Some(Value::Null),
+        "a bot the arena calls"
+    );
+    assert_eq!(
+        listed("?connected=true").await,
+        vec![(on.clone(), json!(true))]
+    );
+    assert_eq!(
+        listed("?connected=false").await,
+        vec![(off.clone(), json!(false))]
+    );
+    assert_eq!(
+        get(&base, &format!("/v1/bots/{on}")).await["connected"],
+        true
+    );
     let (status, problem) =
         send(reqwest::Client::new().get(format!("{base}/v1/bots?connected=maybe"))).await;
-    assert_eq!((status, problem["code"].as_str()), (400, Some("invalid_request")));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
 
     // A second connection is refused; replacing ends the first.
     let (status, _, _) = Stream::connect(&base, &on_token).await;
@@ -154,8 +192,15 @@ async fn one_stream_per_bot_and_the_list_shows_who_is_connected() {
     // Gone: not connected any more, at once.
     drop(second);
     let started = Instant::now();
-    while listed("?connected=true").await.iter().any(|(id, _)| *id == on) {
-        assert!(started.elapsed() < Duration::from_secs(10), "still connected");
+    while listed("?connected=true")
+        .await
+        .iter()
+        .any(|(id, _)| *id == on)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still connected"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let (status, _, _stream) = Stream::connect(&base, &on_token).await;
@@ -179,7 +224,10 @@ async fn the_admin_renames_pauses_returns_and_deletes_any_registered_bot() {
     assert_eq!((status, &shown["name"]), (200, &json!("tidy")), "{shown}");
     let (status, shown) = patch(&base, &id, Some(ADMIN_TOKEN), &json!({"paused": true})).await;
     assert_eq!(status, 200, "{shown}");
-    assert_eq!((&shown["paused"], &shown["pause_reason"]), (&json!(true), &json!("moderated")));
+    assert_eq!(
+        (&shown["paused"], &shown["pause_reason"]),
+        (&json!(true), &json!("moderated"))
+    );
     // The ladder leaves it out, and it answers its probe without a trial match returning it
     // (a bot paused for its failures would get one now).
     let scheduled = arena::ladder::round(&arena).await.expect("round");
@@ -200,13 +248,21 @@ async fn the_admin_renames_pauses_returns_and_deletes_any_registered_bot() {
     // Its owner cannot return it, nor may the admin change the owner's fields.
     let (status, _) = patch(&base, &id, Some(&token), &json!({"paused": false})).await;
     assert_eq!(status, 403);
-    let (status, problem) =
-        patch(&base, &id, Some(ADMIN_TOKEN), &json!({"games": [GAME]})).await;
-    assert_eq!((status, problem["code"].as_str()), (400, Some("invalid_request")));
+    let (status, problem) = patch(&base, &id, Some(ADMIN_TOKEN), &json!({"games": [GAME]})).await;
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
     let (status, shown) = patch(&base, &id, Some(ADMIN_TOKEN), &json!({"paused": false})).await;
     assert_eq!((status, &shown["paused"]), (200, &json!(false)), "{shown}");
     // Built-in bots are the arena's own.
-    let (status, _) = patch(&base, &builtins[0], Some(ADMIN_TOKEN), &json!({"name": "x"})).await;
+    let (status, _) = patch(
+        &base,
+        &builtins[0],
+        Some(ADMIN_TOKEN),
+        &json!({"name": "x"}),
+    )
+    .await;
     assert_eq!(status, 403);
     let delete = |bot: &str| reqwest::Client::new().delete(format!("{base}/v1/bots/{bot}"));
     let (status, _) = send(delete(&builtins[0]).bearer_auth(ADMIN_TOKEN)).await;

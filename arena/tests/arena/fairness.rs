@@ -4,8 +4,8 @@
 //! every table size, and every match records the version each seat ran. (Cancels: cancels.rs.)
 
 use crate::support::{
-    ADMIN_TOKEN, Behavior, RestartableBot, register, register_owned, send, spawn_app,
-    spawn_arena, spawn_arena_with, spawn_bot,
+    ADMIN_TOKEN, Behavior, RestartableBot, register, register_owned, send, spawn_app, spawn_arena,
+    spawn_arena_with, spawn_bot,
 };
 use arena::Arena;
 use serde_json::{Value, json};
@@ -93,16 +93,17 @@ async fn bots_that_fault_on_every_move_never_rate_above_random_and_stay_paused()
         );
         let (status, board) = send(http.get(format!("{base}/v1/leaderboards/{GAME}"))).await;
         assert_eq!(status, 200, "{board}");
-        let sizes = board["table_sizes"].as_object().expect("table_sizes").clone();
+        let sizes = board["table_sizes"]
+            .as_object()
+            .expect("table_sizes")
+            .clone();
         ranked = sizes.values().map(|n| n.as_u64().unwrap()).sum::<u64>();
         // Each table size is its own leaderboard: at every one, a faulting bot rates below
         // random once a few of its matches there have told (one or two say little either
         // way: random may have lost its first ones to heuristic).
         for players in sizes.keys() {
-            let (status, board) = send(http.get(format!(
-                "{base}/v1/leaderboards/{GAME}?players={players}"
-            )))
-            .await;
+            let (status, board) =
+                send(http.get(format!("{base}/v1/leaderboards/{GAME}?players={players}"))).await;
             assert_eq!(status, 200, "{board}");
             assert_eq!(board["players"].to_string(), *players);
             let rows = entries(&board);

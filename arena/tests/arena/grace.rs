@@ -195,12 +195,8 @@ async fn a_stream_bot_never_plays_two_tables_of_one_deal_at_the_same_time() {
                         );
                     }
                 }
-                most_at_once = most_at_once.max(
-                    tables
-                        .iter()
-                        .filter(|t| t["status"] == "running")
-                        .count(),
-                );
+                most_at_once =
+                    most_at_once.max(tables.iter().filter(|t| t["status"] == "running").count());
                 played.insert(match_id.clone());
                 let (status, body) = answer(&base, &token, &line, &line["legal_actions"][0]).await;
                 assert!(status == 204 || status == 409, "{body}");

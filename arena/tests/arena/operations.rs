@@ -70,9 +70,7 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
     let bot = spawn_bot(Behavior::Good).await;
-    let body = |name: &str| {
-        json!({"name": name, "url": bot.url, "games": [game], "open_to_challenges": true})
-    };
+    let body = |name: &str| json!({"name": name, "url": bot.url, "games": [game], "open_to_challenges": true});
 
     let (status, _, alpha) = send(http.post(format!("{base}/v1/bots")).json(&body("alpha"))).await;
     assert_eq!(status, 201, "{alpha}");
@@ -426,7 +424,15 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
     assert_eq!(header("ratelimit-remaining"), 0);
     assert!((1..=60).contains(&header("ratelimit-reset")));
     // The three built-in bots and the three allowed registrations.
-    assert_eq!(arena.list_bots(Default::default()).await.expect("bots").bots.len(), 6);
+    assert_eq!(
+        arena
+            .list_bots(Default::default())
+            .await
+            .expect("bots")
+            .bots
+            .len(),
+        6
+    );
 
     let create = json!({"game": game, "bots": ["random", "heuristic"]});
     for _ in 0..2 {

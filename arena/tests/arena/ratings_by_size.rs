@@ -45,7 +45,10 @@ async fn each_table_size_has_its_own_ratings_and_partners_share_their_sides_resu
     let (random, heuristic) = (builtins[0].clone(), builtins[1].clone());
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
-    let (one, two) = (spawn_bot(Behavior::Good).await, spawn_bot(Behavior::Good).await);
+    let (one, two) = (
+        spawn_bot(Behavior::Good).await,
+        spawn_bot(Behavior::Good).await,
+    );
     let (a, b) = (
         register(&arena, &one, WATTEN).await,
         register(&arena, &two, WATTEN).await,
@@ -66,7 +69,10 @@ async fn each_table_size_has_its_own_ratings_and_partners_share_their_sides_resu
     assert_eq!(status, 202, "{created}");
     ids.push(created["id"].as_str().expect("id").to_string());
     for id in &ids {
-        let record = arena.wait_for(id, Duration::from_secs(120)).await.expect("ends");
+        let record = arena
+            .wait_for(id, Duration::from_secs(120))
+            .await
+            .expect("ends");
         assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
     }
 
@@ -103,7 +109,11 @@ async fn each_table_size_has_its_own_ratings_and_partners_share_their_sides_resu
     }
     // The two sides' outcomes mirror each other.
     let (ours, theirs) = (fours[&random], fours[&a]);
-    assert_eq!((ours.1, ours.2, ours.3), (theirs.3, theirs.2, theirs.1), "{four_players}");
+    assert_eq!(
+        (ours.1, ours.2, ours.3),
+        (theirs.3, theirs.2, theirs.1),
+        "{four_players}"
+    );
     // The 2-player board knows nothing of the 4-player table.
     assert!(!twos.contains_key(&a));
 
@@ -194,7 +204,12 @@ async fn rate(store: &SqlStore, game: &str, n: usize, bots: &[&str], result: Mat
         creator: Some(Creator::ladder()),
     };
     store.insert_match(&record).await.expect("insert");
-    assert!(store.claim(&record.id, "w", Duration::from_secs(30)).await.expect("claim"));
+    assert!(
+        store
+            .claim(&record.id, "w", Duration::from_secs(30))
+            .await
+            .expect("claim")
+    );
     let (sides, forfeited) = arena::ratings::rated_sides(
         &result.ranking,
         result.teams.as_deref(),
@@ -202,12 +217,21 @@ async fn rate(store: &SqlStore, game: &str, n: usize, bots: &[&str], result: Mat
         &bots,
     );
     let finish = Finish {
-        faults: bots.iter().cloned().zip(result.faults.iter().copied()).collect(),
+        faults: bots
+            .iter()
+            .cloned()
+            .zip(result.faults.iter().copied())
+            .collect(),
         result,
         sides: Some(sides),
         forfeited,
     };
-    assert!(store.finish_match(&record.id, "w", &finish).await.expect("finish"));
+    assert!(
+        store
+            .finish_match(&record.id, "w", &finish)
+            .await
+            .expect("finish")
+    );
 }
 
 /// The upgrade from ratings that mixed table sizes: the rebuild replays every ranked result in
@@ -236,24 +260,52 @@ async fn the_rebuild_replays_the_ranked_results_into_the_ratings_they_wrote() {
                 ..MatchResult::default()
             }
         };
-        rate(&store, "g", 0, &["b_1", "b_random"], result(vec![vec![0], vec![1]], None, vec![])).await;
-        rate(&store, "g", 1, &["b_2", "b_1"], result(vec![vec![0], vec![1]], None, vec![1])).await;
+        rate(
+            &store,
+            "g",
+            0,
+            &["b_1", "b_random"],
+            result(vec![vec![0], vec![1]], None, vec![]),
+        )
+        .await;
+        rate(
+            &store,
+            "g",
+            1,
+            &["b_2", "b_1"],
+            result(vec![vec![0], vec![1]], None, vec![1]),
+        )
+        .await;
         rate(
             &store,
             "g",
             2,
             &["b_1", "b_2", "b_random", "b_3"],
-            result(vec![vec![1, 3], vec![0, 2]], Some(vec![vec![0, 2], vec![1, 3]]), vec![]),
+            result(
+                vec![vec![1, 3], vec![0, 2]],
+                Some(vec![vec![0, 2], vec![1, 3]]),
+                vec![],
+            ),
         )
         .await;
-        rate(&store, "g", 3, &["b_3", "b_2", "b_1"], result(vec![vec![2], vec![0, 1]], None, vec![])).await;
+        rate(
+            &store,
+            "g",
+            3,
+            &["b_3", "b_2", "b_1"],
+            result(vec![vec![2], vec![0, 1]], None, vec![]),
+        )
+        .await;
         let mut boards = Vec::new();
         for players in [2, 3, 4] {
             boards.push(store.leaderboard("g", players).await.expect("board"));
         }
         boards
     };
-    assert_eq!(boards.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 3, 4]);
+    assert_eq!(
+        boards.iter().map(Vec::len).collect::<Vec<_>>(),
+        vec![3, 3, 4]
+    );
     let history = |store: SqlStore| async move {
         store
             .rating_history("b_1", "g", None, None, 50)
@@ -263,11 +315,10 @@ async fn the_rebuild_replays_the_ranked_results_into_the_ratings_they_wrote() {
     let before = history(SqlStore::open(&path).await.expect("reopen")).await;
     // What an older database holds: no ratings per size, a history without sizes.
     {
-        let mut connection = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
-            "sqlite://{path}"
-        ))
-        .await
-        .expect("connect");
+        let mut connection =
+            <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!("sqlite://{path}"))
+                .await
+                .expect("connect");
         sqlx::raw_sql(
             "DELETE FROM ratings; UPDATE rating_history SET players = NULL, mu_after = 0; \
              INSERT INTO rating_rebuild (id) VALUES (1)",
@@ -282,17 +333,39 @@ async fn the_rebuild_replays_the_ranked_results_into_the_ratings_they_wrote() {
         assert_eq!(rebuilt.len(), board.len());
         for (row, old) in rebuilt.iter().zip(board) {
             assert_eq!(
-                (&row.bot_id, row.players, row.played, row.wins, row.draws, row.losses, row.faults),
-                (&old.bot_id, old.players, old.played, old.wins, old.draws, old.losses, old.faults)
+                (
+                    &row.bot_id,
+                    row.players,
+                    row.played,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.faults
+                ),
+                (
+                    &old.bot_id,
+                    old.players,
+                    old.played,
+                    old.wins,
+                    old.draws,
+                    old.losses,
+                    old.faults
+                )
             );
-            assert!((row.rating.mu - old.rating.mu).abs() < 1e-9, "{row:?} {old:?}");
+            assert!(
+                (row.rating.mu - old.rating.mu).abs() < 1e-9,
+                "{row:?} {old:?}"
+            );
             assert!((row.rating.sigma - old.rating.sigma).abs() < 1e-9);
         }
     }
     let after = history(store).await;
     assert_eq!(after.len(), 4);
     for (new, old) in after.iter().zip(&before) {
-        assert_eq!((&new.match_id, new.at, new.players), (&old.match_id, old.at, old.players));
+        assert_eq!(
+            (&new.match_id, new.at, new.players),
+            (&old.match_id, old.at, old.players)
+        );
         assert!((new.rating.mu - old.rating.mu).abs() < 1e-9);
     }
     // Done once.

@@ -340,7 +340,13 @@ async fn contract(store: &dyn Store) {
     );
     assert!(
         store
-            .rating_history(&a, &game, None, Some((history[0].at, record.id.clone())), 10)
+            .rating_history(
+                &a,
+                &game,
+                None,
+                Some((history[0].at, record.id.clone())),
+                10
+            )
             .await
             .expect("the next page")
             .is_empty()

@@ -25,7 +25,11 @@ impl Stream {
     }
 
     /// Connects with a query (`?replace=true`).
-    pub(crate) async fn connect_to(base: &str, token: &str, query: &str) -> (u16, Option<String>, Stream) {
+    pub(crate) async fn connect_to(
+        base: &str,
+        token: &str,
+        query: &str,
+    ) -> (u16, Option<String>, Stream) {
         arena::client::install_crypto_provider();
         let response = reqwest::Client::new()
             .get(format!("{base}/v1/bot/stream{query}"))
@@ -297,7 +301,10 @@ async fn a_reconnecting_bot_gets_its_pending_move_and_replaces_its_first_connect
     let again = second.next_of("move").await;
     // The same request, whole, with the time it has left.
     let left = |line: &Value| line["deadline_ms"].as_u64().expect("deadline_ms");
-    assert!(left(&again) <= left(&pending) && left(&again) > 0, "{again}");
+    assert!(
+        left(&again) <= left(&pending) && left(&again) > 0,
+        "{again}"
+    );
     let without_time = |line: &Value| {
         let mut line = line.clone();
         line.as_object_mut().expect("a line").remove("deadline_ms");
@@ -417,14 +424,7 @@ async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
     assert!(view["options"].is_object(), "{again}");
     view.as_object_mut().expect("view").remove("options");
     assert_eq!(view, pending["view"]);
-    for field in [
-        "type",
-        "match_id",
-        "match",
-        "seat",
-        "legal_actions",
-        "info",
-    ] {
+    for field in ["type", "match_id", "match", "seat", "legal_actions", "info"] {
         assert_eq!(again[field], pending[field], "{field}");
     }
     // With the time it has left.
