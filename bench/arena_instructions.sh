@@ -53,7 +53,7 @@ measure() { # binary
   local ids=() i
   for i in 1 2 3 4; do
     ids+=("$(curl -fsS -H 'content-type: application/json' \
-      -d "{\"name\":\"random-$i\",\"url\":\"$base/bots/random\",\"games\":[\"twenty_two\"]}" "$base/v1/bots" | jq -r .id)")
+      -d "{\"name\":\"random-$i\",\"url\":\"$base/bots/random\",\"games\":[\"twenty_two\"],\"open_to_challenges\":true}" "$base/v1/bots" | jq -r .id)")
   done
   local bots
   bots=$(printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .)

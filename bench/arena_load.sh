@@ -77,7 +77,7 @@ json() { curl -fsS -H 'content-type: application/json' -d "$2" "$1"; }
 register_bots() {
   local ids=()
   for i in 1 2 3 4; do
-    ids+=("$(json "$1/v1/bots" "{\"name\":\"random-$i\",\"url\":\"$1/bots/random\",\"games\":[\"twenty_two\"]}" | jq -r .id)")
+    ids+=("$(json "$1/v1/bots" "{\"name\":\"random-$i\",\"url\":\"$1/bots/random\",\"games\":[\"twenty_two\"],\"open_to_challenges\":true}" | jq -r .id)")
   done
   printf '%s\n' "${ids[@]}" | jq -R . | jq -sc .
 }
@@ -194,13 +194,13 @@ if wants stream; then
         port=$((PORT + 10 + i))
         $STARTER --port "$port" --name "url-$i" >/dev/null 2>&1 & probe_pid=$!
         wait_up "http://127.0.0.1:$port/"
-        registered=$(json "$base/v1/bots" "{\"name\":\"url-$i\",\"url\":\"http://127.0.0.1:$port\",\"games\":[\"twenty_two\"]}")
+        registered=$(json "$base/v1/bots" "{\"name\":\"url-$i\",\"url\":\"http://127.0.0.1:$port\",\"games\":[\"twenty_two\"],\"open_to_challenges\":true}")
         kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true
         CARDROOM_SIGNING_SECRET=$(jq -r .signing_secret <<<"$registered") $STARTER --port "$port" --name "url-$i" >/dev/null 2>&1 & BOT_PIDS+=($!)
         # Signed now, it answers an unsigned GET / with 401: any answer means it is up.
         for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
       else
-        registered=$(json "$base/v1/bots" "{\"name\":\"stream-$i\",\"transport\":\"stream\",\"games\":[\"twenty_two\"]}")
+        registered=$(json "$base/v1/bots" "{\"name\":\"stream-$i\",\"transport\":\"stream\",\"games\":[\"twenty_two\"],\"open_to_challenges\":true}")
         CARDROOM_TOKEN=$(jq -r .token <<<"$registered") $STARTER --connect "$base" >/dev/null 2>&1 & BOT_PIDS+=($!)
       fi
       ids+=("$(jq -r .id <<<"$registered")")

@@ -39,7 +39,7 @@ SERVER=$!
 for _ in $(seq 200); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 url_bots=()
 for i in 1 2; do
-  url_bots+=("$(json "$base/v1/bots" "{\"name\":\"url-random-$i\",\"url\":\"$base/bots/random\",\"games\":[\"twenty_two\"]}" | jq -r .id)")
+  url_bots+=("$(json "$base/v1/bots" "{\"name\":\"url-random-$i\",\"url\":\"$base/bots/random\",\"games\":[\"twenty_two\"],\"open_to_challenges\":true}" | jq -r .id)")
 done
 bots=$(printf '%s\n' random heuristic "${url_bots[@]}" | jq -R . | jq -sc .)
 size_before=$(( $(stat -c %s "$DB") + $(stat -c %s "$DB-wal" 2>/dev/null || echo 0) ))

@@ -51,7 +51,7 @@ for port in $((PORT + 1)) $((PORT + 2)); do
 done
 register() {
   curl -fsS -H 'content-type: application/json' "$base/v1/bots" \
-    -d "{\"name\": \"$1\", \"url\": \"http://127.0.0.1:$2\", \"games\": [\"$GAME\"], \"history\": \"$1\"}" | jq -r .id
+    -d "{\"name\": \"$1\", \"url\": \"http://127.0.0.1:$2\", \"games\": [\"$GAME\"], \"history\": \"$1\", \"open_to_challenges\": true}" | jq -r .id
 }
 full=$(register full $((PORT + 1)))
 delta=$(register delta $((PORT + 2)))

@@ -41,7 +41,16 @@ pub fn ndjson_lines(
     let (sender, lines) = tokio::sync::mpsc::channel(256);
     tokio::spawn(async move {
         let mut buffer = Vec::new();
-        while let Ok(Some(chunk)) = response.chunk().await {
+        loop {
+            // A reader that drops its receiver closes the connection at once (a bot that
+            // disconnects), rather than at the next line.
+            let chunk = tokio::select! {
+                chunk = response.chunk() => chunk,
+                () = sender.closed() => return,
+            };
+            let Ok(Some(chunk)) = chunk else {
+                return;
+            };
             buffer.extend_from_slice(&chunk);
             while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
                 let line: Vec<u8> = buffer.drain(..=end).collect();

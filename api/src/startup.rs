@@ -239,6 +239,10 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     })
     .client_request_timeout(config.request_timeout)
     .keep_alive(config.keep_alive)
+    // A client that closes its side is gone: its connection ends at once. A stream bot's
+    // stream (an endless response) would otherwise go on until a write failed, and the bot's
+    // seats would not start their reconnect grace (arena `runner::presence`).
+    .h1_allow_half_closed(false)
     .shutdown_timeout(config.shutdown_timeout.as_secs())
     .listen(listener)?;
     if let Some(workers) = config.workers {

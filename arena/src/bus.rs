@@ -4,9 +4,9 @@
 //! subscribed, in the order one publisher sent them.
 //!
 //! Topics (see [`topic`]): a match's live events (`/v1/matches/{id}/events`), the lines for a
-//! stream bot's connection (`move`, `match_start`, `match_end`, and the notice that a newer
-//! connection replaced it), and the answers to a match's pending moves (posted to any process,
-//! heard by the worker that plays the match).
+//! stream bot's connection (`move`, `match_start`, `match_end`), a stream bot's presence (it
+//! connected, disconnected, its token was revoked), the answers to a match's pending moves
+//! (posted to any process, heard by the worker that plays the match), and revoked tokens.
 //!
 //! Two implementations: [`InProcessBus`] (SQLite: one process) and [`PgBus`] (PostgreSQL
 //! `LISTEN/NOTIFY` on one channel: the payload is the topic and the message, or, over NOTIFY's
@@ -41,6 +41,18 @@ pub mod topic {
     pub fn answers(match_id: &str) -> String {
         format!("answers:{match_id}")
     }
+
+    /// A stream bot's presence: `connected` and `disconnected` notices (each naming its
+    /// connection), and `revoked` when its token was replaced or the bot deleted (its
+    /// connections end). Runners hear when a seat's bot comes and goes; a connection hears
+    /// that a newer one replaced it.
+    pub fn presence(bot_id: &str) -> String {
+        format!("presence:{bot_id}")
+    }
+
+    /// The bot ids whose owner token stopped (replaced, or the bot deleted): every process
+    /// forgets the tokens it trusted for them.
+    pub const REVOKED: &str = "revoked";
 }
 
 /// One event bus for every process on the database.
@@ -103,18 +115,9 @@ impl Subscription {
 }
 
 impl Subscription {
-    /// Whether a `connected` notice (a stream bot's new connection, see
-    /// [`crate::Arena::connect_stream`]) came since the last call, without waiting; falling
-    /// behind counts as one (it may have been missed).
-    pub fn reconnected(&mut self) -> bool {
-        let mut reconnected = false;
-        loop {
-            match self.receiver.try_recv() {
-                Ok(message) => reconnected |= message.starts_with(r#"{"type":"connected""#),
-                Err(broadcast::error::TryRecvError::Lagged(_)) => reconnected = true,
-                Err(_) => return reconnected,
-            }
-        }
+    /// The next message if one came, without waiting.
+    pub fn try_recv(&mut self) -> Result<Message, broadcast::error::TryRecvError> {
+        self.receiver.try_recv()
     }
 }
 

@@ -116,7 +116,14 @@ pub struct ArenaConfig {
     /// the file beside it), and accept a key other than the one the database was used with.
     /// Tokens sealed with the old key stop opening. Without it such a start is refused.
     pub new_seal_key: bool,
+    /// How long, per match, a stream seat waits for its bot to connect again before the time of
+    /// its move runs on (`--reconnect-grace-ms`; zero: no grace).
+    pub reconnect_grace: Duration,
 }
+
+/// The reconnect grace of a stream seat per match by default (`--reconnect-grace-ms`): a bot or
+/// an arena process restarting in a few seconds costs nothing.
+pub const RECONNECT_GRACE_MS: u64 = 10_000;
 
 /// How long a starting match tries its bots' probes by default.
 pub const START_PROBE_WINDOW: Duration = Duration::from_secs(10);
@@ -176,6 +183,7 @@ impl ArenaConfig {
             admin_token: None,
             seal_key: None,
             new_seal_key: false,
+            reconnect_grace: Duration::from_millis(RECONNECT_GRACE_MS),
         }
     }
 }
@@ -292,6 +300,12 @@ pub struct ArenaArgs {
         conflicts_with = "admin_token"
     )]
     pub admin_token_file: Option<PathBuf>,
+    /// Milliseconds a stream bot's seat waits, per match, for the bot to connect again after
+    /// its connection dropped, its move's time standing still meanwhile (then the time runs on
+    /// from where it stood); 0 turns the grace off. URL bots keep their retry until the deadline.
+    #[arg(long, env = "CARDROOM_RECONNECT_GRACE_MS", default_value_t = RECONNECT_GRACE_MS,
+          value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    pub reconnect_grace_ms: u64,
 }
 
 /// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
@@ -373,6 +387,7 @@ impl ArenaArgs {
             // The key flags belong to `serve` (they seal the rules API's states too).
             seal_key: None,
             new_seal_key: false,
+            reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
         })
     }
 }
@@ -392,6 +407,34 @@ mod tests {
         let flags = Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))
             .expect("flags");
         flags.arena.runtime_threads(cores)
+    }
+
+    #[test]
+    fn the_reconnect_grace_is_ten_seconds_unless_told_by_flag_or_variable() {
+        let parse = |flags: &[&str]| {
+            Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))
+                .map(|flags| flags.arena.config().unwrap().reconnect_grace)
+        };
+        assert_eq!(parse(&[]).ok(), Some(Duration::from_secs(10)));
+        assert_eq!(
+            parse(&["--reconnect-grace-ms", "2500"]).ok(),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            parse(&["--reconnect-grace-ms", "0"]).ok(),
+            Some(Duration::ZERO)
+        );
+        assert!(parse(&["--reconnect-grace-ms", "-1"]).is_err());
+        // The variable, as every flag has one.
+        let command = <Flags as clap::CommandFactory>::command();
+        let env = command
+            .get_arguments()
+            .find(|arg| arg.get_long() == Some("reconnect-grace-ms"))
+            .and_then(|arg| arg.get_env().map(|env| env.to_os_string()));
+        assert_eq!(
+            env.as_deref(),
+            Some(std::ffi::OsStr::new("CARDROOM_RECONNECT_GRACE_MS"))
+        );
     }
 
     #[test]

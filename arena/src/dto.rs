@@ -3,7 +3,7 @@
 
 use crate::client::{BotAnswer, Fault, FaultKind};
 use crate::result::MatchResult;
-use crate::store::{AbortReason, MatchStatus, PauseReason, Transport};
+use crate::store::{AbortReason, Creator, CreatorKind, MatchStatus, PauseReason, Transport};
 use crate::wire::{Clock, HistoryMode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -45,6 +45,11 @@ pub struct RegisterBot {
     /// docs/bots.md).
     #[serde(default)]
     pub history: HistoryMode,
+    /// Whether anyone may seat the bot in matches, tournaments and tables (default false: only
+    /// the ladder, the owner's token and the admin may; anyone else gets 403
+    /// `consent_required`).
+    #[serde(default)]
+    pub open_to_challenges: bool,
 }
 
 /// `PATCH /v1/bots/{id}`: change a bot (owner only). The bot is probed again.
@@ -64,13 +69,26 @@ pub struct UpdateBot {
     /// the whole history first.
     #[serde(default)]
     pub history: Option<HistoryMode>,
+    /// The version a stream bot runs (1 to 64 printable characters), shown on the seats of its
+    /// later matches; a URL bot reports its own at `GET /`.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Whether anyone may seat the bot (see `POST /v1/bots`).
+    #[serde(default)]
+    pub open_to_challenges: Option<bool>,
+    /// Admin token only: pause the bot from the ladder (`true`, `pause_reason` `moderated`) or
+    /// return it (`false`).
+    #[serde(default)]
+    pub paused: Option<bool>,
 }
 
-/// A bot's rating in one game.
+/// A bot's rating in one game id at one table size.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GameRating {
     /// Game id.
     pub game: String,
+    /// Table size (number of players): each has its own rating and leaderboard.
+    pub players: usize,
     /// Estimated skill (Weng-Lin mu).
     pub mu: f64,
     /// Uncertainty (sigma).
@@ -102,12 +120,19 @@ pub struct BotView {
     pub transport: Transport,
     /// What its move requests carry of the match's history (`full` or `delta`).
     pub history: HistoryMode,
+    /// Anyone may seat it (built-in bots always); otherwise only the ladder, its owner's token
+    /// and the admin.
+    pub open_to_challenges: bool,
+    /// A stream bot: whether it is connected now (absent for a bot the arena calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
     /// Paused from the ladder after repeated failures, until it answers its probe and then plays
-    /// an unranked trial match against a built-in bot without a fault.
+    /// an unranked trial match against a built-in bot without a fault (or by the admin, until
+    /// the admin returns it).
     pub paused: bool,
     /// Why it is paused: `unreachable` (its probes failed for the pause window), `disqualified`
-    /// (disqualified in its matches for the pause window) or `trial_faulted` (it faulted in its
-    /// trial match); absent while it is not paused.
+    /// (disqualified in its matches for the pause window), `trial_faulted` (it faulted in its
+    /// trial match) or `moderated` (the admin paused it); absent while it is not paused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_reason: Option<PauseReason>,
     /// The trial match a paused bot is playing to return to the ladder, while it plays it.
@@ -144,8 +169,54 @@ pub struct RegisteredBot {
 /// `GET /v1/bots`.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct BotList {
-    /// Every registered bot.
+    /// Every registered bot (that the filters select).
     pub bots: Vec<BotView>,
+}
+
+/// Filters of `GET /v1/bots`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BotQuery {
+    /// `true`: only the stream bots connected now; `false`: only those not connected.
+    pub connected: Option<bool>,
+}
+
+/// The query of `GET /v1/bot/stream`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// `true`: replace the bot's open connection (which ends) instead of being refused with
+    /// 409 `already_connected`, as after the bot's own connection dropped.
+    pub replace: Option<bool>,
+}
+
+/// The answer to `POST /v1/bots/{id}/token`: the bot's new owner token, shown this once.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TokenRotated {
+    /// Bot id.
+    pub id: String,
+    /// The new owner token: the previous one no longer works, and the bot's stream connection
+    /// (made with it) was closed.
+    pub token: String,
+}
+
+/// Who created a match (an anonymous client's address is never shown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CreatedBy {
+    /// `ladder`, `admin`, `owner` (a bot owner's token) or `client` (no token).
+    pub kind: CreatorKind,
+    /// With `owner`: the bot whose owner token created it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+impl From<&Creator> for CreatedBy {
+    fn from(creator: &Creator) -> Self {
+        CreatedBy {
+            kind: creator.kind,
+            bot: creator.bot.clone(),
+        }
+    }
 }
 
 /// `POST /v1/matches`: play a match.
@@ -237,6 +308,9 @@ pub struct TournamentCancelled {
     pub id: String,
     /// Tables that were queued or running, now aborted (`cancelled`).
     pub cancelled: usize,
+    /// With a bot owner's token: the bot withdrawn (from the tables not yet started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn: Option<String>,
 }
 
 /// One move of a match.
@@ -315,6 +389,9 @@ pub struct MatchView {
     pub ranked: bool,
     /// Scheduled by the ladder.
     pub ladder: bool,
+    /// Who created it; absent for matches created before creators were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<CreatedBy>,
     /// Per-move deadline.
     pub deadline_ms: u64,
     /// Faults after which a seat is disqualified.
@@ -462,6 +539,12 @@ pub struct FaultEntry {
     /// match's start).
     #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
     pub at: String,
+    /// Who created the match; absent for matches created before creators were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<CreatedBy>,
+    /// Whether the fault counts toward the bot's ladder health (a pause): only in matches the
+    /// ladder or the bot's owner created.
+    pub counts_toward_pause: bool,
 }
 
 /// Paging of `GET /v1/bots/{id}/faults`.
@@ -504,6 +587,8 @@ pub struct RatingPointView {
     /// The version the bot reported when the rating was written; `null` for ratings written
     /// before versions were kept.
     pub version: Option<String>,
+    /// The match's table size (each size has its own rating).
+    pub players: usize,
 }
 
 /// The game and paging of `GET /v1/bots/{id}/ratings`.
@@ -512,6 +597,8 @@ pub struct RatingPointView {
 pub struct RatingQuery {
     /// Game id.
     pub game: String,
+    /// Only this table size (number of players); every size if absent.
+    pub players: Option<usize>,
     /// At most this many (default 100; 1 to 500, anything else is refused with `invalid_request`).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
@@ -569,12 +656,24 @@ pub struct LeaderboardEntry {
 pub struct Leaderboard {
     /// Game id.
     pub game: String,
+    /// The table size of this board (`?players=N`; by default the size with the most ranked
+    /// matches): ratings at different sizes are kept apart.
+    pub players: usize,
     /// Bots, best first.
     pub entries: Vec<LeaderboardEntry>,
     /// Ranked matches of this game id per table size (number of players, as a string key):
     /// the ladder plays every size the game id allows among its bots, the least played first.
     #[schema(example = json!({"2": 40, "3": 38, "4": 37}))]
     pub table_sizes: std::collections::BTreeMap<String, u64>,
+}
+
+/// The table size of `GET /v1/leaderboards/{game}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardQuery {
+    /// The table size (number of players); default: the size with the most ranked matches (the
+    /// smallest the game id allows before any).
+    pub players: Option<usize>,
 }
 
 /// `POST /v1/tournaments`: a duplicate tournament.

@@ -47,7 +47,7 @@ pub mod wire;
 pub use config::{ArenaArgs, ArenaConfig, Role};
 pub use play::{PlayArgs, play};
 pub use problem::{ErrorCode, Problem, ServiceError};
-pub use service::{Arena, ladder, maintenance};
+pub use service::{Arena, Caller, ladder, maintenance};
 
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -60,6 +60,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::bots::show)
         .service(routes::bots::update)
         .service(routes::bots::remove)
+        .service(routes::bots::rotate_token)
         .service(routes::feedback::rotate_secret)
         .service(routes::feedback::faults)
         .service(routes::feedback::ratings)
@@ -101,7 +102,9 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
         SecurityScheme::Http(
             Http::builder()
                 .scheme(HttpAuthScheme::Bearer)
-                .description(Some("The owner token returned once by `POST /v1/bots`"))
+                .description(Some(
+                    "The owner token returned once by `POST /v1/bots` (or `POST /v1/bots/{id}/token`)",
+                ))
                 .build(),
         ),
     );

@@ -239,6 +239,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                     games: vec![args.game.clone()],
                     transport: crate::store::Transport::Stream,
                     history: Default::default(),
+                    open_to_challenges: false,
                 })
                 .await
                 .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
@@ -289,6 +290,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                     games: vec![args.game.clone()],
                     transport: Default::default(),
                     history: Default::default(),
+                    open_to_challenges: false,
                 },
                 signing_secret,
             )
@@ -332,7 +334,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
                 deadline_ms: Some(args.deadline_ms),
                 ..CreateMatch::default()
             },
-            false,
+            crate::store::Creator::admin(),
             false,
         )
         .await

@@ -166,6 +166,39 @@ pub fn sides_of(ranking: &[Vec<usize>], teams: Option<&[Vec<usize>]>) -> Vec<(Ve
     }
 }
 
+/// The rated sides of a finished match: per side its bots (`bots` in seat order) and its place
+/// (from the ranking and, in partnership games, the teams: each seat is rated from its side's
+/// result), and whether each side forfeited (a seat of it was disqualified).
+pub fn rated_sides(
+    ranking: &[Vec<usize>],
+    teams: Option<&[Vec<usize>]>,
+    disqualified: &[usize],
+    bots: &[String],
+) -> (Vec<(Vec<String>, usize)>, Vec<bool>) {
+    sides_of(ranking, teams)
+        .into_iter()
+        .map(|(seats, place)| {
+            let forfeited = seats.iter().any(|s| disqualified.contains(s));
+            let members = seats.iter().filter_map(|s| bots.get(*s).cloned()).collect();
+            ((members, place), forfeited)
+        })
+        .unzip()
+}
+
+/// What a ranked match does to its sides: each member's new rating (as
+/// [`update_forfeits`], a forfeited side against `yardstick`) and each side's outcome.
+pub fn rate(
+    sides: &[Side],
+    forfeited: &[bool],
+    yardstick: Rating,
+) -> (Vec<Vec<Rating>>, Vec<Outcome>) {
+    let places: Vec<usize> = sides.iter().map(|side| side.place).collect();
+    (
+        update_forfeits(sides, forfeited, yardstick),
+        outcomes(&places, forfeited),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -138,6 +138,7 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             trial_match: None,
             created_at: now_ms(),
             history: Default::default(),
+            open_to_challenges: false,
         };
         store.insert_bot(&bot).await?;
         bots.push(bot.id);
@@ -210,6 +211,11 @@ pub async fn fill(store: &dyn Store, spec: &FillSpec) -> anyhow::Result<FillRepo
             created_at,
             started_at: Some(created_at),
             finished_at: Some(created_at + 500),
+            creator: Some(if ranked {
+                crate::store::Creator::ladder()
+            } else {
+                crate::store::Creator::admin()
+            }),
         };
         report.matches += 1;
         report.moves += template.moves.len() as u64;

@@ -237,6 +237,7 @@ mod tests {
                 created_at: 0,
                 started_at: None,
                 finished_at: None,
+                creator: None,
             },
         }
     }

@@ -214,7 +214,7 @@ async fn three_workers_one_killed_every_match_finishes_once_and_ratings_replay()
             }
         }
     }
-    let board = store.leaderboard(GAME).await.expect("leaderboard");
+    let board = store.leaderboard(GAME, 2).await.expect("leaderboard");
     assert_eq!(board.len(), 2);
     for row in &board {
         assert_eq!(row.played, MATCHES as u64, "played counts each match once");

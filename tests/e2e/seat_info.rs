@@ -78,7 +78,7 @@ pub(crate) async fn play_match(
     let (status, registered) = post(
         http,
         format!("{base}/v1/bots"),
-        &json!({"name": name, "url": bot.url, "games": [GAME]}),
+        &json!({"name": name, "url": bot.url, "games": [GAME], "open_to_challenges": true}),
     )
     .await;
     assert_eq!(status, 201, "{registered}");
@@ -462,7 +462,7 @@ async fn the_ismcts_example_plays_in_the_arena_from_info() {
     let (status, registered) = post(
         &http,
         format!("{}/v1/bots", app.base),
-        &json!({"name": "ismcts.py", "url": url, "games": [GAME]}),
+        &json!({"name": "ismcts.py", "url": url, "games": [GAME], "open_to_challenges": true}),
     )
     .await;
     assert_eq!(status, 201, "{registered}");

@@ -223,14 +223,17 @@ impl ArenaServer {
             .to_string()
     }
 
-    /// Plays `bot` in seat 0 against the built-in heuristic bot (5 s per move) and returns the
-    /// match once it has ended.
-    async fn play_against_heuristic(&self, bot: &str, seed: u64) -> Value {
+    /// Plays `bot` in seat 0 against the built-in heuristic bot (5 s per move), as its owner
+    /// (`token`), and returns the match once it has ended.
+    async fn play_against_heuristic(&self, bot: &str, token: &str, seed: u64) -> Value {
         let heuristic = self.builtin("heuristic").await;
         let (status, created) = self
-            .post(
-                "/v1/matches",
-                &json!({"game": GAME, "bots": [bot, heuristic], "seed": seed, "deadline_ms": 5000}),
+            .send(
+                self.0
+                    .client
+                    .post(format!("{}/v1/matches", self.0.base))
+                    .bearer_auth(token)
+                    .json(&json!({"game": GAME, "bots": [bot, heuristic], "seed": seed, "deadline_ms": 5000})),
             )
             .await;
         assert_eq!(status, 202, "{created}");
@@ -405,7 +408,7 @@ async fn a_starter_plays_a_match_to_the_end_without_fault(starter: Starter) {
     assert_eq!(status, 200, "{starter:?}: {rotated}");
     assert_ne!(rotated["signing_secret"].as_str(), Some(secret.as_str()));
 
-    let view = server.play_against_heuristic(&id, 11).await;
+    let view = server.play_against_heuristic(&id, &token, 11).await;
     assert_eq!(view["status"], "finished", "{starter:?}: {view}");
     let moves = view["moves"].as_array().expect("moves");
     let faults: Vec<&Value> = moves
@@ -477,7 +480,7 @@ async fn a_starter_plays_a_match_to_the_end_over_its_stream(starter: Starter) {
     )
     .await;
 
-    let view = server.play_against_heuristic(&id, 13).await;
+    let view = server.play_against_heuristic(&id, &token, 13).await;
     assert_eq!(view["status"], "finished", "{view}\n{}", bot.log_text());
     assert_eq!(view["result"]["faults"][0], 0, "{view}\n{}", bot.log_text());
     let comments: Vec<&str> = view["moves"]

@@ -80,9 +80,11 @@ fn spawn_url_bot() -> String {
 }
 
 /// The lines of a stream connection (keep-alives skipped); the channel closes with the stream.
-async fn connect(base: &str, token: &str) -> mpsc::Receiver<Value> {
+/// `query`: `?replace=true` when the bot connects again after its connection dropped (the
+/// arena may not have seen it end: a killed process says nothing).
+async fn connect(base: &str, token: &str, query: &str) -> mpsc::Receiver<Value> {
     let response = reqwest::Client::new()
-        .get(format!("{base}/v1/bot/stream"))
+        .get(format!("{base}/v1/bot/stream{query}"))
         .bearer_auth(token)
         .send()
         .await
@@ -170,7 +172,7 @@ async fn two_apis_two_workers_a_stream_bot_survives_its_api_killed() {
     .await;
     assert_eq!(status, 201, "{url_bot}");
 
-    let mut lines = connect(&api1_url, &token).await;
+    let mut lines = connect(&api1_url, &token, "").await;
     let (status, created) = post(
         &api2_url,
         "/v1/matches",
@@ -195,7 +197,7 @@ async fn two_apis_two_workers_a_stream_bot_survives_its_api_killed() {
             Ok(None) => {
                 // The stream ended with its process: reconnect to the other api.
                 assert_eq!(through, api2_url, "only the killed api ends the stream");
-                lines = connect(&api2_url, &token).await;
+                lines = connect(&api2_url, &token, "?replace=true").await;
                 continue;
             }
             Err(_) => panic!("no line for 30 s"),

@@ -125,7 +125,8 @@ impl Server {
             let registered = self
                 .post(
                     "/v1/bots",
-                    &json!({"name": name, "url": url, "games": ["twenty_two", "basra"]}),
+                    // Open: the tests seat them without their owners' tokens.
+                    &json!({"name": name, "url": url, "games": ["twenty_two", "basra"], "open_to_challenges": true}),
                 )
                 .await;
             ids.push(registered["id"].as_str().expect("id").to_string());

@@ -187,6 +187,12 @@ def leaderboard(context):
     rows = page.locator("#leaderboard-table tbody tr").count()
     board = api("/v1/leaderboards/twenty_two")
     check(rows == len(board["entries"]), f"leaderboard: {rows} rows, the API has {len(board['entries'])}")
+    # One board per table size: the switch names the size shown and links every other one played.
+    current = page.locator('#board-sizes [aria-current="page"]').inner_text()
+    check(current == f"{board['players']} players", f"leaderboard: the size switch shows {current!r}")
+    links = page.locator("#board-sizes a").count()
+    others = len([n for n in board["table_sizes"] if int(n) != board["players"]])
+    check(links == others, f"leaderboard: {links} size links, {others} other sizes played")
     page.screenshot(path=config["screenshots"] + "/leaderboard.png", full_page=True)
     console.assert_clean("leaderboard")
     page.close()

@@ -68,6 +68,17 @@ pub fn check_name(name: &str) -> Result<(), ServiceError> {
     Ok(())
 }
 
+/// Checks a version a stream bot reports through `PATCH` (1 to 64 printable characters).
+pub fn check_version(version: &str) -> Result<(), ServiceError> {
+    let length = version.chars().count();
+    if !(1..=64).contains(&length) || version.chars().any(char::is_control) {
+        return Err(ServiceError::invalid(
+            "`version` must be 1 to 64 printable characters",
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a requested game list against the registry and the bot's own list.
 pub fn check_games(games: &[String], info: &BotInfo) -> Result<(), ServiceError> {
     if games.is_empty() {
@@ -125,6 +136,9 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         builtin: bot.builtin,
         transport: bot.transport,
         history: bot.history,
+        open_to_challenges: bot.open_to_challenges || bot.builtin,
+        // The caller knows who is connected (one read for a whole list).
+        connected: None,
         paused: bot.paused,
         pause_reason: bot.paused.then_some(bot.pause_reason).flatten(),
         trial_match: bot.trial_match.clone(),
@@ -133,6 +147,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
             .iter()
             .map(|r| GameRating {
                 game: r.game.clone(),
+                players: r.players,
                 mu: r.rating.mu,
                 sigma: r.rating.sigma,
                 display: r.rating.display(),

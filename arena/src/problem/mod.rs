@@ -106,6 +106,15 @@ error_codes! {
     RankedByLadderOnly = FORBIDDEN, "ranked_by_ladder_only", "Ranked matches come from the ladder";
     /// The match (or every table of the tournament) is already over: there is nothing to cancel.
     MatchFinished = CONFLICT, "match_finished", "The match is over";
+    /// A seated bot's owner cancels only until the bot's first move (a tournament: withdraws it
+    /// only from tables not yet started); the admin may still cancel.
+    MatchUnderway = CONFLICT, "match_underway", "The match is underway";
+    /// A registered bot is seated only by the ladder, its owner's token, the admin, or anyone
+    /// once its owner opened it to challenges (`open_to_challenges`); `detail` names the bot.
+    ConsentRequired = FORBIDDEN, "consent_required", "The bot's owner has not consented";
+    /// The stream bot is connected already: a second connection is refused unless it asks to
+    /// replace the first (`?replace=true`).
+    AlreadyConnected = CONFLICT, "already_connected", "The bot is connected already";
     /// A tournament match whose deal another table still plays: every table of a deal holds the
     /// same cards, so its moves, result and replay open once all of them are over.
     DealInPlay = FORBIDDEN, "deal_in_play", "The deal is still in play at another table";

@@ -94,7 +94,7 @@ pub enum CancelRefused {
     /// 409 `match_finished`.
     #[response(
         status = 409,
-        description = "`match_finished`: already over (every table, for a tournament)",
+        description = "`match_finished`: already over (every table, for a tournament); `match_underway`: the owner's bot has made its first move (a tournament: every open table of it has started), only the admin cancels now",
         content_type = "application/problem+json"
     )]
     Finished(Problem),

@@ -1,8 +1,8 @@
 //! `/v1/bots`: register, list, show, update and delete bots.
 
-use super::parse_body;
+use super::{list_query, parse_body};
 use crate::bots::bearer;
-use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
+use crate::dto::{BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot};
 use crate::limits::Limited;
 use crate::problem::responses::{
     JsonBodyErrors, OwnerTokenRequired, RateLimitedResponse, UnknownGame,
@@ -43,11 +43,25 @@ pub async fn register(
 
 /// List bots.
 ///
-/// Every registered bot with its ratings per game (owner secrets and URLs are never shown).
-#[utoipa::path(operation_id = "list_bots", tag = "arena", responses((status = 200, description = "Every bot", body = BotList)))]
+/// Every registered bot with its ratings per game and table size (owner secrets and URLs are
+/// never shown); a stream bot shows whether it is `connected`, and `?connected=true` lists only
+/// the stream bots connected now.
+#[utoipa::path(
+    operation_id = "list_bots",
+    tag = "arena",
+    params(BotQuery),
+    responses(
+        (status = 200, description = "Every bot (the filter selects)", body = BotList),
+        (status = 400, description = "`invalid_request`: an invalid query", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 #[get("/v1/bots")]
-pub async fn list(arena: web::Data<Arena>) -> Result<web::Json<BotList>, ServiceError> {
-    Ok(web::Json(arena.list_bots().await?))
+pub async fn list(
+    arena: web::Data<Arena>,
+    request: HttpRequest,
+) -> Result<web::Json<BotList>, ServiceError> {
+    let query: BotQuery = list_query(&request, |_: &BotQuery| None)?;
+    Ok(web::Json(arena.list_bots(query).await?))
 }
 
 /// Show a bot.
@@ -72,18 +86,21 @@ pub async fn show(
 
 /// Update a bot.
 ///
-/// Needs the owner token (`Authorization: Bearer <token>`). The bot is probed again; a paused bot
-/// that answers plays its trial match at the ladder's next round.
+/// With the owner token (`Authorization: Bearer <token>`): any field but `paused`; the bot is
+/// probed again, and a paused bot that answers plays its trial match at the ladder's next
+/// round. With the admin token: `name` and `paused` (`true` pauses the bot from the ladder,
+/// `pause_reason` `moderated`, until the admin sends `false`), without a probe.
 #[utoipa::path(
     operation_id = "update_bot",
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
     request_body = UpdateBot,
-    security(("owner_token" = [])),
+    security(("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 200, description = "The updated bot", body = BotView),
-        (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, an invalid name or version, a `version` for a bot the arena calls, or a field the admin does not change", body = Problem, content_type = "application/problem+json"),
         OwnerTokenRequired,
+        (status = 403, description = "`forbidden`: `paused` without the admin token, or a built-in bot", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
@@ -105,15 +122,17 @@ pub async fn update(
 
 /// Delete a bot.
 ///
-/// Needs the owner token. The bot leaves the ladder and the leaderboards; its past matches stay.
+/// Needs the owner token, or the admin token (any registered bot). The bot leaves the ladder and
+/// the leaderboards; its past matches stay; its token stops at once.
 #[utoipa::path(
     operation_id = "delete_bot",
     tag = "arena",
     params(("id" = String, Path, description = "Bot id")),
-    security(("owner_token" = [])),
+    security(("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 204, description = "Deleted"),
         OwnerTokenRequired,
+        (status = 403, description = "`forbidden`: a built-in bot", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -125,4 +144,28 @@ pub async fn remove(
 ) -> Result<HttpResponse, ServiceError> {
     arena.delete_bot(&id, bearer(&request)).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Replace a bot's owner token.
+///
+/// Needs the owner token: the answer holds the new one, shown this once. The previous token
+/// stops at once (in every process of the arena), and a stream connection made with it ends.
+#[utoipa::path(
+    operation_id = "rotate_token",
+    tag = "arena",
+    params(("id" = String, Path, description = "Bot id")),
+    security(("owner_token" = [])),
+    responses(
+        (status = 200, description = "The new owner token", body = TokenRotated),
+        OwnerTokenRequired,
+        (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/bots/{id}/token")]
+pub async fn rotate_token(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+) -> Result<web::Json<TokenRotated>, ServiceError> {
+    Ok(web::Json(arena.rotate_token(&id, bearer(&request)).await?))
 }

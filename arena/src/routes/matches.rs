@@ -9,7 +9,7 @@ use crate::dto::{
 use crate::limits::Limited;
 use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
-use crate::service::Arena;
+use crate::service::{Arena, Caller};
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use futures_util::TryStreamExt;
 
@@ -18,16 +18,18 @@ use futures_util::TryStreamExt;
 /// The match is queued and runs in the background (bounded concurrency); poll
 /// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
 /// Matches are unranked unless `"ranked": true`, which needs the admin token: ranked matches
-/// come from the ladder.
+/// come from the ladder. A registered bot is seated only with its owner's token, the admin
+/// token, or when its owner opened it to challenges (`open_to_challenges`); built-in bots are
+/// open.
 #[utoipa::path(
     operation_id = "create_match",
     tag = "arena",
     request_body = CreateMatch,
-    security((), ("admin_token" = [])),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 202, description = "Queued", body = MatchCreated),
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "`ranked_by_ladder_only`: `\"ranked\": true` without the admin token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`ranked_by_ladder_only`: `\"ranked\": true` without the admin token; `consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
@@ -45,7 +47,7 @@ pub async fn create(
         .check(Limited::MatchCreation, &http_request)?;
     let request: CreateMatch = parse_body(&http_request, &body)?;
     let created = arena
-        .create_match_as(request, bearer(&http_request))
+        .create_match_as(request, Caller::of(&http_request))
         .await?;
     Ok(HttpResponse::Accepted().json(created))
 }
@@ -111,8 +113,9 @@ pub async fn show(
 /// Cancel a match.
 ///
 /// A queued or running match becomes `aborted` with `abort_reason` `cancelled`, and moves no
-/// rating; a running one stops at its next move. Needs the owner token of a bot seated in it or
-/// the server's admin token (`Authorization: Bearer <token>`).
+/// rating; a running one stops at its next move. Needs the server's admin token, or the owner
+/// token of a bot seated in it until that bot has made its first move (then 409
+/// `match_underway`): a bot must not abort the matches it is losing.
 #[utoipa::path(
     operation_id = "cancel_match",
     tag = "arena",

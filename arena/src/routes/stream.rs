@@ -3,6 +3,7 @@
 
 use super::parse_body;
 use crate::bots::bearer;
+use crate::dto::StreamQuery;
 use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
@@ -17,16 +18,21 @@ use std::convert::Infallible;
 /// For a bot registered with `"transport": "stream"` (`Authorization: Bearer <token>`):
 /// `application/x-ndjson`, one JSON object per line (`match_start`, `move`, `match_end`), an
 /// empty line every 10 s. The `move` lines of the bot's running matches that wait for an answer
-/// come at once. A new connection replaces the previous one, which ends. The ladder schedules
-/// the bot only while it is connected.
+/// come at once, each with the time it has left. A bot has one connection: while one is open a
+/// second is 409 `already_connected`, unless it asks `?replace=true` (the previous one then
+/// ends). A dropped connection costs nothing if the bot is back within its reconnect grace. The
+/// ladder schedules the bot only while it is connected.
 #[utoipa::path(
     operation_id = "bot_stream",
     tag = "arena",
+    params(StreamQuery),
     security(("owner_token" = [])),
     responses(
         (status = 200, description = "The bot's lines, one JSON object each (the schema is one line); an empty line is a keep-alive", content_type = "application/x-ndjson", body = StreamLine),
+        (status = 400, description = "`invalid_request`: an invalid query", body = Problem, content_type = "application/problem+json"),
         OwnerTokenRequired,
         (status = 403, description = "`forbidden`: the bot was registered with a URL (the arena calls it)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`already_connected`: the bot has an open connection (ask `?replace=true` to replace it)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/bot/stream")]
@@ -34,7 +40,10 @@ pub async fn stream(
     arena: web::Data<Arena>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ServiceError> {
-    let items = arena.connect_stream(bearer(&request)).await?;
+    let query: StreamQuery = super::list_query(&request, |_: &StreamQuery| None)?;
+    let items = arena
+        .connect_stream(bearer(&request), query.replace.unwrap_or(false))
+        .await?;
     let lines = futures_util::stream::unfold(items, |mut items| async move {
         let bytes = match items.recv().await? {
             StreamItem::Line(mut line) => {

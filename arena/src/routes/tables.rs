@@ -6,7 +6,7 @@ use crate::problem::responses::{
     JsonBodyErrors, RateLimitedResponse, SeatKeyRefused, UnknownTable,
 };
 use crate::problem::{Problem, ServiceError};
-use crate::service::Arena;
+use crate::service::{Arena, Caller};
 use crate::tables::{
     CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableMove, TableView,
 };
@@ -18,6 +18,8 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 /// holds the seat's secret `join_url`) or an open seat anyone with the table's `watch_url` may
 /// take (`{"open": true}`). The match (unranked) starts once every person has joined; bots are
 /// called as in any match, people move through the table's page or `POST /v1/tables/{id}/move`.
+/// A registered bot sits at a table only with its owner's token, the admin token, or when its
+/// owner opened it to challenges; built-in bots are open.
 #[utoipa::path(
     operation_id = "create_table",
     tag = "arena",
@@ -25,6 +27,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
     responses(
         (status = 201, description = "Created: keep each `join_url`, it is shown once", body = TableCreated),
         (status = 400, description = "`malformed_json`, or `invalid_request`: seats not matching `players`, a bad name, `pace_ms` or `clock` out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game` or `unknown_bot`", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options), or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
@@ -41,7 +44,8 @@ pub async fn create(
         .limits()
         .check(Limited::MatchCreation, &http_request)?;
     let request: CreateTable = parse_body(&http_request, &body)?;
-    let created = arena.create_table(request).await?;
+    let creator = arena.creator(Caller::of(&http_request)).await?;
+    let created = arena.create_table(request, creator).await?;
     Ok(HttpResponse::Created().json(created))
 }
 

@@ -9,7 +9,7 @@ use crate::dto::{
 use crate::limits::Limited;
 use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse};
 use crate::problem::{Problem, ServiceError};
-use crate::service::Arena;
+use crate::service::{Arena, Caller};
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 /// Play a duplicate tournament.
@@ -18,14 +18,19 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 /// in the same seats at every table), so every bot holds every seat's cards and the luck of the
 /// deal cancels out. Every table is an ordinary unranked match in the queue (resumed after a
 /// restart like any match); poll `GET /v1/tournaments/{id}`. A table's moves and result stay
-/// secret until every table of its deal is over (`deal_in_play`).
+/// secret until every table of its deal is over (`deal_in_play`), and no bot plays two tables
+/// of one deal at the same time: a deal's rotations that share a bot run one after another. A
+/// registered bot is seated only with its owner's token, the admin token, or when its owner
+/// opened it to challenges.
 #[utoipa::path(
     operation_id = "create_tournament",
     tag = "arena",
     request_body = CreateTournament,
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 202, description = "Queued", body = TournamentCreated),
         (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
@@ -39,8 +44,9 @@ pub async fn create(
     body: web::Bytes,
 ) -> Result<HttpResponse, actix_web::Error> {
     arena.limits().check(Limited::MatchCreation, &request)?;
+    let creator = arena.creator(Caller::of(&request)).await?;
     let request: CreateTournament = parse_body(&request, &body)?;
-    let created: TournamentCreated = arena.create_tournament(request).await?;
+    let created: TournamentCreated = arena.create_tournament(request, creator).await?;
     Ok(HttpResponse::Accepted().json(created))
 }
 
@@ -87,11 +93,12 @@ pub async fn show(
     Ok(web::Json(arena.get_tournament(&id).await?))
 }
 
-/// Cancel a tournament.
+/// Cancel a tournament, or withdraw a bot from it.
 ///
-/// Every queued or running table becomes `aborted` with `abort_reason` `cancelled`; finished
-/// tables keep their results. Needs the owner token of one of its bots or the server's admin
-/// token (`Authorization: Bearer <token>`).
+/// With the server's admin token: every queued or running table becomes `aborted` with
+/// `abort_reason` `cancelled`; finished tables keep their results. With the owner token of one
+/// of its bots: that bot is withdrawn from the tables not yet started (409 `match_underway` if
+/// only started ones are left); the others play on.
 #[utoipa::path(
     operation_id = "cancel_tournament",
     tag = "arena",

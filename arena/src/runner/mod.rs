@@ -30,11 +30,12 @@ mod banks;
 pub mod decision;
 mod history;
 pub mod outside;
+pub mod presence;
 
 pub use banks::Banks;
 
 use crate::bots::{self, HealthPolicy};
-use crate::bus::{Bus, Subscription, topic};
+use crate::bus::{Bus, topic};
 use crate::client::{BotClient, FaultKind, MoveSigner, Target};
 use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
 use crate::metrics::{ArenaMetrics, MatchOutcome};
@@ -50,6 +51,7 @@ use decision::{Ask, Standing};
 use engine::Viewer;
 use engine::erased::Match;
 use history::Histories;
+use presence::Presence;
 use serde_json::{Map, Value};
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -85,6 +87,9 @@ pub struct Runner {
     pub slots: Option<Arc<tokio::sync::Semaphore>>,
     /// Seals the `info` of each move request (the arena's key).
     pub sealer: Arc<Sealer>,
+    /// How long, per match, a stream seat waits for its bot to connect again before the time
+    /// of its move runs on (see [`presence`]).
+    pub reconnect_grace: Duration,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -121,9 +126,10 @@ struct Table {
     history_modes: Vec<HistoryMode>,
     /// Each seat's move requests are signed incrementally over its growing history.
     signers: Vec<MoveSigner>,
-    /// Per stream seat, its bot's bus topic: a `connected` notice there means the bot connected
-    /// again and may have lost the history it had, so its next line carries all of it.
-    reconnections: Vec<Option<Subscription>>,
+    /// Per stream seat, its bot's presence: away, its move's time stands still within the
+    /// seat's reconnect grace; connected again, the bot may have lost the history it had, so
+    /// its next line carries all of it.
+    presences: Vec<Option<Presence>>,
     /// When the URL bots' signing secrets were last read, and the client's rotation count then
     /// (see [`SECRETS_REFRESH`]).
     secrets_read: (Instant, u64),
@@ -232,6 +238,23 @@ impl Runner {
             }
         };
         let players = record.bots.len();
+        // Stream seats follow their bots from now on, starting from who is connected (read after
+        // subscribing: a resumed run may find a bot away).
+        let mut presences: Vec<Option<Presence>> = seats
+            .iter()
+            .map(|bot| {
+                (bot.transport == Transport::Stream)
+                    .then(|| Presence::new(&*self.bus, &bot.id, self.reconnect_grace))
+            })
+            .collect();
+        if presences.iter().any(Option::is_some) {
+            let connected = self.store.connected_bots().await?;
+            for (bot, presence) in seats.iter().zip(&mut presences) {
+                if let Some(presence) = presence {
+                    presence.start_from(connected.contains(&bot.id));
+                }
+            }
+        }
         let mut standing =
             Standing::new(players, record.max_faults, record.deadline_ms, record.clock);
         let mut history = Histories::new(players);
@@ -259,13 +282,7 @@ impl Runner {
                     _ => bot.history,
                 })
                 .collect(),
-            reconnections: seats
-                .iter()
-                .map(|bot| {
-                    (bot.transport == Transport::Stream)
-                        .then(|| self.bus.subscribe(&topic::bot(&bot.id)))
-                })
-                .collect(),
+            presences,
             seats,
             game,
             standing,
@@ -358,6 +375,10 @@ impl Runner {
         if let Some((seat, fault)) = unavailable.iter().min_by_key(|(seat, _)| *seat) {
             for (seat, _) in &unavailable {
                 let bot = &seats[*seat];
+                // Only the ladder's and the owner's own matches count toward its health.
+                if !record.counts_for_health(&bot.id) {
+                    continue;
+                }
                 if let Some(current) = self.store.bot(&bot.id).await? {
                     let health = self.health.failed(&current.health(), now_ms(), true);
                     self.store.set_bot_health(&bot.id, &health).await?;
@@ -489,10 +510,12 @@ impl Runner {
                     };
                     Some(self.sealer.seal_info(&claims))
                 };
-                if let Some(Some(notices)) = table.reconnections.get_mut(seat)
-                    && notices.reconnected()
-                {
-                    table.history.restart(seat);
+                let mut presence = table.presences.get_mut(seat).and_then(Option::as_mut);
+                if let Some(presence) = presence.as_deref_mut() {
+                    presence.catch_up();
+                    if presence.take_reconnected() {
+                        table.history.restart(seat);
+                    }
                 }
                 let history = table.history.part(seat, table.history_modes[seat]);
                 let request = OutgoingMove {
@@ -531,6 +554,7 @@ impl Runner {
                         &request,
                         history.entries,
                         timeout,
+                        presence,
                     )
                     .await;
                     if person
@@ -829,12 +853,17 @@ impl Runner {
     /// A disqualification is one more failure of a registered bot (see [`HealthPolicy`]); a
     /// match played to its end without one clears a failing bot's streak. A paused bot's trial
     /// match returns it to the ladder if it played without a fault of its own (no counted fault,
-    /// no flag), and keeps it paused otherwise.
+    /// no flag), and keeps it paused otherwise. Only the matches the ladder or the bot's owner
+    /// created count, either way: a stranger's matches (with a deadline the bot cannot meet,
+    /// say) never pause a bot, nor clear a failing one's streak.
     async fn update_health(&self, table: &Table, result: &MatchResult) -> anyhow::Result<()> {
         let flagged = result.flagged.as_deref().unwrap_or_default();
         let mut done: Vec<&str> = Vec::new();
         for bot in &table.seats {
-            if bot.builtin || done.contains(&bot.id.as_str()) {
+            if bot.builtin
+                || done.contains(&bot.id.as_str())
+                || !table.record.counts_for_health(&bot.id)
+            {
                 continue;
             }
             done.push(&bot.id);

@@ -5,6 +5,7 @@
 //! judged like a URL bot's ([`super::decision::Standing::judge`]): the same deadline, clock and
 //! faults.
 
+use super::presence::{MoveTime, Presence};
 use crate::bus::{Bus, topic};
 use crate::client::{Fault, FaultKind};
 use crate::store::{MatchRecord, MoveRecord, PendingMove, Store, now_ms};
@@ -111,23 +112,7 @@ pub fn whole_move_line(
         "view".into(),
         serde_json::from_str(&replayed.game.view_json(engine::Viewer::Seat(seat)))?,
     );
-    // The stream's own fields first, as in every line.
-    let mut whole = serde_json::Map::new();
-    for key in ["type", "match_id", "request_id"] {
-        if let Some(value) = fields.remove(key) {
-            whole.insert(key.into(), value);
-        }
-    }
-    let mut text = serde_json::to_string(&whole)?;
-    text.pop();
-    for (key, value) in fields {
-        text.push(',');
-        text.push_str(&serde_json::to_string(&key)?);
-        text.push(':');
-        text.push_str(&serde_json::to_string(&value)?);
-    }
-    text.push('}');
-    Ok(text)
+    line_text(fields)
 }
 
 /// A notice line (`match_start`, `match_end`): `type` and `match_id` before the notice's fields.
@@ -145,7 +130,10 @@ pub fn notice_line(kind: &str, match_id: &str, notice: &impl Serialize) -> Optio
 /// Asks an outside seat: stores the pending move, announces it, waits for its answer until
 /// `timeout` has passed (the clock runs from the announcement). The line announced and stored
 /// carries `history_entries` (in delta mode, the moves since the bot's last answered request); a
-/// bot that connects again gets it made whole ([`whole_move_line`]).
+/// bot that connects again gets it made whole ([`whole_move_line`]). A stream seat's `presence`
+/// stops the clock while its bot is away, within its grace (see [`super::presence`]): the
+/// pending move then keeps the time it has left, which a reconnected bot is told, and the
+/// answer's latency counts only the time that ran.
 pub async fn ask(
     store: &Arc<dyn Store>,
     bus: &Arc<dyn Bus>,
@@ -153,6 +141,7 @@ pub async fn ask(
     request: &OutgoingMove<'_>,
     history_entries: &[u8],
     timeout: Duration,
+    mut presence: Option<&mut Presence>,
 ) -> anyhow::Result<Answered> {
     let body = crate::wire::move_request_body(request, history_entries)?;
     let request_id = crate::bots::new_id("r");
@@ -160,6 +149,13 @@ pub async fn ask(
     let stored = line.clone();
     // Subscribed before the move is announced: no answer can come first.
     let mut answers = bus.subscribe(&topic::answers(request.match_id));
+    if let Some(presence) = presence.as_deref_mut() {
+        presence.catch_up();
+    }
+    let away = presence
+        .as_deref()
+        .is_some_and(|p| p.away() && !p.grace_left().is_zero());
+    let mut time = MoveTime::new(timeout, Instant::now(), away);
     let created_at = now_ms();
     store
         .put_pending(&PendingMove {
@@ -170,14 +166,30 @@ pub async fn ask(
             request: stored,
             created_at,
             deadline_at: created_at + timeout.as_millis() as i64,
+            frozen_left_ms: away.then_some(timeout.as_millis() as i64),
         })
         .await?;
-    let started = Instant::now();
     bus.publish(&topic::bot(bot_id), line).await?;
-    let deadline = tokio::time::Instant::from_std(started + timeout);
-    let mut wait_until = deadline;
-    let mut deadline_passed = false;
+    let clock = PendingClock {
+        store,
+        match_id: request.match_id,
+        seat: request.seat,
+        request_id: &request_id,
+    };
+    let mut late_until: Option<tokio::time::Instant> = None;
     loop {
+        let now = Instant::now();
+        // The time runs out at its deadline (or, once taken by another process just before it,
+        // after the in-flight grace); frozen, the grace runs out instead.
+        let grace_end = time
+            .frozen_since()
+            .zip(presence.as_deref())
+            .map(|(since, p)| since + p.grace_left());
+        let wake = late_until
+            .map(tokio::time::Instant::into_std)
+            .or(time.deadline())
+            .or(grace_end)
+            .unwrap_or(now + timeout);
         tokio::select! {
             // An answer already heard wins over a deadline that passed meanwhile.
             biased;
@@ -198,15 +210,38 @@ pub async fn ask(
                         comment: answer.comment,
                     }),
                     // Any answer heard was taken before the deadline (the runner takes the
-                    // pending move then): the bus's delay is not the bot's.
-                    latency_ms: (started.elapsed().as_millis() as u64)
+                    // pending move then): the bus's delay is not the bot's, nor the time it
+                    // was away within its grace.
+                    latency_ms: (time.used(Instant::now()).as_millis() as u64)
                         .min(timeout.as_millis() as u64),
                     illegal: answer.illegal,
                 });
             }
-            () = tokio::time::sleep_until(wait_until) => {
-                if !deadline_passed {
-                    deadline_passed = true;
+            () = next_notice(presence.as_deref_mut()), if late_until.is_none() => {
+                let Some(presence) = presence.as_deref_mut() else { continue };
+                let now = Instant::now();
+                if presence.away() && !time.frozen() && !presence.grace_left().is_zero() {
+                    time.freeze(now);
+                    clock.frozen(time.left(now)).await?;
+                } else if !presence.away() && time.frozen() {
+                    presence.spend(time.resume(now));
+                    clock.running(time.left(now)).await?;
+                }
+            }
+            () = tokio::time::sleep_until(wake.into()) => {
+                let now = Instant::now();
+                if time.frozen() {
+                    // The grace is spent and the bot is still away: its time runs again.
+                    if let Some(presence) = presence.as_deref_mut() {
+                        presence.spend(time.resume(now));
+                    }
+                    clock.running(time.left(now)).await?;
+                    continue;
+                }
+                if time.deadline().is_some_and(|deadline| deadline > now) {
+                    continue;
+                }
+                if late_until.is_none() {
                     let taken_here = store
                         .take_pending(request.match_id, request.seat, Some(&request_id))
                         .await?
@@ -214,7 +249,7 @@ pub async fn ask(
                     if !taken_here {
                         // Another process took the answer just before the deadline: it is on
                         // its way.
-                        wait_until = tokio::time::Instant::now() + IN_FLIGHT_GRACE;
+                        late_until = Some(tokio::time::Instant::now() + IN_FLIGHT_GRACE);
                         continue;
                     }
                 }
@@ -231,7 +266,7 @@ pub async fn ask(
                         request.match_id,
                         timeout.as_millis()
                     ))),
-                    latency_ms: started.elapsed().as_millis() as u64,
+                    latency_ms: time.used(now).as_millis() as u64,
                     illegal: None,
                 });
             }
@@ -239,9 +274,112 @@ pub async fn ask(
     }
 }
 
+/// The next presence notice of a stream seat; never, for a seat without one.
+async fn next_notice(presence: Option<&mut Presence>) {
+    match presence {
+        Some(presence) => presence.next_notice().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A pending move's time, as stored for the processes that replay it to a reconnecting bot.
+struct PendingClock<'a> {
+    store: &'a Arc<dyn Store>,
+    match_id: &'a str,
+    seat: usize,
+    request_id: &'a str,
+}
+
+impl PendingClock<'_> {
+    /// The time stands still with `left` left.
+    async fn frozen(&self, left: Duration) -> anyhow::Result<()> {
+        let left = left.as_millis() as i64;
+        self.store
+            .set_pending_clock(
+                self.match_id,
+                self.seat,
+                self.request_id,
+                now_ms() + left,
+                Some(left),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// The time runs, `left` left.
+    async fn running(&self, left: Duration) -> anyhow::Result<()> {
+        let deadline_at = now_ms() + left.as_millis() as i64;
+        self.store
+            .set_pending_clock(self.match_id, self.seat, self.request_id, deadline_at, None)
+            .await?;
+        Ok(())
+    }
+}
+
+/// A `move` line with the time the move actually has left, `left_ms`, for a bot that connects
+/// (again) while it waits: `deadline_ms` becomes `left_ms`, and `time_left_ms` (the bank before
+/// the move) loses the time already used. A line that does not parse comes back as it is.
+pub fn with_time_left(line: &str, left_ms: u64) -> String {
+    let Ok(mut fields) = serde_json::from_str::<serde_json::Map<String, Value>>(line) else {
+        return line.to_string();
+    };
+    let Some(given) = fields.get("deadline_ms").and_then(Value::as_u64) else {
+        return line.to_string();
+    };
+    if left_ms >= given {
+        return line.to_string();
+    }
+    fields.insert("deadline_ms".into(), left_ms.into());
+    if let Some(bank) = fields.get("time_left_ms").and_then(Value::as_u64) {
+        fields.insert(
+            "time_left_ms".into(),
+            bank.saturating_sub(given - left_ms).into(),
+        );
+    }
+    line_text(fields).unwrap_or_else(|_| line.to_string())
+}
+
+/// A line's text from its fields: the stream's own fields first, as in every line.
+fn line_text(mut fields: serde_json::Map<String, Value>) -> anyhow::Result<String> {
+    let mut head = serde_json::Map::new();
+    for key in ["type", "match_id", "request_id"] {
+        if let Some(value) = fields.remove(key) {
+            head.insert(key.into(), value);
+        }
+    }
+    let mut text = serde_json::to_string(&head)?;
+    text.pop();
+    for (key, value) in fields {
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(&serde_json::to_string(&key)?);
+        text.push(':');
+        text.push_str(&serde_json::to_string(&value)?);
+    }
+    text.push('}');
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replayed_line_carries_the_time_left_and_the_bank_after_the_time_used() {
+        let line = move_line(
+            "m_1",
+            "r_2",
+            br#"{"history":[],"seat":0,"deadline_ms":1000,"time_left_ms":60000}"#,
+        );
+        let line = String::from_utf8(line).expect("text");
+        let replayed: Value = serde_json::from_str(&with_time_left(&line, 400)).expect("JSON");
+        assert_eq!(replayed["deadline_ms"], 400);
+        assert_eq!(replayed["time_left_ms"], 59_400);
+        assert_eq!(replayed["request_id"], "r_2");
+        assert_eq!(replayed["type"], "move");
+        assert_eq!(with_time_left(&line, 1000), line, "no time used: as sent");
+    }
 
     #[test]
     fn a_move_line_is_the_request_with_its_stream_fields_first() {

@@ -2,13 +2,16 @@
 
 use super::{Arena, dedup, matches::summary};
 use crate::bots::{
-    self, check_games, check_name, hash_token, new_id, new_secret, probe_problem, token_matches,
+    self, check_games, check_name, check_version, hash_token, new_id, new_secret, probe_problem,
+    token_matches,
 };
 use crate::client::{BUILTIN_SCHEME, FaultKind, Target};
-use crate::dto::{BotList, BotView, RegisterBot, RegisteredBot, UpdateBot};
+use crate::dto::{BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::safety::Refusal;
-use crate::store::{BotRecord, MatchFilter, RatingRecord, Transport, now_ms};
+use crate::store::{
+    BotHealth, BotRecord, MatchFilter, PauseReason, RatingRecord, Transport, now_ms,
+};
 use crate::wire::BotInfo;
 use std::collections::HashMap;
 
@@ -80,7 +83,7 @@ impl Arena {
                         "a stream bot has no `url`: it connects out to GET /v1/bot/stream",
                     ));
                 }
-                (String::new(), stream_info(&request.name))
+                (String::new(), stream_info(&request.name, ""))
             }
             Transport::Person => return Err(person_transport()),
         };
@@ -106,6 +109,7 @@ impl Arena {
             trial_match: None,
             created_at: now_ms(),
             history: request.history,
+            open_to_challenges: request.open_to_challenges,
         };
         if !self.inner.store.insert_bot(&record).await? {
             return Err(ServiceError::name_taken(&record.name));
@@ -159,6 +163,7 @@ impl Arena {
                 trial_match: None,
                 created_at: now_ms(),
                 history: Default::default(),
+                open_to_challenges: true,
             };
             self.inner.store.insert_bot(&record).await?;
             // Another process may have registered it first (one row per built-in URL): use
@@ -191,15 +196,25 @@ impl Arena {
         }
     }
 
-    /// Changes a bot (owner only); the bot is probed again. A paused bot that answers gets its
-    /// trial match at the ladder's next round.
+    /// Changes a bot: its owner changes anything but `paused` (the bot is probed again; a
+    /// paused bot that answers gets its trial match at the ladder's next round); the admin
+    /// renames, pauses and returns any registered bot ([`Arena::moderate_bot`]).
     pub async fn update_bot(
         &self,
         id: &str,
         token: Option<&str>,
         patch: UpdateBot,
     ) -> Result<BotView, ServiceError> {
+        if self.is_admin(token) {
+            return self.moderate_bot(id, patch).await;
+        }
         let mut bot = self.owned_bot(id, token).await?;
+        if patch.paused.is_some() {
+            return Err(ServiceError::new(
+                ErrorCode::Forbidden,
+                "only the admin pauses or returns a bot: a paused bot returns to the ladder after a clean probe and trial match",
+            ));
+        }
         if let Some(name) = patch.name {
             check_name(&name)?;
             if self
@@ -226,12 +241,27 @@ impl Arena {
                         "a stream bot has no `url`: it connects out to GET /v1/bot/stream",
                     ));
                 }
-                stream_info(&bot.name)
+                let version = match &patch.version {
+                    Some(version) => {
+                        check_version(version)?;
+                        version.as_str()
+                    }
+                    None => bot.version.as_str(),
+                };
+                stream_info(&bot.name, version)
             }
             Transport::Person => return Err(person_transport()),
         };
+        if patch.version.is_some() && bot.transport != Transport::Stream {
+            return Err(ServiceError::invalid(
+                "a bot the arena calls reports its `version` at `GET /` (read at every probe): only a stream bot sets it here",
+            ));
+        }
         if let Some(history) = patch.history {
             bot.history = history;
+        }
+        if let Some(open) = patch.open_to_challenges {
+            bot.open_to_challenges = open;
         }
         if let Some(games) = patch.games {
             check_games(&games, &info)?;
@@ -255,19 +285,131 @@ impl Arena {
         Ok(bots::view(&bot, &ratings))
     }
 
-    /// Deletes a bot (owner only). Its past matches and ratings history stay.
+    /// The admin's changes to a registered bot: `name`, and `paused` (`true`: off the ladder
+    /// with `pause_reason` `moderated`, no trial match returns it; `false`: back, its health
+    /// cleared). No probe: the bot may be down. Other fields are its owner's.
+    async fn moderate_bot(&self, id: &str, patch: UpdateBot) -> Result<BotView, ServiceError> {
+        let mut bot = self
+            .inner
+            .store
+            .bot(id)
+            .await?
+            .ok_or_else(|| ServiceError::unknown_bot(id))?;
+        if bot.builtin {
+            return Err(ServiceError::new(
+                ErrorCode::Forbidden,
+                "the built-in bots are part of the arena: they are not renamed, paused or deleted",
+            ));
+        }
+        let UpdateBot {
+            name,
+            paused,
+            url: None,
+            games: None,
+            history: None,
+            version: None,
+            open_to_challenges: None,
+        } = patch
+        else {
+            return Err(ServiceError::invalid(
+                "with the admin token a bot's `name` and `paused` change; the rest is its owner's",
+            ));
+        };
+        if let Some(name) = name {
+            check_name(&name)?;
+            if self
+                .inner
+                .store
+                .bot_named(&name)
+                .await?
+                .is_some_and(|other| other.id != bot.id)
+            {
+                return Err(ServiceError::name_taken(&name));
+            }
+            bot.name = name;
+        }
+        let health = match paused {
+            Some(true) => Some(BotHealth {
+                paused: true,
+                pause_reason: Some(PauseReason::Moderated),
+                retry_at: None,
+                trial_match: None,
+                ..bot.health()
+            }),
+            Some(false) => Some(BotHealth::default()),
+            None => None,
+        };
+        if let Some(health) = health {
+            bot.paused = health.paused;
+            bot.failures = health.failures;
+            bot.failing_since = health.failing_since;
+            bot.retry_at = health.retry_at;
+            bot.pause_reason = health.pause_reason;
+            bot.trial_match = health.trial_match;
+        }
+        if !self.inner.store.update_bot(&bot).await? {
+            return Err(ServiceError::name_taken(&bot.name));
+        }
+        tracing::info!(
+            bot = bot.id,
+            name = bot.name,
+            paused = bot.paused,
+            "bot moderated"
+        );
+        let ratings = self.inner.store.bot_ratings(&bot.id).await?;
+        Ok(bots::view(&bot, &ratings))
+    }
+
+    /// Deletes a bot (its owner, or the admin for any registered bot). Its past matches and
+    /// ratings history stay; its token and stream connection stop at once.
     pub async fn delete_bot(&self, id: &str, token: Option<&str>) -> Result<(), ServiceError> {
-        let bot = self.owned_bot(id, token).await?;
+        let bot = if self.is_admin(token) {
+            let bot = self
+                .inner
+                .store
+                .bot(id)
+                .await?
+                .ok_or_else(|| ServiceError::unknown_bot(id))?;
+            if bot.builtin {
+                return Err(ServiceError::new(
+                    ErrorCode::Forbidden,
+                    "the built-in bots are part of the arena: they are not renamed, paused or deleted",
+                ));
+            }
+            bot
+        } else {
+            self.owned_bot(id, token).await?
+        };
         self.inner.store.delete_bot(&bot.id).await?;
         self.inner.metrics.forget_bot(&bot.id);
-        // Its token stops answering at once in this process (other processes: within the
-        // cache's few seconds).
-        self.inner.stream_tokens.clear();
+        self.revoke_token(&bot.id).await?;
         Ok(())
     }
 
-    /// Every bot.
-    pub async fn list_bots(&self) -> Result<BotList, ServiceError> {
+    /// Gives a bot a new owner token (owner only): the previous one stops at once, in every
+    /// process, and the stream connection it opened ends.
+    pub async fn rotate_token(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<TokenRotated, ServiceError> {
+        let bot = self.owned_bot(id, token).await?;
+        let token = new_secret();
+        if !self
+            .inner
+            .store
+            .set_bot_token(&bot.id, &hash_token(&token))
+            .await?
+        {
+            return Err(ServiceError::unknown_bot(id));
+        }
+        self.revoke_token(&bot.id).await?;
+        tracing::info!(bot = bot.id, "owner token replaced");
+        Ok(TokenRotated { id: bot.id, token })
+    }
+
+    /// Every bot (`query.connected`: only the stream bots connected now, or not).
+    pub async fn list_bots(&self, query: BotQuery) -> Result<BotList, ServiceError> {
         // Two queries whatever the number of bots: the bots, then every live bot's ratings.
         let mut ratings: HashMap<String, Vec<RatingRecord>> = HashMap::new();
         for rating in self.inner.store.live_bots_ratings().await? {
@@ -276,13 +418,19 @@ impl Arena {
                 .or_default()
                 .push(rating);
         }
+        let connected = self.inner.store.connected_bots().await?;
         let out = self
             .inner
             .store
             .bots()
             .await?
             .iter()
-            .map(|bot| bots::view(bot, ratings.get(&bot.id).map_or(&[][..], Vec::as_slice)))
+            .map(|bot| {
+                let mut view = bots::view(bot, ratings.get(&bot.id).map_or(&[][..], Vec::as_slice));
+                view.connected = connected_view(bot, &connected);
+                view
+            })
+            .filter(|view| query.connected.is_none() || view.connected == query.connected)
             .collect();
         Ok(BotList { bots: out })
     }
@@ -297,6 +445,7 @@ impl Arena {
             .ok_or_else(|| ServiceError::unknown_bot(id))?;
         let ratings = self.inner.store.bot_ratings(id).await?;
         let mut view = bots::view(&bot, &ratings);
+        view.connected = connected_view(&bot, &self.inner.store.connected_bots().await?);
         let recent = self
             .inner
             .store
@@ -311,13 +460,18 @@ impl Arena {
     }
 }
 
-/// What a stream bot stands for at registration (it answers no `GET /`): its name, and every
-/// game the arena serves, so each requested game is checked against the catalog only.
-fn stream_info(name: &str) -> BotInfo {
+/// Whether a stream bot is connected (None for the bots the arena calls).
+fn connected_view(bot: &BotRecord, connected: &std::collections::HashSet<String>) -> Option<bool> {
+    (bot.transport == Transport::Stream).then(|| connected.contains(&bot.id))
+}
+
+/// What a stream bot stands for (it answers no `GET /`): its name, the version its owner set,
+/// and every game the arena serves, so each requested game is checked against the catalog only.
+fn stream_info(name: &str, version: &str) -> BotInfo {
     BotInfo {
         name: name.to_string(),
         author: String::new(),
-        version: String::new(),
+        version: version.to_string(),
         games: engine::registry::games()
             .iter()
             .map(|g| g.info().id.clone())

@@ -4,8 +4,8 @@
 use super::Arena;
 use crate::bots::new_secret;
 use crate::dto::{
-    FaultEntry, FaultList, FaultQuery, RatingHistory, RatingPointView, RatingQuery, SecretRotated,
-    rfc3339,
+    CreatedBy, FaultEntry, FaultList, FaultQuery, RatingHistory, RatingPointView, RatingQuery,
+    SecretRotated, rfc3339,
 };
 use crate::paging;
 use crate::problem::ServiceError;
@@ -43,7 +43,8 @@ impl Arena {
         })
     }
 
-    /// Every fault of a bot, newest first, a page at a time. A fault of a match still live (or
+    /// Every fault of a bot, newest first, a page at a time, each marked with who created its
+    /// match and whether it counts toward the bot's pause. A fault of a match still live (or
     /// of a tournament table whose deal is still in play) shows its kind only: its detail and
     /// the bot's answer may quote hidden cards.
     pub async fn bot_faults(&self, id: &str, query: FaultQuery) -> Result<FaultList, ServiceError> {
@@ -62,6 +63,8 @@ impl Arena {
             .map(|row| {
                 let open = row.match_ended && !embargoed.contains(&row.match_id);
                 FaultEntry {
+                    created_by: row.creator.as_ref().map(CreatedBy::from),
+                    counts_toward_pause: row.creator.as_ref().is_none_or(|c| c.counts_for(id)),
                     index: row.index,
                     seat: row.seat,
                     kind: row.fault.kind,
@@ -96,7 +99,7 @@ impl Arena {
         let rows = self
             .inner
             .store
-            .rating_history(id, &query.game, before, limit + 1)
+            .rating_history(id, &query.game, query.players, before, limit + 1)
             .await?;
         let (rows, next_cursor) = paging::page(rows, limit, |p| (p.at, p.match_id.clone()));
         Ok(RatingHistory {
@@ -109,6 +112,7 @@ impl Arena {
                     sigma: point.rating.sigma,
                     display: point.rating.display(),
                     version: point.version,
+                    players: point.players,
                     match_id: point.match_id,
                 })
                 .collect(),

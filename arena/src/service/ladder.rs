@@ -28,7 +28,7 @@ use crate::bots::{self, HealthPolicy};
 use crate::client::BUILTIN_SCHEME;
 use crate::dto::CreateMatch;
 use crate::ratings::Rating;
-use crate::store::{BotHealth, BotRecord, MatchFilter, MatchStatus, now_ms};
+use crate::store::{BotHealth, BotRecord, Creator, MatchFilter, MatchStatus, PauseReason, now_ms};
 use crate::wire::BotInfo;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -115,7 +115,9 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             keep_version(arena, bot, info).await?;
         }
         let answered = info.is_some();
-        if answered && bot.paused {
+        if answered && bot.paused && bot.pause_reason == Some(PauseReason::Moderated) {
+            // Paused by the admin: only the admin returns it.
+        } else if answered && bot.paused {
             // Paused (it stays out of ranked play): a clean trial match returns it.
             trial(arena, bot, &policy).await?;
         } else if answered && bot.retry_at.is_some() {
@@ -181,8 +183,9 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         let Some(players) = table_size(arena, game.as_ref(), candidates.len()).await? else {
             continue;
         };
+        // The ratings at this table size: each size is its own competition.
         let ratings: HashMap<String, Rating> = store
-            .leaderboard(id)
+            .leaderboard(id, players)
             .await?
             .into_iter()
             .map(|r| (r.bot_id, r.rating))
@@ -236,7 +239,7 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
             ranked: Some(true),
             ..CreateMatch::default()
         };
-        match arena.new_match(request, true, true).await {
+        match arena.new_match(request, Creator::ladder(), true).await {
             Ok(record) => {
                 arena
                     .ladder_pace()
@@ -342,7 +345,8 @@ async fn trial(arena: &Arena, bot: &mut BotRecord, policy: &HealthPolicy) -> any
         bots: seats,
         ..CreateMatch::default()
     };
-    match arena.new_match(request, false, true).await {
+    // Created by the ladder: the trial's faults count toward the bot's health.
+    match arena.new_match(request, Creator::ladder(), true).await {
         Ok(record) => {
             tracing::info!(
                 bot = bot.id,

@@ -1,7 +1,7 @@
 //! Matches: creation (checked against the catalog, the bots and the limits), one match in full,
 //! the list, and waiting for one to end.
 
-use super::{Arena, dedup, ranked_clock};
+use super::{Arena, Caller, dedup, ranked_clock};
 use crate::bots::{hash_token, new_id, token_matches};
 use crate::commitment;
 use crate::dto::{
@@ -11,7 +11,10 @@ use crate::dto::{
 use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
-use crate::store::{AbortReason, MatchFilter, MatchRecord, MatchStatus, now_ms};
+use crate::store::{
+    AbortReason, BotRecord, Cancelled, Creator, CreatorKind, MatchFilter, MatchRecord, MatchStatus,
+    now_ms,
+};
 use crate::tables::PERSON_BOT_ID;
 use std::time::Duration;
 
@@ -20,29 +23,41 @@ use std::time::Duration;
 pub const PACE_MS: std::ops::RangeInclusive<u64> = 0..=5000;
 
 impl Arena {
-    /// Creates a match and queues it.
+    /// Creates a match and queues it, as the admin: the process's own matches (`cardroom play`,
+    /// tools, tests). HTTP requests go through [`Arena::create_match_as`].
     pub async fn create_match(&self, request: CreateMatch) -> Result<MatchCreated, ServiceError> {
-        let record = self.new_match(request, false, true).await?;
+        self.create_match_by(request, Creator::admin()).await
+    }
+
+    /// Creates a match on behalf of `creator` (consent and health go by it) and queues it.
+    pub async fn create_match_by(
+        &self,
+        request: CreateMatch,
+        creator: Creator,
+    ) -> Result<MatchCreated, ServiceError> {
+        let record = self.new_match(request, creator, true).await?;
         Ok(MatchCreated {
             id: record.id,
             status: MatchStatus::Queued,
         })
     }
 
-    /// Creates a match for an HTTP caller holding `token`: a ranked one needs the admin token
-    /// (ranked matches come from the ladder, where every bot meets its closest rivals).
+    /// Creates a match for an HTTP caller: a ranked one needs the admin token (ranked matches
+    /// come from the ladder, where every bot meets its closest rivals); every seated bot must
+    /// consent to the caller ([`BotRecord::consents_to`]).
     pub async fn create_match_as(
         &self,
         request: CreateMatch,
-        token: Option<&str>,
+        caller: Caller<'_>,
     ) -> Result<MatchCreated, ServiceError> {
-        if request.ranked == Some(true) && !self.is_admin(token) {
+        if request.ranked == Some(true) && !self.is_admin(caller.token) {
             return Err(ServiceError::new(
                 ErrorCode::RankedByLadderOnly,
                 "ranked matches come from the ladder: `\"ranked\": true` needs the server's admin token (`Authorization: Bearer <admin token>`); leave `ranked` out (false) for an unranked match",
             ));
         }
-        self.create_match(request).await
+        let creator = self.creator(caller).await?;
+        self.create_match_by(request, creator).await
     }
 
     /// True if `token` is the server's admin token (`--admin-token`).
@@ -60,7 +75,7 @@ impl Arena {
         &self,
         token: Option<&str>,
         bots: &[String],
-    ) -> Result<String, ServiceError> {
+    ) -> Result<Actor, ServiceError> {
         let forbidden = || {
             ServiceError::new(
                 ErrorCode::Forbidden,
@@ -69,22 +84,24 @@ impl Arena {
         };
         let token = token.ok_or_else(forbidden)?;
         if self.is_admin(Some(token)) {
-            return Ok("the admin".to_string());
+            return Ok(Actor::Admin);
         }
         for id in super::dedup(bots.to_vec()) {
             if let Some(bot) = self.inner.store.bot_any(&id).await?
                 && !bot.builtin
                 && token_matches(token, &bot.token_hash)
             {
-                return Ok(format!("the owner of bot {id}"));
+                return Ok(Actor::Owner(id));
             }
         }
         Err(forbidden())
     }
 
-    /// Cancels a queued or running match (the admin, or the owner of a seated bot): it is
-    /// aborted (`cancelled`) and moves no rating. A running match stops at its next move,
-    /// whichever process plays it: its worker's next write is refused.
+    /// Cancels a queued or running match: it is aborted (`cancelled`) and moves no rating. The
+    /// admin may cancel at any time; a seated bot's owner only until that bot has made its
+    /// first move (409 `match_underway` after: a bot must not abort the matches it is losing).
+    /// A running match stops at its next move, whichever process plays it: its worker's next
+    /// write is refused.
     pub async fn cancel_match(
         &self,
         id: &str,
@@ -93,28 +110,34 @@ impl Arena {
         let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
             ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
         })?;
-        let by = self.authorize_for(token, &record.bots).await?;
-        let over = || {
-            ServiceError::new(
-                ErrorCode::MatchFinished,
-                format!("match `{id}` is already over: nothing to cancel"),
-            )
+        let actor = self.authorize_for(token, &record.bots).await?;
+        // The owner's bot's seats must not have moved yet.
+        let unmoved: Vec<usize> = match &actor {
+            Actor::Admin => Vec::new(),
+            Actor::Owner(bot) => (0..record.bots.len())
+                .filter(|seat| record.bots[*seat] == *bot)
+                .collect(),
         };
-        if matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted) {
-            return Err(over());
-        }
-        let detail = format!("cancelled by {by}");
-        if !self
-            .inner
-            .store
-            .abort_match(id, AbortReason::Cancelled, &detail)
-            .await?
-        {
-            // It ended meanwhile.
-            return Err(over());
+        let detail = format!("cancelled by {actor}");
+        match self.inner.store.cancel_match(id, &detail, &unmoved).await? {
+            Cancelled::Cancelled => {}
+            Cancelled::Over => {
+                return Err(ServiceError::new(
+                    ErrorCode::MatchFinished,
+                    format!("match `{id}` is already over: nothing to cancel"),
+                ));
+            }
+            Cancelled::Underway => {
+                return Err(ServiceError::new(
+                    ErrorCode::MatchUnderway,
+                    format!(
+                        "your bot has made its first move in match `{id}`: from then on only the admin cancels it (a cancelled match moves no rating, so a bot may not abort the matches it is losing)"
+                    ),
+                ));
+            }
         }
         self.inner.metrics.match_aborted(AbortReason::Cancelled);
-        tracing::info!(match_id = id, by, "match cancelled");
+        tracing::info!(match_id = id, by = %actor, "match cancelled");
         self.inner
             .live
             .close(
@@ -136,10 +159,10 @@ impl Arena {
     pub(crate) async fn new_match(
         &self,
         request: CreateMatch,
-        ladder: bool,
+        creator: Creator,
         enqueue: bool,
     ) -> Result<MatchRecord, ServiceError> {
-        let record = self.build_match(request, ladder).await?;
+        let record = self.build_match(request, creator).await?;
         self.inner.store.insert_match(&record).await?;
         if enqueue {
             self.enqueue();
@@ -151,22 +174,26 @@ impl Arena {
     pub(super) async fn build_match(
         &self,
         request: CreateMatch,
-        ladder: bool,
+        creator: Creator,
     ) -> Result<MatchRecord, ServiceError> {
-        self.build_seated_match(request, ladder, &[]).await
+        self.build_seated_match(request, creator, &[]).await
     }
 
     /// [`Arena::build_match`] where people hold the seats `persons` (their entries of
-    /// `request.bots` are not read): those seats name the person bot row.
+    /// `request.bots` are not read): those seats name the person bot row. Every seated bot must
+    /// consent to `creator` (403 `consent_required` naming the first that does not).
     pub(super) async fn build_seated_match(
         &self,
         request: CreateMatch,
-        ladder: bool,
+        creator: Creator,
         persons: &[usize],
     ) -> Result<MatchRecord, ServiceError> {
         let game = engine::registry::find(&request.game)
             .ok_or_else(|| ServiceError::unknown_game(&request.game))?;
         let ranked = request.ranked.unwrap_or(false);
+        // The ladder's ranked matches (its trial matches of paused bots are unranked: they
+        // never hold the ladder's one match per game id).
+        let ladder = ranked && creator.kind == CreatorKind::Ladder;
         let options = request.options.unwrap_or_default();
         let deals = request.deals.unwrap_or_default();
         // A ranked match's chance must be secret from everyone, the match's creator included: a
@@ -198,9 +225,11 @@ impl Arena {
         }
         // Seats name bots by id or by name; the match stores ids.
         let mut bot_ids = Vec::with_capacity(request.bots.len());
+        // Each seat's bot (None: a person's seat).
+        let mut seated: Vec<Option<BotRecord>> = Vec::with_capacity(request.bots.len());
         for (seat, key) in request.bots.iter().enumerate() {
             if persons.contains(&seat) {
-                bot_ids.push(crate::tables::PERSON_BOT_ID.to_string());
+                seated.push(None);
                 continue;
             }
             let bot = match self.inner.store.bot(key).await? {
@@ -218,8 +247,20 @@ impl Arena {
                     format!("bot {key} is not registered for `{}`", request.game),
                 ));
             }
-            bot_ids.push(bot.id);
+            seated.push(Some(bot));
         }
+        // Every seat is known (404 first); then each registered bot must consent.
+        if let Some(refusing) = seated
+            .iter()
+            .flatten()
+            .find(|bot| !bot.consents_to(&creator))
+        {
+            return Err(consent_required(refusing));
+        }
+        bot_ids.extend(seated.into_iter().map(|bot| match bot {
+            Some(bot) => bot.id,
+            None => PERSON_BOT_ID.to_string(),
+        }));
         if ranked && dedup(bot_ids.clone()).len() != bot_ids.len() {
             return Err(ServiceError::new(
                 ErrorCode::DuplicateBots,
@@ -264,6 +305,7 @@ impl Arena {
             created_at: now_ms(),
             started_at: None,
             finished_at: None,
+            creator: Some(creator),
         };
         game.start(&crate::replay::new_game(&record))?;
         Ok(record)
@@ -345,6 +387,7 @@ impl Arena {
             deals: ended.then(|| record.deals.clone()),
             ranked: record.ranked,
             ladder: record.ladder,
+            created_by: record.creator.as_ref().map(crate::dto::CreatedBy::from),
             deadline_ms: record.deadline_ms,
             max_faults: record.max_faults,
             clock: record.clock,
@@ -492,6 +535,36 @@ impl Arena {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+}
+
+/// Who acts on a match or tournament (see [`Arena::authorize_for`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Actor {
+    /// The server's admin token.
+    Admin,
+    /// The owner token of this seated bot.
+    Owner(String),
+}
+
+impl std::fmt::Display for Actor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Actor::Admin => f.write_str("the admin"),
+            Actor::Owner(bot) => write!(f, "the owner of bot {bot}"),
+        }
+    }
+}
+
+/// 403 `consent_required`: `bot` is not open to challenges and the request is not its owner's,
+/// the admin's or the ladder's.
+fn consent_required(bot: &BotRecord) -> ServiceError {
+    ServiceError::new(
+        ErrorCode::ConsentRequired,
+        format!(
+            "bot `{}` ({}) is not open to challenges: only its owner's token, the admin or the ladder may seat it (its owner opens it with `\"open_to_challenges\": true`)",
+            bot.name, bot.id
+        ),
+    )
 }
 
 /// A match as the lists show it.

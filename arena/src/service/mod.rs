@@ -30,9 +30,10 @@ use crate::config::{ArenaConfig, Role};
 use crate::limits::Limits;
 use crate::live::LiveHub;
 use crate::metrics::ArenaMetrics;
+use crate::problem::ServiceError;
 use crate::runner::Runner;
 use crate::seal::Sealer;
-use crate::store::{Dialect, SqlStore, Store};
+use crate::store::{Creator, Dialect, SqlStore, Store};
 use crate::wire::Clock;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -71,7 +72,7 @@ struct Inner {
     /// The positions `info` tokens named lately, rebuilt.
     info_cache: info::InfoCache,
     /// Stream bots by owner-token hash, read lately (see [`outside::STREAM_TOKEN_TTL`]).
-    stream_tokens: dashmap::DashMap<String, (Instant, String)>,
+    stream_tokens: outside::StreamTokens,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -116,6 +117,12 @@ impl Arena {
         };
         sql.check_seal_key(&seal_key, config.new_seal_key).await?;
         let store: Arc<dyn Store> = Arc::new(sql);
+        // A token replaced or a bot deleted through any process stops here at once.
+        let stream_tokens = outside::StreamTokens::default();
+        tokio::spawn(outside::forget_revoked(
+            bus.subscribe(crate::bus::topic::REVOKED),
+            stream_tokens.clone(),
+        ));
         let client = BotClient::new(config.policy.clone())?.with_ismcts_ms(config.ismcts_ms);
         let arena = Arena {
             inner: Arc::new(Inner {
@@ -137,7 +144,7 @@ impl Arena {
                 builtins_seeded: Default::default(),
                 sealer: Arc::new(Sealer::new(&seal_key)),
                 info_cache: Default::default(),
-                stream_tokens: Default::default(),
+                stream_tokens,
             }),
         };
         if config.role.runs_matches() {
@@ -207,6 +214,7 @@ impl Arena {
             start_probe_window: self.inner.config.start_probe_window,
             slots: None,
             sealer: self.inner.sealer.clone(),
+            reconnect_grace: self.inner.config.reconnect_grace,
         }
     }
 
@@ -233,6 +241,51 @@ impl Arena {
     pub(super) fn enqueue(&self) {
         // The match is queued in the database; this only wakes an idle worker of this process.
         self.inner.wake.notify_one();
+    }
+}
+
+/// Who sends a request: its bearer token and its client address (the TCP peer). The arena
+/// decides from them who created a match ([`Arena::creator`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Caller<'a> {
+    /// The `Authorization: Bearer` token, if any.
+    pub token: Option<&'a str>,
+    /// The client's address.
+    pub address: Option<std::net::IpAddr>,
+}
+
+impl<'a> Caller<'a> {
+    /// The caller of an HTTP request.
+    pub fn of(request: &'a actix_web::HttpRequest) -> Self {
+        Caller {
+            token: crate::bots::bearer(request),
+            address: request.peer_addr().map(|peer| peer.ip()),
+        }
+    }
+}
+
+impl Arena {
+    /// Who `caller` is as a match's creator: the admin (its token), a bot's owner (that bot's
+    /// owner token), or else an anonymous client keyed by its address (a token the arena does
+    /// not know counts as none).
+    pub async fn creator(&self, caller: Caller<'_>) -> Result<Creator, ServiceError> {
+        let Some(token) = caller.token else {
+            return Ok(Creator::client(caller.address));
+        };
+        if self.is_admin(Some(token)) {
+            return Ok(Creator::admin());
+        }
+        Ok(
+            match self
+                .inner
+                .store
+                .bot_by_token(&crate::bots::hash_token(token))
+                .await?
+            {
+                Some(bot) => Creator::owner(&bot.id),
+                None => Creator::client(caller.address),
+            },
+        )
     }
 }
 

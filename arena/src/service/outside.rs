@@ -1,6 +1,9 @@
 //! Seats whose answers come from outside the worker (see [`crate::store::Transport`]): the
 //! answers any process takes and hands to the worker over the bus, the pending moves a
-//! reconnecting bot (or a person's page) reads, and the stream bots' connections.
+//! reconnecting bot (or a person's page) reads, and the stream bots' connections: one per bot
+//! (a second is refused unless it asks to replace the first), announced on the bot's presence
+//! topic when it opens and when it ends, so a runner waiting for the bot freezes its time while
+//! it is away (the reconnect grace, [`crate::runner::presence`]).
 
 use super::Arena;
 use crate::bots::hash_token;
@@ -27,6 +30,27 @@ const STREAM_CAPACITY: usize = 64;
 pub const STREAM_TOKEN_TTL: Duration = Duration::from_secs(5);
 /// Tokens kept at most.
 const STREAM_TOKENS_KEPT: usize = 4096;
+
+/// Stream bots by owner-token hash, read lately: (when, bot id).
+pub type StreamTokens = std::sync::Arc<dashmap::DashMap<String, (std::time::Instant, String)>>;
+
+/// Forgets the trusted tokens of every bot named on the [`topic::REVOKED`] topic (its token
+/// was replaced or it was deleted, through any process), for as long as the bus runs.
+pub(super) async fn forget_revoked(mut revoked: Subscription, tokens: StreamTokens) {
+    loop {
+        match revoked.recv().await {
+            Ok(bot_id) => tokens.retain(|_, (_, bot)| bot.as_str() != &*bot_id),
+            // Some were missed: forget every token (they are read again when next used).
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => tokens.clear(),
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+/// A presence notice (on [`topic::presence`]).
+fn presence_notice(kind: &str, connection_id: &str) -> String {
+    serde_json::json!({"type": kind, "connection_id": connection_id}).to_string()
+}
 
 /// What a stream connection sends: one JSON line each.
 #[derive(Debug)]
@@ -158,6 +182,27 @@ impl Arena {
         Ok(bot.id)
     }
 
+    /// After a bot's owner token stopped (replaced, or the bot deleted): every process forgets
+    /// the token, and the bot's stream connection ends.
+    pub(super) async fn revoke_token(&self, bot_id: &str) -> Result<(), ServiceError> {
+        let bot = bot_id.to_string();
+        self.inner
+            .stream_tokens
+            .retain(|_, (_, trusted)| *trusted != bot);
+        self.inner
+            .bus
+            .publish(topic::REVOKED, bot_id.to_string())
+            .await?;
+        self.inner
+            .bus
+            .publish(
+                &topic::presence(bot_id),
+                serde_json::json!({"type": "revoked"}).to_string(),
+            )
+            .await?;
+        Ok(())
+    }
+
     /// The stream bot whose owner token this is (401 `unauthorized` otherwise).
     async fn stream_bot(&self, token: Option<&str>) -> Result<BotRecord, ServiceError> {
         let Some(token) = token else {
@@ -218,30 +263,52 @@ impl Arena {
         ))
     }
 
-    /// Connects a stream bot (`GET /v1/bot/stream`): its pending `move` lines at once, then every
-    /// line the bus brings for it, and an empty line every [`STREAM_KEEP_ALIVE`]. The connection
-    /// replaces the bot's previous one (which ends, on whichever process it is). The feed ends
-    /// when the receiver is dropped or a newer connection replaces this one.
+    /// Connects a stream bot (`GET /v1/bot/stream`): its pending `move` lines at once (each with
+    /// the time it actually has left), then every line the bus brings for it, and an empty line
+    /// every [`STREAM_KEEP_ALIVE`]. A bot has one connection: while one is live a second is 409
+    /// `already_connected`, unless `replace` (the previous one then ends, on whichever process
+    /// it is). The feed ends when the receiver is dropped, a newer connection replaces this one,
+    /// or the bot's token is revoked; its end is announced (`disconnected`) unless it was
+    /// replaced.
     pub async fn connect_stream(
         &self,
         token: Option<&str>,
+        replace: bool,
     ) -> Result<mpsc::Receiver<StreamItem>, ServiceError> {
         let bot = self.stream_bot(token).await?;
         let connection_id = crate::bots::new_id("c");
         // Subscribed before anything is read: a move announced meanwhile is heard or stored.
         let subscription = self.inner.bus.subscribe(&topic::bot(&bot.id));
-        self.inner
+        let presence = self.inner.bus.subscribe(&topic::presence(&bot.id));
+        if !self
+            .inner
             .store
-            .set_connection(&bot.id, &connection_id, CONNECTION_TTL)
-            .await?;
-        let replaced = serde_json::json!({"type": "connected", "connection_id": connection_id});
+            .set_connection(&bot.id, &connection_id, CONNECTION_TTL, replace)
+            .await?
+        {
+            return Err(ServiceError::new(
+                ErrorCode::AlreadyConnected,
+                format!(
+                    "bot {} is connected already: a second connection would take its moves from the first; connect with `?replace=true` to replace it (as after your own connection dropped)",
+                    bot.id
+                ),
+            ));
+        }
         self.inner
             .bus
-            .publish(&topic::bot(&bot.id), replaced.to_string())
+            .publish(
+                &topic::presence(&bot.id),
+                presence_notice("connected", &connection_id),
+            )
             .await?;
         let mut pending = self.bot_pending_moves(&bot.id).await?;
+        let now = crate::store::now_ms();
+        // A move whose time has run out is the runner's to close (a timeout): not sent.
+        pending.retain(|pending| pending.left_ms(now) > 0);
         for pending in &mut pending {
-            pending.request = self.whole_line(pending).await;
+            let whole = self.whole_line(pending).await;
+            pending.request =
+                crate::runner::outside::with_time_left(&whole, pending.left_ms(now) as u64);
         }
         tracing::info!(
             bot = bot.id,
@@ -254,28 +321,51 @@ impl Arena {
         tokio::spawn(async move {
             let _open = arena.metrics().stream_opened(StreamKind::Bot);
             tokio::select! {
-                fed = arena.feed_stream(&bot.id, &connection_id, subscription, pending, &sender) => {
+                fed = arena.feed_stream(&bot.id, &connection_id, (subscription, presence), pending, &sender) => {
                     if let Err(error) = fed {
                         tracing::warn!(bot = bot.id, error = format!("{error:#}"), "stream ended");
                     }
                 }
                 () = sender.closed() => {}
             }
-            if let Err(error) = arena
-                .inner
-                .store
-                .end_connection(&bot.id, &connection_id)
-                .await
-            {
+            arena.end_stream(&bot.id, &connection_id).await;
+        });
+        Ok(lines)
+    }
+
+    /// Ends a stream connection: if it is still the bot's current one, it is forgotten and its
+    /// end announced on the bot's presence topic (`disconnected`), so the runners waiting for
+    /// the bot start its reconnect grace. A connection a newer one replaced ends silently.
+    pub async fn end_stream(&self, bot_id: &str, connection_id: &str) {
+        let ended = match self.inner.store.end_connection(bot_id, connection_id).await {
+            Ok(ended) => ended,
+            Err(error) => {
                 tracing::warn!(
-                    bot = bot.id,
+                    bot = bot_id,
                     error = format!("{error:#}"),
                     "could not end the connection"
                 );
+                // Announced anyway: its runners had better wait for it than fault it.
+                true
             }
-            tracing::info!(bot = bot.id, connection_id, "stream bot disconnected");
-        });
-        Ok(lines)
+        };
+        if ended
+            && let Err(error) = self
+                .inner
+                .bus
+                .publish(
+                    &topic::presence(bot_id),
+                    presence_notice("disconnected", connection_id),
+                )
+                .await
+        {
+            tracing::warn!(
+                bot = bot_id,
+                error = format!("{error:#}"),
+                "could not announce the disconnection"
+            );
+        }
+        tracing::info!(bot = bot_id, connection_id, "stream bot disconnected");
     }
 
     /// A pending `move` line with the seat's whole history (see
@@ -318,7 +408,7 @@ impl Arena {
         &self,
         bot_id: &str,
         connection_id: &str,
-        mut subscription: Subscription,
+        (mut subscription, mut presence): (Subscription, Subscription),
         pending: Vec<PendingMove>,
         sender: &mpsc::Sender<StreamItem>,
     ) -> anyhow::Result<()> {
@@ -337,6 +427,25 @@ impl Arena {
         keep_alive.tick().await;
         loop {
             tokio::select! {
+                notice = presence.recv() => {
+                    let notice = match notice {
+                        Ok(notice) => notice,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
+                    };
+                    let head: Value = serde_json::from_str(&notice).unwrap_or_default();
+                    match head.get("type").and_then(Value::as_str) {
+                        Some("connected") if head.get("connection_id").and_then(Value::as_str) != Some(connection_id) => {
+                            tracing::info!(bot = bot_id, connection_id, "stream replaced by a newer connection");
+                            return Ok(());
+                        }
+                        Some("revoked") => {
+                            tracing::info!(bot = bot_id, connection_id, "stream ended: the bot's token was revoked");
+                            return Ok(());
+                        }
+                        _ => {}
+                    }
+                }
                 received = subscription.recv() => {
                     let message = match received {
                         Ok(message) => message,
@@ -344,21 +453,11 @@ impl Arena {
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
                     };
                     let head: Value = serde_json::from_str(&message).unwrap_or_default();
-                    match head.get("type").and_then(Value::as_str) {
-                        Some("connected") => {
-                            if head.get("connection_id").and_then(Value::as_str) != Some(connection_id) {
-                                tracing::info!(bot = bot_id, connection_id, "stream replaced by a newer connection");
-                                return Ok(());
-                            }
+                    if head.get("type").and_then(Value::as_str) == Some("move") {
+                        let request_id = head.get("request_id").and_then(Value::as_str).unwrap_or_default();
+                        if !sent.insert(request_id.to_string()) {
                             continue;
                         }
-                        Some("move") => {
-                            let request_id = head.get("request_id").and_then(Value::as_str).unwrap_or_default();
-                            if !sent.insert(request_id.to_string()) {
-                                continue;
-                            }
-                        }
-                        _ => {}
                     }
                     if sender.send(StreamItem::Line(message.to_string())).await.is_err() {
                         return Ok(());

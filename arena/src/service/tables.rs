@@ -6,7 +6,7 @@ use super::Arena;
 use crate::bots::{check_name, hash_token, new_id, new_secret, token_matches};
 use crate::dto::{CreateMatch, rfc3339};
 use crate::problem::{ErrorCode, ServiceError};
-use crate::store::{MatchRecord, MatchStatus, SeatKind, TableRecord, TableSeat};
+use crate::store::{Creator, MatchRecord, MatchStatus, SeatKind, TableRecord, TableSeat};
 use crate::tables::{
     CreateTable, CreatedSeat, JoinTable, SeatJoined, SeatKey, SeatRequest, SeatState, TableCreated,
     TableMove, TableSeatView, TableView, join_url, watch_url,
@@ -16,7 +16,12 @@ use engine::Viewer;
 impl Arena {
     /// Creates a table: its match (unranked; `waiting` until every person seat is taken, queued
     /// at once when none is to be taken) and its seats, each human seat with a fresh key.
-    pub async fn create_table(&self, request: CreateTable) -> Result<TableCreated, ServiceError> {
+    /// Every seated bot must consent to `creator` (403 `consent_required` otherwise).
+    pub async fn create_table(
+        &self,
+        request: CreateTable,
+        creator: Creator,
+    ) -> Result<TableCreated, ServiceError> {
         if request.seats.len() != request.players {
             return Err(ServiceError::invalid(format!(
                 "`seats` lists {} seats for {} players: give one entry per seat",
@@ -60,7 +65,7 @@ impl Arena {
                     ranked: Some(false),
                     ..CreateMatch::default()
                 },
-                false,
+                creator,
                 &persons,
             )
             .await?;

@@ -1,6 +1,7 @@
 //! Duplicate tournaments: creation, one tournament with its standings, the list.
 
 use super::Arena;
+use super::matches::Actor;
 use crate::bots::new_id;
 use crate::commitment;
 use crate::dto::{
@@ -12,17 +13,20 @@ use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{
-    AbortReason, MatchRecord, MatchStatus, TournamentMatch, TournamentRecord, deal_seed,
+    AbortReason, Cancelled, Creator, MatchRecord, MatchStatus, TournamentMatch, TournamentRecord,
+    deal_seed,
 };
 use crate::tournament;
 
 impl Arena {
-    /// Queues a duplicate tournament: each deal once per distinct rotation of the seats, every
-    /// rotation of a deal with the same seed (the same cards in the same seats), all stored in
-    /// one transaction.
+    /// Queues a duplicate tournament for `creator` (every seated bot must consent to it): each
+    /// deal once per distinct rotation of the seats, every rotation of a deal with the same seed
+    /// (the same cards in the same seats), all stored in one transaction. The workers never run
+    /// two tables of one deal that share a bot at the same time (see `Store::claim_next`).
     pub async fn create_tournament(
         &self,
         request: CreateTournament,
+        creator: Creator,
     ) -> Result<TournamentCreated, ServiceError> {
         if !(1..=1000).contains(&request.deals) {
             return Err(ServiceError::invalid("`deals` must be between 1 and 1000"));
@@ -49,7 +53,7 @@ impl Arena {
                     deadline_ms: request.deadline_ms,
                     ..CreateMatch::default()
                 },
-                false,
+                creator,
             )
             .await?;
         let tournament = TournamentRecord {
@@ -105,8 +109,10 @@ impl Arena {
         })
     }
 
-    /// Cancels every queued or running table of a tournament (the admin, or the owner of one of
-    /// its bots): each is aborted (`cancelled`). 409 `match_finished` if none was left.
+    /// Cancels a tournament's open tables. The admin: every queued or running table. A bot's
+    /// owner: withdraws the bot from the tables not yet started (no move played), so a running
+    /// table is never aborted by a player who may be losing it; 409 `match_underway` if only
+    /// started tables of its bot are left, `match_finished` if none is.
     pub async fn cancel_tournament(
         &self,
         id: &str,
@@ -118,33 +124,60 @@ impl Arena {
                 format!("there is no tournament `{id}`"),
             )
         })?;
-        let by = self.authorize_for(token, &tournament.bots).await?;
-        let detail = format!("cancelled by {by} with its tournament {id}");
+        let actor = self.authorize_for(token, &tournament.bots).await?;
+        let withdrawn = match &actor {
+            Actor::Admin => None,
+            Actor::Owner(bot) => Some(bot.clone()),
+        };
+        let detail = match &withdrawn {
+            None => format!("cancelled by {actor} with its tournament {id}"),
+            Some(bot) => format!("bot {bot} withdrawn from tournament {id} by its owner"),
+        };
         let mut cancelled = 0;
+        let mut underway = false;
         for table in self.inner.store.tournament_matches(id).await? {
-            if matches!(
-                table.record.status,
-                MatchStatus::Queued | MatchStatus::Running
-            ) && self
+            let record = &table.record;
+            if crate::tournament::over(record.status) {
+                continue;
+            }
+            // The owner's bot's tables only, and only before anyone moved there.
+            let unmoved: Vec<usize> = match &withdrawn {
+                None => Vec::new(),
+                Some(bot) if record.bots.contains(bot) => (0..record.bots.len()).collect(),
+                Some(_) => continue,
+            };
+            match self
                 .inner
                 .store
-                .abort_match(&table.record.id, AbortReason::Cancelled, &detail)
+                .cancel_match(&record.id, &detail, &unmoved)
                 .await?
             {
-                cancelled += 1;
-                self.inner.metrics.match_aborted(AbortReason::Cancelled);
-                self.inner
-                    .live
-                    .close(
-                        &table.record.id,
-                        LiveEnd {
-                            status: MatchStatus::Aborted,
-                            result: None,
-                            error: Some(detail.clone()),
-                        },
-                    )
-                    .await;
+                Cancelled::Cancelled => {
+                    cancelled += 1;
+                    self.inner.metrics.match_aborted(AbortReason::Cancelled);
+                    self.inner
+                        .live
+                        .close(
+                            &record.id,
+                            LiveEnd {
+                                status: MatchStatus::Aborted,
+                                result: None,
+                                error: Some(detail.clone()),
+                            },
+                        )
+                        .await;
+                }
+                Cancelled::Underway => underway = true,
+                Cancelled::Over => {}
             }
+        }
+        if cancelled == 0 && underway {
+            return Err(ServiceError::new(
+                ErrorCode::MatchUnderway,
+                format!(
+                    "every open table of your bot in tournament `{id}` has started: a bot is withdrawn only from tables not yet started (the admin may still cancel)"
+                ),
+            ));
         }
         if cancelled == 0 {
             return Err(ServiceError::new(
@@ -152,10 +185,11 @@ impl Arena {
                 format!("every table of tournament `{id}` is already over: nothing to cancel"),
             ));
         }
-        tracing::info!(tournament = id, by, cancelled, "tournament cancelled");
+        tracing::info!(tournament = id, by = %actor, cancelled, "tournament tables cancelled");
         Ok(TournamentCancelled {
             id: id.to_string(),
             cancelled,
+            withdrawn,
         })
     }
 

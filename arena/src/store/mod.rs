@@ -4,12 +4,16 @@
 //! has one implementation, [`sql::SqlStore`], for both SQLite (the single-process default) and
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
+mod creator;
+pub mod outside;
 mod pending;
 pub mod sql;
 pub mod tables;
 pub mod upkeep;
 mod writer;
 
+pub use creator::{Creator, CreatorKind};
+pub use outside::OutsideStore;
 pub use sql::{Dialect, Leadership, SqlStore};
 pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
 pub use upkeep::{PoolStats, QueueDepth, Readiness, UpkeepStore};
@@ -72,9 +76,21 @@ pub struct BotRecord {
     pub created_at: i64,
     /// What its move requests carry of the history.
     pub history: crate::wire::HistoryMode,
+    /// Anyone may seat it (its owner opened it to challenges; built-in bots always are):
+    /// otherwise only the ladder, its owner's token and the admin.
+    pub open_to_challenges: bool,
 }
 
 impl BotRecord {
+    /// Whether `creator` may seat this bot: the ladder and the admin may, its owner may, and
+    /// anyone may once it is open to challenges (built-in bots always are).
+    pub fn consents_to(&self, creator: &Creator) -> bool {
+        self.builtin
+            || self.open_to_challenges
+            || matches!(creator.kind, CreatorKind::Ladder | CreatorKind::Admin)
+            || creator.bot.as_deref() == Some(self.id.as_str())
+    }
+
     /// The bot's ladder health.
     pub fn health(&self) -> BotHealth {
         BotHealth {
@@ -137,8 +153,18 @@ pub struct PendingMove {
     pub request: String,
     /// When it was announced, unix ms.
     pub created_at: i64,
-    /// When its time runs out, unix ms.
+    /// When its time runs out, unix ms (while it runs).
     pub deadline_at: i64,
+    /// The time it has left while its stream bot is away within the match's reconnect grace:
+    /// frozen, it runs again (to a new `deadline_at`) once the bot is back or the grace is spent.
+    pub frozen_left_ms: Option<i64>,
+}
+
+impl PendingMove {
+    /// Milliseconds the move has left at `now` (unix ms): frozen, or up to its deadline.
+    pub fn left_ms(&self, now: i64) -> i64 {
+        self.frozen_left_ms.unwrap_or(self.deadline_at - now).max(0)
+    }
 }
 
 /// A bot's ladder health: what [`crate::ladder::HealthPolicy`] decides and the store keeps.
@@ -168,6 +194,8 @@ pub enum PauseReason {
     Disqualified,
     /// It answered its probe again, but faulted in its unranked trial match.
     TrialFaulted,
+    /// The admin paused it (`PATCH /v1/bots/{id}` `{"paused": true}`); only the admin returns it.
+    Moderated,
 }
 
 /// Why a match was aborted.
@@ -203,6 +231,7 @@ stored_names!(PauseReason {
     Unreachable = "unreachable",
     Disqualified = "disqualified",
     TrialFaulted = "trial_faulted",
+    Moderated = "moderated",
 });
 stored_names!(Transport {
     Url = "url",
@@ -317,6 +346,19 @@ pub struct MatchRecord {
     pub started_at: Option<i64>,
     /// When it finished or was aborted.
     pub finished_at: Option<i64>,
+    /// Who created it (None for matches created before creators were kept).
+    pub creator: Option<Creator>,
+}
+
+impl MatchRecord {
+    /// Whether faults in this match count toward `bot_id`'s ladder health: in matches the
+    /// ladder or the bot's owner created (and in those created before creators were kept), not
+    /// in anyone else's.
+    pub fn counts_for_health(&self, bot_id: &str) -> bool {
+        self.creator
+            .as_ref()
+            .is_none_or(|creator| creator.counts_for(bot_id))
+    }
 }
 
 /// A duplicate tournament, as stored: its matches are ordinary matches linked to it.
@@ -387,13 +429,15 @@ pub struct MoveRecord {
     pub events: Vec<Value>,
 }
 
-/// A rating row of one bot in one game.
+/// A rating row of one bot in one game id at one table size.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatingRecord {
     /// Bot id.
     pub bot_id: String,
     /// Game id.
     pub game: String,
+    /// Table size (number of players).
+    pub players: usize,
     /// The rating.
     pub rating: Rating,
     /// Ranked matches played.
@@ -439,6 +483,8 @@ pub struct RatingPoint {
     pub rating: Rating,
     /// The version the bot reported when the rating was written (None before it was kept).
     pub version: Option<String>,
+    /// The match's table size.
+    pub players: usize,
 }
 
 /// One fault a bot made, as listed on its page.
@@ -458,6 +504,19 @@ pub struct FaultRecord {
     pub at: i64,
     /// The match is over (finished or aborted).
     pub match_ended: bool,
+    /// Who created the match.
+    pub creator: Option<Creator>,
+}
+
+/// What a cancel did ([`Store::cancel_match`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cancelled {
+    /// The match is aborted (`cancelled`).
+    Cancelled,
+    /// It was already over.
+    Over,
+    /// One of the seats that had to be still unmoved has moved: it stays.
+    Underway,
 }
 
 /// The matches a retention rule deletes the moves of, once they ended long enough ago.
@@ -528,12 +587,12 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: TableStore + UpkeepStore + Send + Sync + std::fmt::Debug {
+pub trait Store: TableStore + UpkeepStore + OutsideStore + Send + Sync + std::fmt::Debug {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
-    /// Replaces a bot's name, URL, games, author, version and health. Returns false, changing
-    /// nothing, if another live bot has the new name.
+    /// Replaces a bot's name, URL, games, author, version, history mode, consent and health.
+    /// Returns false, changing nothing, if another live bot has the new name.
     async fn update_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
     /// Deletes a bot (its matches and ratings stay, marked as a deleted bot's).
     async fn delete_bot(&self, id: &str) -> anyhow::Result<()>;
@@ -629,6 +688,16 @@ pub trait Store: TableStore + UpkeepStore + Send + Sync + std::fmt::Debug {
     /// false (and changes nothing) if the match was not running or another worker holds it: a
     /// match never finishes twice.
     async fn finish_match(&self, id: &str, worker: &str, finish: &Finish) -> anyhow::Result<bool>;
+    /// Cancels a match (`cancelled`, with `detail`) unless it is over or one of the seats
+    /// `unmoved` has a logged move: checked and aborted in one transaction, under the match's
+    /// row lock, so a move stored meanwhile is seen (the move writer holds that row while it
+    /// commits; a move after the cancel is refused by its fence).
+    async fn cancel_match(
+        &self,
+        id: &str,
+        detail: &str,
+        unmoved: &[usize],
+    ) -> anyhow::Result<Cancelled>;
     /// Aborts a queued or running match, with a reason code and words. Returns false if it was
     /// not queued or running. A running match's worker sees it at its next move (the move is
     /// refused: the match is no longer running) and stops.
@@ -673,18 +742,20 @@ pub trait Store: TableStore + UpkeepStore + Send + Sync + std::fmt::Debug {
     /// stays secret until all of them are over.
     async fn embargoed(&self, match_ids: &[&str]) -> anyhow::Result<HashSet<String>>;
 
-    /// Ratings in a game, best display value first.
-    async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;
-    /// Ratings of a bot in every game it has played.
+    /// Ratings in a game at a table size, best display value first.
+    async fn leaderboard(&self, game: &str, players: usize) -> anyhow::Result<Vec<RatingRecord>>;
+    /// Ratings of a bot in every game and table size it has played.
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
     /// Ratings of every bot that is not deleted, by bot then game (one query for the bot list).
     async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>>;
-    /// A bot's rating after each ranked match of `game`, newest first: at most `limit`, older
-    /// than `before` (the key (time, match id) of the last point of the previous page).
+    /// A bot's rating after each ranked match of `game` (at `players` only, if given), newest
+    /// first: at most `limit`, older than `before` (the key (time, match id) of the last point
+    /// of the previous page).
     async fn rating_history(
         &self,
         bot_id: &str,
         game: &str,
+        players: Option<usize>,
         before: Option<(i64, String)>,
         limit: u32,
     ) -> anyhow::Result<Vec<RatingPoint>>;
@@ -693,53 +764,8 @@ pub trait Store: TableStore + UpkeepStore + Send + Sync + std::fmt::Debug {
 
     /// The live bot whose owner token hashes to `token_hash` (a stream bot's credential).
     async fn bot_by_token(&self, token_hash: &str) -> anyhow::Result<Option<BotRecord>>;
-    /// Stores a pending move, replacing the seat's previous one (a resumed match asks again).
-    async fn put_pending(&self, pending: &PendingMove) -> anyhow::Result<()>;
-    /// Takes (deletes and returns) the seat's pending move if its request id is `request_id`
-    /// (None: whatever is pending): an answer is taken once, by whoever comes first (the
-    /// answer's process, or the runner when the deadline passes).
-    async fn take_pending(
-        &self,
-        match_id: &str,
-        seat: usize,
-        request_id: Option<&str>,
-    ) -> anyhow::Result<Option<PendingMove>>;
-    /// Takes (deletes and returns) the pending move of `request_id` in `match_id` if it is
-    /// `bot_id`'s (a stream bot's answer names its request, not its seat).
-    async fn take_bot_pending(
-        &self,
-        match_id: &str,
-        bot_id: &str,
-        request_id: &str,
-    ) -> anyhow::Result<Option<PendingMove>>;
-    /// The pending moves of a match (`match_id`) or of a bot (`bot_id`), oldest first.
-    async fn pending_moves(
-        &self,
-        match_id: Option<&str>,
-        bot_id: Option<&str>,
-    ) -> anyhow::Result<Vec<PendingMove>>;
-    /// Forgets a match's pending moves (it ended).
-    async fn clear_pending(&self, match_id: &str) -> anyhow::Result<()>;
-    /// Records that `bot_id` is connected through `connection_id` for `ttl` from now
-    /// (database clock), replacing any other connection of the bot.
-    async fn set_connection(
-        &self,
-        bot_id: &str,
-        connection_id: &str,
-        ttl: Duration,
-    ) -> anyhow::Result<()>;
-    /// Renews the connection while it is still the bot's current one; false if another
-    /// connection replaced it.
-    async fn renew_connection(
-        &self,
-        bot_id: &str,
-        connection_id: &str,
-        ttl: Duration,
-    ) -> anyhow::Result<bool>;
-    /// Ends the connection if it is still the bot's current one.
-    async fn end_connection(&self, bot_id: &str, connection_id: &str) -> anyhow::Result<()>;
-    /// The bots connected now (their connection's time has not run out).
-    async fn connected_bots(&self) -> anyhow::Result<HashSet<String>>;
+    /// Replaces a live bot's owner token (its hash). False if there is no such live bot.
+    async fn set_bot_token(&self, id: &str, token_hash: &str) -> anyhow::Result<bool>;
 }
 
 /// Opens the store named by `database`: a `postgres://` URL, or a SQLite file path or `sqlite:`

@@ -79,6 +79,27 @@ impl PendingMemory {
         listed
     }
 
+    /// Sets the time of the seat's pending move `request_id` (see
+    /// [`super::Store::set_pending_clock`]); false if it is no longer pending.
+    pub(super) fn set_clock(
+        &self,
+        match_id: &str,
+        seat: usize,
+        request_id: &str,
+        deadline_at: i64,
+        frozen_left_ms: Option<i64>,
+    ) -> bool {
+        let mut moves = self.moves();
+        match moves.get_mut(&(match_id.to_string(), seat)) {
+            Some(pending) if pending.request_id == request_id => {
+                pending.deadline_at = deadline_at;
+                pending.frozen_left_ms = frozen_left_ms;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Forgets a match's pending moves.
     pub(super) fn clear(&self, match_id: &str) {
         self.moves().retain(|(id, _), _| id != match_id);
@@ -104,6 +125,7 @@ mod tests {
             request: "{}".into(),
             created_at: at,
             deadline_at: at + 1000,
+            frozen_left_ms: None,
         }
     }
 
@@ -127,6 +149,10 @@ mod tests {
             memory.take_bot("m_1", "b_b", "r_2").is_none(),
             "another bot's"
         );
+        assert!(memory.set_clock("m_1", 0, "r_2", 99, Some(400)));
+        assert!(!memory.set_clock("m_1", 0, "r_1", 99, None), "not pending");
+        let frozen = memory.list(Some("m_1"), Some("b_a")).remove(0);
+        assert_eq!((frozen.deadline_at, frozen.left_ms(1_000_000)), (99, 400));
         assert_eq!(memory.take_bot("m_1", "b_a", "r_2").expect("taken").seat, 0);
         assert!(memory.take("m_1", 0, None).is_none(), "taken once");
         assert!(memory.take("m_1", 1, None).is_some());

@@ -10,13 +10,12 @@
 
 use super::writer::MoveWriter;
 use super::{
-    AbortReason, BotHealth, BotRecord, Checkpoint, FaultRecord, Finish, MatchFilter, MatchRecord,
-    MatchStatus, MoveRecord, PauseReason, PendingMove, Pruned, RatingPoint, RatingRecord,
-    Retention, SeatReport, StorageSize, Store, TournamentMatch, TournamentRecord, Transport,
-    now_ms,
+    AbortReason, BotHealth, BotRecord, Cancelled, Checkpoint, Creator, FaultRecord, Finish,
+    MatchFilter, MatchRecord, MatchStatus, MoveRecord, PauseReason, Pruned, RatingPoint,
+    RatingRecord, Retention, SeatReport, StorageSize, Store, TournamentMatch, TournamentRecord,
+    Transport, now_ms,
 };
 use crate::client::PreviousSecret;
-use crate::ratings::{self, Outcome, Rating, Side};
 use crate::seal::SealKey;
 use crate::wire::{Clock, HistoryMode};
 use anyhow::Context;
@@ -129,7 +128,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 12] = match self {
+        let files: [(i64, &'static str, &'static str); 13] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -185,6 +184,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/sqlite/0011_watchable.sql"),
+                ),
+                (
+                    12,
+                    "fair_competition",
+                    include_str!("../../migrations/sqlite/0012_fair_competition.sql"),
                 ),
                 (
                     15,
@@ -247,6 +251,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/postgres/0011_watchable.sql"),
+                ),
+                (
+                    12,
+                    "fair_competition",
+                    include_str!("../../migrations/postgres/0012_fair_competition.sql"),
                 ),
                 (
                     15,
@@ -327,6 +336,23 @@ macro_rules! columns {
 columns!(SqliteRow);
 columns!(PgRow);
 
+// Ratings per game id and table size: the statements that rate a match (`rate_sides!`), the
+// rebuild, the leaderboards and the history.
+#[macro_use]
+mod rated;
+
+/// Appended to the claim's condition: a queued tournament table is not claimed while another
+/// table of its deal that seats one of its bots is running, so no bot plays two tables of one
+/// deal at the same time (they hold the same cards); other deals' tables fill the slots
+/// meanwhile. A running match (resumed after its worker died) is exempt: it already started.
+const DEAL_FREE: &str = " AND (status = 'running' OR NOT EXISTS (SELECT 1 FROM tournament_matches mine \
+     JOIN tournament_matches other ON other.tournament_id = mine.tournament_id \
+     AND other.deal = mine.deal AND other.match_id <> mine.match_id \
+     JOIN matches om ON om.id = other.match_id AND om.status = 'running' \
+     JOIN match_seats os ON os.match_id = om.id \
+     JOIN match_seats ms ON ms.match_id = mine.match_id AND ms.bot_id = os.bot_id \
+     WHERE mine.match_id = matches.id))";
+
 /// The statements whose text depends on the dialect, built once at open.
 #[derive(Debug)]
 struct Statements {
@@ -343,7 +369,7 @@ impl Statements {
         let match_select = format!(
             "SELECT m.id, m.seq, m.moves_pruned, m.game, m.options, m.seed, m.seed_salt, m.deals, m.ranked, m.ladder, m.deadline_ms, \
              m.max_faults, m.clock_initial_ms, m.clock_increment_ms, m.pace_ms, m.status, m.result, m.error, m.abort_reason, m.created_at, m.started_at, m.finished_at, \
-             {} AS bots FROM matches m",
+             m.creator_kind, m.creator_bot, m.creator_key, {} AS bots FROM matches m",
             dialect.seat_bots()
         );
         let take = format!(
@@ -354,14 +380,14 @@ impl Statements {
             match_select,
             claim_next: format!(
                 "{take} WHERE id = (SELECT id FROM matches WHERE status IN ('queued', 'running') \
-                 AND (lease_until IS NULL OR lease_until < {now}) ORDER BY created_at, id LIMIT 1{}) \
+                 AND (lease_until IS NULL OR lease_until < {now}){DEAL_FREE} ORDER BY created_at, id LIMIT 1{}) \
                  RETURNING id",
                 dialect.skip_locked()
             )
             .into(),
             claim: format!(
                 "{take} WHERE id = (SELECT id FROM matches WHERE id = $3 AND status IN ('queued', 'running') \
-                 AND (lease_until IS NULL OR lease_until < {now} OR lease_owner = $1){}) RETURNING id",
+                 AND (lease_until IS NULL OR lease_until < {now} OR lease_owner = $1){DEAL_FREE}{}) RETURNING id",
                 dialect.skip_locked()
             )
             .into(),
@@ -439,8 +465,10 @@ pub struct Leadership {
 const LADDER_LOCK: i64 = 7262;
 /// The advisory lock key that serializes rating updates.
 const RATINGS_LOCK: i64 = 7261;
-/// The built-in bot whose rating a match of disqualified sides only loses to.
-const YARDSTICK_URL: &str = "builtin:random";
+/// The advisory lock key that serializes claims (PostgreSQL): a claim reads which tables of a
+/// deal are running (see [`DEAL_FREE`]), so two workers must not claim two tables of one deal
+/// at once, each before the other's claim commits.
+const CLAIM_LOCK: i64 = 7263;
 
 impl Leadership {
     /// True while this process still leads: its lock connection answers.
@@ -545,13 +573,12 @@ impl SqlStore {
                 .execute(pool)
                 .await?;
         }
-        Ok(SqlStore::assemble(
-            pool,
-            dialect,
-            pg_options,
-            lock,
-            sqlite_path,
-        ))
+        let store = SqlStore::assemble(pool, dialect, pg_options, lock, sqlite_path);
+        store
+            .rebuild_ratings()
+            .await
+            .context("rebuilding the ratings per table size")?;
+        Ok(store)
     }
 
     /// The store over an open pool.
@@ -634,6 +661,44 @@ pub fn is_postgres(database: &str) -> bool {
     database.starts_with("postgres:") || database.starts_with("postgresql:")
 }
 
+impl SqlStore {
+    /// Runs a claim statement (`$1` worker, `$2` lease, `$3` the match if named). PostgreSQL:
+    /// in a transaction holding [`CLAIM_LOCK`], so the claim sees every claim before it (the
+    /// rule of [`DEAL_FREE`] reads other rows than the one it takes). SQLite has one writer.
+    async fn claim_with(
+        &self,
+        sql: Arc<str>,
+        worker: &str,
+        lease: Duration,
+        id: Option<&str>,
+    ) -> anyhow::Result<Option<String>> {
+        macro_rules! claim {
+            ($executor:expr) => {{
+                let query = sqlx::query_scalar(AssertSqlSafe(sql))
+                    .bind(worker)
+                    .bind(millis(lease));
+                match id {
+                    Some(id) => query.bind(id).fetch_optional($executor).await?,
+                    None => query.fetch_optional($executor).await?,
+                }
+            }};
+        }
+        match &self.pool {
+            Pool::Sqlite(pool) => Ok(claim!(pool)),
+            Pool::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(CLAIM_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                let claimed: Option<String> = claim!(&mut *tx);
+                tx.commit().await?;
+                Ok(claimed)
+            }
+        }
+    }
+}
+
 /// Takes the process lock of a SQLite database: an exclusive lock on `<file>.lock`.
 fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
     let mut lock_path = path.as_os_str().to_owned();
@@ -695,6 +760,7 @@ fn bot_row(row: &impl Columns) -> anyhow::Result<BotRecord> {
         trial_match: row.opt_text("trial_match")?,
         created_at: row.int("created_at")?,
         history: HistoryMode::parse(&row.text("history_mode")?),
+        open_to_challenges: row.flag("open_to_challenges")?,
     })
 }
 
@@ -705,8 +771,9 @@ macro_rules! insert_match_rows {
         let dialect: Dialect = $dialect;
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
-             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $15, $10, $11, $12, $13, $14, {})",
+             max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, \
+             creator_kind, creator_bot, creator_key, seq) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $15, $10, $11, $12, $13, $14, $16, $17, $18, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -724,6 +791,9 @@ macro_rules! insert_match_rows {
         .bind(record.pace_ms as i64)
         .bind(&record.seed_salt)
         .bind(record.status.as_str())
+        .bind(record.creator.as_ref().map(|c| c.kind.as_str()))
+        .bind(record.creator.as_ref().and_then(|c| c.bot.clone()))
+        .bind(record.creator.as_ref().map(|c| c.key.clone()))
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
@@ -740,18 +810,6 @@ macro_rules! insert_match_rows {
             .await?;
         }
     }};
-}
-
-fn pending_row(row: &impl Columns) -> anyhow::Result<PendingMove> {
-    Ok(PendingMove {
-        match_id: row.text("match_id")?,
-        seat: usize::try_from(row.int("seat")?)?,
-        request_id: row.text("request_id")?,
-        bot_id: row.text("bot_id")?,
-        request: row.text("request")?,
-        created_at: row.int("created_at")?,
-        deadline_at: row.int("deadline_at")?,
-    })
 }
 
 fn tournament_row(row: &impl Columns) -> anyhow::Result<TournamentRecord> {
@@ -808,24 +866,11 @@ fn match_row(row: &impl Columns) -> anyhow::Result<MatchRecord> {
         created_at: row.int("created_at")?,
         started_at: row.opt_int("started_at")?,
         finished_at: row.opt_int("finished_at")?,
-    })
-}
-
-fn rating_row(row: &impl Columns) -> anyhow::Result<RatingRecord> {
-    Ok(RatingRecord {
-        bot_id: row.text("bot_id")?,
-        game: row.text("game")?,
-        rating: Rating {
-            mu: row.real("mu")?,
-            sigma: row.real("sigma")?,
-        },
-        played: row.int("played")? as u64,
-        wins: row.int("wins")? as u64,
-        draws: row.int("draws")? as u64,
-        losses: row.int("losses")? as u64,
-        faults: row.int("faults")? as u64,
-        last_match: row.opt_text("last_match")?,
-        updated_at: row.int("updated_at")?,
+        creator: Creator::from_columns(
+            row.opt_text("creator_kind")?.as_deref(),
+            row.opt_text("creator_bot")?,
+            row.opt_text("creator_key")?,
+        ),
     })
 }
 
@@ -870,8 +915,8 @@ impl Store for SqlStore {
         // meanwhile (one per URL).
         let inserted = on_pool!(&self.pool, p => sqlx::query(
             "INSERT INTO bots (id, name, url, games, author, version, token_hash, signing_secret, \
-             builtin, paused, failures, deleted, created_at, transport, history_mode) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13, $14) ON CONFLICT DO NOTHING",
+             builtin, paused, failures, deleted, created_at, transport, history_mode, open_to_challenges) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
         )
         .bind(&bot.id)
         .bind(&bot.name)
@@ -887,6 +932,7 @@ impl Store for SqlStore {
         .bind(bot.created_at)
         .bind(bot.transport.as_str())
         .bind(bot.history.as_str())
+        .bind(bot.open_to_challenges || bot.builtin)
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
@@ -897,7 +943,7 @@ impl Store for SqlStore {
         let updated = on_pool!(&self.pool, p => sqlx::query(
             "UPDATE bots SET name = $1, url = $2, games = $3, author = $4, version = $5, paused = $6, \
              failures = $7, failing_since = $8, retry_at = $9, pause_reason = $10, trial_match = $11, \
-             history_mode = $12 WHERE id = $13",
+             history_mode = $12, open_to_challenges = $14 WHERE id = $13",
         )
         .bind(&bot.name)
         .bind(&bot.url)
@@ -912,6 +958,7 @@ impl Store for SqlStore {
         .bind(&bot.trial_match)
         .bind(bot.history.as_str())
         .bind(&bot.id)
+        .bind(bot.open_to_challenges || bot.builtin)
         .execute(p)
         .await
         .map(|r| r.rows_affected()));
@@ -1028,7 +1075,8 @@ impl Store for SqlStore {
         limit: u32,
     ) -> anyhow::Result<Vec<FaultRecord>> {
         let sql = format!(
-            "SELECT f.match_seq, f.idx, f.match_id, f.seat, f.fault, f.at, m.status \
+            "SELECT f.match_seq, f.idx, f.match_id, f.seat, f.fault, f.at, m.status, \
+             m.creator_kind, m.creator_bot, m.creator_key \
              FROM bot_faults f JOIN matches m ON m.seq = f.match_seq WHERE f.bot_id = $1{} \
              ORDER BY f.at DESC, f.match_seq DESC, f.idx DESC LIMIT $2",
             older_than(before.is_some(), "AND", "f.at, f.match_seq, f.idx", 3)
@@ -1052,6 +1100,11 @@ impl Store for SqlStore {
                 fault: parse(&row.text("fault")?)?,
                 at: row.int("at")?,
                 match_ended: matches!(row.text("status")?.as_str(), "finished" | "aborted"),
+                creator: Creator::from_columns(
+                    row.opt_text("creator_kind")?.as_deref(),
+                    row.opt_text("creator_bot")?,
+                    row.opt_text("creator_key")?,
+                ),
             })
         })
         .collect()})
@@ -1151,25 +1204,16 @@ impl Store for SqlStore {
     }
 
     async fn claim_next(&self, worker: &str, lease: Duration) -> anyhow::Result<Option<String>> {
-        let sql = self.statements.claim_next.clone();
-        Ok(
-            on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
-            .bind(worker)
-            .bind(millis(lease))
-            .fetch_optional(p)
-            .await)?,
-        )
+        self.claim_with(self.statements.claim_next.clone(), worker, lease, None)
+            .await
     }
 
     async fn claim(&self, id: &str, worker: &str, lease: Duration) -> anyhow::Result<bool> {
         let sql = self.statements.claim.clone();
-        let claimed: Option<String> = on_pool!(&self.pool, p => sqlx::query_scalar(AssertSqlSafe(sql))
-            .bind(worker)
-            .bind(millis(lease))
-            .bind(id)
-            .fetch_optional(p)
-            .await)?;
-        Ok(claimed.is_some())
+        Ok(self
+            .claim_with(sql, worker, lease, Some(id))
+            .await?
+            .is_some())
     }
 
     async fn lease_holders(&self) -> anyhow::Result<Vec<(String, String)>> {
@@ -1253,7 +1297,8 @@ impl Store for SqlStore {
                 let mut query = sqlx::QueryBuilder::new(
                     "INSERT INTO matches (id, seq, game, options, seed, deals, ranked, ladder, \
                      deadline_ms, max_faults, status, result, error, created_at, started_at, \
-                     finished_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, prunable_since) ",
+                     finished_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, prunable_since, \
+                     creator_kind, creator_bot, creator_key) ",
                 );
                 let mut rows = Vec::with_capacity(chunk.len());
                 for ((record, _), seq) in chunk.iter().zip(seqs) {
@@ -1288,7 +1333,10 @@ impl Store for SqlStore {
                         .push_bind(record.clock.map(|c| c.increment_ms as i64))
                         .push_bind(record.pace_ms as i64)
                         .push_bind(&record.seed_salt)
-                        .push_bind(*prunable);
+                        .push_bind(*prunable)
+                        .push_bind(record.creator.as_ref().map(|c| c.kind.as_str()))
+                        .push_bind(record.creator.as_ref().and_then(|c| c.bot.clone()))
+                        .push_bind(record.creator.as_ref().map(|c| c.key.clone()));
                 });
                 query.build().execute(&mut *tx).await?;
                 let seats: Vec<(&MatchRecord, usize, &String)> = chunk
@@ -1498,118 +1546,106 @@ impl Store for SqlStore {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-                let game: String = sqlx::query_scalar("SELECT game FROM matches WHERE id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                let mut before = Vec::new();
-                for (bots, place) in sides {
-                    let mut members = Vec::new();
-                    for bot in bots {
-                        let row = sqlx::query(
-                            "SELECT mu, sigma FROM ratings WHERE bot_id = $1 AND game = $2",
-                        )
-                        .bind(bot)
-                        .bind(&game)
-                        .fetch_optional(&mut *tx)
-                        .await?;
-                        members.push(match row {
-                            Some(row) => Rating {
-                                mu: row.real("mu")?,
-                                sigma: row.real("sigma")?,
-                            },
-                            None => Rating::default(),
-                        });
-                    }
-                    before.push(Side {
-                        members,
-                        place: *place,
-                    });
-                }
-                // Disqualified sides lose to the game's `random` when no side played.
-                let yardstick = sqlx::query(
-                    "SELECT r.mu, r.sigma FROM ratings r JOIN bots b ON b.id = r.bot_id \
-                     WHERE b.builtin = TRUE AND b.url = $1 AND r.game = $2",
+                // Rated at its table size: a 2-player table's rating is not a 4-player one's.
+                let (game, players): (String, i64) = sqlx::query_as(
+                    "SELECT game, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = $1) \
+                     FROM matches WHERE id = $1",
                 )
-                .bind(YARDSTICK_URL)
-                .bind(&game)
-                .fetch_optional(&mut *tx)
-                .await?
-                .map(|row| -> anyhow::Result<Rating> {
-                    Ok(Rating {
-                        mu: row.real("mu")?,
-                        sigma: row.real("sigma")?,
-                    })
-                })
-                .transpose()?
-                .unwrap_or_default();
-                let after = ratings::update_forfeits(&before, &finish.forfeited, yardstick);
-                let places: Vec<usize> = sides.iter().map(|(_, place)| *place).collect();
-                let outcomes = ratings::outcomes(&places, &finish.forfeited);
-                for ((((bots, _), old), new), outcome) in
-                    sides.iter().zip(&before).zip(&after).zip(outcomes)
-                {
-                    let (win, draw, loss) = match outcome {
-                        Outcome::Win => (1i64, 0i64, 0i64),
-                        Outcome::Draw => (0, 1, 0),
-                        Outcome::Loss => (0, 0, 1),
-                    };
-                    for ((bot, old), new) in bots.iter().zip(&old.members).zip(new) {
-                        let faults = finish
-                            .faults
-                            .iter()
-                            .find(|(faulty, _)| faulty == bot)
-                            .map_or(0, |(_, n)| i64::from(*n));
-                        sqlx::query(
-                            "INSERT INTO ratings (bot_id, game, mu, sigma, played, last_match, updated_at, \
-                             wins, draws, losses, faults) \
-                             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, $10) ON CONFLICT (bot_id, game) DO UPDATE SET \
-                             mu = excluded.mu, sigma = excluded.sigma, played = ratings.played + 1, \
-                             last_match = excluded.last_match, updated_at = excluded.updated_at, \
-                             wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws, \
-                             losses = ratings.losses + excluded.losses, faults = ratings.faults + excluded.faults",
-                        )
-                        .bind(bot)
-                        .bind(&game)
-                        .bind(new.mu)
-                        .bind(new.sigma)
-                        .bind(id)
-                        .bind(now)
-                        .bind(win)
-                        .bind(draw)
-                        .bind(loss)
-                        .bind(faults)
-                        .execute(&mut *tx)
-                        .await?;
-                        sqlx::query(
-                            "INSERT INTO rating_history (match_id, bot_id, game, mu_before, sigma_before, \
-                             mu_after, sigma_after, at, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
-                             (SELECT version FROM bots WHERE id = $2))",
-                        )
-                        .bind(id)
-                        .bind(bot)
-                        .bind(&game)
-                        .bind(old.mu)
-                        .bind(old.sigma)
-                        .bind(new.mu)
-                        .bind(new.sigma)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+                let rated = rate_sides!(
+                    tx,
+                    id,
+                    &game,
+                    players,
+                    sides,
+                    &finish.forfeited,
+                    &finish.faults,
+                    now
+                );
+                for (bot, old, new) in rated {
+                    sqlx::query(
+                        "INSERT INTO rating_history (match_id, bot_id, game, players, mu_before, \
+                         sigma_before, mu_after, sigma_after, at, version) VALUES ($1, $2, $3, $4, $5, \
+                         $6, $7, $8, $9, (SELECT version FROM bots WHERE id = $2))",
+                    )
+                    .bind(id)
+                    .bind(&bot)
+                    .bind(&game)
+                    .bind(players)
+                    .bind(old.mu)
+                    .bind(old.sigma)
+                    .bind(new.mu)
+                    .bind(new.sigma)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
                 }
                 sqlx::query(
                     "INSERT INTO table_sizes (game, players, matches) VALUES ($1, $2, 1) \
                      ON CONFLICT (game, players) DO UPDATE SET matches = table_sizes.matches + 1",
                 )
                 .bind(&game)
-                .bind(finish.result.faults.len() as i64)
+                .bind(players)
                 .execute(&mut *tx)
                 .await?;
             }
             tx.commit().await?;
         });
         Ok(true)
+    }
+
+    async fn cancel_match(
+        &self,
+        id: &str,
+        detail: &str,
+        unmoved: &[usize],
+    ) -> anyhow::Result<Cancelled> {
+        let dialect = self.dialect;
+        let locked = format!(
+            "SELECT seq, status FROM matches WHERE id = $1{}",
+            dialect.lock_in_order()
+        );
+        on_pool!(&self.pool, p => {
+            // The match row first, locked (PostgreSQL; SQLite: the write lock): the move writer
+            // holds it while it commits a move, so the moves read next are all there are.
+            let mut tx = p.begin_with(dialect.begin_writing()).await?;
+            let Some(row) = sqlx::query(AssertSqlSafe(locked)).bind(id).fetch_optional(&mut *tx).await? else {
+                tx.rollback().await?;
+                return Ok(Cancelled::Over);
+            };
+            if !matches!(row.text("status")?.as_str(), "waiting" | "queued" | "running") {
+                tx.rollback().await?;
+                return Ok(Cancelled::Over);
+            }
+            let seq = row.int("seq")?;
+            for seat in unmoved {
+                let moved: Option<i64> = sqlx::query_scalar(
+                    "SELECT idx FROM match_moves WHERE match_seq = $1 AND seat = $2 LIMIT 1",
+                )
+                .bind(seq)
+                .bind(*seat as i64)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if moved.is_some() {
+                    tx.rollback().await?;
+                    return Ok(Cancelled::Underway);
+                }
+            }
+            sqlx::query(
+                "UPDATE matches SET status = 'aborted', error = $1, abort_reason = $2, finished_at = $3, \
+                 lease_until = NULL, prunable_since = CASE WHEN ranked THEN NULL ELSE $3 END WHERE id = $4",
+            )
+            .bind(detail)
+            .bind(AbortReason::Cancelled.as_str())
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Cancelled::Cancelled)
+        })
     }
 
     async fn abort_match(
@@ -1714,76 +1750,28 @@ impl Store for SqlStore {
         }
     }
 
-    async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>> {
-        on_pool!(&self.pool, p => sqlx::query(
-            "SELECT r.* FROM ratings r JOIN bots b ON b.id = r.bot_id \
-             WHERE r.game = $1 AND b.deleted = FALSE ORDER BY (r.mu - 3 * r.sigma) DESC, r.bot_id",
-        )
-        .bind(game)
-        .fetch_all(p)
-        .await?
-        .iter()
-        .map(rating_row)
-        .collect())
+    async fn leaderboard(&self, game: &str, players: usize) -> anyhow::Result<Vec<RatingRecord>> {
+        self.leaderboard_rows(game, players).await
     }
 
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>> {
-        on_pool!(&self.pool, p => sqlx::query("SELECT * FROM ratings WHERE bot_id = $1 ORDER BY game")
-            .bind(bot_id)
-            .fetch_all(p)
-            .await?
-            .iter()
-            .map(rating_row)
-            .collect())
+        self.rating_rows(Some(bot_id)).await
     }
 
     async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>> {
-        on_pool!(&self.pool, p => sqlx::query(
-            "SELECT r.* FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.deleted = FALSE \
-             ORDER BY r.bot_id, r.game",
-        )
-        .fetch_all(p)
-        .await?
-        .iter()
-        .map(rating_row)
-        .collect())
+        self.rating_rows(None).await
     }
 
     async fn rating_history(
         &self,
         bot_id: &str,
         game: &str,
+        players: Option<usize>,
         before: Option<(i64, String)>,
         limit: u32,
     ) -> anyhow::Result<Vec<RatingPoint>> {
-        let sql = format!(
-            "SELECT match_id, at, mu_after, sigma_after, version FROM rating_history \
-             WHERE bot_id = $1 AND game = $2{} ORDER BY at DESC, match_id DESC LIMIT $3",
-            older_than(before.is_some(), "AND", "at, match_id", 4)
-        );
-        on_pool!(&self.pool, p => {
-            let mut query = sqlx::query(AssertSqlSafe(sql.clone()))
-                .bind(bot_id)
-                .bind(game)
-                .bind(i64::from(limit));
-            if let Some((at, match_id)) = &before {
-                query = query.bind(*at).bind(match_id.clone());
-            }
-            query.fetch_all(p)
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(RatingPoint {
-                match_id: row.text("match_id")?,
-                at: row.int("at")?,
-                rating: Rating {
-                    mu: row.real("mu_after")?,
-                    sigma: row.real("sigma_after")?,
-                },
-                version: row.opt_text("version")?,
-            })
-        })
-        .collect()})
+        self.rating_history_rows(bot_id, game, players, before, limit)
+            .await
     }
 
     async fn rating_history_count(&self, match_id: &str) -> anyhow::Result<u64> {
@@ -1917,171 +1905,16 @@ impl Store for SqlStore {
             .transpose())
     }
 
-    async fn put_pending(&self, pending: &PendingMove) -> anyhow::Result<()> {
-        if let Some(memory) = &self.pending {
-            memory.put(pending);
-            return Ok(());
-        }
-        on_pool!(&self.pool, p => sqlx::query(
-            "INSERT INTO pending_moves (match_id, seat, request_id, bot_id, request, created_at, \
-             deadline_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (match_id, seat) DO UPDATE \
-             SET request_id = $3, bot_id = $4, request = $5, created_at = $6, deadline_at = $7",
+    async fn set_bot_token(&self, id: &str, token_hash: &str) -> anyhow::Result<bool> {
+        let updated = on_pool!(&self.pool, p => sqlx::query(
+            "UPDATE bots SET token_hash = $1 WHERE id = $2 AND deleted = FALSE AND builtin = FALSE",
         )
-            .bind(&pending.match_id)
-            .bind(pending.seat as i64)
-            .bind(&pending.request_id)
-            .bind(&pending.bot_id)
-            .bind(&pending.request)
-            .bind(pending.created_at)
-            .bind(pending.deadline_at)
+            .bind(token_hash)
+            .bind(id)
             .execute(p)
             .await
             .map(|r| r.rows_affected()))?;
-        Ok(())
-    }
-
-    async fn take_pending(
-        &self,
-        match_id: &str,
-        seat: usize,
-        request_id: Option<&str>,
-    ) -> anyhow::Result<Option<PendingMove>> {
-        if let Some(memory) = &self.pending {
-            return Ok(memory.take(match_id, seat, request_id));
-        }
-        on_pool!(&self.pool, p => sqlx::query(
-            "DELETE FROM pending_moves WHERE match_id = $1 AND seat = $2 \
-             AND (CAST($3 AS TEXT) IS NULL OR request_id = $3) RETURNING *",
-        )
-            .bind(match_id)
-            .bind(seat as i64)
-            .bind(request_id)
-            .fetch_optional(p)
-            .await?
-            .as_ref()
-            .map(pending_row)
-            .transpose())
-    }
-
-    async fn take_bot_pending(
-        &self,
-        match_id: &str,
-        bot_id: &str,
-        request_id: &str,
-    ) -> anyhow::Result<Option<PendingMove>> {
-        if let Some(memory) = &self.pending {
-            return Ok(memory.take_bot(match_id, bot_id, request_id));
-        }
-        on_pool!(&self.pool, p => sqlx::query(
-            "DELETE FROM pending_moves WHERE match_id = $1 AND bot_id = $2 AND request_id = $3 \
-             RETURNING *",
-        )
-            .bind(match_id)
-            .bind(bot_id)
-            .bind(request_id)
-            .fetch_optional(p)
-            .await?
-            .as_ref()
-            .map(pending_row)
-            .transpose())
-    }
-
-    async fn pending_moves(
-        &self,
-        match_id: Option<&str>,
-        bot_id: Option<&str>,
-    ) -> anyhow::Result<Vec<PendingMove>> {
-        if let Some(memory) = &self.pending {
-            return Ok(memory.list(match_id, bot_id));
-        }
-        on_pool!(&self.pool, p => sqlx::query(
-            "SELECT * FROM pending_moves WHERE (CAST($1 AS TEXT) IS NULL OR match_id = $1) \
-             AND (CAST($2 AS TEXT) IS NULL OR bot_id = $2) ORDER BY created_at, match_id, seat",
-        )
-            .bind(match_id)
-            .bind(bot_id)
-            .fetch_all(p)
-            .await?
-            .iter()
-            .map(pending_row)
-            .collect())
-    }
-
-    async fn clear_pending(&self, match_id: &str) -> anyhow::Result<()> {
-        if let Some(memory) = &self.pending {
-            memory.clear(match_id);
-            return Ok(());
-        }
-        on_pool!(&self.pool, p => sqlx::query("DELETE FROM pending_moves WHERE match_id = $1")
-            .bind(match_id)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected()))?;
-        Ok(())
-    }
-
-    async fn set_connection(
-        &self,
-        bot_id: &str,
-        connection_id: &str,
-        ttl: Duration,
-    ) -> anyhow::Result<()> {
-        let now = self.dialect.now_ms();
-        let sql = format!(
-            "INSERT INTO bot_connections (bot_id, connection_id, connected_at, until) \
-             VALUES ($1, $2, {now}, {now} + $3) ON CONFLICT (bot_id) DO UPDATE \
-             SET connection_id = $2, connected_at = {now}, until = {now} + $3"
-        );
-        on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
-            .bind(bot_id)
-            .bind(connection_id)
-            .bind(millis(ttl))
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected()))?;
-        Ok(())
-    }
-
-    async fn renew_connection(
-        &self,
-        bot_id: &str,
-        connection_id: &str,
-        ttl: Duration,
-    ) -> anyhow::Result<bool> {
-        let sql = format!(
-            "UPDATE bot_connections SET until = {} + $3 WHERE bot_id = $1 AND connection_id = $2",
-            self.dialect.now_ms()
-        );
-        let renewed = on_pool!(&self.pool, p => sqlx::query(AssertSqlSafe(sql))
-            .bind(bot_id)
-            .bind(connection_id)
-            .bind(millis(ttl))
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected()))?;
-        Ok(renewed > 0)
-    }
-
-    async fn end_connection(&self, bot_id: &str, connection_id: &str) -> anyhow::Result<()> {
-        on_pool!(&self.pool, p => sqlx::query(
-            "DELETE FROM bot_connections WHERE bot_id = $1 AND connection_id = $2",
-        )
-            .bind(bot_id)
-            .bind(connection_id)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected()))?;
-        Ok(())
-    }
-
-    async fn connected_bots(&self) -> anyhow::Result<HashSet<String>> {
-        let sql = format!(
-            "SELECT bot_id FROM bot_connections WHERE until > {}",
-            self.dialect.now_ms()
-        );
-        let ids: Vec<String> = on_pool!(&self.pool, p =>
-            sqlx::query_scalar(AssertSqlSafe(sql)).fetch_all(p).await?);
-        Ok(ids.into_iter().collect())
+        Ok(updated > 0)
     }
 
     async fn embargoed(&self, match_ids: &[&str]) -> anyhow::Result<HashSet<String>> {
@@ -2112,3 +1945,6 @@ impl Store for SqlStore {
 mod tables;
 mod upkeep;
 pub use upkeep::seal_key_fingerprint;
+
+// The pending moves of seats answered from outside, and who is connected.
+mod outside;

@@ -161,7 +161,7 @@ async fn well_behaved_bots_play_a_clean_ranked_match_that_moves_ratings() {
             .iter()
             .all(|m| m.fault.is_none() && m.comment.as_deref() == Some("first legal"))
     );
-    let board = arena.leaderboard(&game).await.expect("board");
+    let board = arena.leaderboard(&game, None).await.expect("board");
     assert_eq!(board.entries.len(), 2);
     assert!(
         board

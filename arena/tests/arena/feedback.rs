@@ -50,7 +50,8 @@ impl Api {
         let (status, registered) = self
             .post(
                 "/v1/bots",
-                &json!({"name": format!("fake {}", bot.url), "url": bot.url, "games": [game]}),
+                // Open: the tests seat it without its owner's token.
+                &json!({"name": format!("fake {}", bot.url), "url": bot.url, "games": [game], "open_to_challenges": true}),
             )
             .await;
         assert_eq!(status, 201, "{registered}");
@@ -503,6 +504,7 @@ async fn lists_page_by_cursor_and_ndjson_streams_every_match_of_a_bot() {
                 created_at: created_at + (i as i64) / 3,
                 started_at: None,
                 finished_at: Some(created_at),
+                creator: None,
             };
             (record, Vec::new())
         })

@@ -66,7 +66,8 @@ async fn a_delta_bot_gets_the_moves_since_its_last_request_and_rebuilds_the_hist
     let full = spawn_bot(Behavior::Good).await;
     let mut ids = Vec::new();
     for (bot, name, history) in [(&delta, "delta", Some("delta")), (&full, "full", None)] {
-        let mut body = json!({"name": name, "url": bot.url, "games": [game]});
+        let mut body =
+            json!({"name": name, "url": bot.url, "games": [game], "open_to_challenges": true});
         if let Some(history) = history {
             body["history"] = json!(history);
         }

@@ -5,15 +5,20 @@
 mod support;
 
 mod bot_faults;
+mod cancels;
+mod consent;
+mod controls;
 mod fair_deals;
 mod fairness;
 mod feedback;
+mod grace;
 mod history;
 mod module_graph;
 mod operations;
 mod play;
 mod protocol;
 mod ratings;
+mod ratings_by_size;
 mod restart;
 mod routes;
 mod safety;

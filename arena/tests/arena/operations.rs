@@ -70,7 +70,7 @@ async fn bot_names_are_unique_and_matches_name_bots_by_name_or_id() {
     let base = spawn_app(&arena).await;
     let http = reqwest::Client::new();
     let bot = spawn_bot(Behavior::Good).await;
-    let body = |name: &str| json!({"name": name, "url": bot.url, "games": [game]});
+    let body = |name: &str| json!({"name": name, "url": bot.url, "games": [game], "open_to_challenges": true});
 
     let (status, _, alpha) = send(http.post(format!("{base}/v1/bots")).json(&body("alpha"))).await;
     assert_eq!(status, 201, "{alpha}");
@@ -424,7 +424,15 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
     assert_eq!(header("ratelimit-remaining"), 0);
     assert!((1..=60).contains(&header("ratelimit-reset")));
     // The three built-in bots and the three allowed registrations.
-    assert_eq!(arena.list_bots().await.expect("bots").bots.len(), 6);
+    assert_eq!(
+        arena
+            .list_bots(Default::default())
+            .await
+            .expect("bots")
+            .bots
+            .len(),
+        6
+    );
 
     let create = json!({"game": game, "bots": ["random", "heuristic"]});
     for _ in 0..2 {
@@ -465,7 +473,7 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         .await
         .expect("finish");
     assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
-    let board = arena.leaderboard(&game).await.expect("board");
+    let board = arena.leaderboard(&game, None).await.expect("board");
     let entry = |id: &str| {
         board
             .entries

@@ -85,8 +85,9 @@ async fn bots_matches_and_leaderboards_over_http() {
     let game = two_player_game();
     let (status, registered) = send(
         &http,
-        http.post(format!("{base}/v1/bots"))
-            .json(&json!({"name": "good", "url": good.url, "games": [game]})),
+        http.post(format!("{base}/v1/bots")).json(
+            &json!({"name": "good", "url": good.url, "games": [game], "open_to_challenges": true}),
+        ),
     )
     .await;
     assert_eq!(status, 201, "{registered}");
@@ -99,7 +100,7 @@ async fn bots_matches_and_leaderboards_over_http() {
     let (_, failing_reg) = send(
         &http,
         http.post(format!("{base}/v1/bots"))
-            .json(&json!({"name": "failing", "url": failing.url, "games": [game]})),
+            .json(&json!({"name": "failing", "url": failing.url, "games": [game], "open_to_challenges": true})),
     )
     .await;
     let failing_id = failing_reg["id"].as_str().expect("id").to_string();
@@ -259,7 +260,15 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
     arena.register_builtins().await.expect("builtins");
     // Registering again finds the same bots.
     assert_eq!(arena.register_builtins().await.expect("again").len(), 3);
-    assert_eq!(arena.list_bots().await.expect("bots").bots.len(), 3);
+    assert_eq!(
+        arena
+            .list_bots(Default::default())
+            .await
+            .expect("bots")
+            .bots
+            .len(),
+        3
+    );
     let scheduled = arena::ladder::round(&arena).await.expect("round");
     assert!(!scheduled.is_empty());
     // One match per game id at once, 4 at a time: a bound for a loaded machine, not a speed test.
@@ -271,6 +280,6 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
         assert!(record.ranked && record.ladder);
     }
     // `ismcts` plays only the matches that name it: the ladder leaves it out.
-    let board = arena.leaderboard(&game).await.expect("board");
+    let board = arena.leaderboard(&game, None).await.expect("board");
     assert_eq!(board.entries.len(), 2);
 }

@@ -22,6 +22,7 @@ async fn refusal(arena: &Arena, url: &str) -> (u16, String, String) {
             games: vec!["any".into()],
             transport: Default::default(),
             history: Default::default(),
+            open_to_challenges: false,
         })
         .await
         .expect_err(url);

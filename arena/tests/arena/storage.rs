@@ -312,7 +312,7 @@ async fn ranked_moves_between_built_in_bots_are_pruned_after_their_own_retention
         .expect("create")
         .id;
     finished(&arena, &with_registered).await;
-    let ratings_before = arena.store().leaderboard(&game).await.expect("ratings");
+    let ratings_before = arena.store().leaderboard(&game, 2).await.expect("ratings");
 
     // The unranked rule leaves ranked matches alone.
     let unranked = arena
@@ -334,7 +334,7 @@ async fn ranked_moves_between_built_in_bots_are_pruned_after_their_own_retention
     let kept = arena.get_match(&with_registered).await.expect("view");
     assert!(!kept.moves_pruned && !kept.moves.is_empty());
     assert_eq!(
-        arena.store().leaderboard(&game).await.expect("ratings"),
+        arena.store().leaderboard(&game, 2).await.expect("ratings"),
         ratings_before,
         "ratings stay"
     );

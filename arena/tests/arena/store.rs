@@ -49,6 +49,7 @@ fn bot(id: &str) -> BotRecord {
         trial_match: None,
         created_at: now_ms(),
         history: Default::default(),
+        open_to_challenges: false,
     }
 }
 
@@ -130,6 +131,7 @@ async fn contract(store: &dyn Store) {
         created_at: now_ms(),
         started_at: None,
         finished_at: None,
+        creator: Some(arena::store::Creator::owner(&a)),
     };
     store.insert_match(&record).await.expect("insert match");
     let stored = store
@@ -328,7 +330,7 @@ async fn contract(store: &dyn Store) {
     );
     // The rating after the match, with the version the bot reported then.
     let history = store
-        .rating_history(&a, &game, None, 10)
+        .rating_history(&a, &game, None, None, 10)
         .await
         .expect("rating history");
     assert_eq!(history.len(), 1);
@@ -338,12 +340,18 @@ async fn contract(store: &dyn Store) {
     );
     assert!(
         store
-            .rating_history(&a, &game, Some((history[0].at, record.id.clone())), 10)
+            .rating_history(
+                &a,
+                &game,
+                None,
+                Some((history[0].at, record.id.clone())),
+                10
+            )
             .await
             .expect("the next page")
             .is_empty()
     );
-    let board = store.leaderboard(&game).await.expect("board");
+    let board = store.leaderboard(&game, 2).await.expect("board");
     assert_eq!(board[0].rating, history[0].rating);
     assert_eq!(
         board.iter().map(|r| r.bot_id.clone()).collect::<Vec<_>>(),
@@ -372,7 +380,7 @@ async fn contract(store: &dyn Store) {
     store.delete_bot(&a).await.expect("delete");
     assert!(store.bot(&a).await.expect("get").is_none());
     assert!(store.bot_any(&a).await.expect("get").is_some());
-    assert_eq!(store.leaderboard(&game).await.expect("board").len(), 1);
+    assert_eq!(store.leaderboard(&game, 2).await.expect("board").len(), 1);
     leases(store, &b, &game).await;
 }
 
@@ -407,6 +415,7 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         created_at: 0,
         started_at: None,
         finished_at: None,
+        creator: None,
     };
     store.insert_match(&record).await.expect("insert");
     let seq = store

@@ -1,8 +1,9 @@
 //! Stream bots over real HTTP: a bot that connects out (`GET /v1/bot/stream`) plays whole
 //! matches against URL bots, answers by `POST /v1/bot/matches/{id}/move` (204, 409
-//! `stale_request`, 422 `illegal_action` charged as a fault), gets its pending move again when it
-//! reconnects, is replaced by a second connection, and is scheduled by the ladder only while
-//! connected.
+//! `stale_request`, 422 `illegal_action` charged as a fault), gets its pending move again (with
+//! the time it has left) when it reconnects, has one connection (a second is 409
+//! `already_connected` unless it replaces the first), and is scheduled by the ladder only while
+//! connected. (Outages and the reconnect grace: grace.rs.)
 
 use crate::support::{Behavior, register, spawn_app, spawn_arena, spawn_bot, two_player_game};
 use serde_json::{Value, json};
@@ -10,19 +11,28 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// How long a test waits for one line before it fails.
-const LINE_WAIT: Duration = Duration::from_secs(20);
+pub(crate) const LINE_WAIT: Duration = Duration::from_secs(20);
 
 /// A stream connection read line by line (empty keep-alive lines skipped); `None` once the
 /// server ended it.
-struct Stream {
+pub(crate) struct Stream {
     lines: mpsc::Receiver<Value>,
 }
 
 impl Stream {
-    async fn connect(base: &str, token: &str) -> (u16, Option<String>, Stream) {
+    pub(crate) async fn connect(base: &str, token: &str) -> (u16, Option<String>, Stream) {
+        Stream::connect_to(base, token, "").await
+    }
+
+    /// Connects with a query (`?replace=true`).
+    pub(crate) async fn connect_to(
+        base: &str,
+        token: &str,
+        query: &str,
+    ) -> (u16, Option<String>, Stream) {
         arena::client::install_crypto_provider();
         let response = reqwest::Client::new()
-            .get(format!("{base}/v1/bot/stream"))
+            .get(format!("{base}/v1/bot/stream{query}"))
             .bearer_auth(token)
             .send()
             .await
@@ -37,14 +47,14 @@ impl Stream {
         (status, content_type, Stream { lines })
     }
 
-    async fn next(&mut self) -> Option<Value> {
+    pub(crate) async fn next(&mut self) -> Option<Value> {
         tokio::time::timeout(LINE_WAIT, self.lines.recv())
             .await
             .expect("a line in time")
     }
 
     /// The next line of `kind`, skipping the others.
-    async fn next_of(&mut self, kind: &str) -> Value {
+    pub(crate) async fn next_of(&mut self, kind: &str) -> Value {
         loop {
             let line = self.next().await.expect("the stream is open");
             if line["type"] == kind {
@@ -54,7 +64,12 @@ impl Stream {
     }
 }
 
-async fn post(base: &str, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+pub(crate) async fn post(
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> (u16, Value) {
     let mut request = reqwest::Client::new()
         .post(format!("{base}{path}"))
         .json(body);
@@ -67,7 +82,7 @@ async fn post(base: &str, path: &str, token: Option<&str>, body: &Value) -> (u16
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn get(base: &str, path: &str) -> Value {
+pub(crate) async fn get(base: &str, path: &str) -> Value {
     reqwest::get(format!("{base}{path}"))
         .await
         .expect("get")
@@ -77,7 +92,7 @@ async fn get(base: &str, path: &str) -> Value {
 }
 
 /// Registers a stream bot over HTTP; returns (id, token).
-async fn register_stream_bot(base: &str, name: &str, game: &str) -> (String, String) {
+pub(crate) async fn register_stream_bot(base: &str, name: &str, game: &str) -> (String, String) {
     let (status, body) = post(
         base,
         "/v1/bots",
@@ -94,7 +109,7 @@ async fn register_stream_bot(base: &str, name: &str, game: &str) -> (String, Str
     )
 }
 
-async fn answer(base: &str, token: &str, line: &Value, action: &Value) -> (u16, Value) {
+pub(crate) async fn answer(base: &str, token: &str, line: &Value, action: &Value) -> (u16, Value) {
     post(
         base,
         &format!(
@@ -108,7 +123,7 @@ async fn answer(base: &str, token: &str, line: &Value, action: &Value) -> (u16, 
 }
 
 /// Answers every `move` line with its first legal action until `match_end`; returns the end.
-async fn play_to_the_end(base: &str, token: &str, stream: &mut Stream) -> Value {
+pub(crate) async fn play_to_the_end(base: &str, token: &str, stream: &mut Stream) -> Value {
     loop {
         let line = stream.next().await.expect("the stream is open");
         match line["type"].as_str() {
@@ -122,7 +137,7 @@ async fn play_to_the_end(base: &str, token: &str, stream: &mut Stream) -> Value 
     }
 }
 
-async fn wait_finished(base: &str, match_id: &str) -> Value {
+pub(crate) async fn wait_finished(base: &str, match_id: &str) -> Value {
     for _ in 0..200 {
         let shown = get(base, &format!("/v1/matches/{match_id}")).await;
         if shown["status"] == "finished" || shown["status"] == "aborted" {
@@ -152,7 +167,7 @@ async fn a_stream_bot_plays_a_whole_match_against_a_url_bot() {
     let (status, created) = post(
         &base,
         "/v1/matches",
-        None,
+        Some(&token),
         &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 5000, "seed": 7}),
     )
     .await;
@@ -220,7 +235,7 @@ async fn an_illegal_answer_is_422_and_a_fault() {
     let (_, created) = post(
         &base,
         "/v1/matches",
-        None,
+        Some(&token),
         &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 5000, "seed": 3}),
     )
     .await;
@@ -270,17 +285,32 @@ async fn a_reconnecting_bot_gets_its_pending_move_and_replaces_its_first_connect
     let (_, created) = post(
         &base,
         "/v1/matches",
-        None,
+        Some(&token),
         &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 10000, "seed": 5}),
     )
     .await;
     let match_id = created["id"].as_str().expect("id").to_string();
     let pending = first.next_of("move").await;
 
-    // A second connection: the pending move at once, and the first connection ends.
-    let (_, _, mut second) = Stream::connect(&base, &token).await;
+    // A second connection is refused while the first is open (it would take its moves)...
+    let (status, _, _) = Stream::connect(&base, &token).await;
+    assert_eq!(status, 409, "already_connected");
+    // ...unless it replaces it: the pending move at once, and the first connection ends.
+    let (status, _, mut second) = Stream::connect_to(&base, &token, "?replace=true").await;
+    assert_eq!(status, 200);
     let again = second.next_of("move").await;
-    assert_eq!(again, pending, "the same request, whole");
+    // The same request, whole, with the time it has left.
+    let left = |line: &Value| line["deadline_ms"].as_u64().expect("deadline_ms");
+    assert!(
+        left(&again) <= left(&pending) && left(&again) > 0,
+        "{again}"
+    );
+    let without_time = |line: &Value| {
+        let mut line = line.clone();
+        line.as_object_mut().expect("a line").remove("deadline_ms");
+        line
+    };
+    assert_eq!(without_time(&again), without_time(&pending));
     loop {
         match first.next().await {
             None => break,
@@ -348,7 +378,7 @@ async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
     let (status, created) = post(
         &base,
         "/v1/matches",
-        None,
+        Some(&token),
         &json!({"game": game, "bots": [stream_id, url_id], "deadline_ms": 10000, "seed": 11}),
     )
     .await;
@@ -375,7 +405,7 @@ async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
     };
 
     // Connected again before answering: the same request, with the whole history.
-    let (_, _, mut second) = Stream::connect(&base, &token).await;
+    let (_, _, mut second) = Stream::connect_to(&base, &token, "?replace=true").await;
     let again = second.next_of("move").await;
     assert_eq!(again["request_id"], pending["request_id"]);
     assert_eq!(again["history_from"], 0);
@@ -394,17 +424,11 @@ async fn stream_lines_carry_the_delta_and_a_reconnection_the_whole_history() {
     assert!(view["options"].is_object(), "{again}");
     view.as_object_mut().expect("view").remove("options");
     assert_eq!(view, pending["view"]);
-    for field in [
-        "type",
-        "match_id",
-        "match",
-        "seat",
-        "legal_actions",
-        "deadline_ms",
-        "info",
-    ] {
+    for field in ["type", "match_id", "match", "seat", "legal_actions", "info"] {
         assert_eq!(again[field], pending[field], "{field}");
     }
+    // With the time it has left.
+    assert!(again["deadline_ms"].as_u64() <= pending["deadline_ms"].as_u64());
     let (status, body) = answer(&base, &token, &again, &again["legal_actions"][0]).await;
     assert_eq!(status, 204, "{body}");
     play_to_the_end(&base, &token, &mut second).await;

@@ -358,11 +358,31 @@ pub async fn register_with_history(
             games: vec![game.to_string()],
             transport: Default::default(),
             history,
+            // Open: the tests seat the fake bots in matches without their owner's token.
+            open_to_challenges: true,
         })
         .await
         .expect("register");
     *bot.seen.secret.lock().expect("lock") = registered.signing_secret.clone();
     registered.id
+}
+
+/// Registers a fake bot as its owner would: closed to challenges (only its owner's token, the
+/// admin or the ladder seat it). Returns its id and owner token.
+pub async fn register_owned(arena: &Arena, bot: &FakeBot, game: &str) -> (String, String) {
+    let registered = arena
+        .register_bot(arena::dto::RegisterBot {
+            name: format!("owned {}", bot.url),
+            url: bot.url.clone(),
+            games: vec![game.to_string()],
+            transport: Default::default(),
+            history: Default::default(),
+            open_to_challenges: false,
+        })
+        .await
+        .expect("register");
+    *bot.seen.secret.lock().expect("lock") = registered.signing_secret.clone();
+    (registered.id, registered.token)
 }
 
 /// Serves the arena's routes on 127.0.0.1:0; returns the base URL.
@@ -378,6 +398,9 @@ pub async fn spawn_app(arena: &Arena) -> String {
             .into_app()
     })
     .workers(1)
+    // As `cardroom serve`: a client that closes its side is gone at once (a stream bot's
+    // connection ends, its seats start their reconnect grace).
+    .h1_allow_half_closed(false)
     .bind("127.0.0.1:0")
     .expect("bind");
     let addr = server.addrs()[0];

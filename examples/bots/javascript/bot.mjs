@@ -250,9 +250,11 @@ class TokenRefused extends Error {}
 /**
  * Stream mode: connects out to the arena (GET /v1/bot/stream, bearer token) and answers every
  * `move` line with POST /v1/bot/matches/{match_id}/move {request_id, action}. After a drop it
- * connects again with a growing pause; the arena then sends the pending moves of the bot's
- * running matches at once (a second connection replaces the first). Returns when `signal` aborts;
- * throws when the arena refuses the token.
+ * connects again with a growing pause, replacing the dropped connection (`?replace=true`: the
+ * arena may not have seen it end); the arena then sends the pending moves of the bot's running
+ * matches at once, each with the time it has left. A first connection does not replace: 409
+ * `already_connected` (another process of the bot is connected) stops it. Returns when `signal`
+ * aborts; throws when the arena refuses the token or the bot is connected elsewhere.
  * `search` ({api, playouts}) plays by rollouts.
  * @param {{arena: string, token: string, log?: (line: string) => void, signal?: AbortSignal, search?: {api: string, playouts?: number}}} options
  */
@@ -280,14 +282,20 @@ export async function connect({ arena, token, log = console.error, signal, searc
     }
   };
   let pause = RECONNECT_MS.first;
+  let query = "";
   while (!signal?.aborted) {
     try {
-      const response = await fetch(`${base}/v1/bot/stream`, {
+      const response = await fetch(`${base}/v1/bot/stream${query}`, {
         headers: { authorization, accept: "application/x-ndjson" },
         signal,
       });
+      // Every later connection replaces the one that dropped.
+      query = "?replace=true";
       if (response.status === 401 || response.status === 403) {
         throw new TokenRefused(`the arena refused the token: HTTP ${response.status} ${await response.text()}`);
+      }
+      if (response.status === 409) {
+        throw new TokenRefused(`another process of this bot is connected (stop it first): HTTP 409 ${await response.text()}`);
       }
       if (!response.ok) throw new Error(`HTTP ${response.status} ${await response.text()}`);
       // On stdout, as the URL mode's "listening on" line: scripts wait for it.

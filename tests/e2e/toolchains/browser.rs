@@ -104,7 +104,7 @@ async fn the_pages_work_in_a_real_browser() {
     let registered = server
         .post(
             "/v1/bots",
-            &json!({"name": "failing", "url": failing, "games": ["twenty_two"]}),
+            &json!({"name": "failing", "url": failing, "games": ["twenty_two"], "open_to_challenges": true}),
         )
         .await;
     let failing_bot = registered["id"].as_str().expect("id").to_string();

@@ -67,14 +67,24 @@ async function leaderboards() {
 async function leaderboard() {
   const target = document.getElementById('board');
   const game = encodeURIComponent(arg);
-  const board = await api(`/v1/leaderboards/${game}`);
+  // Each table size has its own ratings: `?players=N` picks the board (default: the size with
+  // the most ranked matches, as the API chooses).
+  const players = new URLSearchParams(location.search).get('players');
+  const board = await api(`/v1/leaderboards/${game}${players ? `?players=${encodeURIComponent(players)}` : ''}`);
   if (!board.ok) { target.replaceChildren(errorBox(problemText(board))); return; }
   const entries = board.body.entries;
+  const shown = board.body.players;
+  const sizes = [...new Set([...Object.keys(board.body.table_sizes).map(Number), shown])].sort((a, b) => a - b);
+  const sizeSwitch = el('nav', { id: 'board-sizes', 'aria-label': 'Table size' }, 'Table size: ',
+    sizes.map((n, i) => [i ? ' · ' : '', n === shown
+      ? el('strong', { 'aria-current': 'page' }, `${n} players`)
+      : el('a', { href: `/leaderboard/${game}?players=${n}` }, `${n} players`),
+    ` (${board.body.table_sizes[String(n)] ?? 0} ranked)`]));
   if (entries.length === 0) {
-    target.replaceChildren(el('p', {}, 'No rated bot yet: ranked matches of this game fill the board.'));
+    target.replaceChildren(sizeSwitch, el('p', {}, `No rated bot at ${shown} players yet: ranked matches of this game fill the board.`));
   } else {
-    target.replaceChildren(el('table', { id: 'leaderboard-table' },
-      el('caption', { class: 'muted' }, `Updated ${new Date().toLocaleTimeString()}`),
+    target.replaceChildren(sizeSwitch, el('table', { id: 'leaderboard-table' },
+      el('caption', { class: 'muted' }, `${shown} players · updated ${new Date().toLocaleTimeString()}`),
       el('thead', {}, el('tr', {}, ['Rank', 'Bot', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games', 'Wins', 'Draws', 'Losses', 'Faults', 'Last played']
         .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 9 ? 'num' : undefined }, h)))),
       el('tbody', {}, entries.map(e => {
@@ -141,13 +151,16 @@ async function bot() {
         el('dt', {}, 'author'), el('dd', {}, b.author),
         el('dt', {}, 'version'), el('dd', {}, b.version),
         el('dt', {}, 'built in'), el('dd', {}, b.builtin ? 'yes' : 'no'),
-        el('dt', {}, 'paused'), el('dd', {}, b.paused ? 'yes (after repeated failures)' : 'no'),
+        el('dt', {}, 'paused'), el('dd', {}, !b.paused ? 'no' : b.pause_reason === 'moderated' ? 'yes (by the admin)' : 'yes (after repeated failures)'),
+        el('dt', {}, 'open to challenges'), el('dd', {}, b.open_to_challenges ? 'yes: anyone may seat it' : 'no: its owner, the admin and the ladder seat it'),
+        b.connected === undefined ? null : [el('dt', {}, 'connected'), el('dd', {}, b.connected ? 'yes' : 'no')],
         el('dt', {}, 'registered'), el('dd', {}, date(b.created_at)),
         el('dt', {}, 'games'), el('dd', {}, b.games.join(', ')))),
     el('h2', {}, 'Ratings'),
     b.ratings.length === 0 ? el('p', { class: 'muted' }, 'No ranked match yet.') :
-      el('table', {}, el('thead', {}, el('tr', {}, ['Game', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games'].map(h => el('th', { scope: 'col' }, h)))),
-        el('tbody', {}, b.ratings.map(r => el('tr', {}, el('td', {}, el('a', { href: `/leaderboard/${encodeURIComponent(r.game)}` }, r.game)),
+      el('table', {}, el('thead', {}, el('tr', {}, ['Game', 'Players', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games'].map(h => el('th', { scope: 'col' }, h)))),
+        el('tbody', {}, b.ratings.map(r => el('tr', {}, el('td', {}, el('a', { href: `/leaderboard/${encodeURIComponent(r.game)}?players=${r.players}` }, r.game)),
+          el('td', { class: 'num' }, String(r.players)),
           el('td', { class: 'num' }, fixed(r.display)), el('td', { class: 'num' }, fixed(r.mu)), el('td', { class: 'num' }, fixed(r.sigma)), el('td', { class: 'num' }, String(r.played)))))),
     history,
     el('h2', {}, 'Move latency'),
@@ -160,26 +173,27 @@ async function bot() {
   await Promise.all([ratingHistory(history, b), faultList(faults, b)]);
 }
 
-/** The rating history of one of the bot's games at a time, as a chart and a table. */
+/** The rating history of one of the bot's games and table sizes at a time, as a chart and a table. */
 async function ratingHistory(target, b) {
   if (b.ratings.length === 0) return;
-  const games = b.ratings.map(r => r.game);
-  const select = el('select', { id: 'history-game' }, games.map(g => el('option', { value: g }, g)));
+  // One rating per game and table size: one curve each.
+  const boards = b.ratings.map(r => ({ value: `${r.game}:${r.players}`, label: `${r.game}, ${r.players} players` }));
+  const select = el('select', { id: 'history-game' }, boards.map(o => el('option', { value: o.value }, o.label)));
   const chart = el('div', { id: 'history-chart', 'aria-live': 'polite' });
   async function show() {
-    const game = select.value;
+    const [game, players] = select.value.split(':');
     // The newest 500 points (one page): the list is newest first, the chart reads left to right.
-    const reply = await api(`/v1/bots/${encodeURIComponent(b.id)}/ratings?game=${encodeURIComponent(game)}&limit=500`);
+    const reply = await api(`/v1/bots/${encodeURIComponent(b.id)}/ratings?game=${encodeURIComponent(game)}&players=${players}&limit=500`);
     if (!reply.ok) { chart.replaceChildren(errorBox(problemText(reply))); return; }
     const points = reply.body.ratings.slice().reverse();
-    chart.replaceChildren(...ratingChart(points, game, reply.body.next_cursor !== null));
+    chart.replaceChildren(...ratingChart(points, `${game} (${players} players)`, reply.body.next_cursor !== null));
   }
   select.addEventListener('change', show);
   target.replaceChildren(
     el('h2', {}, 'Rating history'),
-    games.length > 1 ? el('p', {}, el('label', { for: 'history-game' }, 'Game ', select)) : el('p', { class: 'muted' }, `Game: ${games[0]}`),
+    boards.length > 1 ? el('p', {}, el('label', { for: 'history-game' }, 'Game ', select)) : el('p', { class: 'muted' }, `Game: ${boards[0].label}`),
     chart);
-  if (games.length === 1) select.value = games[0];
+  if (boards.length === 1) select.value = boards[0].value;
   await show();
 }
 

@@ -3,7 +3,10 @@ NAT or a firewall). ``GET /v1/bot/stream`` with the bot's token gives one JSON o
 (``match_start``, ``move``, ``match_end``; an empty line every 10 s keeps the connection open);
 each ``move`` is answered with ``POST /v1/bot/matches/{match_id}/move``. The token is the
 credential (no signatures to check); TLS is the deployment's. A dropped connection is opened
-again at once: the arena sends the moves still waiting for an answer first.
+again at once, replacing it (``?replace=true``: the arena may not have seen it end): the arena
+sends the moves still waiting for an answer first, each with the time it has left. A first
+connection does not replace: if another process of the bot is connected, the arena answers 409
+``already_connected`` and the bot stops.
 """
 
 import json
@@ -41,10 +44,12 @@ def answer(base: str, token: str, line: Dict[str, Any], search: Optional[Search]
         print(f"answer not sent: {error}", file=sys.stderr)
 
 
-def read_stream(base: str, token: str, search: Optional[Search]) -> None:
-    """Reads one connection to its end, answering each ``move`` on a thread of its own."""
+def read_stream(base: str, token: str, search: Optional[Search], replace: bool = False) -> None:
+    """Reads one connection to its end, answering each ``move`` on a thread of its own;
+    ``replace``: the connection replaces the bot's previous one (after a drop)."""
+    query = "?replace=true" if replace else ""
     request = urllib.request.Request(
-        f"{base}/v1/bot/stream", headers={"Authorization": f"Bearer {token}"}
+        f"{base}/v1/bot/stream{query}", headers={"Authorization": f"Bearer {token}"}
     )
     with urllib.request.urlopen(request, timeout=READ_TIMEOUT_SECONDS) as stream:
         print(f"connected to {base}", flush=True)
@@ -70,13 +75,19 @@ def run(base: str, token: str, search: Optional[Search] = None) -> None:
     """Stays connected until interrupted, connecting again after each failure."""
     base = base.rstrip("/")
     wait = 0.1
+    replace = False
     while True:
         try:
-            read_stream(base, token, search)
+            # Every later connection replaces the one that dropped.
+            connecting, replace = replace, True
+            read_stream(base, token, search, connecting)
             wait = 0.1
         except urllib.error.HTTPError as error:
             if error.code in (401, 403):
                 sys.exit(f"the arena refused the token: HTTP {error.code} {error.read()[:200]!r}")
+            if error.code == 409:
+                sys.exit("another process of this bot is connected (stop it first): "
+                         f"HTTP 409 {error.read()[:200]!r}")
             print(f"stream failed: HTTP {error.code}", file=sys.stderr)
         except (OSError, ValueError) as error:
             print(f"stream failed: {error}", file=sys.stderr)

@@ -4,8 +4,11 @@
 //! keep-alive) and answers each `move` line with `POST /v1/bot/matches/{match_id}/move`
 //! `{"request_id", "action"}`. No port and no signatures: the token is the credential.
 //!
-//! After a drop it connects again with a growing pause; the arena then sends the pending moves of
-//! the bot's running matches at once (a second connection replaces the first).
+//! After a drop it connects again with a growing pause, replacing the dropped connection
+//! (`?replace=true`: the arena may not have seen it end); the arena then sends the pending moves
+//! of the bot's running matches at once, each with the time it has left. A first connection
+//! does not replace: if another process of the bot is connected, the arena answers 409
+//! `already_connected` and the bot stops.
 
 use crate::protocol::{EndNotice, MoveRequest, StartNotice};
 use crate::search::{Search, decide};
@@ -22,12 +25,18 @@ const RECONNECT_MAX: Duration = Duration::from_secs(30);
 pub enum StreamError {
     /// The arena refused the token (HTTP 401 or 403): connecting again cannot help.
     TokenRefused(String),
+    /// Another process of the bot is connected (HTTP 409 `already_connected`).
+    AlreadyConnected(String),
 }
 
 impl std::fmt::Display for StreamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::TokenRefused(detail) => write!(f, "the arena refused the token: {detail}"),
+            Self::AlreadyConnected(detail) => write!(
+                f,
+                "another process of this bot is connected (stop it first): {detail}"
+            ),
         }
     }
 }
@@ -75,8 +84,12 @@ impl Stream {
         search: Option<&Search>,
     ) -> StreamError {
         let mut pause = RECONNECT_FIRST;
+        let mut replace = false;
         loop {
-            match self.read(&choose, search).await {
+            let read = self.read(&choose, search, replace).await;
+            // Every later connection replaces the one that dropped.
+            replace = true;
+            match read {
                 Ok(()) => eprintln!("the arena closed the stream"),
                 Err(Failure::Fatal(error)) => return error,
                 Err(Failure::Dropped(detail)) => eprintln!("stream: {detail}"),
@@ -91,11 +104,13 @@ impl Stream {
         &self,
         choose: &impl Fn(&MoveRequest) -> Option<usize>,
         search: Option<&Search>,
+        replace: bool,
     ) -> Result<(), Failure> {
         let dropped = |error: reqwest::Error| Failure::Dropped(error.to_string());
+        let query = if replace { "?replace=true" } else { "" };
         let mut response = self
             .http
-            .get(format!("{}/v1/bot/stream", self.base))
+            .get(format!("{}/v1/bot/stream{query}", self.base))
             .header("authorization", &self.authorization)
             .header("accept", "application/x-ndjson")
             .send()
@@ -105,6 +120,12 @@ impl Stream {
         if status == 401 || status == 403 {
             let body = response.text().await.unwrap_or_default();
             return Err(Failure::Fatal(StreamError::TokenRefused(format!(
+                "HTTP {status} {body}"
+            ))));
+        }
+        if status == 409 {
+            let body = response.text().await.unwrap_or_default();
+            return Err(Failure::Fatal(StreamError::AlreadyConnected(format!(
                 "HTTP {status} {body}"
             ))));
         }
