@@ -118,7 +118,7 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, S
     request_body = NewGameRequest,
     responses(
         (status = 200, description = "The first step", body = Step),
-        (status = 400, description = "`bad_request`: malformed JSON, wrong types, missing fields", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: malformed JSON, wrong types, missing or unknown fields", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_players`, `invalid_options` or `invalid_deals`, with the reason in `detail`", body = Problem, content_type = "application/problem+json"),
@@ -324,7 +324,7 @@ pub async fn view(
     request_body = DeterminizeRequest,
     responses(
         (status = 200, description = "The sampled states", body = DeterminizeResponse),
-        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_request` (neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`, `invalid_request` (a `count` outside 1..=256, neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
@@ -346,13 +346,10 @@ pub async fn determinize(
     .await?;
     guard(|| {
         if !(1..=MAX_DETERMINIZE).contains(&request.count) {
-            return Err(ServiceError::new(
-                ErrorCode::BadRequest,
-                format!(
-                    "count must be 1 to {MAX_DETERMINIZE}, not {}",
-                    request.count
-                ),
-            ));
+            return Err(ServiceError::invalid(format!(
+                "count must be 1 to {MAX_DETERMINIZE}, not {}",
+                request.count
+            )));
         }
         let seed = request_seed(request.seed)?;
         let position = Position::of(
@@ -663,7 +660,7 @@ fn no_consistent_deal(seat: usize) -> ServiceError {
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "The replayed game", body = ReplayResponse),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: malformed JSON, wrong types, missing or unknown fields", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "A setup error (`invalid_players`, `invalid_options`, `invalid_deals`), or a refused action (`illegal_action`, `not_your_turn`, `game_over`) with its `index`", body = Problem, content_type = "application/problem+json"),

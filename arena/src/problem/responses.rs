@@ -31,7 +31,7 @@ pub enum StateRequestErrors {
     /// 400.
     #[response(
         status = 400,
-        description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`",
+        description = "`malformed_json`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`",
         content_type = "application/problem+json"
     )]
     BadState(Problem),

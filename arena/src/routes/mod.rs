@@ -12,7 +12,7 @@ pub mod stream;
 pub mod tables;
 pub mod tournaments;
 
-use crate::problem::{ErrorCode, ServiceError, is_json, unsupported_media_type};
+use crate::problem::{ServiceError, invalid_body, is_json, unsupported_media_type};
 use actix_web::HttpRequest;
 use serde::de::DeserializeOwned;
 
@@ -25,12 +25,7 @@ pub fn parse_body<T: DeserializeOwned>(
     if !is_json(request) {
         return Err(unsupported_media_type(request));
     }
-    serde_json::from_slice(body).map_err(|e| {
-        ServiceError::new(
-            ErrorCode::MalformedJson,
-            format!("the request body is not valid for this endpoint: {e}"),
-        )
-    })
+    serde_json::from_slice(body).map_err(|e| invalid_body(&e))
 }
 
 /// Parses the query of a list route: 400 `invalid_request` if it does not parse or its `limit`
