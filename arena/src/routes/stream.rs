@@ -3,6 +3,7 @@
 
 use super::parse_body;
 use crate::bots::bearer;
+use crate::http::{self, NoQuery};
 use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
@@ -22,6 +23,7 @@ use std::convert::Infallible;
 #[utoipa::path(
     operation_id = "bot_stream",
     tag = "arena",
+    params(NoQuery),
     security(("owner_token" = [])),
     responses(
         (status = 200, description = "The bot's lines, one JSON object each (the schema is one line); an empty line is a keep-alive", content_type = "application/x-ndjson", body = StreamLine),
@@ -34,6 +36,7 @@ pub async fn stream(
     arena: web::Data<Arena>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ServiceError> {
+    let NoQuery {} = http::query(&request)?;
     let items = arena.connect_stream(bearer(&request)).await?;
     let lines = futures_util::stream::unfold(items, |mut items| async move {
         let bytes = match items.recv().await? {
@@ -45,11 +48,13 @@ pub async fn stream(
         };
         Some((Ok::<_, Infallible>(bytes), items))
     });
-    Ok(HttpResponse::Ok()
-        .content_type("application/x-ndjson")
-        .insert_header(("cache-control", "no-cache"))
-        .insert_header(("x-accel-buffering", "no"))
-        .streaming(lines))
+    Ok(http::unencoded(
+        HttpResponse::Ok()
+            .content_type("application/x-ndjson")
+            .insert_header(("cache-control", "no-cache"))
+            .insert_header(("x-accel-buffering", "no"))
+            .streaming(lines),
+    ))
 }
 
 /// Answer a move request.

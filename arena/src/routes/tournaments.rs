@@ -1,15 +1,19 @@
 //! `/v1/tournaments`: duplicate tournaments.
 
-use super::{list_query, parse_body};
+use super::{created, list_query};
+use crate::http::{self, NoQuery, location};
 use crate::bots::bearer;
 use crate::dto::{
     CreateTournament, TournamentCancelled, TournamentCreated, TournamentList, TournamentQuery,
     TournamentView,
 };
 use crate::limits::Limited;
-use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse};
+use crate::problem::responses::{
+    CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,
+};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 /// Play a duplicate tournament.
@@ -23,12 +27,15 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
     operation_id = "create_tournament",
     tag = "arena",
     request_body = CreateTournament,
+    params(IdempotencyHeader),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
-        (status = 202, description = "Queued", body = TournamentCreated),
+        (status = 202, description = "Queued: `Location` is the tournament", body = TournamentCreated),
         (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -37,11 +44,24 @@ pub async fn create(
     arena: web::Data<Arena>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, actix_web::Error> {
-    arena.limits().check(Limited::MatchCreation, &request)?;
-    let request: CreateTournament = parse_body(&request, &body)?;
-    let created: TournamentCreated = arena.create_tournament(request).await?;
-    Ok(HttpResponse::Accepted().json(created))
+) -> HttpResponse {
+    let arena = &arena;
+    super::create(
+        arena,
+        &request,
+        &body,
+        "POST /v1/tournaments",
+        Limited::MatchCreation,
+        |tournament: CreateTournament| async move {
+            let made: TournamentCreated = arena.create_tournament(tournament).await?;
+            created(
+                StatusCode::ACCEPTED,
+                location("/v1/tournaments", &made.id),
+                &made,
+            )
+        },
+    )
+    .await
 }
 
 /// List tournaments.
@@ -73,9 +93,10 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "show_tournament",
     tag = "arena",
-    params(("id" = String, Path, description = "Tournament id")),
+    params(("id" = String, Path, description = "Tournament id"), NoQuery),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown tournament", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -83,7 +104,9 @@ pub async fn list(
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
+    request: HttpRequest,
 ) -> Result<web::Json<TournamentView>, ServiceError> {
+    let NoQuery {} = http::query(&request)?;
     Ok(web::Json(arena.get_tournament(&id).await?))
 }
 

@@ -1,18 +1,70 @@
 //! Leaderboards: a game's ratings, best first.
 
 use super::Arena;
-use crate::dto::{Leaderboard, LeaderboardEntry, rfc3339};
+use crate::dto::{Leaderboard, LeaderboardEntry, LeaderboardQuery, rfc3339};
+use crate::paging;
 use crate::problem::ServiceError;
+use crate::store::RatingRecord;
+
+/// The order of a leaderboard, and its pages' key: the conservative rating, best first (as
+/// the bits of the `f64`, exact in a cursor), then the bot id.
+fn position(row: &RatingRecord) -> (std::cmp::Reverse<TotalF64>, String) {
+    (
+        std::cmp::Reverse(TotalF64(row.rating.display())),
+        row.bot_id.clone(),
+    )
+}
+
+/// An `f64` ordered by `total_cmp` (ratings are finite).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TotalF64(f64);
+
+impl Eq for TotalF64 {}
+
+impl PartialOrd for TotalF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
 
 impl Arena {
-    /// The leaderboard of a game.
-    pub async fn leaderboard(&self, game: &str) -> Result<Leaderboard, ServiceError> {
+    /// A page of the leaderboard of a game: one indexed read of the game's ratings (a row per
+    /// bot that played it ranked), the page cut after the cursor's position, names read for the
+    /// page's rows only. Ranks count from the top whatever the page.
+    pub async fn leaderboard(
+        &self,
+        game: &str,
+        query: LeaderboardQuery,
+    ) -> Result<Leaderboard, ServiceError> {
         if engine::registry::find(game).is_none() {
             return Err(ServiceError::unknown_game(game));
         }
-        let rows = self.inner.store.leaderboard(game).await?;
+        let limit = paging::limit(query.limit, 100);
+        let after: Option<(u64, String)> = paging::after(query.cursor.as_deref())?;
+        let mut rows = self.inner.store.leaderboard(game).await?;
+        rows.sort_by_key(position);
+        let first = match &after {
+            None => 0,
+            Some((bits, bot)) => {
+                let key = (
+                    std::cmp::Reverse(TotalF64(f64::from_bits(*bits))),
+                    bot.clone(),
+                );
+                rows.partition_point(|row| position(row) <= key)
+            }
+        };
+        let ranked: Vec<(usize, RatingRecord)> = rows.into_iter().enumerate().skip(first).collect();
+        let (page, next_cursor) = paging::page(ranked, limit, |(_, row)| {
+            (row.rating.display().to_bits(), row.bot_id.clone())
+        });
         let mut entries = Vec::new();
-        for (i, row) in rows.into_iter().enumerate() {
+        for (i, row) in page {
             let name = self
                 .inner
                 .store
@@ -49,6 +101,7 @@ impl Arena {
             game: game.to_string(),
             entries,
             table_sizes,
+            next_cursor,
         })
     }
 }

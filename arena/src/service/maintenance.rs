@@ -7,6 +7,7 @@
 //! - Retention (`--retain-unranked-days`): the moves of unranked matches that ended longer ago
 //!   are deleted in small batches, oldest first; their results stay. The pages freed are reused
 //!   by new moves (the file stops growing); `cardroom db vacuum` returns them to the file system.
+//! - Idempotency keys (`Idempotency-Key` on creates) are deleted a day after their first use.
 
 use super::Arena;
 use crate::store::now_ms;
@@ -59,6 +60,12 @@ pub async fn pass(arena: &Arena) {
                 "deleted the moves of old unranked matches (their results stay)"
             );
         }
+    }
+    // Idempotency keys answer retries for a day, then go.
+    match arena.prune_idempotency_keys().await {
+        Ok(0) => {}
+        Ok(keys) => tracing::debug!(keys, "deleted idempotency keys older than a day"),
+        Err(error) => tracing::warn!(error = format!("{error:#}"), "pruning idempotency keys failed"),
     }
     match arena.store().checkpoint().await {
         Ok(checkpoint) if checkpoint.busy => {

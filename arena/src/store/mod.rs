@@ -4,12 +4,14 @@
 //! has one implementation, [`sql::SqlStore`], for both SQLite (the single-process default) and
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
+pub mod idempotency;
 mod pending;
 pub mod sql;
 pub mod tables;
 mod writer;
 
 pub use sql::{Dialect, Leadership, SqlStore};
+pub use idempotency::{IdempotencyStore, Reservation};
 pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts
@@ -505,7 +507,7 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
+pub trait Store: TableStore + IdempotencyStore + Send + Sync + std::fmt::Debug {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
@@ -522,6 +524,15 @@ pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
     async fn bot_named(&self, name: &str) -> anyhow::Result<Option<BotRecord>>;
     /// Every bot that is not deleted, oldest first.
     async fn bots(&self) -> anyhow::Result<Vec<BotRecord>>;
+    /// At most `limit` bots that are not deleted, registered after `after` (creation time,
+    /// id), oldest first: a page of `GET /v1/bots`.
+    async fn bots_after(
+        &self,
+        after: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<BotRecord>>;
+    /// The ratings of these bots, by bot then game.
+    async fn ratings_of_bots(&self, ids: &[String]) -> anyhow::Result<Vec<RatingRecord>>;
     /// Sets a bot's ladder health.
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()>;
     /// Replaces a live bot's signing secret with `secret`; the replaced one stays valid until
@@ -649,8 +660,6 @@ pub trait Store: TableStore + Send + Sync + std::fmt::Debug {
     async fn leaderboard(&self, game: &str) -> anyhow::Result<Vec<RatingRecord>>;
     /// Ratings of a bot in every game it has played.
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
-    /// Ratings of every bot that is not deleted, by bot then game (one query for the bot list).
-    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>>;
     /// A bot's rating after each ranked match of `game`, newest first: at most `limit`, older
     /// than `before` (the key (time, match id) of the last point of the previous page).
     async fn rating_history(

@@ -128,7 +128,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 11] = match self {
+        let files: [(i64, &'static str, &'static str); 12] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -184,6 +184,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/sqlite/0011_watchable.sql"),
+                ),
+                (
+                    13,
+                    "http",
+                    include_str!("../../migrations/sqlite/0013_http.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -241,6 +246,11 @@ impl Dialect {
                     11,
                     "watchable",
                     include_str!("../../migrations/postgres/0011_watchable.sql"),
+                ),
+                (
+                    13,
+                    "http",
+                    include_str!("../../migrations/postgres/0013_http.sql"),
                 ),
             ],
         };
@@ -886,6 +896,18 @@ impl Store for SqlStore {
             .iter()
             .map(bot_row)
             .collect())
+    }
+
+    async fn bots_after(
+        &self,
+        after: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<BotRecord>> {
+        SqlStore::bots_after(self, after, limit).await
+    }
+
+    async fn ratings_of_bots(&self, ids: &[String]) -> anyhow::Result<Vec<RatingRecord>> {
+        SqlStore::ratings_of_bots(self, ids).await
     }
 
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()> {
@@ -1644,18 +1666,6 @@ impl Store for SqlStore {
             .collect())
     }
 
-    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>> {
-        on_pool!(&self.pool, p => sqlx::query(
-            "SELECT r.* FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.deleted = FALSE \
-             ORDER BY r.bot_id, r.game",
-        )
-        .fetch_all(p)
-        .await?
-        .iter()
-        .map(rating_row)
-        .collect())
-    }
-
     async fn rating_history(
         &self,
         bot_id: &str,
@@ -2016,4 +2026,6 @@ impl Store for SqlStore {
 }
 
 // Tables people share with bots: their own statements, beside the match rows they write.
+mod idempotency;
+mod lists;
 mod tables;
