@@ -20,6 +20,7 @@ pub mod codec;
 pub mod contract;
 pub mod dto;
 pub mod error;
+pub mod http;
 pub mod metrics;
 pub mod openapi;
 pub mod openapi30;

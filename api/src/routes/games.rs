@@ -16,9 +16,12 @@ use arena::problem::responses::{JsonBodyErrors, StateRequestErrors, UnknownGame}
 use arena::problem::{invalid_body, is_json, unreadable_body, unsupported_media_type};
 use engine::search::{Rollout, RolloutPlan, RolloutStart, RolloutStop};
 use engine::{Game, LoadedField, Match, NewGame, Viewer};
+use arena::http::NoQuery;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::OnceLock;
 
 /// The game with this id, or 404 `unknown_game`.
 pub fn find_game(id: &str) -> Result<&'static dyn Game, ServiceError> {
@@ -74,16 +77,49 @@ pub fn step_response(
 #[utoipa::path(
     operation_id = "list_games",
     tag = "rules",
-    responses((status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>)),
+    params(NoQuery),
+    responses(
+        (status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
+    ),
 )]
 #[get("/v1/games")]
-pub async fn list() -> web::Json<Vec<GameEntry>> {
-    web::Json(
-        engine::registry::games()
+pub async fn list(request: HttpRequest) -> Result<HttpResponse, ServiceError> {
+    let NoQuery {} = arena::http::query(&request)?;
+    static CATALOG: OnceLock<Catalogued> = OnceLock::new();
+    let catalog = CATALOG.get_or_init(|| {
+        let entries: Vec<GameEntry> = engine::registry::games()
             .iter()
             .map(|g| GameEntry::from_info(g.info()))
-            .collect(),
-    )
+            .collect();
+        Catalogued::of(&entries)
+    });
+    Ok(catalog.answer())
+}
+
+/// A catalog answer, fixed for the process: its bytes and their `ETag`.
+struct Catalogued {
+    bytes: web::Bytes,
+    etag: String,
+}
+
+impl Catalogued {
+    fn of(value: &impl serde::Serialize) -> Catalogued {
+        let bytes = web::Bytes::from(serde_json::to_vec(value).unwrap_or_default());
+        Catalogued {
+            etag: arena::http::etag(&bytes),
+            bytes,
+        }
+    }
+
+    fn answer(&self) -> HttpResponse {
+        arena::http::validated(
+            "application/json",
+            self.bytes.clone(),
+            &self.etag,
+            arena::http::RELEASE,
+        )
+    }
 }
 
 /// Describe one game.
@@ -92,16 +128,34 @@ pub async fn list() -> web::Json<Vec<GameEntry>> {
 #[utoipa::path(
     operation_id = "describe_game",
     tag = "rules",
-    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`"), NoQuery),
     responses(
         (status = 200, description = "The catalog entry", body = GameEntry),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
     ),
 )]
 #[get("/v1/games/{game}")]
-pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, ServiceError> {
+pub async fn describe(
+    game: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
-    Ok(web::Json(GameEntry::from_info(game.info())))
+    let NoQuery {} = arena::http::query(&request)?;
+    static ENTRIES: OnceLock<HashMap<String, Catalogued>> = OnceLock::new();
+    let entries = ENTRIES.get_or_init(|| {
+        engine::registry::games()
+            .iter()
+            .map(|g| {
+                let info = g.info();
+                (info.id.clone(), Catalogued::of(&GameEntry::from_info(info)))
+            })
+            .collect()
+    });
+    entries
+        .get(&game.info().id)
+        .map(Catalogued::answer)
+        .ok_or_else(|| ServiceError::unknown_game(&game.info().id))
 }
 
 /// Start a game.
