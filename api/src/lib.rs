@@ -23,6 +23,7 @@ pub mod error;
 pub mod http;
 pub mod metrics;
 pub mod openapi;
+mod openapi_http;
 pub mod openapi30;
 pub mod routes;
 pub mod startup;

@@ -396,6 +396,37 @@ pub struct MatchView {
     pub finished_at: Option<String>,
 }
 
+impl MatchView {
+    /// The moves shown (empty when `?include=` left them out).
+    pub fn moves(&self) -> &[MoveView] {
+        self.moves.as_deref().unwrap_or_default()
+    }
+
+    /// The public events shown (empty when `?include=` left them out).
+    pub fn events(&self) -> &[Value] {
+        self.events.as_deref().unwrap_or_default()
+    }
+
+    /// The whole `POST /v1/games/{game}/replay` request, its actions taken from `moves` when
+    /// they are shown beside it; None until the match has ended, once its moves were deleted,
+    /// or when `?include=` left `replay` out.
+    pub fn replay_request(&self) -> Option<ReplayInput> {
+        let mut replay = self.replay.clone().flatten()?;
+        if replay.actions.is_none() {
+            replay.actions = Some(
+                self.moves()
+                    .iter()
+                    .map(|m| ReplayAction {
+                        seat: m.seat,
+                        action: m.action.clone().unwrap_or(Value::Null),
+                    })
+                    .collect(),
+            );
+        }
+        Some(replay)
+    }
+}
+
 /// A match in a list.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MatchSummary {

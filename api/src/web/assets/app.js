@@ -64,10 +64,26 @@ async function leaderboards() {
     el('a', { href: `/leaderboard/${encodeURIComponent(game.id)}` }, game.id), ` (${game.family})`))));
 }
 
+/** Every item (under `key`) of a paged list, following `next_cursor` (at most `pages` pages of
+ *  500); the first page's failure as it came. */
+async function everyPage(path, key, pages = 20) {
+  const items = [];
+  let cursor = null;
+  for (let i = 0; i < pages; i++) {
+    const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const reply = await api(`${path}${path.includes('?') ? '&' : '?'}limit=500${after}`);
+    if (!reply.ok) return i === 0 ? reply : { ok: true, body: { [key]: items } };
+    items.push(...reply.body[key]);
+    cursor = reply.body.next_cursor;
+    if (cursor === null) break;
+  }
+  return { ok: true, body: { [key]: items } };
+}
+
 async function leaderboard() {
   const target = document.getElementById('board');
   const game = encodeURIComponent(arg);
-  const board = await api(`/v1/leaderboards/${game}`);
+  const board = await everyPage(`/v1/leaderboards/${game}`, 'entries');
   if (!board.ok) { target.replaceChildren(errorBox(problemText(board))); return; }
   const entries = board.body.entries;
   if (entries.length === 0) {
@@ -102,7 +118,7 @@ function statusBadge(status) {
 
 /** Bot names by id, for tables that list seats (one request per page; a deleted bot keeps its id). */
 async function botNames() {
-  const reply = await api('/v1/bots');
+  const reply = await everyPage('/v1/bots', 'bots');
   return new Map(reply.ok ? reply.body.bots.map(b => [b.id, b.name]) : []);
 }
 
@@ -117,7 +133,7 @@ async function bot() {
   // Latency comes from the moves of the recent matches (at most 20 fetched); faults from the
   // bot's own list, across all its matches.
   const [details, names] = await Promise.all([
-    Promise.all(recent.slice(0, 20).map(m => api(`/v1/matches/${encodeURIComponent(m.id)}`))),
+    Promise.all(recent.slice(0, 20).map(m => api(`/v1/matches/${encodeURIComponent(m.id)}?include=moves`))),
     botNames(),
   ]);
   const latencies = [];
