@@ -231,8 +231,9 @@ fn declare_operation(method: &str, operation: &mut Value) {
 
 /// Names the variants of a union tagged by `type` whose variants are inline (`allOf` of a
 /// reference and the tag, as serde's internally tagged enums of structs come out): each becomes
-/// the component `<Union>.<tag>` (the reference, and `type` as a constant), so the union's
-/// variants are references that [`crate::openapi::add_discriminators`] can map by tag.
+/// the component `<Union><Tag>` (`StreamLineMatchStart`: the reference, and `type` as a
+/// constant), so the union's variants are references that
+/// [`crate::openapi::add_discriminators`] can map by tag. (Dotted names are the families'.)
 pub(crate) fn name_inline_variants(schemas: &mut Map<String, Value>) {
     let mut named = Vec::new();
     for (union, schema) in schemas.iter() {
@@ -265,7 +266,7 @@ pub(crate) fn name_inline_variants(schemas: &mut Map<String, Value>) {
     for (union, parts) in named {
         let mut variants = Vec::new();
         for (tag, reference, description) in parts {
-            let name = format!("{union}.{tag}");
+            let name = format!("{union}{}", camel(&tag));
             let mut component = json!({
                 "allOf": [{"$ref": reference}],
                 "properties": {"type": {"type": "string", "const": tag}},
@@ -284,6 +285,19 @@ pub(crate) fn name_inline_variants(schemas: &mut Map<String, Value>) {
     }
 }
 
+/// `match_start` as `MatchStart`.
+fn camel(tag: &str) -> String {
+    tag.split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,11 +306,11 @@ mod tests {
     fn an_inline_tagged_union_gets_named_variants() {
         let mut schemas: Map<String, Value> = serde_json::from_value(json!({
             "Line": {"oneOf": [
-                {"allOf": [{"$ref": "#/components/schemas/Start"}, {"properties": {"type": {"enum": ["start"], "type": "string"}}, "required": ["type"], "type": "object"}], "description": "Begins."},
-                {"allOf": [{"$ref": "#/components/schemas/End"}, {"properties": {"type": {"enum": ["end"], "type": "string"}}, "required": ["type"], "type": "object"}]},
+                {"allOf": [{"$ref": "#/components/schemas/Opening"}, {"properties": {"type": {"enum": ["start"], "type": "string"}}, "required": ["type"], "type": "object"}], "description": "Begins."},
+                {"allOf": [{"$ref": "#/components/schemas/Closing"}, {"properties": {"type": {"enum": ["end"], "type": "string"}}, "required": ["type"], "type": "object"}]},
             ]},
-            "Start": {"type": "object"},
-            "End": {"type": "object"},
+            "Opening": {"type": "object"},
+            "Closing": {"type": "object"},
         }))
         .expect("schemas");
         name_inline_variants(&mut schemas);
@@ -304,11 +318,11 @@ mod tests {
         assert_eq!(
             schemas["Line"]["discriminator"],
             json!({"propertyName": "type", "mapping": {
-                "start": {"$ref": "#/components/schemas/Line.start"},
-                "end": {"$ref": "#/components/schemas/Line.end"},
+                "start": {"$ref": "#/components/schemas/LineStart"},
+                "end": {"$ref": "#/components/schemas/LineEnd"},
             }})
         );
-        assert_eq!(schemas["Line.start"]["properties"]["type"]["const"], "start");
-        assert_eq!(schemas["Line.start"]["description"], "Begins.");
+        assert_eq!(schemas["LineStart"]["properties"]["type"]["const"], "start");
+        assert_eq!(schemas["LineStart"]["description"], "Begins.");
     }
 }

@@ -324,6 +324,22 @@ impl Drop for TestApp {
 }
 
 /// The first seat to act and its first legal action.
+/// The replay request of a match as `GET /v1/matches/{id}` shows it: its `replay` block, whose
+/// actions are the `seat` and `action` of its `moves`.
+pub fn replay_request(matched: &Value) -> Value {
+    let mut replay = matched["replay"].clone();
+    if replay.get("actions").is_none() {
+        let actions: Vec<Value> = matched["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| json!({"seat": m["seat"], "action": m["action"]}))
+            .collect();
+        replay["actions"] = Value::from(actions);
+    }
+    replay
+}
+
 pub fn first_legal(step: &Value) -> (u64, Value) {
     let entry = &step["legal_actions"][0];
     let seat = entry["seat"].as_u64().expect("a seat to act");
