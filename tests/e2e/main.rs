@@ -18,6 +18,8 @@ mod cli;
 mod contract;
 mod determinize;
 mod errors;
+mod http_edge;
+mod http_requests;
 mod openapi_drift;
 mod operations;
 mod play;

@@ -98,6 +98,12 @@ impl ServerOptions {
         self
     }
 
+    /// The origins a browser may call the routes that take a token from (`--cors-origins`).
+    pub fn cors_origins(mut self, origins: &str) -> Self {
+        self.config.cors_origins = origins.parse().expect("origins");
+        self
+    }
+
     /// The built-in bots registered before the server starts (needs an arena).
     pub fn builtins(mut self) -> Self {
         self.builtins = true;
@@ -237,6 +243,19 @@ impl TestApp {
             request_id,
             body,
         }
+    }
+
+    /// Polls a match until it has ended; asserts it finished and returns it.
+    pub async fn wait_finished(&self, id: &str) -> Value {
+        for _ in 0..2400 {
+            let view = self.get(&format!("/v1/matches/{id}")).await.body;
+            if view["status"] == "finished" || view["status"] == "aborted" {
+                assert_eq!(view["status"], "finished", "{view}");
+                return view;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("match {id} did not finish");
     }
 
     /// GET a path.
