@@ -232,8 +232,8 @@ fn declare_operation(method: &str, operation: &mut Value) {
 /// Names the variants of a union tagged by `type` whose variants are inline (`allOf` of a
 /// reference and the tag, as serde's internally tagged enums of structs come out): each becomes
 /// the component `<Union><Tag>` (`StreamLineMatchStart`: the reference, and `type` as a
-/// constant), so the union's variants are references that
-/// [`crate::openapi::add_discriminators`] can map by tag. (Dotted names are the families'.)
+/// constant), so the union's variants are references that the discriminators' pass (in the
+/// whole document's completion) maps by tag. (Dotted names are the families'.)
 pub(crate) fn name_inline_variants(schemas: &mut Map<String, Value>) {
     let mut named = Vec::new();
     for (union, schema) in schemas.iter() {
@@ -314,13 +314,16 @@ mod tests {
         }))
         .expect("schemas");
         name_inline_variants(&mut schemas);
-        crate::openapi::add_discriminators(&mut schemas);
         assert_eq!(
-            schemas["Line"]["discriminator"],
-            json!({"propertyName": "type", "mapping": {
-                "start": {"$ref": "#/components/schemas/LineStart"},
-                "end": {"$ref": "#/components/schemas/LineEnd"},
-            }})
+            schemas["Line"]["oneOf"],
+            json!([
+                {"$ref": "#/components/schemas/LineStart"},
+                {"$ref": "#/components/schemas/LineEnd"},
+            ])
+        );
+        assert_eq!(
+            schemas["LineEnd"]["allOf"],
+            json!([{"$ref": "#/components/schemas/Closing"}])
         );
         assert_eq!(schemas["LineStart"]["properties"]["type"]["const"], "start");
         assert_eq!(schemas["LineStart"]["description"], "Begins.");
