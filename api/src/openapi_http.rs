@@ -126,7 +126,7 @@ fn if_none_match() -> Value {
         "in": "header",
         "required": false,
         "description": "The `ETag` of the copy the client holds (or several, comma-separated, or `*`): 304 \
-while it is current",
+    while it is current",
         "schema": {"type": "string"},
     })
 }

@@ -3,6 +3,7 @@
 //! what runs. This module uses [`crate::openapi`] (to serve the document); never the reverse.
 
 use crate::codec::StateCodec;
+use crate::http::{CorsOrigins, Edge, EdgeConfig, RouteTable};
 use crate::metrics::Metrics;
 use crate::routes::configure_all;
 use crate::routes::contract::GameDocuments;
@@ -13,7 +14,6 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
 use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{App, HttpResponse, HttpServer, web};
-use crate::http::{CorsOrigins, Edge, EdgeConfig, RouteTable};
 use arena::problem::{ErrorCode, PROBLEM_JSON, ServiceError, json_config, path_error, query_error};
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};

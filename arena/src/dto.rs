@@ -501,7 +501,10 @@ pub struct MatchQuery {
     /// Parts each match carries beyond the list's fields, comma-separated: `moves` (every
     /// move, and once the match has ended what its replay needs) and `result` (the whole
     /// result). Training data in one request: `format=ndjson&include=moves,result`.
-    #[param(pattern = r"^(moves|result)(,(moves|result))*$", example = "moves,result")]
+    #[param(
+        pattern = r"^(moves|result)(,(moves|result))*$",
+        example = "moves,result"
+    )]
     pub include: Option<String>,
     /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
     #[param(minimum = 1, maximum = 500)]
@@ -521,7 +524,10 @@ pub struct MatchShowQuery {
     /// The parts to show, comma-separated among `moves`, `events` and `replay` (default: all
     /// three). The replay request's `actions` are the `seat` and `action` of `moves`, so they are
     /// given only when `moves` is not.
-    #[param(pattern = r"^(moves|events|replay)(,(moves|events|replay))*$", example = "moves,replay")]
+    #[param(
+        pattern = r"^(moves|events|replay)(,(moves|events|replay))*$",
+        example = "moves,replay"
+    )]
     pub include: Option<String>,
 }
 

@@ -284,11 +284,7 @@ pub fn frames(
 /// in every frame: a tenth of a long match's frames) and returns them, to be given once. A view
 /// whose options differ from the first's keeps its own.
 pub fn lift_options(frames: &mut [Frame]) -> Value {
-    let Some(options) = frames
-        .first()
-        .and_then(|f| f.view.get("options"))
-        .cloned()
-    else {
+    let Some(options) = frames.first().and_then(|f| f.view.get("options")).cloned() else {
         return Value::Null;
     };
     for frame in frames.iter_mut() {

@@ -17,7 +17,11 @@ async fn malformed_json_wrong_types_and_missing_fields_are_malformed_json_everyw
             "malformed_json",
         ),
         ("negative", br#"{"players": -1}"#.to_vec(), "malformed_json"),
-        ("missing field", br#"{"seed": 1}"#.to_vec(), "malformed_json"),
+        (
+            "missing field",
+            br#"{"seed": 1}"#.to_vec(),
+            "malformed_json",
+        ),
         (
             "unknown field",
             br#"{"players": 2, "colour": "red"}"#.to_vec(),

@@ -3,7 +3,7 @@
 //! `ETag`, `If-None-Match` -> 304, `Cache-Control`), `HEAD` on every `GET`, 405 with `Allow`,
 //! `OPTIONS`, and CORS with `--cors-origins` (also as `CARDROOM_CORS_ORIGINS`).
 
-use crate::support::{GAME, ServerOptions, TestApp, cardroom, Process};
+use crate::support::{GAME, Process, ServerOptions, TestApp, cardroom};
 use reqwest::Method;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
@@ -62,7 +62,11 @@ pub async fn send(app: &TestApp, method: Method, path: &str, headers: &[(&str, &
 
 /// A server with an arena and the built-in bots.
 async fn arena_app(name: &str) -> TestApp {
-    ServerOptions::default().arena(name).builtins().spawn().await
+    ServerOptions::default()
+        .arena(name)
+        .builtins()
+        .spawn()
+        .await
 }
 
 /// A finished four-seat twenty_two match between built-in bots: its id.
@@ -92,22 +96,42 @@ async fn answers_are_compressed_as_the_client_asks_and_decode_to_the_same_bytes(
     ] {
         let plain = send(&app, Method::GET, &path, &[]).await;
         assert_eq!(plain.status, 200, "{path}");
-        assert_eq!(plain.header("content-encoding"), None, "{path}: identity when none is asked");
+        assert_eq!(
+            plain.header("content-encoding"),
+            None,
+            "{path}: identity when none is asked"
+        );
         for (asked, coding) in [("gzip", "gzip"), ("br", "br"), ("gzip, deflate, br", "br")] {
             let coded = send(&app, Method::GET, &path, &[("accept-encoding", asked)]).await;
             assert_eq!(coded.status, 200, "{path}");
-            assert_eq!(coded.header("content-encoding"), Some(coding), "{path} {asked}");
+            assert_eq!(
+                coded.header("content-encoding"),
+                Some(coding),
+                "{path} {asked}"
+            );
             assert!(
-                coded.header("vary").is_some_and(|v| v.contains("accept-encoding")),
+                coded
+                    .header("vary")
+                    .is_some_and(|v| v.contains("accept-encoding")),
                 "{path}"
             );
-            assert_eq!(coded.decoded(), plain.bytes, "{path} {asked}: the same bytes");
+            assert_eq!(
+                coded.decoded(),
+                plain.bytes,
+                "{path} {asked}: the same bytes"
+            );
             assert!(coded.bytes.len() < plain.bytes.len() / 3, "{path} {asked}");
         }
     }
     // The issue's measure: a finished four-player match gzipped is at most 15% of its size.
     let plain = send(&app, Method::GET, &format!("/v1/matches/{id}"), &[]).await;
-    let gzipped = send(&app, Method::GET, &format!("/v1/matches/{id}"), &[("accept-encoding", "gzip")]).await;
+    let gzipped = send(
+        &app,
+        Method::GET,
+        &format!("/v1/matches/{id}"),
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert!(
         gzipped.bytes.len() * 100 <= plain.bytes.len() * 15,
         "{} of {} bytes",
@@ -115,17 +139,52 @@ async fn answers_are_compressed_as_the_client_asks_and_decode_to_the_same_bytes(
         plain.bytes.len()
     );
     // Small answers, HEAD answers and live streams go as they are.
-    let small = send(&app, Method::GET, "/healthz", &[("accept-encoding", "gzip")]).await;
+    let small = send(
+        &app,
+        Method::GET,
+        "/healthz",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert!(small.bytes.len() < 1024);
     assert_eq!(small.header("content-encoding"), None);
-    let head = send(&app, Method::HEAD, &format!("/v1/matches/{id}"), &[("accept-encoding", "gzip")]).await;
-    assert_eq!((head.status, head.header("content-encoding"), head.bytes.len()), (200, None, 0));
-    let events = send(&app, Method::GET, &format!("/v1/matches/{id}/events"), &[("accept-encoding", "gzip, br")]).await;
-    assert_eq!(events.header("content-encoding"), None, "the event stream is never compressed");
+    let head = send(
+        &app,
+        Method::HEAD,
+        &format!("/v1/matches/{id}"),
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
+    assert_eq!(
+        (
+            head.status,
+            head.header("content-encoding"),
+            head.bytes.len()
+        ),
+        (200, None, 0)
+    );
+    let events = send(
+        &app,
+        Method::GET,
+        &format!("/v1/matches/{id}/events"),
+        &[("accept-encoding", "gzip, br")],
+    )
+    .await;
+    assert_eq!(
+        events.header("content-encoding"),
+        None,
+        "the event stream is never compressed"
+    );
     assert!(String::from_utf8_lossy(&events.bytes).contains("event: end"));
     // The NDJSON export is compressed as it streams, line for line the same.
     let lines = send(&app, Method::GET, "/v1/matches?format=ndjson", &[]).await;
-    let coded = send(&app, Method::GET, "/v1/matches?format=ndjson", &[("accept-encoding", "gzip")]).await;
+    let coded = send(
+        &app,
+        Method::GET,
+        "/v1/matches?format=ndjson",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert_eq!(coded.header("content-encoding"), Some("gzip"));
     assert_eq!(coded.decoded(), lines.bytes);
     app.stop().await;
@@ -176,11 +235,17 @@ async fn validated_answers_are_304_while_the_client_holds_the_current_tag() {
     let cases = [
         ("/v1/games".to_string(), "public, max-age=300"),
         (format!("/v1/games/{GAME}"), "public, max-age=300"),
-        (format!("/v1/games/{GAME}/openapi.json"), "public, max-age=300"),
+        (
+            format!("/v1/games/{GAME}/openapi.json"),
+            "public, max-age=300",
+        ),
         ("/openapi.json".to_string(), "public, max-age=300"),
         (format!("/v1/matches/{id}"), "public, max-age=300"),
         (format!("/v1/matches/{id}/frames"), "public, max-age=300"),
-        (format!("/v1/matches/{id}/frames?seat=1"), "public, max-age=300"),
+        (
+            format!("/v1/matches/{id}/frames?seat=1"),
+            "public, max-age=300",
+        ),
         ("/docs/swagger-ui.css".to_string(), "public, max-age=300"),
         // Assets by their content's hash: a year; by name alone: revalidated.
         (app_js.clone(), "public, max-age=31536000, immutable"),
@@ -190,22 +255,37 @@ async fn validated_answers_are_304_while_the_client_holds_the_current_tag() {
         let first = send(&app, Method::GET, &path, &[]).await;
         assert_eq!(first.status, 200, "{path}");
         let etag = first.header("etag").expect("an ETag").to_string();
-        assert!(etag.starts_with('"') && etag.ends_with('"'), "{path}: strong tag {etag}");
+        assert!(
+            etag.starts_with('"') && etag.ends_with('"'),
+            "{path}: strong tag {etag}"
+        );
         assert_eq!(first.header("cache-control"), Some(cache_control), "{path}");
         let again = send(&app, Method::GET, &path, &[]).await;
-        assert_eq!(again.header("etag"), Some(etag.as_str()), "{path}: the same content, the same tag");
+        assert_eq!(
+            again.header("etag"),
+            Some(etag.as_str()),
+            "{path}: the same content, the same tag"
+        );
         let unchanged = send(&app, Method::GET, &path, &[("if-none-match", &etag)]).await;
         assert_eq!(unchanged.status, 304, "{path}");
         assert!(unchanged.bytes.is_empty(), "{path}");
         assert_eq!(unchanged.header("etag"), Some(etag.as_str()), "{path}");
-        assert_eq!(unchanged.header("cache-control"), Some(cache_control), "{path}");
+        assert_eq!(
+            unchanged.header("cache-control"),
+            Some(cache_control),
+            "{path}"
+        );
         let stale = send(&app, Method::GET, &path, &[("if-none-match", "\"0123\"")]).await;
         assert_eq!(stale.status, 200, "{path}");
         // A compressed answer's tag names its coding, and still validates.
         let coded = send(&app, Method::GET, &path, &[("accept-encoding", "gzip")]).await;
         if coded.header("content-encoding") == Some("gzip") {
             let coded_tag = coded.header("etag").expect("etag").to_string();
-            assert_eq!(coded_tag, format!("{}-gzip\"", &etag[..etag.len() - 1]), "{path}");
+            assert_eq!(
+                coded_tag,
+                format!("{}-gzip\"", &etag[..etag.len() - 1]),
+                "{path}"
+            );
             let revalidated = send(
                 &app,
                 Method::GET,
@@ -219,7 +299,10 @@ async fn validated_answers_are_304_while_the_client_holds_the_current_tag() {
     }
     // A running match is revalidated every time, and its tag changes with each move.
     let created = app
-        .post("/v1/matches", &json!({"game": GAME, "bots": ["random", "random"], "pace_ms": 200}))
+        .post(
+            "/v1/matches",
+            &json!({"game": GAME, "bots": ["random", "random"], "pace_ms": 200}),
+        )
         .await;
     let running = created.body["id"].as_str().expect("id").to_string();
     let mut tags = Vec::new();
@@ -234,7 +317,10 @@ async fn validated_answers_are_304_while_the_client_holds_the_current_tag() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    assert!(tags.windows(2).any(|w| w[0] != w[1]), "the tag follows the moves: {tags:?}");
+    assert!(
+        tags.windows(2).any(|w| w[0] != w[1]),
+        "the tag follows the moves: {tags:?}"
+    );
     app.stop().await;
 }
 
@@ -253,13 +339,20 @@ async fn every_get_path(app: &TestApp, match_id: &str) -> Vec<String> {
         .expect("table")
         .to_string();
     let tournament = app
-        .post("/v1/tournaments", &json!({"game": GAME, "bots": ["random", "random"], "deals": 1}))
+        .post(
+            "/v1/tournaments",
+            &json!({"game": GAME, "bots": ["random", "random"], "deals": 1}),
+        )
         .await
         .body["id"]
         .as_str()
         .expect("tournament")
         .to_string();
-    let mut paths = vec!["/".to_string(), "/docs/".to_string(), "/matches".to_string()];
+    let mut paths = vec![
+        "/".to_string(),
+        "/docs/".to_string(),
+        "/matches".to_string(),
+    ];
     for (path, item) in document["paths"].as_object().expect("paths") {
         if item.get("get").is_none() {
             continue;
@@ -308,7 +401,11 @@ async fn head_answers_every_get_route_and_a_wrong_method_is_405_with_allow() {
         ("DELETE", "/v1/games", "GET, HEAD, OPTIONS"),
         ("GET", "/v1/games/twenty_two/apply", "POST, OPTIONS"),
         ("PUT", "/v1/bots", "GET, HEAD, POST, OPTIONS"),
-        ("POST", &format!("/v1/matches/{id}") as &str, "GET, HEAD, DELETE, OPTIONS"),
+        (
+            "POST",
+            &format!("/v1/matches/{id}") as &str,
+            "GET, HEAD, DELETE, OPTIONS",
+        ),
         ("PATCH", "/", "GET, HEAD, OPTIONS"),
     ];
     for (method, path, allow) in cases {
@@ -316,9 +413,17 @@ async fn head_answers_every_get_route_and_a_wrong_method_is_405_with_allow() {
         let refused = send(&app, method.clone(), path, &[]).await;
         assert_eq!(refused.status, 405, "{method} {path}");
         assert_eq!(refused.header("allow"), Some(allow), "{method} {path}");
-        assert_eq!(refused.json()["code"], "method_not_allowed", "{method} {path}");
+        assert_eq!(
+            refused.json()["code"],
+            "method_not_allowed",
+            "{method} {path}"
+        );
         let options = send(&app, Method::OPTIONS, path, &[]).await;
-        assert_eq!((options.status, options.header("allow")), (204, Some(allow)), "OPTIONS {path}");
+        assert_eq!(
+            (options.status, options.header("allow")),
+            (204, Some(allow)),
+            "OPTIONS {path}"
+        );
     }
     // An unknown path is still 404, whatever the method.
     for method in [Method::GET, Method::DELETE, Method::OPTIONS] {
@@ -343,35 +448,74 @@ async fn browsers_on_any_origin_reach_the_public_routes_and_listed_origins_the_t
     let catalog = send(&app, Method::GET, "/v1/games", &[theirs]).await;
     assert_eq!(catalog.header("access-control-allow-origin"), Some("*"));
     assert_eq!(catalog.header("access-control-allow-credentials"), None);
-    assert!(catalog.header("access-control-expose-headers").is_some_and(|h| h.contains("etag")));
+    assert!(
+        catalog
+            .header("access-control-expose-headers")
+            .is_some_and(|h| h.contains("etag"))
+    );
     let preflight = send(
         &app,
         Method::OPTIONS,
         &format!("/v1/games/{GAME}/apply"),
-        &[theirs, ("access-control-request-method", "POST"), ("access-control-request-headers", "content-type")],
+        &[
+            theirs,
+            ("access-control-request-method", "POST"),
+            ("access-control-request-headers", "content-type"),
+        ],
     )
     .await;
     assert_eq!(preflight.status, 204);
     assert_eq!(preflight.header("access-control-allow-origin"), Some("*"));
-    assert_eq!(preflight.header("access-control-allow-methods"), Some("POST, OPTIONS"));
-    assert!(preflight.header("access-control-allow-headers").is_some_and(|h| h.contains("content-type")));
+    assert_eq!(
+        preflight.header("access-control-allow-methods"),
+        Some("POST, OPTIONS")
+    );
+    assert!(
+        preflight
+            .header("access-control-allow-headers")
+            .is_some_and(|h| h.contains("content-type"))
+    );
     // A refused request still carries the header, so the page can read the problem.
     let problem = send(&app, Method::GET, "/v1/games/chess", &[theirs]).await;
-    assert_eq!((problem.status, problem.header("access-control-allow-origin")), (404, Some("*")));
+    assert_eq!(
+        (
+            problem.status,
+            problem.header("access-control-allow-origin")
+        ),
+        (404, Some("*"))
+    );
     // Routes that take a token: the listed origin only.
     let bot = app.builtins[0].clone();
     let path = format!("/v1/bots/{bot}");
-    let refused = send(&app, Method::OPTIONS, &path, &[theirs, ("access-control-request-method", "DELETE")]).await;
+    let refused = send(
+        &app,
+        Method::OPTIONS,
+        &path,
+        &[theirs, ("access-control-request-method", "DELETE")],
+    )
+    .await;
     assert_eq!(refused.status, 403);
     assert_eq!(refused.header("access-control-allow-origin"), None);
-    let allowed = send(&app, Method::OPTIONS, &path, &[ours, ("access-control-request-method", "DELETE")]).await;
+    let allowed = send(
+        &app,
+        Method::OPTIONS,
+        &path,
+        &[ours, ("access-control-request-method", "DELETE")],
+    )
+    .await;
     assert_eq!(allowed.status, 204);
-    assert_eq!(allowed.header("access-control-allow-origin"), Some("https://cards.example"));
+    assert_eq!(
+        allowed.header("access-control-allow-origin"),
+        Some("https://cards.example")
+    );
     assert!(allowed.header("vary").is_some_and(|v| v.contains("origin")));
     let deleted = send(&app, Method::DELETE, &path, &[theirs]).await;
     assert_eq!(deleted.header("access-control-allow-origin"), None);
     let deleted = send(&app, Method::DELETE, &path, &[ours]).await;
-    assert_eq!(deleted.header("access-control-allow-origin"), Some("https://cards.example"));
+    assert_eq!(
+        deleted.header("access-control-allow-origin"),
+        Some("https://cards.example")
+    );
     // The same path's public read answers any origin.
     let read = send(&app, Method::GET, &path, &[theirs]).await;
     assert_eq!(read.header("access-control-allow-origin"), Some("*"));
@@ -450,39 +594,112 @@ fn free_port() -> u16 {
 async fn the_documents_declare_the_headers_and_the_304_and_405_answers() {
     let app = ServerOptions::default().spawn().await;
     let document = app.get("/openapi.json").await.body;
-    let headers = document["components"]["headers"].as_object().expect("headers");
-    for name in ["ETag", "Location", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "Allow"] {
+    let headers = document["components"]["headers"]
+        .as_object()
+        .expect("headers");
+    for name in [
+        "ETag",
+        "Location",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "X-Request-Id",
+        "Allow",
+    ] {
         assert!(headers.contains_key(name), "{name}");
     }
     let operation = |path: &str, method: &str| document["paths"][path][method].clone();
     let show = operation("/v1/matches/{id}", "get");
     assert!(show["responses"]["304"].is_object());
-    assert_eq!(show["responses"]["200"]["headers"]["ETag"]["$ref"], "#/components/headers/ETag");
-    assert!(show["parameters"].as_array().expect("params").iter().any(|p| p["name"] == "If-None-Match"));
-    for (path, method) in [("/v1/matches", "post"), ("/v1/bots", "post"), ("/v1/tables", "post"), ("/v1/tournaments", "post")] {
+    assert_eq!(
+        show["responses"]["200"]["headers"]["ETag"]["$ref"],
+        "#/components/headers/ETag"
+    );
+    assert!(
+        show["parameters"]
+            .as_array()
+            .expect("params")
+            .iter()
+            .any(|p| p["name"] == "If-None-Match")
+    );
+    for (path, method) in [
+        ("/v1/matches", "post"),
+        ("/v1/bots", "post"),
+        ("/v1/tables", "post"),
+        ("/v1/tournaments", "post"),
+    ] {
         let create = operation(path, method);
         assert!(
-            create["parameters"].as_array().expect("params").iter().any(|p| p["name"] == "Idempotency-Key"),
+            create["parameters"]
+                .as_array()
+                .expect("params")
+                .iter()
+                .any(|p| p["name"] == "Idempotency-Key"),
             "{path}"
         );
-        let made = create["responses"].as_object().expect("responses").iter()
+        let made = create["responses"]
+            .as_object()
+            .expect("responses")
+            .iter()
             .find(|(status, _)| *status == "201" || *status == "202")
             .map(|(_, r)| r.clone())
             .expect("201 or 202");
-        for header in ["Location", "Idempotent-Replayed", "RateLimit-Limit", "X-Request-Id"] {
+        for header in [
+            "Location",
+            "Idempotent-Replayed",
+            "RateLimit-Limit",
+            "X-Request-Id",
+        ] {
             assert!(made["headers"][header].is_object(), "{path} {header}");
         }
     }
     for (path, item) in document["paths"].as_object().expect("paths") {
         for (method, op) in item.as_object().expect("operations") {
-            assert!(op["responses"]["405"]["headers"]["Allow"].is_object(), "{method} {path}");
+            assert!(
+                op["responses"]["405"]["headers"]["Allow"].is_object(),
+                "{method} {path}"
+            );
             for (status, response) in op["responses"].as_object().expect("responses") {
-                assert!(response["headers"]["X-Request-Id"].is_object(), "{method} {path} {status}");
+                assert!(
+                    response["headers"]["X-Request-Id"].is_object(),
+                    "{method} {path} {status}"
+                );
             }
         }
     }
     // Each game's own document carries the headers it names.
-    let game = app.get(&format!("/v1/games/{GAME}/openapi.json")).await.body;
+    let game = app
+        .get(&format!("/v1/games/{GAME}/openapi.json"))
+        .await
+        .body;
     assert!(game["components"]["headers"]["ETag"].is_object());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_compressed_request_body_is_refused_before_it_is_inflated() {
+    let app = ServerOptions::default().spawn().await;
+    let mut gzipped = Vec::new();
+    {
+        use std::io::Write as _;
+        let mut encoder = flate2::write::GzEncoder::new(&mut gzipped, flate2::Compression::best());
+        // A kilobyte-sized body that would inflate to 64 MiB.
+        encoder.write_all(&vec![b' '; 64 << 20]).expect("gzip");
+        encoder.finish().expect("gzip");
+    }
+    assert!(gzipped.len() < 128 * 1024);
+    let refused = app
+        .client
+        .post(format!("{}/v1/games/{GAME}/new", app.base))
+        .header("content-type", "application/json")
+        .header("content-encoding", "gzip")
+        .body(gzipped)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(refused.status().as_u16(), 415);
+    assert_eq!(refused.headers()["accept-encoding"], "identity");
+    let problem: Value = refused.json().await.expect("json");
+    assert_eq!(problem["code"], "unsupported_media_type");
     app.stop().await;
 }

@@ -236,8 +236,14 @@ mod tests {
         assert_eq!(negotiate(None), None);
         assert_eq!(negotiate(Some(&value("identity"))), None);
         assert_eq!(negotiate(Some(&value("gzip, deflate"))), Some(Coding::Gzip));
-        assert_eq!(negotiate(Some(&value("gzip, deflate, br"))), Some(Coding::Brotli));
-        assert_eq!(negotiate(Some(&value("br;q=0.5, gzip"))), Some(Coding::Gzip));
+        assert_eq!(
+            negotiate(Some(&value("gzip, deflate, br"))),
+            Some(Coding::Brotli)
+        );
+        assert_eq!(
+            negotiate(Some(&value("br;q=0.5, gzip"))),
+            Some(Coding::Gzip)
+        );
         assert_eq!(negotiate(Some(&value("br;q=0, gzip;q=0"))), None);
         assert_eq!(negotiate(Some(&value("*"))), Some(Coding::Brotli));
         assert_eq!(negotiate(Some(&value("*;q=0.1, gzip"))), Some(Coding::Gzip));
@@ -251,12 +257,20 @@ mod tests {
         assert!(compressible(ok, &headers, BodySize::Sized(1024)));
         assert!(!compressible(ok, &headers, BodySize::Sized(1023)));
         assert!(compressible(ok, &headers, BodySize::Stream));
-        assert!(!compressible(StatusCode::NOT_MODIFIED, &headers, BodySize::Sized(4096)));
+        assert!(!compressible(
+            StatusCode::NOT_MODIFIED,
+            &headers,
+            BodySize::Sized(4096)
+        ));
         headers.insert(CONTENT_TYPE, value("text/event-stream"));
         assert!(!compressible(ok, &headers, BodySize::Stream));
         headers.insert(CONTENT_TYPE, value("image/png"));
         assert!(!compressible(ok, &headers, BodySize::Sized(4096)));
-        for kind in ["text/css; charset=utf-8", "application/problem+json", "application/x-ndjson"] {
+        for kind in [
+            "text/css; charset=utf-8",
+            "application/problem+json",
+            "application/x-ndjson",
+        ] {
             headers.insert(CONTENT_TYPE, value(kind));
             assert!(compressible(ok, &headers, BodySize::Sized(4096)), "{kind}");
         }
@@ -266,8 +280,17 @@ mod tests {
     fn tags_match_whatever_their_coding_and_strength() {
         let etag = value("\"abc\"");
         assert_eq!(coded_etag(&etag, Coding::Brotli), value("\"abc-br\""));
-        assert_eq!(coded_etag(&value("W/\"x\""), Coding::Gzip), value("W/\"x\""));
-        for hit in ["\"abc\"", "\"abc-gzip\"", "W/\"abc-br\"", "\"zzz\", \"abc\"", "*"] {
+        assert_eq!(
+            coded_etag(&value("W/\"x\""), Coding::Gzip),
+            value("W/\"x\"")
+        );
+        for hit in [
+            "\"abc\"",
+            "\"abc-gzip\"",
+            "W/\"abc-br\"",
+            "\"zzz\", \"abc\"",
+            "*",
+        ] {
             assert!(none_match_hits(&value(hit), &etag), "{hit}");
             assert!(none_match_hits(&value(hit), &value("\"abc-br\"")), "{hit}");
         }
@@ -277,7 +300,9 @@ mod tests {
     #[test]
     fn both_codings_give_the_bytes_back() {
         use std::io::Read as _;
-        let text = "{\"moves\": [".to_string() + &"{\"seat\": 1, \"action\": {\"type\": \"play\"}},".repeat(200) + "]}";
+        let text = "{\"moves\": [".to_string()
+            + &"{\"seat\": 1, \"action\": {\"type\": \"play\"}},".repeat(200)
+            + "]}";
         let mut back = String::new();
         flate2::read::GzDecoder::new(&compress(text.as_bytes(), Coding::Gzip)[..])
             .read_to_string(&mut back)

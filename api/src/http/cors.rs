@@ -47,9 +47,9 @@ impl std::str::FromStr for CorsOrigins {
             let valid = matches!(scheme, "http" | "https")
                 && !rest.is_empty()
                 && !rest.contains('/')
-                && rest
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
+                && rest.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']')
+                });
             if !valid {
                 return Err(format!(
                     "`{origin}` is not an origin: scheme://host[:port], without a path"
@@ -154,7 +154,13 @@ mod tests {
                 "http://localhost:5173".into()
             ]))
         );
-        for bad in ["", "cards.example", "https://cards.example/app", "ftp://x", " , "] {
+        for bad in [
+            "",
+            "cards.example",
+            "https://cards.example/app",
+            "ftp://x",
+            " , ",
+        ] {
             assert!(bad.parse::<CorsOrigins>().is_err(), "{bad:?}");
         }
     }

@@ -7,6 +7,8 @@
 //!   more; `Vary: Accept-Encoding` wherever the representation depends on it.
 //! - CORS ([`cors`]): preflights answered here, the headers of every cross-origin answer.
 //! - 405 `method_not_allowed` with `Allow`, and `OPTIONS`, from the [`RouteTable`].
+//! - A request body with a `Content-Encoding` is 415 `unsupported_media_type` (bodies are taken
+//!   as sent: a compressed one would be inflated before the size limit could see it).
 //!
 //! A plain small answer to a client that asks for none of this (the rules API's hot path) costs
 //! three header lookups and no copy of its body.
@@ -21,8 +23,8 @@ pub use routes::RouteTable;
 use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::http::header::{
-    ACCEPT_ENCODING, ACCESS_CONTROL_REQUEST_METHOD, ALLOW, CACHE_CONTROL, CONTENT_LOCATION, ETAG,
-    EXPIRES, HeaderValue, IF_NONE_MATCH, ORIGIN, VARY,
+    ACCEPT_ENCODING, ACCESS_CONTROL_REQUEST_METHOD, ALLOW, CACHE_CONTROL, CONTENT_ENCODING,
+    CONTENT_LOCATION, ETAG, EXPIRES, HeaderValue, IF_NONE_MATCH, ORIGIN, VARY,
 };
 use actix_web::http::{Method, StatusCode};
 use actix_web::{Error, HttpRequest, HttpResponse, ResponseError as _, web};
@@ -82,6 +84,21 @@ where
     forward_ready!(service);
 
     fn call(&self, mut request: ServiceRequest) -> Self::Future {
+        if let Some(coding) = request.headers().get(CONTENT_ENCODING)
+            && !coding.as_bytes().eq_ignore_ascii_case(b"identity")
+        {
+            // A compressed body would be inflated before the size limit could see it (a few
+            // kilobytes can make gigabytes): bodies are taken as sent (RFC 7694).
+            let mut answer = ServiceError::new(
+                ErrorCode::UnsupportedMediaType,
+                "request bodies are taken as sent: send the body without `Content-Encoding`",
+            )
+            .error_response();
+            answer
+                .headers_mut()
+                .insert(ACCEPT_ENCODING, HeaderValue::from_static("identity"));
+            return Box::pin(std::future::ready(Ok(request.into_response(answer))));
+        }
         let origin = request.headers().get(ORIGIN).cloned();
         if request.method() == Method::OPTIONS
             && let Some(origin) = &origin
@@ -121,12 +138,15 @@ async fn finish(
     cors: Option<cors::Allowed>,
 ) -> ServiceResponse<BoxBody> {
     let status = response.status();
-    let varies = compress::compressible(status, response.headers(), response.response().body().size())
-        && response
-            .response()
-            .extensions()
-            .get::<arena::http::Unencoded>()
-            .is_none();
+    let varies = compress::compressible(
+        status,
+        response.headers(),
+        response.response().body().size(),
+    ) && response
+        .response()
+        .extensions()
+        .get::<arena::http::Unencoded>()
+        .is_none();
     // A HEAD answer's body is never sent: nothing to encode.
     let coding = coding.filter(|_| varies && !head);
     let etag = response.headers().get(ETAG).cloned();

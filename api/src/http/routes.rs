@@ -87,7 +87,8 @@ impl RouteTable {
                 let methods = operations
                     .iter()
                     .filter_map(|(method, operation)| {
-                        let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).ok()?;
+                        let method =
+                            Method::from_bytes(method.to_ascii_uppercase().as_bytes()).ok()?;
                         let takes_token = operation
                             .get("security")
                             .and_then(Value::as_array)
@@ -176,12 +177,27 @@ mod tests {
     #[test]
     fn paths_list_their_methods_in_order() {
         let table = table();
-        assert_eq!(allow_header(&table.allowed("/v1/bots")), "GET, HEAD, POST, OPTIONS");
-        assert_eq!(allow_header(&table.allowed("/v1/bots/b_1")), "GET, HEAD, DELETE, OPTIONS");
-        assert_eq!(allow_header(&table.allowed("/v1/games/basra/apply")), "POST, OPTIONS");
+        assert_eq!(
+            allow_header(&table.allowed("/v1/bots")),
+            "GET, HEAD, POST, OPTIONS"
+        );
+        assert_eq!(
+            allow_header(&table.allowed("/v1/bots/b_1")),
+            "GET, HEAD, DELETE, OPTIONS"
+        );
+        assert_eq!(
+            allow_header(&table.allowed("/v1/games/basra/apply")),
+            "POST, OPTIONS"
+        );
         assert_eq!(allow_header(&table.allowed("/")), "GET, HEAD, OPTIONS");
-        assert_eq!(allow_header(&table.allowed("/docs/swagger-ui.css")), "GET, HEAD, OPTIONS");
-        assert_eq!(allow_header(&table.allowed("/bots/random/")), "GET, HEAD, OPTIONS");
+        assert_eq!(
+            allow_header(&table.allowed("/docs/swagger-ui.css")),
+            "GET, HEAD, OPTIONS"
+        );
+        assert_eq!(
+            allow_header(&table.allowed("/bots/random/")),
+            "GET, HEAD, OPTIONS"
+        );
         assert!(table.allowed("/v1/bots/b_1/nothing").is_empty());
         assert!(table.allowed("/v1/bots/").is_empty());
         assert!(table.allowed("/nowhere").is_empty());

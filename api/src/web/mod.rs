@@ -374,18 +374,22 @@ async fn asset(file: web::Path<String>, request: actix_web::HttpRequest) -> Http
             .insert_header((CONTENT_TYPE, "text/plain; charset=utf-8"))
             .body("no such asset");
     };
-    let named = web::Query::<std::collections::HashMap<String, String>>::from_query(
-        request.query_string(),
-    )
-    .ok()
-    .and_then(|query| query.get("v").cloned())
-    .is_some_and(|v| v == version(&asset.etag));
+    let named =
+        web::Query::<std::collections::HashMap<String, String>>::from_query(request.query_string())
+            .ok()
+            .and_then(|query| query.get("v").cloned())
+            .is_some_and(|v| v == version(&asset.etag));
     let freshness = if named {
         arena::http::Freshness::Immutable
     } else {
         arena::http::Freshness::Revalidate
     };
-    arena::http::validated(content_type(&file), asset.bytes.clone(), &asset.etag, freshness)
+    arena::http::validated(
+        content_type(&file),
+        asset.bytes.clone(),
+        &asset.etag,
+        freshness,
+    )
 }
 
 async fn favicon() -> HttpResponse {

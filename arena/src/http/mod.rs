@@ -43,10 +43,10 @@ impl Freshness {
     /// The `Cache-Control` value.
     pub fn cache_control(self) -> HeaderValue {
         match self {
-            Freshness::Public { max_age } => HeaderValue::from_str(&format!(
-                "public, max-age={max_age}"
-            ))
-            .unwrap_or(HeaderValue::from_static("no-cache")),
+            Freshness::Public { max_age } => {
+                HeaderValue::from_str(&format!("public, max-age={max_age}"))
+                    .unwrap_or(HeaderValue::from_static("no-cache"))
+            }
             Freshness::Immutable => HeaderValue::from_static("public, max-age=31536000, immutable"),
             Freshness::Revalidate => HeaderValue::from_static("no-cache"),
         }
@@ -130,7 +130,10 @@ mod tests {
     #[test]
     fn an_etag_is_strong_quoted_and_follows_the_bytes() {
         let tag = etag(b"{}");
-        assert!(tag.starts_with('"') && tag.ends_with('"') && tag.len() == 34, "{tag}");
+        assert!(
+            tag.starts_with('"') && tag.ends_with('"') && tag.len() == 34,
+            "{tag}"
+        );
         assert_eq!(tag, etag(b"{}"));
         assert_ne!(tag, etag(b"{ }"));
     }

@@ -132,7 +132,11 @@ mod tests {
             refused.detail
         );
         let refused = parse::<NoQuery>("x=1").unwrap_err();
-        assert!(refused.detail.contains("takes no query parameter"), "{}", refused.detail);
+        assert!(
+            refused.detail.contains("takes no query parameter"),
+            "{}",
+            refused.detail
+        );
         assert!(parse::<NoQuery>("").is_ok());
         let bad = parse::<Filters>("limit=many").unwrap_err();
         assert_eq!(bad.code, ErrorCode::InvalidRequest);

@@ -154,7 +154,12 @@ pub struct IdempotencyHeader {
     /// `Idempotent-Replayed: true`) and create nothing more; the same key with another body is
     /// 422 `idempotency_key_reused`. 1 to 255 visible ASCII characters: a fresh UUID per
     /// request.
-    #[param(rename = "Idempotency-Key", min_length = 1, max_length = 255, pattern = "^[!-~]+$")]
+    #[param(
+        rename = "Idempotency-Key",
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[!-~]+$"
+    )]
     #[allow(dead_code)]
     idempotency_key: Option<String>,
 }

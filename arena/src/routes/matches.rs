@@ -56,10 +56,12 @@ pub async fn create(
         "POST /v1/matches",
         Limited::MatchCreation,
         |create: CreateMatch| async move {
-            let made = arena
-                .create_match_as(create, bearer(http_request))
-                .await?;
-            created(StatusCode::ACCEPTED, location("/v1/matches", &made.id), &made)
+            let made = arena.create_match_as(create, bearer(http_request)).await?;
+            created(
+                StatusCode::ACCEPTED,
+                location("/v1/matches", &made.id),
+                &made,
+            )
         },
     )
     .await

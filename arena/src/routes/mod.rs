@@ -97,10 +97,17 @@ where
         Some(token) => format!("token:{}", hash_token(token)),
         None => format!(
             "addr:{}",
-            request.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default()
+            request
+                .peer_addr()
+                .map(|a| a.ip().to_string())
+                .unwrap_or_default()
         ),
     };
-    let key = match request.headers().get(IDEMPOTENCY_KEY).map(HeaderValue::to_str) {
+    let key = match request
+        .headers()
+        .get(IDEMPOTENCY_KEY)
+        .map(HeaderValue::to_str)
+    {
         None => None,
         Some(Ok(key)) => Some(IdempotencyKey {
             key,

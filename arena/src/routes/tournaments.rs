@@ -1,12 +1,12 @@
 //! `/v1/tournaments`: duplicate tournaments.
 
 use super::{created, list_query};
-use crate::http::{self, NoQuery, location};
 use crate::bots::bearer;
 use crate::dto::{
     CreateTournament, TournamentCancelled, TournamentCreated, TournamentList, TournamentQuery,
     TournamentView,
 };
+use crate::http::{self, NoQuery, location};
 use crate::limits::Limited;
 use crate::problem::responses::{
     CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,

@@ -203,7 +203,14 @@ impl Arena {
         let Some(token) = token else {
             return Ok(());
         };
-        if self.is_admin(Some(token)) || self.inner.store.bot_by_token(&hash_token(token)).await?.is_some() {
+        if self.is_admin(Some(token))
+            || self
+                .inner
+                .store
+                .bot_by_token(&hash_token(token))
+                .await?
+                .is_some()
+        {
             Ok(())
         } else {
             Err(ServiceError::invalid_token())

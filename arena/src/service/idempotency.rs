@@ -50,6 +50,19 @@ pub struct IdempotencyKey<'a> {
     pub route: &'a str,
 }
 
+impl IdempotencyKey<'_> {
+    /// What the store finds the key by: a hash of the client, the route and the key.
+    pub fn hash(&self) -> String {
+        hex(&Sha256::digest(
+            format!("cardroom idempotency key\0{}", self.scope()).as_bytes(),
+        ))
+    }
+
+    fn scope(&self) -> String {
+        format!("{}\0{}\0{}", self.client, self.route, self.key)
+    }
+}
+
 /// An answer, and whether it repeats an earlier one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -86,7 +99,12 @@ fn sort_keys(value: serde_json::Value) -> serde_json::Value {
         Value::Object(map) => {
             let mut entries: Vec<(String, Value)> = map.into_iter().collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sort_keys(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sort_keys(v)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
         other => other,
@@ -121,15 +139,12 @@ impl Arena {
             });
         };
         check_key(key.key)?;
-        let scope = format!("{}\0{}\0{}", key.client, key.route, key.key);
-        let key_hash = hex(&Sha256::digest(
-            format!("cardroom idempotency key\0{scope}").as_bytes(),
-        ));
+        let key_hash = key.hash();
         let sealer = Sealer::new(
             &self
                 .inner
                 .sealer
-                .derive_key(b"cardroom idempotent answer", scope.as_bytes()),
+                .derive_key(b"cardroom idempotent answer", key.scope().as_bytes()),
         );
         let request_hash = body_hash(body);
         let give_up = Instant::now() + KEY_LOCK + KEY_LOCK;
@@ -188,7 +203,10 @@ impl Arena {
                 };
                 if let Err(error) = saved {
                     // The create happened: answer it; a retry may then run again.
-                    tracing::warn!(error = format!("{error:#}"), "an idempotent answer was not kept");
+                    tracing::warn!(
+                        error = format!("{error:#}"),
+                        "an idempotent answer was not kept"
+                    );
                     let _ = self.inner.store.release_key(&key_hash).await;
                 }
                 Ok(Answer {
@@ -198,7 +216,10 @@ impl Arena {
             }
             Err(error) => {
                 if let Err(release) = self.inner.store.release_key(&key_hash).await {
-                    tracing::warn!(error = format!("{release:#}"), "an idempotency key was not freed");
+                    tracing::warn!(
+                        error = format!("{release:#}"),
+                        "an idempotency key was not freed"
+                    );
                 }
                 Err(error)
             }
@@ -231,8 +252,14 @@ mod tests {
         let a = body_hash(br#"{"game": "basra", "bots": ["random", "random"], "seed": 1}"#);
         let b = body_hash(br#"{"seed":1,"bots":["random","random"],"game":"basra"}"#);
         assert_eq!(a, b);
-        assert_ne!(a, body_hash(br#"{"seed":2,"bots":["random","random"],"game":"basra"}"#));
-        assert_ne!(a, body_hash(br#"{"seed":1,"bots":["random","random"],"game":"basra"}x"#));
+        assert_ne!(
+            a,
+            body_hash(br#"{"seed":2,"bots":["random","random"],"game":"basra"}"#)
+        );
+        assert_ne!(
+            a,
+            body_hash(br#"{"seed":1,"bots":["random","random"],"game":"basra"}x"#)
+        );
     }
 
     #[test]

@@ -65,7 +65,10 @@ pub async fn pass(arena: &Arena) {
     match arena.prune_idempotency_keys().await {
         Ok(0) => {}
         Ok(keys) => tracing::debug!(keys, "deleted idempotency keys older than a day"),
-        Err(error) => tracing::warn!(error = format!("{error:#}"), "pruning idempotency keys failed"),
+        Err(error) => tracing::warn!(
+            error = format!("{error:#}"),
+            "pruning idempotency keys failed"
+        ),
     }
     match arena.store().checkpoint().await {
         Ok(checkpoint) if checkpoint.busy => {

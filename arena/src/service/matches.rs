@@ -422,13 +422,14 @@ impl Arena {
             // An id first (a deleted bot's matches stay listed by its id), then a live name.
             Some(key) => Some(match self.inner.store.bot_any(key).await? {
                 Some(bot) => bot.id,
-                None => self
-                    .inner
-                    .store
-                    .bot_named(key)
-                    .await?
-                    .ok_or_else(|| ServiceError::unknown_bot(key))?
-                    .id,
+                None => {
+                    self.inner
+                        .store
+                        .bot_named(key)
+                        .await?
+                        .ok_or_else(|| ServiceError::unknown_bot(key))?
+                        .id
+                }
             }),
         };
         let filter = MatchFilter {
@@ -490,7 +491,11 @@ impl Arena {
         const PAGE_WITH_MOVES: u32 = 20;
         let (filter, parts) = self.list_filter(&query, PAGE + 1).await?;
         let filter = MatchFilter {
-            limit: if parts.moves { PAGE_WITH_MOVES + 1 } else { PAGE + 1 },
+            limit: if parts.moves {
+                PAGE_WITH_MOVES + 1
+            } else {
+                PAGE + 1
+            },
             ..filter
         };
         let arena = self.clone();

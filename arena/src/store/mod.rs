@@ -10,8 +10,8 @@ pub mod sql;
 pub mod tables;
 mod writer;
 
-pub use sql::{Dialect, Leadership, SqlStore};
 pub use idempotency::{IdempotencyStore, Reservation};
+pub use sql::{Dialect, Leadership, SqlStore};
 pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts

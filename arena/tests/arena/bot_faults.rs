@@ -161,7 +161,10 @@ async fn well_behaved_bots_play_a_clean_ranked_match_that_moves_ratings() {
             .iter()
             .all(|m| m.fault.is_none() && m.comment.as_deref() == Some("first legal"))
     );
-    let board = arena.leaderboard(&game, Default::default()).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     assert_eq!(board.entries.len(), 2);
     assert!(
         board

@@ -279,7 +279,10 @@ async fn a_seated_bots_owner_or_the_admin_cancels_matches_and_tournaments() {
     }
     let cancel = |id: &str| http.delete(format!("{base}/v1/matches/{id}"));
     // Nobody, a stranger's token, a built-in bot's seat: forbidden.
-    for request in [cancel(&running), cancel(&running).bearer_auth(&stranger.token)] {
+    for request in [
+        cancel(&running),
+        cancel(&running).bearer_auth(&stranger.token),
+    ] {
         let (status, problem) = send(request).await;
         assert_eq!(
             (status, problem["code"].as_str()),

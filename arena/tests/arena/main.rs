@@ -9,6 +9,7 @@ mod fair_deals;
 mod fairness;
 mod feedback;
 mod history;
+mod idempotency;
 mod module_graph;
 mod operations;
 mod play;

@@ -424,7 +424,15 @@ async fn registrations_and_match_creations_over_the_limit_get_429_with_retry_hea
     assert_eq!(header("ratelimit-remaining"), 0);
     assert!((1..=60).contains(&header("ratelimit-reset")));
     // The three built-in bots and the three allowed registrations.
-    assert_eq!(arena.list_bots(Default::default()).await.expect("bots").bots.len(), 6);
+    assert_eq!(
+        arena
+            .list_bots(Default::default())
+            .await
+            .expect("bots")
+            .bots
+            .len(),
+        6
+    );
 
     let create = json!({"game": game, "bots": ["random", "heuristic"]});
     for _ in 0..2 {
@@ -465,7 +473,10 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         .await
         .expect("finish");
     assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
-    let board = arena.leaderboard(&game, Default::default()).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     let entry = |id: &str| {
         board
             .entries

@@ -266,7 +266,15 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
     arena.register_builtins().await.expect("builtins");
     // Registering again finds the same bots.
     assert_eq!(arena.register_builtins().await.expect("again").len(), 3);
-    assert_eq!(arena.list_bots(Default::default()).await.expect("bots").bots.len(), 3);
+    assert_eq!(
+        arena
+            .list_bots(Default::default())
+            .await
+            .expect("bots")
+            .bots
+            .len(),
+        3
+    );
     let scheduled = arena::ladder::round(&arena).await.expect("round");
     assert!(!scheduled.is_empty());
     // One match per game id at once, 4 at a time: a bound for a loaded machine, not a speed test.
@@ -278,6 +286,9 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
         assert!(record.ranked && record.ladder);
     }
     // `ismcts` plays only the matches that name it: the ladder leaves it out.
-    let board = arena.leaderboard(&game, Default::default()).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     assert_eq!(board.entries.len(), 2);
 }

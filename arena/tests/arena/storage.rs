@@ -158,7 +158,10 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
 
     let view = arena.get_match(&unranked).await.expect("view");
     assert!(view.moves_pruned && view.moves().is_empty() && view.events().is_empty());
-    assert!(view.replay_request().is_none(), "no replay without the moves");
+    assert!(
+        view.replay_request().is_none(),
+        "no replay without the moves"
+    );
     assert!(view.result.is_some(), "the result stays");
     let kept = arena.get_match(&ranked).await.expect("view");
     assert!(!kept.moves_pruned && kept.replay_request().is_some());
@@ -251,6 +254,9 @@ async fn a_filled_database_holds_real_games_that_replay() {
     assert!(mine.iter().all(|m| m.bots.contains(&bot)));
     assert!(mine.windows(2).all(|w| w[0].created_at >= w[1].created_at));
     let view = arena.get_match(&listed[0].id).await.expect("view");
-    assert!(!view.events().is_empty(), "the moves replay to their events");
+    assert!(
+        !view.events().is_empty(),
+        "the moves replay to their events"
+    );
     assert!(view.replay_request().is_some());
 }

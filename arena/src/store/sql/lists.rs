@@ -32,7 +32,10 @@ impl SqlStore {
     }
 
     /// The ratings of the bots `ids`, by bot then game.
-    pub(super) async fn ratings_of_bots(&self, ids: &[String]) -> anyhow::Result<Vec<RatingRecord>> {
+    pub(super) async fn ratings_of_bots(
+        &self,
+        ids: &[String],
+    ) -> anyhow::Result<Vec<RatingRecord>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
