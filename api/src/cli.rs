@@ -240,6 +240,12 @@ pub struct ServeArgs {
     /// Worker threads (default: one per CPU core).
     #[arg(long, env = "CARDROOM_WORKERS")]
     pub workers: Option<usize>,
+    /// Origins a browser may call the routes that take a token from (bots, matches, tables,
+    /// tournaments created or changed with an owner or admin token): `*` (any), or origins
+    /// separated by commas (`https://cards.example,http://localhost:5173`). The rules API and
+    /// every public read answer any origin whatever this says; no route allows credentials.
+    #[arg(long, env = "CARDROOM_CORS_ORIGINS", default_value = "*", value_parser = parse_cors_origins)]
+    pub cors_origins: crate::http::CorsOrigins,
     /// Log filter (tracing EnvFilter syntax, e.g. `info`, `warn`, `api=debug`).
     #[arg(long, env = "CARDROOM_LOG", default_value = "info")]
     pub log: String,
@@ -304,12 +310,16 @@ impl ServeArgs {
             workers: self.workers,
             handle_signals: true,
             arena: None,
+            cors_origins: self.cors_origins.clone(),
         })
     }
 }
 
 /// Where a worker serves its health and metrics unless told (`--admin-listen`).
 pub const DEFAULT_ADMIN_LISTEN: &str = "127.0.0.1:9091";
+fn parse_cors_origins(text: &str) -> Result<crate::http::CorsOrigins, String> {
+    text.parse()
+}
 
 /// Flags of `openapi`.
 #[derive(Debug, Clone, Args)]

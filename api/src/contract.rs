@@ -184,6 +184,16 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
         }
     }
     schemas.retain(|name, _| kept.contains(name));
+    // The headers the operations declare (`components/headers`, written once each).
+    let operations_text = Value::Object(paths.clone()).to_string();
+    let headers: Map<String, Value> = doc
+        .pointer("/components/headers")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(name, _)| operations_text.contains(&format!("\"#/components/headers/{name}\"")))
+        .map(|(name, header)| (name.clone(), header.clone()))
+        .collect();
 
     json!({
         "openapi": doc.get("openapi").cloned().unwrap_or(Value::from("3.1.0")),
@@ -207,7 +217,7 @@ fn build(base: &Value, game: &'static dyn Game) -> Value {
         "security": doc.get("security").cloned().unwrap_or(Value::Null),
         "tags": [{"name": id, "description": info.description}],
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {"schemas": schemas, "headers": headers},
     })
 }
 

@@ -212,12 +212,14 @@ saved copy is given the server's address as its base URL (docs/api.md, \"Pointin
         // Public unless an operation says otherwise (the arena's owner-token operations do).
         root.insert("security".into(), json!([]));
     }
+    crate::openapi_http::declare_http(doc);
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         // A log event carries the fields of its type beside `type` and `action_index` (typed by
         // `<family>.Event` in each game's document).
         if let Some(Value::Object(log_event)) = schemas.get_mut("LogEvent") {
             log_event.insert("additionalProperties".into(), Value::Bool(true));
         }
+        crate::openapi_http::name_inline_variants(schemas);
         add_discriminators(schemas);
         name_enum_values(schemas);
     }

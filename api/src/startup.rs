@@ -3,6 +3,7 @@
 //! what runs. This module uses [`crate::openapi`] (to serve the document); never the reverse.
 
 use crate::codec::StateCodec;
+use crate::http::{CorsOrigins, Edge, EdgeConfig, RouteTable};
 use crate::metrics::Metrics;
 use crate::routes::configure_all;
 use crate::routes::contract::GameDocuments;
@@ -13,15 +14,13 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
 use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{App, HttpResponse, HttpServer, web};
-use arena::problem::{
-    ErrorCode, PROBLEM_JSON, ServiceError, json_config, not_found, path_error, query_error,
-};
+use arena::problem::{ErrorCode, PROBLEM_JSON, ServiceError, json_config, path_error, query_error};
+use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 use utoipa_actix_web::AppExt;
-use utoipa_swagger_ui::SwaggerUi;
 
 /// Header carrying the request id (also on every log line of the request).
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
@@ -50,6 +49,9 @@ pub struct ServeConfig {
     /// The bot arena behind `/v1/bots`, `/v1/matches`, `/v1/leaderboards` and `/bots/{name}/`
     /// (opened by `serve`; without it those routes answer 500).
     pub arena: Option<arena::Arena>,
+    /// The origins a browser may call the routes that take a token from (`--cors-origins`);
+    /// every other route answers any origin.
+    pub cors_origins: CorsOrigins,
 }
 
 impl Default for ServeConfig {
@@ -65,6 +67,7 @@ impl Default for ServeConfig {
             workers: None,
             handle_signals: true,
             arena: None,
+            cors_origins: CorsOrigins::Any,
         }
     }
 }
@@ -131,28 +134,100 @@ fn payload_too_large<B>(
     ))
 }
 
-/// The docs page: Swagger UI's own index, titled after the service instead of "Swagger UI".
-async fn docs_index() -> HttpResponse {
-    let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json"));
-    match utoipa_swagger_ui::serve("index.html", config) {
-        Ok(Some(file)) => {
-            let html = String::from_utf8_lossy(&file.bytes).replace(
-                "<title>Swagger UI</title>",
-                "<title>cardroom API docs</title>",
-            );
-            HttpResponse::Ok()
-                .content_type("text/html; charset=utf-8")
-                .body(html)
+/// The docs page and its files (Swagger UI, vendored): each read once and served with its
+/// `ETag`, the index titled after the service instead of "Swagger UI".
+async fn docs_file(request: actix_web::HttpRequest) -> HttpResponse {
+    type Files = Mutex<HashMap<String, Option<(web::Bytes, String, &'static str)>>>;
+    static FILES: OnceLock<Files> = OnceLock::new();
+    let path = request
+        .path()
+        .strip_prefix("/docs/")
+        .filter(|p| !p.is_empty())
+        .unwrap_or("index.html")
+        .to_string();
+    let files = FILES.get_or_init(Default::default);
+    let cached = files.lock().ok().and_then(|f| f.get(&path).cloned());
+    let file = match cached {
+        Some(file) => file,
+        None => {
+            let file = swagger_file(&path);
+            if let Ok(mut files) = files.lock() {
+                files.insert(path, file.clone());
+            }
+            file
         }
-        _ => HttpResponse::NotFound().finish(),
+    };
+    match file {
+        Some((bytes, etag, content_type)) => {
+            arena::http::validated(content_type, bytes, &etag, arena::http::RELEASE)
+        }
+        None => HttpResponse::NotFound().finish(),
     }
+}
+
+/// A file of the vendored Swagger UI: its bytes, `ETag` and type.
+fn swagger_file(path: &str) -> Option<(web::Bytes, String, &'static str)> {
+    let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json"));
+    let file = utoipa_swagger_ui::serve(path, config).ok()??;
+    let bytes = if path == "index.html" {
+        web::Bytes::from(String::from_utf8_lossy(&file.bytes).replace(
+            "<title>Swagger UI</title>",
+            "<title>cardroom API docs</title>",
+        ))
+    } else {
+        web::Bytes::from(file.bytes.into_owned())
+    };
+    let content_type = match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "application/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("png") => "image/png",
+        Some("map") => "application/json",
+        _ => "application/octet-stream",
+    };
+    let etag = arena::http::etag(&bytes);
+    Some((bytes, etag, content_type))
+}
+
+/// The whole-service OpenAPI document as served at `/openapi.json`: built once.
+#[derive(Clone)]
+struct ServedDocument {
+    bytes: web::Bytes,
+    etag: String,
+}
+
+/// `GET /openapi.json`.
+async fn openapi_json(document: web::Data<ServedDocument>) -> HttpResponse {
+    arena::http::validated(
+        "application/json",
+        document.bytes.clone(),
+        &document.etag,
+        arena::http::RELEASE,
+    )
+}
+
+/// The `GET` paths outside the OpenAPI document: the documents, the docs page, the built-in
+/// bots' base URLs, and the pages and assets.
+fn unlisted_gets() -> Vec<&'static str> {
+    let mut paths = vec!["/openapi.json", "/docs", "/docs/{_:.*}", "/bots/{name}/"];
+    paths.extend(crate::web::page_paths());
+    paths
 }
 
 /// Binds the listener and builds the server (API, docs, metrics, middleware).
 pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     let listener = TcpListener::bind((config.host.as_str(), config.port))?;
     let addr = listener.local_addr()?;
-    let openapi = Arc::new(crate::openapi::document());
+    let openapi = crate::openapi::document();
+    let bytes = web::Bytes::from(serde_json::to_vec(&openapi).unwrap_or_default());
+    let document = web::Data::new(ServedDocument {
+        etag: arena::http::etag(&bytes),
+        bytes,
+    });
+    let edge = Arc::new(EdgeConfig {
+        routes: RouteTable::new(&openapi, &unlisted_gets()),
+        cors: config.cors_origins.clone(),
+    });
     // With an arena, `/determinize` and `/rollouts` open the `info` of its move requests.
     let codec = web::Data::new(match &config.arena {
         Some(arena) => config.codec.clone().with_info(arena.clone()),
@@ -179,22 +254,22 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
             .app_data(web::QueryConfig::default().error_handler(query_error))
             .configure(configure_all)
             .split_for_parts();
-        app.route("/docs/", web::get().to(docs_index))
-            .route("/docs/index.html", web::get().to(docs_index))
-            .service(
-            SwaggerUi::new("/docs/{_:.*}")
-                .external_url_unchecked("/openapi.json", openapi.as_ref().clone()),
-        )
-        .route("/docs", web::get().to(docs_redirect))
-        .configure(crate::web::configure)
-        .default_service(web::to(not_found))
-        .wrap(
-            ErrorHandlers::new()
-                .handler(StatusCode::PAYLOAD_TOO_LARGE, move |res| {
-                    payload_too_large(res, limit)
-                }),
-        )
-        .wrap_fn(move |req, srv| {
+        app.route("/openapi.json", web::get().to(openapi_json))
+            .app_data(document.clone())
+            .app_data(web::Data::new(edge.clone()))
+            .route("/docs/{_:.*}", web::get().to(docs_file))
+            .route("/docs", web::get().to(docs_redirect))
+            .configure(crate::web::configure)
+            .default_service(web::to(crate::http::fallback))
+            .wrap(
+                ErrorHandlers::new()
+                    .handler(StatusCode::PAYLOAD_TOO_LARGE, move |res| {
+                        payload_too_large(res, limit)
+                    }),
+            )
+            // Inside the request-id layer: its 304s, 405s and CORS answers carry the id too.
+            .wrap(Edge(edge.clone()))
+            .wrap_fn(move |req, srv| {
             // One span per request: its id (the client's `x-request-id`, or a fresh one) is on
             // every log line of the request and echoed in the `x-request-id` header; the span
             // costs nothing when INFO is filtered out.
@@ -273,7 +348,7 @@ pub fn build_admin(address: &str, arena: arena::Arena) -> std::io::Result<Runnin
             .service(crate::routes::health::readyz)
             .service(crate::routes::health::healthz)
             .service(crate::routes::health::metrics)
-            .default_service(web::to(not_found))
+            .default_service(web::to(crate::http::fallback))
     })
     .workers(1)
     .disable_signals()

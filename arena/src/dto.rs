@@ -169,16 +169,39 @@ pub struct RegisteredBot {
 /// `GET /v1/bots`.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct BotList {
-    /// Every registered bot (that the filters select).
+    /// Registered bots, in the order they registered (the built-in bots first).
     pub bots: Vec<BotView>,
+    /// The `cursor` of the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
 }
 
-/// Filters of `GET /v1/bots`.
+/// Paging and filters of `GET /v1/bots`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BotQuery {
-    /// `true`: only the stream bots connected now; `false`: only those not connected.
+    /// At most this many (default 100; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
+    /// `true`: only the stream bots connected now; `false`: only those not connected (the
+    /// filter applies to each page: a page may hold fewer than `limit`, and `next_cursor` goes on).
     pub connected: Option<bool>,
+}
+
+/// The table size and paging of `GET /v1/leaderboards/{game}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardQuery {
+    /// The table size (number of players); default: the size with the most ranked matches (the
+    /// smallest the game id allows before any).
+    pub players: Option<usize>,
+    /// At most this many rows (default 100; 1 to 500, anything else is refused with
+    /// `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// The rows after another page: that page's `next_cursor`.
+    pub cursor: Option<String>,
 }
 
 /// The query of `GET /v1/bot/stream`.
@@ -345,8 +368,11 @@ pub struct ReplayInput {
     pub seed: u64,
     /// Stacked deals.
     pub deals: Vec<Vec<String>>,
-    /// The actions, in order.
-    pub actions: Vec<ReplayAction>,
+    /// The actions, in order; left out when the answer carries `moves`, whose `seat` and
+    /// `action` they are (`{..replay, actions: moves.map(({seat, action}) => ({seat, action}))}`
+    /// is the replay request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<ReplayAction>>,
 }
 
 /// One action of a replay: who played what.
@@ -403,11 +429,14 @@ pub struct MatchView {
     pub pace_ms: u64,
     /// Seats and their bots.
     pub seats: Vec<SeatView>,
-    /// Every move.
-    pub moves: Vec<MoveView>,
-    /// Public events, each with the `action_index` of the move that produced it.
-    #[schema(value_type = Vec<Object>)]
-    pub events: Vec<Value>,
+    /// Every move (left out when `?include=` does not name `moves`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveView>>,
+    /// Public events, each with the `action_index` of the move that produced it (left out when
+    /// `?include=` does not name `events`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub events: Option<Vec<Value>>,
     /// The result, once finished: `ranking` (groups of seats, best first, disqualified seats
     /// last), `scores`, `disqualified`, `flagged` (seats whose time bank ran out), `faults` per
     /// seat, and the game's `teams`/`details`.
@@ -421,9 +450,13 @@ pub struct MatchView {
     /// No rating moves in an aborted match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abort_reason: Option<AbortReason>,
-    /// The replay request for `POST /v1/games/{game}/replay`; `null` until the match has ended,
-    /// and when its moves were deleted.
-    pub replay: Option<ReplayInput>,
+    /// The replay request for `POST /v1/games/{game}/replay` without its `actions`, which are
+    /// the `seat` and `action` of `moves` (with `?include=replay` alone, it carries them); `null`
+    /// until the match has ended, and when its moves were deleted; left out when `?include=`
+    /// does not name `replay`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ReplayInput>)]
+    pub replay: Option<Option<ReplayInput>>,
     /// The moves of this unranked match were deleted by retention (`--retain-unranked-days`):
     /// `moves` and `events` are empty, the result stays.
     pub moves_pruned: bool,
@@ -436,6 +469,37 @@ pub struct MatchView {
     /// When it finished or was aborted (RFC 3339).
     #[schema(format = DateTime)]
     pub finished_at: Option<String>,
+}
+
+impl MatchView {
+    /// The moves shown (empty when `?include=` left them out).
+    pub fn moves(&self) -> &[MoveView] {
+        self.moves.as_deref().unwrap_or_default()
+    }
+
+    /// The public events shown (empty when `?include=` left them out).
+    pub fn events(&self) -> &[Value] {
+        self.events.as_deref().unwrap_or_default()
+    }
+
+    /// The whole `POST /v1/games/{game}/replay` request, its actions taken from `moves` when
+    /// they are shown beside it; None until the match has ended, once its moves were deleted,
+    /// or when `?include=` left `replay` out.
+    pub fn replay_request(&self) -> Option<ReplayInput> {
+        let mut replay = self.replay.clone().flatten()?;
+        if replay.actions.is_none() {
+            replay.actions = Some(
+                self.moves()
+                    .iter()
+                    .map(|m| ReplayAction {
+                        seat: m.seat,
+                        action: m.action.clone().unwrap_or(Value::Null),
+                    })
+                    .collect(),
+            );
+        }
+        Some(replay)
+    }
 }
 
 /// A match in a list.
@@ -462,6 +526,19 @@ pub struct MatchSummary {
     /// When it finished or was aborted (RFC 3339).
     #[schema(format = DateTime)]
     pub finished_at: Option<String>,
+    /// With `?include=moves`: every move, as `GET /v1/matches/{id}` shows them (actions once the
+    /// match has ended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveView>>,
+    /// With `?include=moves`, once the match has ended: what `POST /v1/games/{game}/replay`
+    /// needs beside the moves (players, options, seed, deals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayInput>,
+    /// With `?include=result`, once the match has ended: the whole result, as
+    /// `GET /v1/matches/{id}` shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<MatchResult>,
 }
 
 /// `GET /v1/matches`.
@@ -489,10 +566,21 @@ pub enum ListFormat {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MatchQuery {
-    /// Only this game id.
+    /// Only this game id (404 `unknown_game` for an id the catalog does not have).
     pub game: Option<String>,
-    /// Only matches of this bot id.
+    /// Only matches of this bot, by id or by name (404 `unknown_bot` when it is neither).
     pub bot: Option<String>,
+    /// Only matches in this status: `waiting`, `queued`, `running`, `finished` or `aborted`.
+    #[param(inline)]
+    pub status: Option<MatchStatus>,
+    /// Parts each match carries beyond the list's fields, comma-separated: `moves` (every
+    /// move, and once the match has ended what its replay needs) and `result` (the whole
+    /// result). Training data in one request: `format=ndjson&include=moves,result`.
+    #[param(
+        pattern = r"^(moves|result)(,(moves|result))*$",
+        example = "moves,result"
+    )]
+    pub include: Option<String>,
     /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
@@ -502,6 +590,75 @@ pub struct MatchQuery {
     /// line (`application/x-ndjson`).
     #[param(inline)]
     pub format: Option<ListFormat>,
+}
+
+/// The parts `GET /v1/matches/{id}` shows.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MatchShowQuery {
+    /// The parts to show, comma-separated among `moves`, `events` and `replay` (default: all
+    /// three). The replay request's `actions` are the `seat` and `action` of `moves`, so they are
+    /// given only when `moves` is not.
+    #[param(
+        pattern = r"^(moves|events|replay)(,(moves|events|replay))*$",
+        example = "moves,replay"
+    )]
+    pub include: Option<String>,
+}
+
+/// The optional parts of a match an answer carries (`?include=`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatchParts {
+    /// `moves`.
+    pub moves: bool,
+    /// `events`.
+    pub events: bool,
+    /// `replay`.
+    pub replay: bool,
+    /// `result`.
+    pub result: bool,
+}
+
+impl MatchParts {
+    /// Every part `GET /v1/matches/{id}` shows by default.
+    pub const SHOWN: MatchParts = MatchParts {
+        moves: true,
+        events: true,
+        replay: true,
+        result: false,
+    };
+
+    /// The parts named in `include` (comma-separated) among `allowed`; `default` without one.
+    /// 400 `invalid_request` for another name.
+    pub fn parse(
+        include: Option<&str>,
+        allowed: &[&str],
+        default: MatchParts,
+    ) -> Result<MatchParts, crate::problem::ServiceError> {
+        let Some(include) = include else {
+            return Ok(default);
+        };
+        let mut parts = MatchParts::default();
+        for name in include.split(',').map(str::trim) {
+            match name {
+                "moves" if allowed.contains(&name) => parts.moves = true,
+                "events" if allowed.contains(&name) => parts.events = true,
+                "replay" if allowed.contains(&name) => parts.replay = true,
+                "result" if allowed.contains(&name) => parts.result = true,
+                _ => {
+                    return Err(crate::problem::ServiceError::invalid(format!(
+                        "invalid query: `include` takes {} (comma-separated), not `{name}`",
+                        allowed
+                            .iter()
+                            .map(|a| format!("`{a}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(parts)
+    }
 }
 
 /// `GET /v1/bots/{id}/faults`: every fault of a bot, newest first.
@@ -665,15 +822,8 @@ pub struct Leaderboard {
     /// the ladder plays every size the game id allows among its bots, the least played first.
     #[schema(example = json!({"2": 40, "3": 38, "4": 37}))]
     pub table_sizes: std::collections::BTreeMap<String, u64>,
-}
-
-/// The table size of `GET /v1/leaderboards/{game}`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct LeaderboardQuery {
-    /// The table size (number of players); default: the size with the most ranked matches (the
-    /// smallest the game id allows before any).
-    pub players: Option<usize>,
+    /// The `cursor` of the next rows (lower ratings); `null` on the last page.
+    pub next_cursor: Option<String>,
 }
 
 /// `POST /v1/tournaments`: a duplicate tournament.

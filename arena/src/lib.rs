@@ -24,6 +24,7 @@ pub mod client;
 pub mod commitment;
 pub mod config;
 pub mod dto;
+pub mod http;
 pub mod limits;
 pub mod live;
 pub mod metrics;

@@ -9,6 +9,7 @@
 
 use crate::problem::ServiceError;
 use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue, RETRY_AFTER};
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -137,8 +138,9 @@ impl Limits {
     }
 
     /// Counts `request` against the limit of `what` for its client address and, if it carries
-    /// one, its bearer token; a 429 if either is over.
-    pub fn check(&self, what: Limited, request: &HttpRequest) -> Result<(), RateLimited> {
+    /// one, its bearer token: where it stands (for the `RateLimit-*` headers of the answer), or
+    /// a 429 if either is over.
+    pub fn check(&self, what: Limited, request: &HttpRequest) -> Result<RateLimit, RateLimited> {
         let limiter = match what {
             Limited::Registration => &self.registrations,
             Limited::MatchCreation => &self.matches,
@@ -152,7 +154,10 @@ impl Limits {
         }
         let decision = limiter.check(&keys, Instant::now());
         if decision.allowed {
-            Ok(())
+            Ok(RateLimit {
+                per_minute: limiter.per_minute,
+                decision,
+            })
         } else {
             Err(RateLimited {
                 what,
@@ -160,6 +165,37 @@ impl Limits {
                 decision,
             })
         }
+    }
+}
+
+/// Where a request stands against its limit: its answer's `RateLimit-*` headers.
+#[derive(Debug, Clone, Copy)]
+pub struct RateLimit {
+    per_minute: u32,
+    decision: Decision,
+}
+
+impl RateLimit {
+    /// Adds `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`
+    /// (nothing when the limit is off).
+    pub fn add_headers(&self, headers: &mut HeaderMap) {
+        if self.per_minute == 0 {
+            return;
+        }
+        let mut set = |name: &'static str, value: String| {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                headers.insert(HeaderName::from_static(name), value);
+            }
+        };
+        set("ratelimit-limit", self.per_minute.to_string());
+        set("ratelimit-remaining", self.decision.remaining.to_string());
+        let reset = if self.decision.reset.is_zero() {
+            0
+        } else {
+            ceil_secs(self.decision.reset)
+        };
+        set("ratelimit-reset", reset.to_string());
+        set("ratelimit-policy", format!("{};w=60", self.per_minute));
     }
 }
 
@@ -183,19 +219,17 @@ impl ResponseError for RateLimited {
 
     fn error_response(&self) -> HttpResponse {
         let retry_after = ceil_secs(self.decision.retry_after);
-        let problem =
-            ServiceError::rate_limited(self.what.noun(), self.per_minute, retry_after).problem();
-        HttpResponse::TooManyRequests()
-            .content_type("application/problem+json")
-            .insert_header(("Retry-After", retry_after.to_string()))
-            .insert_header(("RateLimit-Limit", self.per_minute.to_string()))
-            .insert_header(("RateLimit-Remaining", self.decision.remaining.to_string()))
-            .insert_header((
-                "RateLimit-Reset",
-                ceil_secs(self.decision.reset).to_string(),
-            ))
-            .insert_header(("RateLimit-Policy", format!("{};w=60", self.per_minute)))
-            .json(problem)
+        let mut response =
+            ServiceError::rate_limited(self.what.noun(), self.per_minute, retry_after)
+                .error_response();
+        let headers = response.headers_mut();
+        headers.insert(RETRY_AFTER, HeaderValue::from(retry_after));
+        RateLimit {
+            per_minute: self.per_minute,
+            decision: self.decision,
+        }
+        .add_headers(headers);
+        response
     }
 }
 

@@ -46,6 +46,10 @@ pub struct LiveMove {
 /// `EventSource` client parses it: its name and its data line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct StreamEvent {
+    /// A `move` event's id: the move's index (`Last-Event-ID` resumes after it); other events
+    /// have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// `move`, `result`, `end`, or `stream_error` (the stream failed; the data says why).
     pub event: StreamEventName,
     /// JSON text: a [`LiveMove`] for `move`, a [`LiveEnd`] for `result`, `{"status"}` for
@@ -216,6 +220,10 @@ pub struct MatchFrames {
     pub seat: Option<usize>,
     /// Number of players.
     pub players: usize,
+    /// The match's options, as every view shows them under `options`: given once here, and
+    /// left out of each frame's `view` (they never change in a match).
+    #[schema(value_type = Object)]
+    pub options: Value,
     /// The start position, then one frame per move.
     pub frames: Vec<Frame>,
     /// The result, once finished.
@@ -270,6 +278,23 @@ pub fn frames(
         });
     }
     Ok(out)
+}
+
+/// Takes the `options` out of every frame's view (a view shows the match's options, the same
+/// in every frame: a tenth of a long match's frames) and returns them, to be given once. A view
+/// whose options differ from the first's keeps its own.
+pub fn lift_options(frames: &mut [Frame]) -> Value {
+    let Some(options) = frames.first().and_then(|f| f.view.get("options")).cloned() else {
+        return Value::Null;
+    };
+    for frame in frames.iter_mut() {
+        if let Value::Object(view) = &mut frame.view
+            && view.get("options") == Some(&options)
+        {
+            view.remove("options");
+        }
+    }
+    options
 }
 
 /// The live-stream form of a stored move and the spectator frame after it.

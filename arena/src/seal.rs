@@ -231,6 +231,19 @@ impl Sealer {
         u64::from_le_bytes(first) & engine::rng::MAX_SEED
     }
 
+    /// A 32-byte key for one purpose (`label`) and one holder (`input`): HMAC-SHA256 under the
+    /// seal key. What is sealed under it opens only for whoever knows `input` too (the stored
+    /// answers of idempotent requests, under the client's own key).
+    pub fn derive_key(&self, label: &[u8], input: &[u8]) -> SealKey {
+        use hmac::{KeyInit as _, Mac as _};
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.key)
+            .expect("HMAC takes any key length");
+        mac.update(label);
+        mac.update(b"\0");
+        mac.update(input);
+        SealKey::from_bytes(mac.finalize().into_bytes().into())
+    }
+
     /// The per-token key and the RFC nonce of one 192-bit nonce.
     fn subkey(&self, format: TokenFormat, nonce: &[u8; NONCE_LEN]) -> Option<(LessSafeKey, Nonce)> {
         match format {

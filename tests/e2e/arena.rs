@@ -123,7 +123,8 @@ async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
     let mut text = String::new();
     for _ in 0..800 {
         text = http
-            .get(format!("{base}/v1/matches/{id}"))
+            // The replay block alone carries its actions (beside `moves` it refers to them).
+            .get(format!("{base}/v1/matches/{id}?include=replay"))
             .send()
             .await
             .expect("send")

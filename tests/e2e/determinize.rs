@@ -108,12 +108,12 @@ async fn bad_determinize_requests_get_stable_codes() {
         (
             json!({"state": state, "seat": 0, "count": 0}),
             400,
-            "bad_request",
+            "invalid_request",
         ),
         (
             json!({"state": state, "seat": 0, "count": 257}),
             400,
-            "bad_request",
+            "invalid_request",
         ),
         (
             json!({"state": state, "seat": 7, "count": 1}),
@@ -130,7 +130,7 @@ async fn bad_determinize_requests_get_stable_codes() {
             400,
             "invalid_state",
         ),
-        (json!({"state": state, "seat": 0}), 400, "bad_request"),
+        (json!({"state": state, "seat": 0}), 400, "malformed_json"),
     ];
     for (body, status, code) in cases {
         let reply = app.op(GAME, "determinize", &body).await;

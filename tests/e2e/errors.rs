@@ -5,23 +5,27 @@ use crate::support::{GAME, ServerOptions, first_legal, spawn_app};
 use serde_json::{Value, json};
 
 #[tokio::test]
-async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
+async fn malformed_json_wrong_types_and_missing_fields_are_malformed_json_everywhere() {
     let app = spawn_app().await;
     let path = format!("/v1/games/{GAME}/new");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("malformed", b"{\"players\": ".to_vec(), "bad_request"),
-        ("not json", b"hello".to_vec(), "bad_request"),
+        ("malformed", b"{\"players\": ".to_vec(), "malformed_json"),
+        ("not json", b"hello".to_vec(), "malformed_json"),
         (
             "wrong type",
             br#"{"players": "two"}"#.to_vec(),
-            "bad_request",
+            "malformed_json",
         ),
-        ("negative", br#"{"players": -1}"#.to_vec(), "bad_request"),
-        ("missing field", br#"{"seed": 1}"#.to_vec(), "bad_request"),
+        ("negative", br#"{"players": -1}"#.to_vec(), "malformed_json"),
+        (
+            "missing field",
+            br#"{"seed": 1}"#.to_vec(),
+            "malformed_json",
+        ),
         (
             "unknown field",
             br#"{"players": 2, "colour": "red"}"#.to_vec(),
-            "bad_request",
+            "malformed_json",
         ),
         (
             "players out of range",
@@ -67,7 +71,7 @@ async fn malformed_json_wrong_types_and_missing_fields_are_bad_requests() {
     let reply = app
         .op(GAME, "apply", &json!({"seat": 0, "action": {}}))
         .await;
-    assert_eq!(reply.problem_code(), "bad_request");
+    assert_eq!(reply.problem_code(), "malformed_json");
     assert!(
         reply.body["detail"].as_str().unwrap().contains("state"),
         "{}",
@@ -140,7 +144,7 @@ async fn apply_answers_alike_whatever_the_shape_of_its_body() {
         assert_eq!(reply.status, 400, "{name}: {}", reply.body);
         assert_eq!(
             reply.problem_code(),
-            "bad_request",
+            "malformed_json",
             "{name}: {}",
             reply.body
         );
@@ -149,7 +153,7 @@ async fn apply_answers_alike_whatever_the_shape_of_its_body() {
     }
     // The body's errors come before the game's: a malformed body for an unknown game is a 400.
     let reply = app.post_raw("/v1/games/chess/apply", "{\"state\": ").await;
-    assert_eq!(reply.problem_code(), "bad_request", "{}", reply.body);
+    assert_eq!(reply.problem_code(), "malformed_json", "{}", reply.body);
     let reply = app
         .post_raw(
             "/v1/games/chess/apply",

@@ -20,6 +20,8 @@ mod cluster;
 mod contract;
 mod determinize;
 mod errors;
+mod http_edge;
+mod http_requests;
 mod openapi_drift;
 mod operations;
 mod operator;

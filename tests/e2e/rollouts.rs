@@ -133,7 +133,7 @@ async fn bad_rollout_requests_get_stable_codes() {
         (
             json!({"state": state, "seat": seat, "count": 1, "policy": "smart"}),
             400,
-            "bad_request",
+            "malformed_json",
         ),
         (
             json!({"state": state, "seat": 9, "count": 1, "policy": "random"}),

@@ -98,6 +98,12 @@ impl ServerOptions {
         self
     }
 
+    /// The origins a browser may call the routes that take a token from (`--cors-origins`).
+    pub fn cors_origins(mut self, origins: &str) -> Self {
+        self.config.cors_origins = origins.parse().expect("origins");
+        self
+    }
+
     /// The built-in bots registered before the server starts (needs an arena).
     pub fn builtins(mut self) -> Self {
         self.builtins = true;
@@ -239,6 +245,19 @@ impl TestApp {
         }
     }
 
+    /// Polls a match until it has ended; asserts it finished and returns it.
+    pub async fn wait_finished(&self, id: &str) -> Value {
+        for _ in 0..2400 {
+            let view = self.get(&format!("/v1/matches/{id}")).await.body;
+            if view["status"] == "finished" || view["status"] == "aborted" {
+                assert_eq!(view["status"], "finished", "{view}");
+                return view;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("match {id} did not finish");
+    }
+
     /// GET a path.
     pub async fn get(&self, path: &str) -> Reply {
         let response = self
@@ -354,6 +373,22 @@ impl Drop for TestApp {
 }
 
 /// The first seat to act and its first legal action.
+/// The replay request of a match as `GET /v1/matches/{id}` shows it: its `replay` block, whose
+/// actions are the `seat` and `action` of its `moves`.
+pub fn replay_request(matched: &Value) -> Value {
+    let mut replay = matched["replay"].clone();
+    if replay.get("actions").is_none() {
+        let actions: Vec<Value> = matched["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| json!({"seat": m["seat"], "action": m["action"]}))
+            .collect();
+        replay["actions"] = Value::from(actions);
+    }
+    replay
+}
+
 pub fn first_legal(step: &Value) -> (u64, Value) {
     let entry = &step["legal_actions"][0];
     let seat = entry["seat"].as_u64().expect("a seat to act");

@@ -223,7 +223,7 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     assert_eq!(shown["seats"][0]["bot"], "person");
     let faults = shown["result"]["faults"].as_array().expect("faults");
     assert!(faults.iter().all(|f| f == 0), "{shown}");
-    let replay = &shown["replay"];
+    let replay = &crate::support::replay_request(&shown);
     let replayed = app.op("watten", "replay", replay).await;
     assert_eq!(replayed.status, 200, "{}", replayed.body);
     let listed = app.get("/v1/matches?game=watten").await.body;

@@ -228,7 +228,7 @@ async fn read_stream(server: &Server, id: &str) -> (Vec<(String, Value)>, usize)
 /// the spectator's view after it, and names no piece hidden from the spectator at that point.
 fn check_against_spectator(game_id: &str, stream: &[(String, Value)], matched: &Value) {
     let game = engine::registry::find(game_id).expect("game");
-    let replay = &matched["replay"];
+    let replay = &crate::support::replay_request(matched);
     let setup = engine::NewGame {
         players: replay["players"].as_u64().expect("players") as usize,
         options: replay["options"].as_object().cloned().unwrap_or_default(),

@@ -1,11 +1,13 @@
 //! `GET /v1/games/{game}/openapi.json`: one game id's own OpenAPI document ([`crate::contract`]).
 
-use crate::error::ServiceError;
+use crate::error::{Problem, ServiceError};
 use crate::routes::games::find_game;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use arena::http::NoQuery;
 use arena::problem::responses::UnknownGame;
 use engine::Game;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Makes (or finds made) a game id's own document, as app data. The server hands in
 /// [`crate::contract::cached_document`]: a game's document is derived from the whole-service
@@ -23,9 +25,10 @@ pub struct GameDocuments(pub fn(&'static dyn Game) -> Arc<str>);
 #[utoipa::path(
     operation_id = "game_openapi",
     tag = "rules",
-    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`"), NoQuery),
     responses(
         (status = 200, description = "The game's OpenAPI 3.1 document", body = Object, content_type = "application/json"),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
     ),
 )]
@@ -33,8 +36,10 @@ pub struct GameDocuments(pub fn(&'static dyn Game) -> Arc<str>);
 pub async fn game_openapi(
     game: web::Path<String>,
     documents: web::Data<GameDocuments>,
+    request: HttpRequest,
 ) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
+    let NoQuery {} = arena::http::query(&request)?;
     let GameDocuments(document) = **documents;
     let text = web::block(move || document(game)).await.map_err(|e| {
         ServiceError::new(
@@ -42,7 +47,22 @@ pub async fn game_openapi(
             format!("cannot build the document: {e}"),
         )
     })?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .body(text.to_string()))
+    // The documents are fixed for the process: each one's tag is computed once.
+    static ETAGS: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
+    let id = &game.info().id;
+    let etags = ETAGS.get_or_init(Default::default);
+    let known = etags.lock().ok().and_then(|t| t.get(id).cloned());
+    let etag = known.unwrap_or_else(|| {
+        let etag = arena::http::etag(text.as_bytes());
+        if let Ok(mut etags) = etags.lock() {
+            etags.insert(id.clone(), etag.clone());
+        }
+        etag
+    });
+    Ok(arena::http::validated(
+        "application/json",
+        text.to_string(),
+        &etag,
+        arena::http::RELEASE,
+    ))
 }

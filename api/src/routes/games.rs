@@ -12,13 +12,16 @@ use crate::step::{make_step, step_with_state};
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
+use arena::http::NoQuery;
 use arena::problem::responses::{JsonBodyErrors, StateRequestErrors, UnknownGame};
 use arena::problem::{invalid_body, is_json, unreadable_body, unsupported_media_type};
 use engine::search::{Rollout, RolloutPlan, RolloutStart, RolloutStop};
 use engine::{Game, LoadedField, Match, NewGame, Viewer};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::OnceLock;
 
 /// The game with this id, or 404 `unknown_game`.
 pub fn find_game(id: &str) -> Result<&'static dyn Game, ServiceError> {
@@ -74,16 +77,49 @@ pub fn step_response(
 #[utoipa::path(
     operation_id = "list_games",
     tag = "rules",
-    responses((status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>)),
+    params(NoQuery),
+    responses(
+        (status = 200, description = "Every game id, in registry order", body = Vec<GameEntry>),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
+    ),
 )]
 #[get("/v1/games")]
-pub async fn list() -> web::Json<Vec<GameEntry>> {
-    web::Json(
-        engine::registry::games()
+pub async fn list(request: HttpRequest) -> Result<HttpResponse, ServiceError> {
+    let NoQuery {} = arena::http::query(&request)?;
+    static CATALOG: OnceLock<Catalogued> = OnceLock::new();
+    let catalog = CATALOG.get_or_init(|| {
+        let entries: Vec<GameEntry> = engine::registry::games()
             .iter()
             .map(|g| GameEntry::from_info(g.info()))
-            .collect(),
-    )
+            .collect();
+        Catalogued::of(&entries)
+    });
+    Ok(catalog.answer())
+}
+
+/// A catalog answer, fixed for the process: its bytes and their `ETag`.
+struct Catalogued {
+    bytes: web::Bytes,
+    etag: String,
+}
+
+impl Catalogued {
+    fn of(value: &impl serde::Serialize) -> Catalogued {
+        let bytes = web::Bytes::from(serde_json::to_vec(value).unwrap_or_default());
+        Catalogued {
+            etag: arena::http::etag(&bytes),
+            bytes,
+        }
+    }
+
+    fn answer(&self) -> HttpResponse {
+        arena::http::validated(
+            "application/json",
+            self.bytes.clone(),
+            &self.etag,
+            arena::http::RELEASE,
+        )
+    }
 }
 
 /// Describe one game.
@@ -92,16 +128,34 @@ pub async fn list() -> web::Json<Vec<GameEntry>> {
 #[utoipa::path(
     operation_id = "describe_game",
     tag = "rules",
-    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`")),
+    params(("game" = String, Path, description = "Game id, e.g. `twenty_two`"), NoQuery),
     responses(
         (status = 200, description = "The catalog entry", body = GameEntry),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
     ),
 )]
 #[get("/v1/games/{game}")]
-pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, ServiceError> {
+pub async fn describe(
+    game: web::Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ServiceError> {
     let game = find_game(&game)?;
-    Ok(web::Json(GameEntry::from_info(game.info())))
+    let NoQuery {} = arena::http::query(&request)?;
+    static ENTRIES: OnceLock<HashMap<String, Catalogued>> = OnceLock::new();
+    let entries = ENTRIES.get_or_init(|| {
+        engine::registry::games()
+            .iter()
+            .map(|g| {
+                let info = g.info();
+                (info.id.clone(), Catalogued::of(&GameEntry::from_info(info)))
+            })
+            .collect()
+    });
+    entries
+        .get(&game.info().id)
+        .map(Catalogued::answer)
+        .ok_or_else(|| ServiceError::unknown_game(&game.info().id))
 }
 
 /// Start a game.
@@ -118,7 +172,7 @@ pub async fn describe(game: web::Path<String>) -> Result<web::Json<GameEntry>, S
     request_body = NewGameRequest,
     responses(
         (status = 200, description = "The first step", body = Step),
-        (status = 400, description = "`bad_request`: malformed JSON, wrong types, missing fields", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: malformed JSON, wrong types, missing or unknown fields", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_players`, `invalid_options` or `invalid_deals`, with the reason in `detail`", body = Problem, content_type = "application/problem+json"),
@@ -324,7 +378,7 @@ pub async fn view(
     request_body = DeterminizeRequest,
     responses(
         (status = 200, description = "The sampled states", body = DeterminizeResponse),
-        (status = 400, description = "`bad_request` (also a `count` outside 1..=256), `invalid_request` (neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`, `invalid_request` (a `count` outside 1..=256, neither or both of `state` and `info`, `state` without `seat`, or a `seat` other than the `info` token's), `invalid_state`, `state_tampered`, `invalid_info` (an `info` token changed, cut, sealed by another arena, or of another game), `sealed_state_required` or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "`invalid_seed`, or `no_consistent_deal`: the state's record admits no deal", body = Problem, content_type = "application/problem+json"),
@@ -346,13 +400,10 @@ pub async fn determinize(
     .await?;
     guard(|| {
         if !(1..=MAX_DETERMINIZE).contains(&request.count) {
-            return Err(ServiceError::new(
-                ErrorCode::BadRequest,
-                format!(
-                    "count must be 1 to {MAX_DETERMINIZE}, not {}",
-                    request.count
-                ),
-            ));
+            return Err(ServiceError::invalid(format!(
+                "count must be 1 to {MAX_DETERMINIZE}, not {}",
+                request.count
+            )));
         }
         let seed = request_seed(request.seed)?;
         let position = Position::of(
@@ -663,7 +714,7 @@ fn no_consistent_deal(seat: usize) -> ServiceError {
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "The replayed game", body = ReplayResponse),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: malformed JSON, wrong types, missing or unknown fields", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
         JsonBodyErrors,
         (status = 422, description = "A setup error (`invalid_players`, `invalid_options`, `invalid_deals`), or a refused action (`illegal_action`, `not_your_turn`, `game_over`) with its `index`", body = Problem, content_type = "application/problem+json"),

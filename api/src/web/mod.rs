@@ -55,24 +55,38 @@ fn content_type(file: &str) -> &'static str {
     }
 }
 
-/// Mounts the pages and assets (plain actix routes: they are not part of the JSON API's
-/// OpenAPI document).
+/// The pages and assets, each path with its `GET` handler: plain actix routes, not part of the
+/// JSON API's OpenAPI document (the edge's route table reads the paths from here).
+fn pages() -> [(&'static str, actix_web::Route); 15] {
+    [
+        ("/", web::get().to(home)),
+        ("/ui", web::get().to(to_home)),
+        ("/arena", web::get().to(to_matches)),
+        ("/rules", web::get().to(to_home)),
+        ("/rules/{family}", web::get().to(rules)),
+        ("/leaderboard", web::get().to(leaderboards)),
+        ("/leaderboard/{game}", web::get().to(leaderboard)),
+        ("/bot/{id}", web::get().to(bot)),
+        ("/matches", web::get().to(matches)),
+        ("/match/{id}", web::get().to(match_page)),
+        ("/play", web::get().to(play_index)),
+        ("/play/{game}", web::get().to(play)),
+        ("/table/{id}", web::get().to(table)),
+        ("/assets/{file}", web::get().to(asset)),
+        ("/favicon.ico", web::get().to(favicon)),
+    ]
+}
+
+/// The paths of the pages and assets.
+pub fn page_paths() -> Vec<&'static str> {
+    pages().into_iter().map(|(path, _)| path).collect()
+}
+
+/// Mounts the pages and assets.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(home))
-        .route("/ui", web::get().to(to_home))
-        .route("/arena", web::get().to(to_matches))
-        .route("/rules", web::get().to(to_home))
-        .route("/rules/{family}", web::get().to(rules))
-        .route("/leaderboard", web::get().to(leaderboards))
-        .route("/leaderboard/{game}", web::get().to(leaderboard))
-        .route("/bot/{id}", web::get().to(bot))
-        .route("/matches", web::get().to(matches))
-        .route("/match/{id}", web::get().to(match_page))
-        .route("/play", web::get().to(play_index))
-        .route("/play/{game}", web::get().to(play))
-        .route("/table/{id}", web::get().to(table))
-        .route("/assets/{file}", web::get().to(asset))
-        .route("/favicon.ico", web::get().to(favicon));
+    for (path, route) in pages() {
+        cfg.route(path, route);
+    }
 }
 
 fn redirect(to: &'static str) -> HttpResponse {
@@ -113,7 +127,7 @@ fn page(title: &str, page: &str, arg: &str, body: &str) -> HttpResponse {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · cardroom</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/style.css">
+<link rel="stylesheet" href="{style}">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -129,13 +143,15 @@ fn page(title: &str, page: &str, arg: &str, body: &str) -> HttpResponse {
 <main id="main" tabindex="-1" data-page="{page}" data-arg="{arg}">
 {body}
 </main>
-<script type="module" src="/assets/app.js"></script>
+<script type="module" src="{app}"></script>
 </body>
 </html>
 "##,
         title = escape(title),
         page = escape(page),
         arg = escape(arg),
+        style = asset_url("style.css"),
+        app = asset_url("app.js"),
     );
     HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
@@ -315,16 +331,65 @@ async fn table(id: web::Path<String>) -> HttpResponse {
     )
 }
 
-async fn asset(file: web::Path<String>) -> HttpResponse {
-    match Assets::get(&file) {
-        Some(embedded) => HttpResponse::Ok()
-            .insert_header((CONTENT_TYPE, content_type(&file)))
-            .insert_header((CACHE_CONTROL, "no-cache"))
-            .body(embedded.data.into_owned()),
-        None => HttpResponse::NotFound()
-            .insert_header((CONTENT_TYPE, "text/plain; charset=utf-8"))
-            .body("no such asset"),
+/// An asset's bytes and the hash that names this version of it.
+struct Asset {
+    bytes: web::Bytes,
+    etag: String,
+}
+
+/// Every asset, read and hashed once.
+fn assets() -> &'static std::collections::HashMap<String, Asset> {
+    static ASSETS: std::sync::OnceLock<std::collections::HashMap<String, Asset>> =
+        std::sync::OnceLock::new();
+    ASSETS.get_or_init(|| {
+        Assets::iter()
+            .filter_map(|name| {
+                let bytes = web::Bytes::from(Assets::get(&name)?.data.into_owned());
+                let etag = arena::http::etag(&bytes);
+                Some((name.to_string(), Asset { bytes, etag }))
+            })
+            .collect()
+    })
+}
+
+/// An asset's URL named by its content's hash (`/assets/app.js?v=<hash>`): cached for a year,
+/// since the next version has another URL.
+pub fn asset_url(file: &str) -> String {
+    match assets().get(file) {
+        Some(asset) => format!("/assets/{file}?v={}", version(&asset.etag)),
+        None => format!("/assets/{file}"),
     }
+}
+
+/// The version of an asset in its URL: its `ETag` without quotes.
+fn version(etag: &str) -> &str {
+    etag.trim_matches('"')
+}
+
+/// An asset: with its current hash in `v`, immutable; otherwise (the modules' own imports)
+/// revalidated with its `ETag` (304 while unchanged).
+async fn asset(file: web::Path<String>, request: actix_web::HttpRequest) -> HttpResponse {
+    let Some(asset) = assets().get(file.as_str()) else {
+        return HttpResponse::NotFound()
+            .insert_header((CONTENT_TYPE, "text/plain; charset=utf-8"))
+            .body("no such asset");
+    };
+    let named =
+        web::Query::<std::collections::HashMap<String, String>>::from_query(request.query_string())
+            .ok()
+            .and_then(|query| query.get("v").cloned())
+            .is_some_and(|v| v == version(&asset.etag));
+    let freshness = if named {
+        arena::http::Freshness::Immutable
+    } else {
+        arena::http::Freshness::Revalidate
+    };
+    arena::http::validated(
+        content_type(&file),
+        asset.bytes.clone(),
+        &asset.etag,
+        freshness,
+    )
 }
 
 async fn favicon() -> HttpResponse {

@@ -11,7 +11,7 @@
 use actix_web::body::BoxBody;
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{CONTENT_TYPE, HeaderValue};
+use actix_web::http::header::{CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use actix_web::mime;
 use actix_web::{HttpMessage as _, HttpRequest, HttpResponse, ResponseError};
 use engine::{ActionError, ReplayError, SetupError, StateError};
@@ -68,12 +68,13 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    /// Malformed JSON, a wrong type or a missing field (rules API bodies, paths, queries).
+    /// A request the server cannot read: a body that could not be received whole, a bad path.
     BadRequest = BAD_REQUEST, "bad_request", "Bad request";
-    /// An arena request body that is not valid JSON for the endpoint.
+    /// A request body that is not valid JSON for its endpoint (syntax, a wrong type, a missing
+    /// or unknown field), on every route of the service.
     MalformedJson = BAD_REQUEST, "malformed_json", "Malformed JSON";
-    /// An arena request that is well-formed but makes no sense (a bad name, a deadline out of
-    /// range, no bots).
+    /// A request that is well-formed but makes no sense (a bad name, a number out of its
+    /// documented range, no bots, an unknown query parameter).
     InvalidRequest = BAD_REQUEST, "invalid_request", "Invalid request";
     /// The state is malformed, of another game, of another version, or inconsistent.
     InvalidState = BAD_REQUEST, "invalid_state", "Invalid state";
@@ -86,8 +87,11 @@ error_codes! {
     SealedStateRequired = BAD_REQUEST, "sealed_state_required", "Sealed state required";
     /// The seat does not exist in this game.
     InvalidSeat = BAD_REQUEST, "invalid_seat", "Invalid seat";
-    /// Missing or wrong owner token.
+    /// No token where one is needed, or a valid token that does not own this bot.
     Unauthorized = UNAUTHORIZED, "unauthorized", "Unauthorized";
+    /// A bearer token that is neither the admin token nor a live bot's owner token, wherever it
+    /// is sent (also on routes that work without a token).
+    InvalidToken = UNAUTHORIZED, "invalid_token", "Invalid token";
     /// No game with this id in the catalog.
     UnknownGame = NOT_FOUND, "unknown_game", "Unknown game";
     /// No bot with this id.
@@ -127,6 +131,8 @@ error_codes! {
     RateLimited = TOO_MANY_REQUESTS, "rate_limited", "Too many requests";
     /// No such route.
     NotFound = NOT_FOUND, "not_found", "Not found";
+    /// The route exists, but not with this method (the `Allow` header lists those it takes).
+    MethodNotAllowed = METHOD_NOT_ALLOWED, "method_not_allowed", "Method not allowed";
     /// The request body is larger than the configured limit.
     PayloadTooLarge = PAYLOAD_TOO_LARGE, "payload_too_large", "Payload too large";
     /// A JSON endpoint was sent a body whose `Content-Type` is not JSON.
@@ -183,6 +189,9 @@ error_codes! {
     /// `/readyz`: this process cannot serve now (its database does not answer, or lacks a
     /// migration of this build; `detail` says which).
     NotReady = SERVICE_UNAVAILABLE, "not_ready", "Not ready";
+    /// An `Idempotency-Key` already used, within 24 hours, by this client on this route with
+    /// another body: a new request needs a new key.
+    IdempotencyKeyReused = UNPROCESSABLE_ENTITY, "idempotency_key_reused", "Idempotency key reused";
     /// A bug on our side; details are only in the server log.
     Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }
@@ -274,11 +283,20 @@ impl ServiceError {
         ServiceError::new(ErrorCode::InvalidRequest, detail)
     }
 
-    /// `unauthorized`: missing or wrong owner token.
+    /// `unauthorized`: no token, or a token that does not own this bot.
     pub fn unauthorized() -> ServiceError {
         ServiceError::new(
             ErrorCode::Unauthorized,
             "send the bot's owner token as `Authorization: Bearer <token>`",
+        )
+    }
+
+    /// `invalid_token`: the bearer token sent is neither the admin token nor a live bot's owner
+    /// token (a typo, a deleted bot, a rotated token).
+    pub fn invalid_token() -> ServiceError {
+        ServiceError::new(
+            ErrorCode::InvalidToken,
+            "the `Authorization: Bearer` token is not valid here: neither the admin token nor the owner token of a live bot (send none on routes that work without one)",
         )
     }
 
@@ -345,11 +363,26 @@ impl ResponseError for ServiceError {
         // A problem always serializes (strings and integers only).
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         let mut response = HttpResponse::build(self.status_code()).body(body);
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        // RFC 6750: a 401 names the scheme it wants, and why a token sent was refused.
+        match self.code {
+            ErrorCode::InvalidToken => {
+                headers.insert(
+                    WWW_AUTHENTICATE,
+                    HeaderValue::from_static(r#"Bearer realm="cardroom", error="invalid_token""#),
+                );
+            }
+            code if code.status() == StatusCode::UNAUTHORIZED => {
+                headers.insert(
+                    WWW_AUTHENTICATE,
+                    HeaderValue::from_static(r#"Bearer realm="cardroom""#),
+                );
+            }
+            _ => {}
+        }
         if self.code == ErrorCode::DatabaseUnavailable {
-            response.headers_mut().insert(
+            headers.insert(
                 actix_web::http::header::RETRY_AFTER,
                 HeaderValue::from(DATABASE_RETRY_AFTER_SECS),
             );
@@ -498,11 +531,12 @@ pub fn json_error(error: JsonPayloadError, request: &HttpRequest) -> actix_web::
     service.into()
 }
 
-/// The 400 problem of a request body that is not the JSON its endpoint takes.
+/// The 400 `malformed_json` problem of a request body that is not the JSON its endpoint takes
+/// (every route: rules API and arena alike).
 pub fn invalid_body(error: &serde_json::Error) -> ServiceError {
     ServiceError::new(
-        ErrorCode::BadRequest,
-        format!("the request body is not valid: {error}"),
+        ErrorCode::MalformedJson,
+        format!("the request body is not valid JSON for this endpoint: {error}"),
     )
 }
 
@@ -519,13 +553,9 @@ pub fn path_error(error: PathError, _request: &HttpRequest) -> actix_web::Error 
     ServiceError::new(ErrorCode::BadRequest, format!("invalid path: {error}")).into()
 }
 
-/// Maps query extractor errors.
+/// Maps query extractor errors: 400 `invalid_request`, as every query problem.
 pub fn query_error(error: QueryPayloadError, _request: &HttpRequest) -> actix_web::Error {
-    ServiceError::new(
-        ErrorCode::BadRequest,
-        format!("invalid query string: {error}"),
-    )
-    .into()
+    ServiceError::invalid(format!("invalid query: {error}")).into()
 }
 
 /// The fallback for unmatched routes: a 404 problem.

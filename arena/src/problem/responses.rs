@@ -3,7 +3,7 @@
 //! a [`Problem`] sent as `application/problem+json`.
 
 use super::Problem;
-use utoipa::IntoResponses;
+use utoipa::{IntoParams, IntoResponses};
 
 /// The errors of reading any JSON request body.
 #[derive(IntoResponses)]
@@ -31,7 +31,7 @@ pub enum StateRequestErrors {
     /// 400.
     #[response(
         status = 400,
-        description = "`bad_request`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`",
+        description = "`malformed_json`, `invalid_state`, `state_tampered`, `sealed_state_required` or `invalid_seat`",
         content_type = "application/problem+json"
     )]
     BadState(Problem),
@@ -134,3 +134,32 @@ pub struct UnknownTable(pub Problem);
     content_type = "application/problem+json"
 )]
 pub struct SeatKeyRefused(pub Problem);
+
+/// 401 `invalid_token`: a bearer token sent that is not valid, on a route that also works
+/// without one.
+#[derive(IntoResponses)]
+#[response(
+    status = 401,
+    description = "`invalid_token`: the bearer token sent is neither the admin token nor a live bot's owner token (send none to act anonymously)",
+    content_type = "application/problem+json"
+)]
+pub struct InvalidToken(pub Problem);
+
+/// The request header of every create: `Idempotency-Key`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyHeader {
+    /// Makes the request safe to retry: within 24 hours, the same key and body from the same
+    /// client (its token, or its address) answer the first answer again (same id, same body,
+    /// `Idempotent-Replayed: true`) and create nothing more; the same key with another body is
+    /// 422 `idempotency_key_reused`. 1 to 255 visible ASCII characters: a fresh UUID per
+    /// request.
+    #[param(
+        rename = "Idempotency-Key",
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[!-~]+$"
+    )]
+    #[allow(dead_code)]
+    idempotency_key: Option<String>,
+}

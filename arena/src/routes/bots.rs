@@ -1,31 +1,38 @@
 //! `/v1/bots`: register, list, show, update and delete bots.
 
-use super::{list_query, parse_body};
+use super::{created, list_query, parse_body};
 use crate::bots::bearer;
 use crate::dto::{BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot};
+use crate::http::{self, NoQuery, location};
 use crate::limits::Limited;
 use crate::problem::responses::{
-    JsonBodyErrors, OwnerTokenRequired, RateLimitedResponse, UnknownGame,
+    IdempotencyHeader, InvalidToken, JsonBodyErrors, OwnerTokenRequired, RateLimitedResponse,
+    UnknownGame,
 };
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 
 /// Register a bot.
 ///
 /// The arena first probes `GET {url}/`; an unreachable or non-conforming bot is refused. The
-/// answer carries the owner `token` and the `signing_secret`, shown this once.
+/// answer carries the owner `token` and the `signing_secret`, shown this once: send an
+/// `Idempotency-Key`, so that a retry after a lost answer gets them again.
 #[utoipa::path(
     operation_id = "register_bot",
     tag = "arena",
     request_body = RegisterBot,
+    params(IdempotencyHeader),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
-        (status = 201, description = "Registered", body = RegisteredBot),
+        (status = 201, description = "Registered: `Location` is the bot", body = RegisteredBot),
         (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
         UnknownGame,
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "URL refused, bot unreachable or non-conforming, or a game the bot does not list", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, a game the bot does not list, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -34,25 +41,39 @@ pub async fn register(
     arena: web::Data<Arena>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, actix_web::Error> {
-    arena.limits().check(Limited::Registration, &request)?;
-    let request: RegisterBot = parse_body(&request, &body)?;
-    let registered = arena.register_bot(request).await?;
-    Ok(HttpResponse::Created().json(registered))
+) -> HttpResponse {
+    let arena = &arena;
+    super::create(
+        arena,
+        &request,
+        &body,
+        "POST /v1/bots",
+        Limited::Registration,
+        |registration: RegisterBot| async move {
+            let registered = arena.register_bot(registration).await?;
+            created(
+                StatusCode::CREATED,
+                location("/v1/bots", &registered.id),
+                &registered,
+            )
+        },
+    )
+    .await
 }
 
 /// List bots.
 ///
-/// Every registered bot with its ratings per game and table size (owner secrets and URLs are
-/// never shown); a stream bot shows whether it is `connected`, and `?connected=true` lists only
-/// the stream bots connected now.
+/// Registered bots in the order they registered (the built-in bots first), with their ratings
+/// per game and table size (owner secrets and URLs are never shown), a page at a time: pass
+/// `next_cursor` as `cursor`. A stream bot shows whether it is `connected`, and
+/// `?connected=true` lists only the stream bots connected now.
 #[utoipa::path(
     operation_id = "list_bots",
     tag = "arena",
     params(BotQuery),
     responses(
-        (status = 200, description = "Every bot (the filter selects)", body = BotList),
-        (status = 400, description = "`invalid_request`: an invalid query", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "A page of bots", body = BotList),
+        (status = 400, description = "`invalid_request`: an invalid query, such as an unknown parameter, a `limit` outside 1..=500 or a `cursor` not given by this list", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/bots")]
@@ -60,7 +81,7 @@ pub async fn list(
     arena: web::Data<Arena>,
     request: HttpRequest,
 ) -> Result<web::Json<BotList>, ServiceError> {
-    let query: BotQuery = list_query(&request, |_: &BotQuery| None)?;
+    let query: BotQuery = list_query(&request, |q: &BotQuery| q.limit)?;
     Ok(web::Json(arena.list_bots(query).await?))
 }
 
@@ -70,9 +91,10 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "show_bot",
     tag = "arena",
-    params(("id" = String, Path, description = "Bot id")),
+    params(("id" = String, Path, description = "Bot id"), NoQuery),
     responses(
         (status = 200, description = "The bot", body = BotView),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -80,7 +102,9 @@ pub async fn list(
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
+    request: HttpRequest,
 ) -> Result<web::Json<BotView>, ServiceError> {
+    let NoQuery {} = http::query(&request)?;
     Ok(web::Json(arena.bot(&id).await?))
 }
 

@@ -55,7 +55,7 @@ pub async fn bot_info_at_base(name: web::Path<String>) -> Result<web::Json<BotIn
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The chosen action", body = MoveResponse),
-        (status = 400, description = "`bad_request`: the body is not a move request; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`: the body is not a move request; `invalid_request`: a number out of its documented range", body = Problem, content_type = "application/problem+json"),
         UnknownBuiltinBot,
         JsonBodyErrors,
         (status = 422, description = "Unknown game, no legal action, or a view the game cannot read", body = Problem, content_type = "application/problem+json"),

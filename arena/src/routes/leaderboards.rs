@@ -9,16 +9,17 @@ use actix_web::{HttpRequest, get, web};
 
 /// The leaderboard of a game id at one table size.
 ///
-/// Bots by conservative rating (`mu - 3 sigma`), with games played and last match. Only ranked
-/// matches count; each game id (preset) and each table size has its own leaderboard:
-/// `?players=N`, by default the size with the most ranked matches (`table_sizes` counts them).
+/// Bots by conservative rating (`mu - 3 sigma`), with games played and last match, a page at a
+/// time (pass `next_cursor` as `cursor` for the lower ratings). Only ranked matches count; each
+/// game id (preset) and each table size has its own leaderboard: `?players=N`, by default the
+/// size with the most ranked matches (`table_sizes` counts them).
 #[utoipa::path(
     operation_id = "show_leaderboard",
     tag = "arena",
     params(("game" = String, Path, description = "Game id, e.g. `twenty_two`"), LeaderboardQuery),
     responses(
         (status = 200, description = "The leaderboard", body = Leaderboard),
-        (status = 400, description = "`invalid_request`: an invalid query, or a table size the game id does not seat", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_request`: an invalid query, such as an unknown parameter, a table size the game id does not seat, a `limit` outside 1..=500 or a `cursor` not given by this leaderboard", body = Problem, content_type = "application/problem+json"),
         UnknownGame,
     )
 )]
@@ -28,6 +29,6 @@ pub async fn show(
     game: web::Path<String>,
     request: HttpRequest,
 ) -> Result<web::Json<Leaderboard>, ServiceError> {
-    let query: LeaderboardQuery = list_query(&request, |_: &LeaderboardQuery| None)?;
-    Ok(web::Json(arena.leaderboard(&game, query.players).await?))
+    let query: LeaderboardQuery = list_query(&request, |q: &LeaderboardQuery| q.limit)?;
+    Ok(web::Json(arena.leaderboard(&game, query).await?))
 }

@@ -1,6 +1,7 @@
 //! `/v1/matches/{id}/events` (the live stream, Server-Sent Events) and `/v1/matches/{id}/frames`
 //! (the match position by position, for replay viewers).
 
+use crate::http::{self, NoQuery};
 use crate::live::{FramesQuery, MatchFrames, StreamEvent, StreamEventName, Watched};
 use crate::problem::responses::UnknownMatch;
 use crate::problem::{Problem, ServiceError};
@@ -24,7 +25,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
     params(("id" = String, Path, description = "Match id"), FramesQuery),
     responses(
         (status = 200, description = "The frames", body = MatchFrames),
-        (status = 400, description = "An invalid query (`invalid_request`) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An invalid query (`invalid_request`: an unknown parameter, a seat that is not a number) or no such seat (`invalid_seat`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`match_running`: a seat's view of a running match; `deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         UnknownMatch,
         (status = 410, description = "`moves_pruned`: the moves of this unranked match were deleted by retention; its result stays", body = Problem, content_type = "application/problem+json"),
@@ -35,25 +36,28 @@ pub async fn frames(
     arena: web::Data<Arena>,
     id: web::Path<String>,
     request: actix_web::HttpRequest,
-) -> Result<web::Json<MatchFrames>, ServiceError> {
-    let query = web::Query::<FramesQuery>::from_query(request.query_string())
-        .map_err(|e| ServiceError::invalid(format!("invalid query: {e}")))?;
-    Ok(web::Json(arena.frames(&id, query.seat).await?))
+) -> Result<HttpResponse, ServiceError> {
+    let query: FramesQuery = http::query(&request)?;
+    let frames = arena.frames(&id, query.seat).await?;
+    http::json_validated(&frames, super::matches::freshness(frames.status))
 }
 
 /// Watch a match live.
 ///
 /// Server-Sent Events (`text/event-stream`). First every move played so far, then each move as it
 /// happens: `event: move` with a [`LiveMove`] (the public events and the spectator's view after
-/// the move). When the match is over: `event: result` with a [`LiveEnd`], then `event: end`, and
-/// the stream closes. For a match already over, the whole log, the result and the end at once.
-/// Nothing hidden is sent: the same redaction as the spectator's view.
+/// the move), its `id:` the move's index. When the match is over: `event: result` with a
+/// [`LiveEnd`], then `event: end`, and the stream closes. For a match already over, the whole
+/// log, the result and the end at once. A client that reconnects with `Last-Event-ID: N` (as
+/// `EventSource` does by itself) gets the moves after move N only. Nothing hidden is sent: the
+/// same redaction as the spectator's view.
 #[utoipa::path(
     operation_id = "match_events",
     tag = "arena",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = String, Path, description = "Match id"), LastEventId, NoQuery),
     responses(
-        (status = 200, description = "The event stream: `move` events (LiveMove), one `result` (LiveEnd), then `end`; the schema is one event", content_type = "text/event-stream", body = StreamEvent),
+        (status = 200, description = "The event stream: `move` events (LiveMove, `id:` its index), one `result` (LiveEnd), then `end`; the schema is one event", content_type = "text/event-stream", body = StreamEvent),
+        (status = 400, description = "`invalid_request`: a `Last-Event-ID` that is not a move index, or a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         UnknownMatch,
     )
@@ -62,8 +66,24 @@ pub async fn frames(
 pub async fn events(
     arena: web::Data<Arena>,
     id: web::Path<String>,
+    request: actix_web::HttpRequest,
 ) -> Result<HttpResponse, ServiceError> {
-    let feed = arena.watch(&id).await?;
+    let NoQuery {} = http::query(&request)?;
+    let resume_after = match request.headers().get(LAST_EVENT_ID) {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .ok_or_else(|| {
+                    ServiceError::invalid(
+                        "`Last-Event-ID` must be the `id` of a `move` event: a move index",
+                    )
+                })?,
+        ),
+    };
+    let feed = arena.watch_after(&id, resume_after).await?;
     // The result is followed by the last event, `end`: held for the next poll.
     let stream = futures_util::stream::unfold((feed, None), |(mut feed, held)| async move {
         if let Some(end) = held {
@@ -73,26 +93,49 @@ pub async fn events(
         let bytes = match tokio::time::timeout(KEEP_ALIVE, feed.recv()).await {
             Err(_idle) => Bytes::from_static(b": keep-alive\n\n"),
             Ok(None) => return None,
-            Ok(Some(Watched::Move(live_move))) => sse(StreamEventName::Move, &live_move),
+            Ok(Some(Watched::Move(live_move))) => {
+                sse(StreamEventName::Move, Some(live_move.index), &live_move)
+            }
             Ok(Some(Watched::End(end))) => {
                 next = Some(sse(
                     StreamEventName::End,
+                    None,
                     &serde_json::json!({ "status": end.status }),
                 ));
-                sse(StreamEventName::Result, &end)
+                sse(StreamEventName::Result, None, &end)
             }
-            Ok(Some(Watched::Failed(reason))) => sse(StreamEventName::StreamError, &reason),
+            Ok(Some(Watched::Failed(reason))) => sse(StreamEventName::StreamError, None, &reason),
         };
         Some((Ok(bytes), (feed, next)))
     });
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header(("cache-control", "no-cache"))
-        .insert_header(("x-accel-buffering", "no"))
-        .streaming(stream))
+    Ok(http::unencoded(
+        HttpResponse::Ok()
+            .content_type("text/event-stream")
+            .insert_header(("cache-control", "no-cache"))
+            .insert_header(("x-accel-buffering", "no"))
+            .streaming(stream),
+    ))
 }
 
-fn sse(event: StreamEventName, data: &impl serde::Serialize) -> Bytes {
+/// The `Last-Event-ID` request header of a reconnecting `EventSource`.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct LastEventId {
+    /// The `id` of the last `move` event received: the stream resumes after that move.
+    #[param(rename = "Last-Event-ID", minimum = 0)]
+    #[allow(dead_code)]
+    last_event_id: Option<u64>,
+}
+
+/// The request header a reconnecting `EventSource` sends.
+const LAST_EVENT_ID: &str = "last-event-id";
+
+/// One event: its `id:` (a move's index: what `Last-Event-ID` resumes after), name and data.
+fn sse(event: StreamEventName, id: Option<usize>, data: &impl serde::Serialize) -> Bytes {
     let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
-    Bytes::from(format!("event: {}\ndata: {data}\n\n", event.as_str()))
+    let name = event.as_str();
+    Bytes::from(match id {
+        Some(id) => format!("id: {id}\nevent: {name}\ndata: {data}\n\n"),
+        None => format!("event: {name}\ndata: {data}\n\n"),
+    })
 }

@@ -1,15 +1,21 @@
 //! `/v1/matches`: create, list and show matches.
 
-use super::{list_query, parse_body};
+use super::{created, list_query};
 use crate::bots::bearer;
 use crate::dto::{
-    CreateMatch, ListFormat, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary,
-    MatchView,
+    CreateMatch, ListFormat, MatchCancelled, MatchCreated, MatchList, MatchParts, MatchQuery,
+    MatchShowQuery, MatchSummary, MatchView,
 };
+use crate::http::{self, Freshness, location, prefers_ndjson};
 use crate::limits::Limited;
-use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse, UnknownMatch};
+use crate::problem::responses::{
+    CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,
+    UnknownMatch,
+};
 use crate::problem::{Problem, ServiceError};
 use crate::service::{Arena, Caller};
+use crate::store::MatchStatus;
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use futures_util::TryStreamExt;
 
@@ -25,38 +31,53 @@ use futures_util::TryStreamExt;
     operation_id = "create_match",
     tag = "arena",
     request_body = CreateMatch,
+    params(IdempotencyHeader),
     security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
-        (status = 202, description = "Queued", body = MatchCreated),
+        (status = 202, description = "Queued: `Location` is the match", body = MatchCreated),
         (status = 400, description = "Malformed JSON, no bots, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
         (status = 403, description = "`ranked_by_ladder_only`: `\"ranked\": true` without the admin token; `consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options, deals), overrides in a ranked match, a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
 #[post("/v1/matches")]
 pub async fn create(
     arena: web::Data<Arena>,
-    http_request: HttpRequest,
+    request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, actix_web::Error> {
-    arena
-        .limits()
-        .check(Limited::MatchCreation, &http_request)?;
-    let request: CreateMatch = parse_body(&http_request, &body)?;
-    let created = arena
-        .create_match_as(request, Caller::of(&http_request))
-        .await?;
-    Ok(HttpResponse::Accepted().json(created))
+) -> HttpResponse {
+    let (arena, http_request) = (&arena, &request);
+    super::create(
+        arena,
+        http_request,
+        &body,
+        "POST /v1/matches",
+        Limited::MatchCreation,
+        |create: CreateMatch| async move {
+            let made = arena
+                .create_match_as(create, Caller::of(http_request))
+                .await?;
+            created(
+                StatusCode::ACCEPTED,
+                location("/v1/matches", &made.id),
+                &made,
+            )
+        },
+    )
+    .await
 }
 
 /// List matches.
 ///
-/// Newest first, optionally only one game's or one bot's, a page at a time (pass `next_cursor`
-/// as `cursor`). With `format=ndjson`, every match the filters select, streamed as
-/// `application/x-ndjson`: one match per line, as the JSON list shows it.
+/// Newest first, optionally only one game's, one bot's (by id or name) or one status's, a page
+/// at a time (pass `next_cursor` as `cursor`). With `format=ndjson` (or `Accept:
+/// application/x-ndjson`), every match the filters select, streamed as `application/x-ndjson`:
+/// one match per line, as the JSON list shows it. `include=moves,result` adds each match's
+/// moves, what its replay needs and its whole result.
 #[utoipa::path(
     operation_id = "list_matches",
     tag = "arena",
@@ -67,7 +88,8 @@ pub async fn create(
             (MatchList = "application/json"),
             (MatchSummary = "application/x-ndjson"),
          )),
-        (status = 400, description = "`invalid_request`: an invalid query, such as a `limit` outside 1..=500 or a `cursor` not given by this list", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_request`: an invalid query, such as an unknown parameter, a `limit` outside 1..=500, a `cursor` not given by this list, or `limit`/`cursor` with `format=ndjson`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game` or `unknown_bot`: a filter naming no game, or no bot by id or name", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches")]
@@ -76,9 +98,19 @@ pub async fn list(
     request: HttpRequest,
 ) -> Result<HttpResponse, ServiceError> {
     let query: MatchQuery = list_query(&request, |q: &MatchQuery| q.limit)?;
-    if query.format == Some(ListFormat::Ndjson) {
+    let ndjson = match query.format {
+        Some(format) => format == ListFormat::Ndjson,
+        None => prefers_ndjson(&request),
+    };
+    if ndjson {
+        if query.limit.is_some() || query.cursor.is_some() {
+            return Err(ServiceError::invalid(
+                "invalid query: `format=ndjson` streams every match the filters select: it takes no `limit` or `cursor`",
+            ));
+        }
         let lines = arena
-            .match_lines(query)?
+            .match_lines(query)
+            .await?
             .map_ok(web::Bytes::from)
             .map_err(actix_web::Error::from);
         return Ok(HttpResponse::Ok()
@@ -91,13 +123,17 @@ pub async fn list(
 /// Show a match.
 ///
 /// Status, seats, moves with latency and faults, public events, the result, and what
-/// `POST /v1/games/{game}/replay` needs to replay it move by move.
+/// `POST /v1/games/{game}/replay` needs to replay it move by move (its actions are the moves').
+/// `include` picks the parts among `moves`, `events` and `replay`. A strong `ETag`: a match
+/// that has ended may be cached for five minutes, a live one is revalidated (304 while nothing
+/// moved).
 #[utoipa::path(
     operation_id = "show_match",
     tag = "arena",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = String, Path, description = "Match id"), MatchShowQuery),
     responses(
         (status = 200, description = "The match", body = MatchView),
+        (status = 400, description = "`invalid_request`: an unknown query parameter or `include` part", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         UnknownMatch,
     )
@@ -106,8 +142,26 @@ pub async fn list(
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
-) -> Result<web::Json<MatchView>, ServiceError> {
-    Ok(web::Json(arena.get_match(&id).await?))
+    request: HttpRequest,
+) -> Result<HttpResponse, ServiceError> {
+    let query: MatchShowQuery = http::query(&request)?;
+    let parts = MatchParts::parse(
+        query.include.as_deref(),
+        &["moves", "events", "replay"],
+        MatchParts::SHOWN,
+    )?;
+    let view = arena.show_match(&id, parts).await?;
+    http::json_validated(&view, freshness(view.status))
+}
+
+/// How long a match's answers stay true: a match that has ended changes no more (a cache may
+/// keep it a while: a renamed bot or retention shows after a revalidation); a live one changes
+/// with every move.
+pub fn freshness(status: MatchStatus) -> Freshness {
+    match status {
+        MatchStatus::Finished | MatchStatus::Aborted => http::RELEASE,
+        _ => Freshness::Revalidate,
+    }
 }
 
 /// Cancel a match.

@@ -4,6 +4,7 @@
 use super::parse_body;
 use crate::bots::bearer;
 use crate::dto::StreamQuery;
+use crate::http;
 use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
@@ -54,11 +55,13 @@ pub async fn stream(
         };
         Some((Ok::<_, Infallible>(bytes), items))
     });
-    Ok(HttpResponse::Ok()
-        .content_type("application/x-ndjson")
-        .insert_header(("cache-control", "no-cache"))
-        .insert_header(("x-accel-buffering", "no"))
-        .streaming(lines))
+    Ok(http::unencoded(
+        HttpResponse::Ok()
+            .content_type("application/x-ndjson")
+            .insert_header(("cache-control", "no-cache"))
+            .insert_header(("x-accel-buffering", "no"))
+            .streaming(lines),
+    ))
 }
 
 /// Answer a move request.

@@ -1,15 +1,18 @@
 //! `/v1/tables`: tables people share with bots.
 
-use super::parse_body;
+use super::{created, parse_body};
+use crate::http::{self, NoQuery, location};
 use crate::limits::Limited;
 use crate::problem::responses::{
-    JsonBodyErrors, RateLimitedResponse, SeatKeyRefused, UnknownTable,
+    IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse, SeatKeyRefused,
+    UnknownTable,
 };
 use crate::problem::{Problem, ServiceError};
 use crate::service::{Arena, Caller};
 use crate::tables::{
     CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableMove, TableView,
 };
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 /// Open a table people share with bots.
@@ -24,29 +27,39 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
     operation_id = "create_table",
     tag = "arena",
     request_body = CreateTable,
+    params(IdempotencyHeader),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
-        (status = 201, description = "Created: keep each `join_url`, it is shown once", body = TableCreated),
+        (status = 201, description = "Created: keep each `join_url`, it is shown once (an `Idempotency-Key` gets them again on a retry); `Location` is the table", body = TableCreated),
         (status = 400, description = "`malformed_json`, or `invalid_request`: seats not matching `players`, a bad name, `pace_ms` or `clock` out of range", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
         (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game` or `unknown_bot`", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options), or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
 #[post("/v1/tables")]
 pub async fn create(
     arena: web::Data<Arena>,
-    http_request: HttpRequest,
+    request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, actix_web::Error> {
-    arena
-        .limits()
-        .check(Limited::MatchCreation, &http_request)?;
-    let request: CreateTable = parse_body(&http_request, &body)?;
-    let creator = arena.creator(Caller::of(&http_request)).await?;
-    let created = arena.create_table(request, creator).await?;
-    Ok(HttpResponse::Created().json(created))
+) -> HttpResponse {
+    let (arena, http_request) = (&arena, &request);
+    super::create(
+        arena,
+        http_request,
+        &body,
+        "POST /v1/tables",
+        Limited::MatchCreation,
+        |table: CreateTable| async move {
+            let creator = arena.creator(Caller::of(http_request)).await?;
+            let made = arena.create_table(table, creator).await?;
+            created(StatusCode::CREATED, location("/v1/tables", &made.id), &made)
+        },
+    )
+    .await
 }
 
 /// Show a table.
@@ -56,9 +69,10 @@ pub async fn create(
 #[utoipa::path(
     operation_id = "show_table",
     tag = "arena",
-    params(("id" = String, Path, description = "Table id")),
+    params(("id" = String, Path, description = "Table id"), NoQuery),
     responses(
         (status = 200, description = "The table", body = TableView),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         UnknownTable,
     )
 )]
@@ -66,7 +80,9 @@ pub async fn create(
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
+    request: HttpRequest,
 ) -> Result<web::Json<TableView>, ServiceError> {
+    let NoQuery {} = http::query(&request)?;
     Ok(web::Json(arena.get_table(&id).await?))
 }
 

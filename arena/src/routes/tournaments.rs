@@ -1,15 +1,19 @@
 //! `/v1/tournaments`: duplicate tournaments.
 
-use super::{list_query, parse_body};
+use super::{created, list_query};
 use crate::bots::bearer;
 use crate::dto::{
     CreateTournament, TournamentCancelled, TournamentCreated, TournamentList, TournamentQuery,
     TournamentView,
 };
+use crate::http::{self, NoQuery, location};
 use crate::limits::Limited;
-use crate::problem::responses::{CancelRefused, JsonBodyErrors, RateLimitedResponse};
+use crate::problem::responses::{
+    CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,
+};
 use crate::problem::{Problem, ServiceError};
 use crate::service::{Arena, Caller};
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 /// Play a duplicate tournament.
@@ -26,14 +30,16 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
     operation_id = "create_tournament",
     tag = "arena",
     request_body = CreateTournament,
+    params(IdempotencyHeader),
     security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
-        (status = 202, description = "Queued", body = TournamentCreated),
+        (status = 202, description = "Queued: `Location` is the tournament", body = TournamentCreated),
         (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
         (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, or a bot not registered for the game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -42,12 +48,25 @@ pub async fn create(
     arena: web::Data<Arena>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, actix_web::Error> {
-    arena.limits().check(Limited::MatchCreation, &request)?;
-    let creator = arena.creator(Caller::of(&request)).await?;
-    let request: CreateTournament = parse_body(&request, &body)?;
-    let created: TournamentCreated = arena.create_tournament(request, creator).await?;
-    Ok(HttpResponse::Accepted().json(created))
+) -> HttpResponse {
+    let (arena, http_request) = (&arena, &request);
+    super::create(
+        arena,
+        http_request,
+        &body,
+        "POST /v1/tournaments",
+        Limited::MatchCreation,
+        |tournament: CreateTournament| async move {
+            let creator = arena.creator(Caller::of(http_request)).await?;
+            let made: TournamentCreated = arena.create_tournament(tournament, creator).await?;
+            created(
+                StatusCode::ACCEPTED,
+                location("/v1/tournaments", &made.id),
+                &made,
+            )
+        },
+    )
+    .await
 }
 
 /// List tournaments.
@@ -79,9 +98,10 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "show_tournament",
     tag = "arena",
-    params(("id" = String, Path, description = "Tournament id")),
+    params(("id" = String, Path, description = "Tournament id"), NoQuery),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
+        (status = 400, description = "`invalid_request`: a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown tournament", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -89,7 +109,9 @@ pub async fn list(
 pub async fn show(
     arena: web::Data<Arena>,
     id: web::Path<String>,
+    request: HttpRequest,
 ) -> Result<web::Json<TournamentView>, ServiceError> {
+    let NoQuery {} = http::query(&request)?;
     Ok(web::Json(arena.get_tournament(&id).await?))
 }
 

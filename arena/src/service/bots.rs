@@ -7,6 +7,7 @@ use crate::bots::{
 };
 use crate::client::{BUILTIN_SCHEME, FaultKind, Target};
 use crate::dto::{BotList, BotQuery, BotView, RegisterBot, RegisteredBot, TokenRotated, UpdateBot};
+use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::safety::Refusal;
 use crate::store::{
@@ -192,7 +193,32 @@ impl Arena {
             .ok_or_else(|| ServiceError::unknown_bot(id))?;
         match token {
             Some(token) if !bot.builtin && token_matches(token, &bot.token_hash) => Ok(bot),
-            _ => Err(ServiceError::unauthorized()),
+            Some(token) => {
+                self.check_token(Some(token)).await?;
+                Err(ServiceError::unauthorized())
+            }
+            None => Err(ServiceError::unauthorized()),
+        }
+    }
+
+    /// A bearer token sent must be valid wherever it is sent: the admin token or the owner
+    /// token of a live bot; 401 `invalid_token` otherwise (also on routes that work without a
+    /// token, so a typo is never silently served as an anonymous request).
+    pub async fn check_token(&self, token: Option<&str>) -> Result<(), ServiceError> {
+        let Some(token) = token else {
+            return Ok(());
+        };
+        if self.is_admin(Some(token))
+            || self
+                .inner
+                .store
+                .bot_by_token(&hash_token(token))
+                .await?
+                .is_some()
+        {
+            Ok(())
+        } else {
+            Err(ServiceError::invalid_token())
         }
     }
 
@@ -408,22 +434,26 @@ impl Arena {
         Ok(TokenRotated { id: bot.id, token })
     }
 
-    /// Every bot (`query.connected`: only the stream bots connected now, or not).
+    /// A page of live bots in the order they registered, with their ratings: three queries
+    /// whatever the page's size (`query.connected`: only the stream bots connected now, or not).
     pub async fn list_bots(&self, query: BotQuery) -> Result<BotList, ServiceError> {
-        // Two queries whatever the number of bots: the bots, then every live bot's ratings.
+        let limit = paging::limit(query.limit, 100);
+        let rows = self
+            .inner
+            .store
+            .bots_after(paging::after(query.cursor.as_deref())?, limit + 1)
+            .await?;
+        let (page, next) = paging::page(rows, limit, |bot| (bot.created_at, bot.id.clone()));
+        let ids: Vec<String> = page.iter().map(|bot| bot.id.clone()).collect();
         let mut ratings: HashMap<String, Vec<RatingRecord>> = HashMap::new();
-        for rating in self.inner.store.live_bots_ratings().await? {
+        for rating in self.inner.store.ratings_of_bots(&ids).await? {
             ratings
                 .entry(rating.bot_id.clone())
                 .or_default()
                 .push(rating);
         }
         let connected = self.inner.store.connected_bots().await?;
-        let out = self
-            .inner
-            .store
-            .bots()
-            .await?
+        let bots = page
             .iter()
             .map(|bot| {
                 let mut view = bots::view(bot, ratings.get(&bot.id).map_or(&[][..], Vec::as_slice));
@@ -432,7 +462,10 @@ impl Arena {
             })
             .filter(|view| query.connected.is_none() || view.connected == query.connected)
             .collect();
-        Ok(BotList { bots: out })
+        Ok(BotList {
+            bots,
+            next_cursor: next,
+        })
     }
 
     /// One bot, with ratings and recent matches.

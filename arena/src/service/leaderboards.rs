@@ -1,23 +1,55 @@
 //! Leaderboards: a game's ratings at one table size, best first.
 
 use super::Arena;
-use crate::dto::{Leaderboard, LeaderboardEntry, rfc3339};
+use crate::dto::{Leaderboard, LeaderboardEntry, LeaderboardQuery, rfc3339};
+use crate::paging;
 use crate::problem::ServiceError;
+use crate::store::RatingRecord;
+
+/// The order of a leaderboard, and its pages' key: the conservative rating, best first (as
+/// the bits of the `f64`, exact in a cursor), then the bot id.
+fn position(row: &RatingRecord) -> (std::cmp::Reverse<TotalF64>, String) {
+    (
+        std::cmp::Reverse(TotalF64(row.rating.display())),
+        row.bot_id.clone(),
+    )
+}
+
+/// An `f64` ordered by `total_cmp` (ratings are finite).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TotalF64(f64);
+
+impl Eq for TotalF64 {}
+
+impl PartialOrd for TotalF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
 
 impl Arena {
-    /// The leaderboard of a game at `players` seats (None: the table size with the most ranked
-    /// matches, the smallest on a tie; before any, the smallest the game id seats).
+    /// A page of the leaderboard of a game at `query.players` seats (None: the table size with
+    /// the most ranked matches, the smallest on a tie; before any, the smallest the game id
+    /// seats): one indexed read of the ratings (a row per bot that played it ranked), the page
+    /// cut after the cursor's position, names read for the page's rows only. Ranks count from
+    /// the top whatever the page.
     pub async fn leaderboard(
         &self,
         game: &str,
-        players: Option<usize>,
+        query: LeaderboardQuery,
     ) -> Result<Leaderboard, ServiceError> {
         let Some(found) = engine::registry::find(game) else {
             return Err(ServiceError::unknown_game(game));
         };
         let sizes = self.inner.store.table_sizes(game).await?;
         let range = found.info().players;
-        let players = match players {
+        let players = match query.players {
             Some(players) if !(range.min..=range.max).contains(&players) => {
                 return Err(ServiceError::invalid(format!(
                     "`{game}` seats {} to {} players: there is no leaderboard of {players}",
@@ -27,9 +59,26 @@ impl Arena {
             Some(players) => players,
             None => most_played(&sizes).unwrap_or(range.min.max(2)),
         };
-        let rows = self.inner.store.leaderboard(game, players).await?;
+        let limit = paging::limit(query.limit, 100);
+        let after: Option<(u64, String)> = paging::after(query.cursor.as_deref())?;
+        let mut rows = self.inner.store.leaderboard(game, players).await?;
+        rows.sort_by_key(position);
+        let first = match &after {
+            None => 0,
+            Some((bits, bot)) => {
+                let key = (
+                    std::cmp::Reverse(TotalF64(f64::from_bits(*bits))),
+                    bot.clone(),
+                );
+                rows.partition_point(|row| position(row) <= key)
+            }
+        };
+        let ranked: Vec<(usize, RatingRecord)> = rows.into_iter().enumerate().skip(first).collect();
+        let (page, next_cursor) = paging::page(ranked, limit, |(_, row)| {
+            (row.rating.display().to_bits(), row.bot_id.clone())
+        });
         let mut entries = Vec::new();
-        for (i, row) in rows.into_iter().enumerate() {
+        for (i, row) in page {
             let name = self
                 .inner
                 .store
@@ -62,6 +111,7 @@ impl Arena {
                 .into_iter()
                 .map(|(players, matches)| (players.to_string(), matches))
                 .collect(),
+            next_cursor,
         })
     }
 }

@@ -70,12 +70,15 @@ impl Arena {
                 )),
             }
         })?;
+        let mut frames = frames;
+        let options = live::lift_options(&mut frames);
         Ok(MatchFrames {
             id: record.id,
             game: record.game,
             status: record.status,
             seat,
             players,
+            options,
             frames,
             result: record.result,
         })
@@ -85,6 +88,16 @@ impl Arena {
     /// end; nothing hidden (the spectator's view). The feed closes after the end, and stops
     /// when the receiver is dropped.
     pub async fn watch(&self, id: &str) -> Result<mpsc::Receiver<Watched>, ServiceError> {
+        self.watch_after(id, None).await
+    }
+
+    /// [`Arena::watch`] from the move after `resume_after` (a reconnecting watcher's last move):
+    /// the moves up to it are not sent again.
+    pub async fn watch_after(
+        &self,
+        id: &str,
+        resume_after: Option<usize>,
+    ) -> Result<mpsc::Receiver<Watched>, ServiceError> {
         let hub = self.live();
         // Subscribe before reading the store: a move is stored before it is published, so
         // whatever the store does not show yet is in the receiver.
@@ -101,7 +114,7 @@ impl Arena {
         tokio::spawn(async move {
             let _open = arena.metrics().stream_opened(StreamKind::Spectator);
             let fed = tokio::select! {
-                fed = arena.feed(&id, receiver, &sender) => fed,
+                fed = arena.feed(&id, resume_after, receiver, &sender) => fed,
                 // The watcher has gone while the match waits for its next move.
                 () = sender.closed() => Ok(()),
             };
@@ -117,9 +130,12 @@ impl Arena {
     async fn feed(
         &self,
         id: &str,
+        resume_after: Option<usize>,
         mut receiver: LiveSubscription,
         sender: &mpsc::Sender<Watched>,
     ) -> Result<(), String> {
+        // The first move this watcher has not seen.
+        let first = resume_after.map_or(0, |last| last + 1);
         let record = self.stored_match(id).await?;
         let moves = self.store().moves(id).await.map_err(|e| e.to_string())?;
         let spectator =
@@ -127,13 +143,13 @@ impl Arena {
                 FramesError::UnknownGame(game) => format!("the game `{game}` is no longer served"),
                 FramesError::Replay(detail) => detail,
             })?;
-        for (logged, frame) in moves.iter().zip(spectator.iter().skip(1)) {
+        for (logged, frame) in moves.iter().zip(spectator.iter().skip(1)).skip(first) {
             let played = Watched::Move(Box::new(live::live_move(logged, frame)));
             if sender.send(played).await.is_err() {
                 return Ok(());
             }
         }
-        let mut next = moves.len();
+        let mut next = moves.len().max(first);
         // The store may have seen the end before we subscribed: then nothing more comes on the
         // hub.
         if let Some(end) = live::live_end(&record) {

@@ -8,6 +8,7 @@
 //!   matches, and of ranked matches between built-in bots alone, that ended longer ago are
 //!   deleted in small batches, oldest first; their results (and rating changes) stay. The pages freed are reused
 //!   by new moves (the file stops growing); `cardroom db vacuum` returns them to the file system.
+//! - Idempotency keys (`Idempotency-Key` on creates) are deleted a day after their first use.
 
 use super::Arena;
 use crate::store::{Retention, now_ms};
@@ -40,6 +41,15 @@ pub async fn pass(arena: &Arena) {
         if days > 0 {
             prune(arena, class, days).await;
         }
+    }
+    // Idempotency keys answer retries for a day, then go.
+    match arena.prune_idempotency_keys().await {
+        Ok(0) => {}
+        Ok(keys) => tracing::debug!(keys, "deleted idempotency keys older than a day"),
+        Err(error) => tracing::warn!(
+            error = format!("{error:#}"),
+            "pruning idempotency keys failed"
+        ),
     }
     match arena.store().checkpoint().await {
         Ok(checkpoint) if checkpoint.busy => {

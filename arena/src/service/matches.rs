@@ -5,15 +5,15 @@ use super::{Arena, Caller, dedup, ranked_clock};
 use crate::bots::{hash_token, new_id, token_matches};
 use crate::commitment;
 use crate::dto::{
-    CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchQuery, MatchSummary, MatchView,
-    MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
+    CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchParts, MatchQuery, MatchSummary,
+    MatchView, MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
 };
 use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{
     AbortReason, BotRecord, Cancelled, Creator, CreatorKind, MatchFilter, MatchRecord, MatchStatus,
-    now_ms,
+    MoveRecord, now_ms,
 };
 use crate::tables::PERSON_BOT_ID;
 use std::time::Duration;
@@ -86,6 +86,7 @@ impl Arena {
         if self.is_admin(Some(token)) {
             return Ok(Actor::Admin);
         }
+        self.check_token(Some(token)).await?;
         for id in super::dedup(bots.to_vec()) {
             if let Some(bot) = self.inner.store.bot_any(&id).await?
                 && !bot.builtin
@@ -327,6 +328,11 @@ impl Arena {
 
     /// One match in full.
     pub async fn get_match(&self, id: &str) -> Result<MatchView, ServiceError> {
+        self.show_match(id, MatchParts::SHOWN).await
+    }
+
+    /// One match with the optional `parts` asked for (`?include=`).
+    pub async fn show_match(&self, id: &str, parts: MatchParts) -> Result<MatchView, ServiceError> {
         let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
             ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
         })?;
@@ -393,34 +399,30 @@ impl Arena {
             clock: record.clock,
             pace_ms: record.pace_ms,
             seats,
-            events: moves
-                .iter()
-                .flat_map(|m| m.events.iter().cloned())
-                .collect(),
-            moves_pruned: record.moves_pruned,
-            replay: (ended && !record.moves_pruned).then(|| ReplayInput {
-                players: record.bots.len(),
-                options: record.options.clone(),
-                seed: record.seed,
-                deals: record.deals.clone(),
-                actions: moves
+            events: parts.events.then(|| {
+                moves
                     .iter()
-                    .map(|m| ReplayAction {
-                        seat: m.seat,
-                        action: m.action.clone(),
-                    })
-                    .collect(),
+                    .flat_map(|m| m.events.iter().cloned())
+                    .collect()
             }),
-            moves: moves
-                .into_iter()
-                .map(|m| MoveView {
-                    seat: m.seat,
-                    action: ended.then_some(m.action),
-                    latency_ms: m.latency_ms,
-                    fault: m.fault,
-                    comment: m.comment,
-                })
-                .collect(),
+            moves_pruned: record.moves_pruned,
+            // The actions are the moves' own: given here only when the moves are not.
+            replay: parts.replay.then(|| {
+                let mut replay = replay_input(&record, ended)?;
+                if !parts.moves {
+                    replay.actions = Some(
+                        moves
+                            .iter()
+                            .map(|m| ReplayAction {
+                                seat: m.seat,
+                                action: m.action.clone(),
+                            })
+                            .collect(),
+                    );
+                }
+                Some(replay)
+            }),
+            moves: parts.moves.then(|| move_views(moves, ended)),
             result: record.result,
             error: record.error,
             abort_reason: record.abort_reason,
@@ -433,61 +435,112 @@ impl Arena {
     /// Matches, newest first: one page, and the cursor of the next.
     pub async fn list_matches(&self, query: MatchQuery) -> Result<MatchList, ServiceError> {
         let limit = paging::limit(query.limit, 50);
-        let filter = MatchFilter {
-            game: query.game,
-            bot: query.bot,
-            statuses: Vec::new(),
-            limit: limit + 1,
-            before: paging::after(query.cursor.as_deref())?,
-        };
-        let (matches, next) = self.match_page(&filter).await?;
+        let (mut filter, parts) = self.list_filter(&query, limit + 1).await?;
+        filter.before = paging::after(query.cursor.as_deref())?;
+        let (matches, next) = self.match_page(&filter, parts).await?;
         Ok(MatchList {
             matches,
             next_cursor: next.as_ref().map(paging::encode),
         })
     }
 
+    /// The store's filter of a list query (the bot by id or by name, the game checked against
+    /// the catalog) and the parts each match carries.
+    async fn list_filter(
+        &self,
+        query: &MatchQuery,
+        limit: u32,
+    ) -> Result<(MatchFilter, MatchParts), ServiceError> {
+        let parts = MatchParts::parse(
+            query.include.as_deref(),
+            &["moves", "result"],
+            MatchParts::default(),
+        )?;
+        if let Some(game) = &query.game
+            && engine::registry::find(game).is_none()
+        {
+            return Err(ServiceError::unknown_game(game));
+        }
+        let bot = match &query.bot {
+            None => None,
+            // An id first (a deleted bot's matches stay listed by its id), then a live name.
+            Some(key) => Some(match self.inner.store.bot_any(key).await? {
+                Some(bot) => bot.id,
+                None => {
+                    self.inner
+                        .store
+                        .bot_named(key)
+                        .await?
+                        .ok_or_else(|| ServiceError::unknown_bot(key))?
+                        .id
+                }
+            }),
+        };
+        let filter = MatchFilter {
+            game: query.game.clone(),
+            bot,
+            statuses: query.status.into_iter().collect(),
+            limit,
+            before: None,
+        };
+        Ok((filter, parts))
+    }
+
     /// The page of matches `filter` selects (its limit one row more than the page, to tell
-    /// whether another follows), as the lists show them, and the key of the next page.
+    /// whether another follows), as the lists show them with `parts`, and the key of the next
+    /// page.
     async fn match_page(
         &self,
         filter: &MatchFilter,
+        parts: MatchParts,
     ) -> Result<(Vec<MatchSummary>, Option<(i64, String)>), ServiceError> {
         let rows = self.inner.store.matches(filter).await?;
         let (matches, next) = paging::cut(rows, filter.limit - 1, |m| (m.created_at, m.id.clone()));
         let ids: Vec<&str> = matches.iter().map(|m| m.id.as_str()).collect();
         let embargoed = self.inner.store.embargoed(&ids).await?;
-        let rows = matches
-            .iter()
-            .map(|record| {
-                let mut row = summary(record);
-                // A tournament table's result waits for the other tables of its deal.
-                if embargoed.contains(&record.id) {
-                    row.ranking = None;
-                    row.faults = None;
+        let mut rows = Vec::with_capacity(matches.len());
+        for record in &matches {
+            let mut row = summary(record);
+            // A tournament table's result waits for the other tables of its deal, and so do
+            // its moves.
+            if embargoed.contains(&record.id) {
+                row.ranking = None;
+                row.faults = None;
+            } else {
+                let ended = matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted);
+                if parts.result && ended {
+                    row.result = record.result.clone();
                 }
-                row
-            })
-            .collect();
+                if parts.moves && !record.moves_pruned {
+                    let moves = self.inner.store.moves(&record.id).await?;
+                    row.moves = Some(move_views(moves, ended));
+                    row.replay = replay_input(record, ended);
+                }
+            }
+            rows.push(row);
+        }
         Ok((rows, next))
     }
 
     /// Every match `query`'s filters select, newest first, as lines of JSON (one match each),
     /// read from the store a page at a time as the stream is consumed: a bot's whole history
     /// is never held at once.
-    pub fn match_lines(
+    pub async fn match_lines(
         &self,
         query: MatchQuery,
     ) -> Result<impl futures_util::Stream<Item = Result<Vec<u8>, ServiceError>> + use<>, ServiceError>
     {
-        /// Matches per read: one indexed range each.
+        /// Matches per read: one indexed range each (fewer with their moves).
         const PAGE: u32 = 200;
+        const PAGE_WITH_MOVES: u32 = 20;
+        let (filter, parts) = self.list_filter(&query, PAGE + 1).await?;
         let filter = MatchFilter {
-            game: query.game,
-            bot: query.bot,
-            statuses: Vec::new(),
-            limit: PAGE + 1,
-            before: None,
+            limit: if parts.moves {
+                PAGE_WITH_MOVES + 1
+            } else {
+                PAGE + 1
+            },
+            ..filter
         };
         let arena = self.clone();
         Ok(futures_util::stream::try_unfold(
@@ -498,7 +551,7 @@ impl Arena {
                     let Some(mut filter) = filter else {
                         return Ok(None);
                     };
-                    let (rows, next) = arena.match_page(&filter).await?;
+                    let (rows, next) = arena.match_page(&filter, parts).await?;
                     let mut lines = Vec::new();
                     for row in &rows {
                         serde_json::to_writer(&mut lines, row)
@@ -567,6 +620,33 @@ fn consent_required(bot: &BotRecord) -> ServiceError {
     )
 }
 
+/// The moves as a match shows them: actions once it has ended (while it is live an action may
+/// name a hidden card; the public events say what everyone saw).
+fn move_views(moves: Vec<MoveRecord>, ended: bool) -> Vec<MoveView> {
+    moves
+        .into_iter()
+        .map(|m| MoveView {
+            seat: m.seat,
+            action: ended.then_some(m.action),
+            latency_ms: m.latency_ms,
+            fault: m.fault,
+            comment: m.comment,
+        })
+        .collect()
+}
+
+/// What `POST /v1/games/{game}/replay` needs beside the actions, once the match has ended and
+/// while its moves are kept.
+fn replay_input(record: &MatchRecord, ended: bool) -> Option<ReplayInput> {
+    (ended && !record.moves_pruned).then(|| ReplayInput {
+        players: record.bots.len(),
+        options: record.options.clone(),
+        seed: record.seed,
+        deals: record.deals.clone(),
+        actions: None,
+    })
+}
+
 /// A match as the lists show it.
 pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
     MatchSummary {
@@ -579,5 +659,8 @@ pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
         faults: record.result.as_ref().map(|r| r.faults.clone()),
         created_at: rfc3339(record.created_at),
         finished_at: record.finished_at.map(rfc3339),
+        moves: None,
+        replay: None,
+        result: None,
     }
 }

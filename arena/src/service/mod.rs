@@ -11,6 +11,7 @@
 
 mod bots;
 mod feedback;
+pub mod idempotency;
 mod info;
 pub mod ladder;
 mod leaderboards;

@@ -203,7 +203,8 @@ impl Arena {
         Ok(())
     }
 
-    /// The stream bot whose owner token this is (401 `unauthorized` otherwise).
+    /// The stream bot whose owner token this is (401 `unauthorized` without a token,
+    /// `invalid_token` for a token of no live bot).
     async fn stream_bot(&self, token: Option<&str>) -> Result<BotRecord, ServiceError> {
         let Some(token) = token else {
             return Err(ServiceError::unauthorized());
@@ -213,7 +214,7 @@ impl Arena {
             .store
             .bot_by_token(&hash_token(token))
             .await?
-            .ok_or_else(ServiceError::unauthorized)?;
+            .ok_or_else(ServiceError::invalid_token)?;
         if bot.transport != Transport::Stream {
             return Err(ServiceError::new(
                 ErrorCode::Forbidden,

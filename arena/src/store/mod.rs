@@ -5,6 +5,7 @@
 //! PostgreSQL (several processes); [`sql::Dialect`] holds the few places their SQL differs.
 
 mod creator;
+pub mod idempotency;
 pub mod outside;
 mod pending;
 pub mod sql;
@@ -13,6 +14,7 @@ pub mod upkeep;
 mod writer;
 
 pub use creator::{Creator, CreatorKind};
+pub use idempotency::{IdempotencyStore, Reservation};
 pub use outside::OutsideStore;
 pub use sql::{Dialect, Leadership, SqlStore};
 pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
@@ -587,7 +589,9 @@ pub struct Finish {
 
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
-pub trait Store: TableStore + UpkeepStore + OutsideStore + Send + Sync + std::fmt::Debug {
+pub trait Store:
+    TableStore + UpkeepStore + OutsideStore + IdempotencyStore + Send + Sync + std::fmt::Debug
+{
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).
     async fn insert_bot(&self, bot: &BotRecord) -> anyhow::Result<bool>;
@@ -604,6 +608,15 @@ pub trait Store: TableStore + UpkeepStore + OutsideStore + Send + Sync + std::fm
     async fn bot_named(&self, name: &str) -> anyhow::Result<Option<BotRecord>>;
     /// Every bot that is not deleted, oldest first.
     async fn bots(&self) -> anyhow::Result<Vec<BotRecord>>;
+    /// At most `limit` bots that are not deleted, registered after `after` (creation time,
+    /// id), oldest first: a page of `GET /v1/bots`.
+    async fn bots_after(
+        &self,
+        after: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<BotRecord>>;
+    /// The ratings of these bots, by bot then game.
+    async fn ratings_of_bots(&self, ids: &[String]) -> anyhow::Result<Vec<RatingRecord>>;
     /// Sets a bot's ladder health.
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()>;
     /// Replaces a live bot's signing secret with `secret`; the replaced one stays valid until
@@ -746,8 +759,6 @@ pub trait Store: TableStore + UpkeepStore + OutsideStore + Send + Sync + std::fm
     async fn leaderboard(&self, game: &str, players: usize) -> anyhow::Result<Vec<RatingRecord>>;
     /// Ratings of a bot in every game and table size it has played.
     async fn bot_ratings(&self, bot_id: &str) -> anyhow::Result<Vec<RatingRecord>>;
-    /// Ratings of every bot that is not deleted, by bot then game (one query for the bot list).
-    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>>;
     /// A bot's rating after each ranked match of `game` (at `players` only, if given), newest
     /// first: at most `limit`, older than `before` (the key (time, match id) of the last point
     /// of the previous page).

@@ -128,7 +128,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 13] = match self {
+        let files: [(i64, &'static str, &'static str); 14] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -189,6 +189,11 @@ impl Dialect {
                     12,
                     "fair_competition",
                     include_str!("../../migrations/sqlite/0012_fair_competition.sql"),
+                ),
+                (
+                    13,
+                    "http",
+                    include_str!("../../migrations/sqlite/0013_http.sql"),
                 ),
                 (
                     15,
@@ -256,6 +261,11 @@ impl Dialect {
                     12,
                     "fair_competition",
                     include_str!("../../migrations/postgres/0012_fair_competition.sql"),
+                ),
+                (
+                    13,
+                    "http",
+                    include_str!("../../migrations/postgres/0013_http.sql"),
                 ),
                 (
                     15,
@@ -1018,6 +1028,18 @@ impl Store for SqlStore {
             .collect())
     }
 
+    async fn bots_after(
+        &self,
+        after: Option<(i64, String)>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<BotRecord>> {
+        SqlStore::bots_after(self, after, limit).await
+    }
+
+    async fn ratings_of_bots(&self, ids: &[String]) -> anyhow::Result<Vec<RatingRecord>> {
+        SqlStore::ratings_of_bots(self, ids).await
+    }
+
     async fn set_bot_health(&self, id: &str, health: &BotHealth) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => sqlx::query(
             "UPDATE bots SET paused = $1, failures = $2, failing_since = $3, retry_at = $4, \
@@ -1758,10 +1780,6 @@ impl Store for SqlStore {
         self.rating_rows(Some(bot_id)).await
     }
 
-    async fn live_bots_ratings(&self) -> anyhow::Result<Vec<RatingRecord>> {
-        self.rating_rows(None).await
-    }
-
     async fn rating_history(
         &self,
         bot_id: &str,
@@ -1942,6 +1960,8 @@ impl Store for SqlStore {
 }
 
 // Tables people share with bots: their own statements, beside the match rows they write.
+mod idempotency;
+mod lists;
 mod tables;
 mod upkeep;
 pub use upkeep::seal_key_fingerprint;

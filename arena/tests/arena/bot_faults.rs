@@ -33,7 +33,7 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
         .expect("finish");
     assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
     let view = arena.get_match(&created.id).await.expect("view");
-    let bad_moves: Vec<_> = view.moves.iter().filter(|m| m.seat == 0).collect();
+    let bad_moves: Vec<_> = view.moves().iter().filter(|m| m.seat == 0).collect();
     assert!(!bad_moves.is_empty());
     for (i, m) in bad_moves.iter().enumerate() {
         let fault = m
@@ -49,12 +49,12 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
         assert!(!fault.detail.is_empty());
     }
     assert!(
-        view.moves
+        view.moves()
             .iter()
             .filter(|m| m.seat == 1)
             .all(|m| m.fault.is_none())
     );
-    let result = view.result.expect("result");
+    let result = view.result.clone().expect("result");
     if bad_moves.len() >= 3 {
         assert_eq!(result.disqualified, [0]);
         assert_eq!(result.ranking.last(), Some(&vec![0]));
@@ -69,8 +69,7 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
     // The replay input replays to the same end.
     let engine_game = engine::registry::find(&game).expect("game");
     let replay_input = view
-        .replay
-        .as_ref()
+        .replay_request()
         .expect("a finished match publishes its replay");
     // The drawn seed is JSON-safe, so the replay input survives jq and JavaScript.
     assert!(
@@ -81,6 +80,7 @@ async fn play_against(behavior: Behavior, expected: FaultKind) {
     let actions: Vec<(usize, Value)> = replay_input
         .actions
         .iter()
+        .flatten()
         .map(|a| (a.seat, a.action.clone()))
         .collect();
     let replay = engine_game
@@ -157,11 +157,14 @@ async fn well_behaved_bots_play_a_clean_ranked_match_that_moves_ratings() {
     assert_eq!(record.status, MatchStatus::Finished);
     let view = arena.get_match(&created.id).await.expect("view");
     assert!(
-        view.moves
+        view.moves()
             .iter()
             .all(|m| m.fault.is_none() && m.comment.as_deref() == Some("first legal"))
     );
-    let board = arena.leaderboard(&game, None).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     assert_eq!(board.entries.len(), 2);
     assert!(
         board

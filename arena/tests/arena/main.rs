@@ -13,6 +13,7 @@ mod fairness;
 mod feedback;
 mod grace;
 mod history;
+mod idempotency;
 mod module_graph;
 mod operations;
 mod play;

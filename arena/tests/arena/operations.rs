@@ -207,7 +207,7 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
     assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
     let view = arena.get_match(&created.id).await.expect("view");
     assert_eq!(view.clock, Some(clock));
-    let slow_moves: Vec<_> = view.moves.iter().filter(|m| m.seat == 0).collect();
+    let slow_moves: Vec<_> = view.moves().iter().filter(|m| m.seat == 0).collect();
     assert!(
         slow_moves.len() >= 2,
         "seat 0 moves {} times",
@@ -230,7 +230,7 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
     assert!(asked[1] > 0 && asked[1] <= 400, "{asked:?}");
     // The other seat's bank was never near empty, and it never faulted.
     assert!(
-        view.moves
+        view.moves()
             .iter()
             .filter(|m| m.seat == 1)
             .all(|m| m.fault.is_none())
@@ -243,7 +243,7 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
             .iter()
             .all(|left| *left > 0)
     );
-    let result = view.result.expect("result");
+    let result = view.result.clone().expect("result");
     assert_eq!(result.flagged, Some(vec![0]));
     assert!(result.disqualified.is_empty());
     assert_eq!(result.faults, [0, 0], "flags are not faults");
@@ -253,7 +253,7 @@ async fn a_seat_whose_bank_runs_out_is_flagged_and_plays_the_fallback_for_the_re
         format!("cardroom_arena_matches_finished_total{{game=\"{game}\",outcome=\"faulted\"}} 1"),
         format!(
             "cardroom_arena_moves_total{{game=\"{game}\"}} {}",
-            view.moves.len()
+            view.moves().len()
         ),
         format!(
             "cardroom_arena_faults_total{{kind=\"flagged\"}} {}",
@@ -473,7 +473,10 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         .await
         .expect("finish");
     assert_eq!(record.status, MatchStatus::Finished, "{:?}", record.error);
-    let board = arena.leaderboard(&game, None).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     let entry = |id: &str| {
         board
             .entries

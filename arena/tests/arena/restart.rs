@@ -135,7 +135,7 @@ fn a_match_interrupted_by_a_crash_finishes_exactly_once_after_restart() {
         );
         let rebuilt = rebuilt_histories(&requests);
         rebuilt.iter().for_each(|history| assert_whole(history));
-        let board = arena.leaderboard(&game, None).await.expect("board");
+        let board = arena.leaderboard(&game, Default::default()).await.expect("board");
         assert!(board.entries.iter().all(|e| e.played == 1));
         // Running it again, or finishing it again, changes nothing.
         assert_eq!(

@@ -191,8 +191,15 @@ async fn bots_matches_and_leaderboards_over_http() {
             .filter(|m| m["seat"] == 0)
             .all(|m| m["fault"].is_null() && m["latency_ms"].is_u64())
     );
+    // The replay block refers to the moves for its actions; alone, it carries them.
+    assert!(view["replay"]["seed"].is_u64() && view["replay"].get("actions").is_none());
+    let (_, replay_only) = send(
+        &http,
+        http.get(format!("{base}/v1/matches/{match_id}?include=replay")),
+    )
+    .await;
     assert_eq!(
-        view["replay"]["actions"].as_array().map(Vec::len),
+        replay_only["replay"]["actions"].as_array().map(Vec::len),
         Some(moves.len())
     );
     assert!(view["seed"].is_u64() && moves.iter().all(|m| m["action"].is_object()));
@@ -280,6 +287,9 @@ async fn the_ladder_schedules_ranked_matches_among_builtin_bots() {
         assert!(record.ranked && record.ladder);
     }
     // `ismcts` plays only the matches that name it: the ladder leaves it out.
-    let board = arena.leaderboard(&game, None).await.expect("board");
+    let board = arena
+        .leaderboard(&game, Default::default())
+        .await
+        .expect("board");
     assert_eq!(board.entries.len(), 2);
 }

@@ -130,7 +130,7 @@ async fn a_stored_match_replays_to_the_events_its_bots_were_sent() {
     let view = arena.get_match(&id).await.expect("view");
     let live: Vec<Value> = played.iter().flat_map(|m| m.events.clone()).collect();
     assert!(!live.is_empty());
-    assert_eq!(view.events, live);
+    assert_eq!(view.events(), live);
 }
 
 #[tokio::test]
@@ -157,12 +157,15 @@ async fn old_unranked_moves_are_pruned_the_result_stays_and_frames_say_gone() {
     assert!(pruned.moves > 0);
 
     let view = arena.get_match(&unranked).await.expect("view");
-    assert!(view.moves_pruned && view.moves.is_empty() && view.events.is_empty());
-    assert!(view.replay.is_none(), "no replay without the moves");
+    assert!(view.moves_pruned && view.moves().is_empty() && view.events().is_empty());
+    assert!(
+        view.replay_request().is_none(),
+        "no replay without the moves"
+    );
     assert!(view.result.is_some(), "the result stays");
     let kept = arena.get_match(&ranked).await.expect("view");
-    assert!(!kept.moves_pruned && kept.replay.is_some());
-    assert_eq!(kept.moves.len(), moves_before);
+    assert!(!kept.moves_pruned && kept.replay_request().is_some());
+    assert_eq!(kept.moves().len(), moves_before);
     // Pruned once: a second pass finds nothing.
     let again = arena
         .store()
@@ -251,8 +254,11 @@ async fn a_filled_database_holds_real_games_that_replay() {
     assert!(mine.iter().all(|m| m.bots.contains(&bot)));
     assert!(mine.windows(2).all(|w| w[0].created_at >= w[1].created_at));
     let view = arena.get_match(&listed[0].id).await.expect("view");
-    assert!(!view.events.is_empty(), "the moves replay to their events");
-    assert!(view.replay.is_some());
+    assert!(
+        !view.events().is_empty(),
+        "the moves replay to their events"
+    );
+    assert!(view.replay_request().is_some());
 }
 
 #[tokio::test]
@@ -329,10 +335,10 @@ async fn ranked_moves_between_built_in_bots_are_pruned_after_their_own_retention
     assert_eq!(pruned.matches, 1, "only the match between built-in bots");
     assert!(pruned.moves > 0);
     let view = arena.get_match(&builtin).await.expect("view");
-    assert!(view.moves_pruned && view.moves.is_empty());
+    assert!(view.moves_pruned && view.moves().is_empty());
     assert!(view.result.is_some(), "the result stays");
     let kept = arena.get_match(&with_registered).await.expect("view");
-    assert!(!kept.moves_pruned && !kept.moves.is_empty());
+    assert!(!kept.moves_pruned && !kept.moves().is_empty());
     assert_eq!(
         arena.store().leaderboard(&game, 2).await.expect("ratings"),
         ratings_before,

@@ -64,13 +64,32 @@ async function leaderboards() {
     el('a', { href: `/leaderboard/${encodeURIComponent(game.id)}` }, game.id), ` (${game.family})`))));
 }
 
+/** Every item (under `key`) of a paged list, following `next_cursor` (at most `pages` pages of
+ *  500); the first page's failure as it came. */
+// The first page's other fields (a leaderboard's size and table sizes) stay beside the items.
+async function everyPage(path, key, pages = 20) {
+  const items = [];
+  let first = {};
+  let cursor = null;
+  for (let i = 0; i < pages; i++) {
+    const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const reply = await api(`${path}${path.includes('?') ? '&' : '?'}limit=500${after}`);
+    if (!reply.ok) return i === 0 ? reply : { ok: true, body: { ...first, [key]: items } };
+    if (i === 0) first = reply.body;
+    items.push(...reply.body[key]);
+    cursor = reply.body.next_cursor;
+    if (cursor === null) break;
+  }
+  return { ok: true, body: { ...first, [key]: items, next_cursor: null } };
+}
+
 async function leaderboard() {
   const target = document.getElementById('board');
   const game = encodeURIComponent(arg);
   // Each table size has its own ratings: `?players=N` picks the board (default: the size with
   // the most ranked matches, as the API chooses).
   const players = new URLSearchParams(location.search).get('players');
-  const board = await api(`/v1/leaderboards/${game}${players ? `?players=${encodeURIComponent(players)}` : ''}`);
+  const board = await everyPage(`/v1/leaderboards/${game}${players ? `?players=${encodeURIComponent(players)}` : ''}`, 'entries');
   if (!board.ok) { target.replaceChildren(errorBox(problemText(board))); return; }
   const entries = board.body.entries;
   const shown = board.body.players;
@@ -112,7 +131,7 @@ function statusBadge(status) {
 
 /** Bot names by id, for tables that list seats (one request per page; a deleted bot keeps its id). */
 async function botNames() {
-  const reply = await api('/v1/bots');
+  const reply = await everyPage('/v1/bots', 'bots');
   return new Map(reply.ok ? reply.body.bots.map(b => [b.id, b.name]) : []);
 }
 
@@ -127,7 +146,7 @@ async function bot() {
   // Latency comes from the moves of the recent matches (at most 20 fetched); faults from the
   // bot's own list, across all its matches.
   const [details, names] = await Promise.all([
-    Promise.all(recent.slice(0, 20).map(m => api(`/v1/matches/${encodeURIComponent(m.id)}`))),
+    Promise.all(recent.slice(0, 20).map(m => api(`/v1/matches/${encodeURIComponent(m.id)}?include=moves`))),
     botNames(),
   ]);
   const latencies = [];

@@ -199,7 +199,10 @@ export async function matchPage(id) {
     const reply = await api(`/v1/matches/${enc(id)}/frames${query}`);
     if (ticket !== framesRequest) return false;
     if (!reply.ok) { viewBox.replaceChildren(errorBox(problemText(reply))); return false; }
-    frames = reply.body.frames;
+    // The frames carry the match's options once; every view the table draws has them.
+    const options = reply.body.options;
+    frames = reply.body.frames.map(f => (options === null || 'options' in f.view
+      ? f : { ...f, view: { ...f.view, options } }));
     return true;
   }
 
