@@ -293,18 +293,29 @@ pub const ACE_HIGH: &[&str] = &[
 
 /// The French suits: ♣ and ♠ black, ♦ and ♥ red.
 pub fn french_suits() -> Vec<SuitFace> {
-    let suit = |code, name, symbol, colour| SuitFace {
-        code,
-        name,
-        symbol,
-        colour,
-    };
     vec![
-        suit("C", "clubs", SuitSymbol::Clubs, INK_BLACK),
-        suit("D", "diamonds", SuitSymbol::Diamonds, INK_RED),
-        suit("H", "hearts", SuitSymbol::Hearts, INK_RED),
-        suit("S", "spades", SuitSymbol::Spades, INK_BLACK),
+        SuitFace::new("C", "clubs", SuitSymbol::Clubs, INK_BLACK),
+        SuitFace::new("D", "diamonds", SuitSymbol::Diamonds, INK_RED),
+        SuitFace::new("H", "hearts", SuitSymbol::Hearts, INK_RED),
+        SuitFace::new("S", "spades", SuitSymbol::Spades, INK_BLACK),
     ]
+}
+
+impl SuitFace {
+    /// A suit: its code, name, picture and colour.
+    pub fn new(
+        code: &'static str,
+        name: &'static str,
+        symbol: SuitSymbol,
+        colour: &'static str,
+    ) -> SuitFace {
+        SuitFace {
+            code,
+            name,
+            symbol,
+            colour,
+        }
+    }
 }
 
 impl HandOrder {

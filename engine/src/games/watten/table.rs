@@ -14,18 +14,12 @@ const INK_DARK_OLIVE: &str = "#1c2408";
 /// (docs/rules/watten.md, "Card codes"), the suits with their pictures.
 fn german_pack() -> (Vec<SuitFace>, Vec<PieceName>) {
     let name = |code, name, short| PieceName { code, name, short };
-    let suit = |code, name, symbol, colour| SuitFace {
-        code,
-        name,
-        symbol,
-        colour,
-    };
     (
         vec![
-            suit("C", "Eichel", SuitSymbol::Acorns, INK_DARK_OLIVE),
-            suit("S", "Laub", SuitSymbol::Leaves, INK_DARK_OLIVE),
-            suit("H", "Herz", SuitSymbol::Hearts, INK_RED),
-            suit("D", "Schellen", SuitSymbol::Bells, INK_RED),
+            SuitFace::new("C", "Eichel", SuitSymbol::Acorns, INK_DARK_OLIVE),
+            SuitFace::new("S", "Laub", SuitSymbol::Leaves, INK_DARK_OLIVE),
+            SuitFace::new("H", "Herz", SuitSymbol::Hearts, INK_RED),
+            SuitFace::new("D", "Schellen", SuitSymbol::Bells, INK_RED),
         ],
         vec![
             name("J", "Unter", "U"),
