@@ -388,7 +388,7 @@ export function drawTable(view, ctx) {
   if (layout.trick) {
     const plays = trickPlays(layout.trick, at(view, layout.trick.path));
     const held = ctx.heldTrick || null;
-    if (held && (plays.length || !finished)) centre.push(trickNode(held, w));
+    if (held && (plays.length || !finished)) { centre.push(trickNode(held, w)); showsFinished = true; }
     else if (plays.length) centre.push(trickNode({ plays }, w));
     else if (finished) { centre.push(trickNode(finished, w)); showsFinished = true; }
   }
