@@ -8,6 +8,10 @@
 //! declaration names). Sentences are templates over an event's or action's fields:
 //! `{field}` is the field written in words (pieces as faces, seats as the seat's name),
 //! `{field:kind}` says how (see [`Sentence`]), `{field?when true|when false}` chooses by a flag.
+//!
+//! Every suit of a pack is declared with a symbol and a colour ([`SuitFace`]): suits of one
+//! pack either share a colour (their symbols tell them apart) or differ by at least 3:1 in
+//! contrast, and every colour reads at 4.5:1 on the white card face (tested below).
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -22,15 +26,82 @@ pub enum PieceKind {
     Tiles,
 }
 
-/// A family's own name of a suit or a rank, where it is not the French pack's.
+/// A family's own name of a rank, where it is not the French pack's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PieceName {
-    /// The code as the wire writes it (`C`, `J`).
+    /// The code as the wire writes it (`J`).
     pub code: &'static str,
-    /// The name in words (`Eichel`, `Unter`).
+    /// The name in words (`Unter`).
     pub name: &'static str,
-    /// What a card face shows (`Eichel`, `U`).
+    /// What a card face shows (`U`).
     pub short: &'static str,
+}
+
+/// The picture of a suit, drawn on card faces in the suit's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SuitSymbol {
+    /// ♣
+    Clubs,
+    /// ♦
+    Diamonds,
+    /// ♥ (also the German pack's Herz)
+    Hearts,
+    /// ♠
+    Spades,
+    /// An acorn (the German pack's Eichel).
+    Acorns,
+    /// A leaf (the German pack's Laub).
+    Leaves,
+    /// A round bell (the German pack's Schellen).
+    Bells,
+}
+
+/// One suit of a pack as the table shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SuitFace {
+    /// The code as the wire writes it (`C`).
+    pub code: &'static str,
+    /// The name in words (`clubs`, `Eichel`).
+    pub name: &'static str,
+    /// The picture on the card face.
+    pub symbol: SuitSymbol,
+    /// The colour of the suit's symbol and rank on the white card face (`#rrggbb`).
+    pub colour: &'static str,
+}
+
+/// How the viewer's hand is ordered, left to right: cards named in `first`, then (once the
+/// view names them) the cards of the trump rank (the trump suit's first), then the trump suit,
+/// then the other suits in `suits` order; within a group by `ranks`, highest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct HandOrder {
+    /// Suit codes in the order their groups are laid out (alternating colours).
+    pub suits: Vec<&'static str>,
+    /// Rank codes from the highest to the lowest, in the family's own order.
+    pub ranks: Vec<&'static str>,
+    /// Card codes that lead the hand whatever trump is (the joker).
+    pub first: Vec<&'static str>,
+    /// Where the view holds the trump suit (a suit code, or null while there is none).
+    pub trump_suit: Option<&'static str>,
+    /// Where the view holds a rank that is trump in every suit (Watten's Schlag).
+    pub trump_rank: Option<&'static str>,
+}
+
+/// The events that build tricks: each play event adds one play to the trick in progress, the
+/// won event closes it. The pages rebuild a finished trick from them where the view has moved
+/// on (the last trick of a deal, when the next deal is dealt in the same move).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct TrickEvents {
+    /// The event type of one play (`play`).
+    pub play: &'static str,
+    /// Within a play event, the seat that played.
+    pub seat: &'static str,
+    /// Within a play event, the pieces played.
+    pub pieces: &'static str,
+    /// The event type that closes a trick (`trick_won`).
+    pub won: &'static str,
+    /// Within the won event, the seat that won the trick.
+    pub winner: &'static str,
 }
 
 /// Tricks: where the plays are and, in each play, who played what.
@@ -49,6 +120,8 @@ pub struct TrickLayout {
     pub finished: Option<&'static str>,
     /// Within a finished trick, the seat that won it.
     pub winner: Option<&'static str>,
+    /// The events that play into and close a trick.
+    pub events: Option<TrickEvents>,
 }
 
 /// How much of a pile the table shows.
@@ -147,12 +220,14 @@ pub struct Sentence {
 pub struct TableLayout {
     /// Cards or tiles.
     pub pieces: PieceKind,
-    /// The family's own suit names (empty: the French suits, ♣ ♦ ♥ ♠).
-    pub suits: Vec<PieceName>,
+    /// The suits of the pack: names, symbols and colours (empty for tiles).
+    pub suits: Vec<SuitFace>,
     /// The family's own rank names where they differ from the French pack's.
     pub ranks: Vec<PieceName>,
     /// The viewer's hand (a list of pieces; absent or null for a spectator).
     pub hand: &'static str,
+    /// How the hand is ordered on the table (none: as the view lists it).
+    pub hand_order: Option<HandOrder>,
     /// How many pieces each seat holds hidden.
     pub hand_sizes: &'static str,
     /// The seat or seats to act (a seat, a list of seats, or null).
@@ -184,9 +259,10 @@ impl TableLayout {
     pub fn cards(scores: Scores) -> TableLayout {
         TableLayout {
             pieces: PieceKind::Cards,
-            suits: Vec::new(),
+            suits: french_suits(),
             ranks: Vec::new(),
             hand: "/hand",
+            hand_order: Some(HandOrder::by_suit(FRENCH_SUIT_ORDER, ACE_HIGH)),
             hand_sizes: "/hand_sizes",
             to_act: "/to_act",
             dealer: Some("/dealer"),
@@ -203,9 +279,83 @@ impl TableLayout {
     }
 }
 
+/// The black and red colours of a pack: 3.7:1 between them, each at least 5:1 on white.
+pub const INK_BLACK: &str = "#111111";
+/// See [`INK_BLACK`].
+pub const INK_RED: &str = "#e00000";
+
+/// The French suits in the order a hand lays them out, colours alternating.
+pub const FRENCH_SUIT_ORDER: &[&str] = &["S", "H", "C", "D"];
+/// Ranks from the ace down to the two.
+pub const ACE_HIGH: &[&str] = &[
+    "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2",
+];
+
+/// The French suits: ♣ and ♠ black, ♦ and ♥ red.
+pub fn french_suits() -> Vec<SuitFace> {
+    vec![
+        SuitFace::new("C", "clubs", SuitSymbol::Clubs, INK_BLACK),
+        SuitFace::new("D", "diamonds", SuitSymbol::Diamonds, INK_RED),
+        SuitFace::new("H", "hearts", SuitSymbol::Hearts, INK_RED),
+        SuitFace::new("S", "spades", SuitSymbol::Spades, INK_BLACK),
+    ]
+}
+
+impl SuitFace {
+    /// A suit: its code, name, picture and colour.
+    pub fn new(
+        code: &'static str,
+        name: &'static str,
+        symbol: SuitSymbol,
+        colour: &'static str,
+    ) -> SuitFace {
+        SuitFace {
+            code,
+            name,
+            symbol,
+            colour,
+        }
+    }
+}
+
+impl HandOrder {
+    /// By suit in `suits` order, then by `ranks` (highest first); no trump.
+    pub fn by_suit(suits: &[&'static str], ranks: &[&'static str]) -> HandOrder {
+        HandOrder {
+            suits: suits.to_vec(),
+            ranks: ranks.to_vec(),
+            first: Vec::new(),
+            trump_suit: None,
+            trump_rank: None,
+        }
+    }
+
+    /// The same order with the trump suit the view holds at `pointer` laid out first.
+    pub fn with_trump(self, pointer: &'static str) -> HandOrder {
+        HandOrder {
+            trump_suit: Some(pointer),
+            ..self
+        }
+    }
+}
+
+impl TrickEvents {
+    /// `play {seat, cards}` events into the trick, `trick_won {seat}` closing it.
+    pub fn standard() -> TrickEvents {
+        TrickEvents {
+            play: "play",
+            seat: "/seat",
+            pieces: "/cards",
+            won: "trick_won",
+            winner: "/seat",
+        }
+    }
+}
+
 impl TrickLayout {
     /// The trick at `path` as a list of plays with the seat at `seat` and the pieces at
-    /// `pieces`; the finished tricks at `/tricks`, each `{plays, winner}`.
+    /// `pieces`; the finished tricks at `/tricks`, each `{plays, winner}`; the standard trick
+    /// events.
     pub fn plays(path: &'static str, seat: &'static str, pieces: &'static str) -> TrickLayout {
         TrickLayout {
             path,
@@ -214,6 +364,7 @@ impl TrickLayout {
             pieces,
             finished: Some("/tricks"),
             winner: Some("/winner"),
+            events: Some(TrickEvents::standard()),
         }
     }
 }
@@ -266,4 +417,111 @@ pub fn sentences(list: &[(&'static str, &'static str)]) -> Vec<Sentence> {
     list.iter()
         .map(|&(kind, text)| Sentence { kind, text })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The WCAG 2 relative luminance of a `#rrggbb` colour.
+    fn luminance(hex: &str) -> f64 {
+        let channel = |i: usize| {
+            let value = u8::from_str_radix(&hex[i..i + 2], 16).expect("a hex colour");
+            let c = f64::from(value) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        assert!(hex.len() == 7 && hex.starts_with('#'), "`{hex}` is #rrggbb");
+        0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+    }
+
+    /// The WCAG 2 contrast ratio of two colours.
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn contrast_ratios_are_wcags() {
+        assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
+        // The two German suits the pages once drew only by colour: 1.26:1.
+        assert!((contrast("#6b3a00", "#7a4a00") - 1.26).abs() < 0.005);
+    }
+
+    #[test]
+    fn every_suit_has_a_symbol_and_suits_of_one_pack_differ_by_3_to_1_or_share_a_colour() {
+        let mut packs = 0;
+        for game in crate::registry::games() {
+            let info = game.info();
+            let suits = &info.table.suits;
+            if info.table.pieces == PieceKind::Tiles {
+                assert!(suits.is_empty(), "{}: tiles have no suits", info.id);
+                continue;
+            }
+            let mut codes: Vec<&str> = suits.iter().map(|s| s.code).collect();
+            codes.sort_unstable();
+            assert_eq!(
+                codes,
+                ["C", "D", "H", "S"],
+                "{}: one face per suit",
+                info.id
+            );
+            for (i, a) in suits.iter().enumerate() {
+                let on_white = contrast(a.colour, "#ffffff");
+                assert!(
+                    on_white >= 4.5,
+                    "{}: {} ({}) reads at {on_white:.2}:1 on the white card face",
+                    info.id,
+                    a.name,
+                    a.colour
+                );
+                for b in &suits[i + 1..] {
+                    assert_ne!(a.symbol, b.symbol, "{}: {} and {}", info.id, a.name, b.name);
+                    let ratio = contrast(a.colour, b.colour);
+                    assert!(
+                        a.colour == b.colour || ratio >= 3.0,
+                        "{}: {} ({}) and {} ({}) differ by {ratio:.2}:1",
+                        info.id,
+                        a.name,
+                        a.colour,
+                        b.name,
+                        b.colour
+                    );
+                }
+            }
+            packs += 1;
+        }
+        assert!(packs >= 9, "every card family declares its suits");
+    }
+
+    #[test]
+    fn every_card_family_orders_its_hand_by_its_own_suits_and_ranks() {
+        for game in crate::registry::games() {
+            let info = game.info();
+            let table = &info.table;
+            let Some(order) = &table.hand_order else {
+                assert_eq!(table.pieces, PieceKind::Tiles, "{}: no hand order", info.id);
+                continue;
+            };
+            let mut suits = order.suits.clone();
+            suits.sort_unstable();
+            assert_eq!(suits, ["C", "D", "H", "S"], "{}: every suit once", info.id);
+            let mut ranks = order.ranks.clone();
+            ranks.sort_unstable();
+            ranks.dedup();
+            assert_eq!(ranks.len(), order.ranks.len(), "{}: a rank twice", info.id);
+            assert!(
+                order
+                    .ranks
+                    .iter()
+                    .all(|r| "23456789TJQKA".contains(r) && r.len() == 1),
+                "{}: {:?}",
+                info.id,
+                order.ranks
+            );
+        }
+    }
 }

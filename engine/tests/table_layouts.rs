@@ -58,6 +58,14 @@ fn paths(table: &Value) -> Vec<(String, String)> {
             add(&format!("{group} {}", item["label"]), &item["path"]);
         }
     }
+    add(
+        "trump suit of the hand order",
+        &table["hand_order"]["trump_suit"],
+    );
+    add(
+        "trump rank of the hand order",
+        &table["hand_order"]["trump_rank"],
+    );
     add("scores", &table["scores"]["path"]);
     add("sides", &table["scores"]["sides"]);
     add("target", &table["scores"]["target"]["path"]);
@@ -162,6 +170,51 @@ fn every_layout_path_and_sentence_names_what_its_family_writes() {
                     assert!(
                         properties.contains(&field),
                         "{family} {union} `{kind}`: the sentence reads `{field}`, which it does not have"
+                    );
+                }
+            }
+        }
+        // The trick events name event types of the family with the fields they read.
+        if let Some(events) = table["trick"]["events"].as_object() {
+            for (kind, fields) in [("play", &["seat", "pieces"][..]), ("won", &["winner"][..])] {
+                let name = events[kind].as_str().expect("an event type");
+                let schema = union_of("Event", name)
+                    .unwrap_or_else(|| panic!("{family}: trick events name no event `{name}`"));
+                let properties = properties(schema, defs);
+                for field in fields {
+                    let pointer = events[*field].as_str().expect("a pointer");
+                    assert!(
+                        properties.contains(pointer.trim_start_matches('/')),
+                        "{family}: the trick's `{name}` event has no `{pointer}`"
+                    );
+                }
+            }
+        }
+        // Every card a hand holds has its place in the hand order.
+        if let Some(order) = table["hand_order"].as_object() {
+            let listed = |key: &str| -> Vec<String> {
+                order[key]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            };
+            let (suits, ranks, first) = (listed("suits"), listed("ranks"), listed("first"));
+            let hand = table["hand"].as_str().expect("hand");
+            for view in seen {
+                for card in view
+                    .pointer(hand)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let code = card.as_str().expect("a card code");
+                    let (rank, suit) = code.split_at(1);
+                    assert!(
+                        first.iter().any(|c| c == code)
+                            || (ranks.iter().any(|r| r == rank) && suits.iter().any(|s| s == suit)),
+                        "{family}: {code} has no place in the hand order"
                     );
                 }
             }

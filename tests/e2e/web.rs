@@ -1,10 +1,12 @@
-//! The live stream over plain HTTP: every streamed event against the spectator's view; and the
-//! replay frames. (The pages in a real browser: `toolchains::browser`.)
+//! The live stream over plain HTTP: every streamed event against the spectator's view; the
+//! replay frames; every event and action of every family written as a sentence by the pages'
+//! own renderer (table.js, run by Node). (The pages in a real browser: `toolchains::browser`.)
 
 use crate::support::{ServerOptions, TestApp};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use engine::Viewer;
 use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// A bot on loopback that thinks for a while (the heuristic's move after `delay`), so a match
@@ -393,4 +395,302 @@ async fn frames_show_any_seat_only_once_the_match_is_over() {
     let problem: serde_json::Value = bad.json().await.expect("problem+json");
     assert_eq!(problem["code"], "invalid_seat");
     server.0.stop().await;
+}
+
+/// At most this many samples of one event or action type per game id: the first of each shape
+/// (which fields are set, zero or empty), so a bonus of 0 and one of 10 are both rendered.
+const SAMPLES_PER_TYPE: usize = 8;
+
+/// Which fields of an item are set, and which are zero, false, null or empty.
+fn shape(item: &Value) -> String {
+    let Some(fields) = item.as_object() else {
+        return item.to_string();
+    };
+    let empty = |v: &Value| match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+    };
+    let mut keys: Vec<String> = fields
+        .iter()
+        .filter(|(k, _)| k.as_str() != "action_index")
+        .map(|(k, v)| format!("{k}{}", if empty(v) { "-" } else { "+" }))
+        .collect();
+    keys.sort();
+    keys.join(",")
+}
+
+/// Real events and legal actions of every game id, with the spectator's view at the time and
+/// the seat each one concerns: seeded games of each table size the id seats (up to 6 players),
+/// played to the end with seeded random legal moves.
+fn sentence_fixtures() -> Value {
+    let mut games = Vec::new();
+    for game in engine::registry::games() {
+        let info = game.info();
+        let (min, max) = (info.players.min, info.players.max.min(6));
+        let mut sizes = vec![min, max];
+        if (min..=max).contains(&4) {
+            sizes.push(4);
+        }
+        sizes.dedup();
+        let mut kept: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+        let mut seen = BTreeSet::new();
+        for players in sizes {
+            for seed in 0..2u64 {
+                let request = engine::NewGame {
+                    players,
+                    options: serde_json::Map::new(),
+                    seed,
+                    deals: Vec::new(),
+                };
+                let Ok((mut play, start)) = game.start_with_events(&request) else {
+                    continue;
+                };
+                let mut keep = |kind: &str, item: &Value, play: &dyn engine::Match, actor| {
+                    let key = format!("{kind}/{}/{}", item["type"], shape(item));
+                    let list = kept
+                        .entry((kind.to_string(), item["type"].to_string()))
+                        .or_default();
+                    if list.len() < SAMPLES_PER_TYPE && seen.insert(key) {
+                        let me = item["seat"].as_u64().or(actor).or(item["dealer"].as_u64());
+                        list.push(json!({
+                            "value": item, "players": players, "me": me,
+                            "view": play.view(Viewer::Spectator),
+                        }));
+                    }
+                };
+                for event in &start {
+                    keep("event", event, play.as_ref(), None);
+                }
+                let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ players as u64;
+                let mut moves = 0;
+                while !play.is_over() && moves < 2000 {
+                    let seat = play.to_act()[0];
+                    let legal = play.legal_actions(seat);
+                    for action in &legal {
+                        keep("action", action, play.as_ref(), Some(seat as u64));
+                    }
+                    rng = rng
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let pick = &legal[(rng >> 33) as usize % legal.len()];
+                    let applied = play.apply(seat, pick).expect("a listed action applies");
+                    for event in &applied.events {
+                        keep("event", event, play.as_ref(), None);
+                    }
+                    moves += 1;
+                }
+            }
+        }
+        let list = |kind: &str| -> Vec<Value> {
+            kept.iter()
+                .filter(|((k, _), _)| k == kind)
+                .flat_map(|(_, items)| items.clone())
+                .collect()
+        };
+        games.push(json!({
+            "id": info.id, "table": info.table,
+            "events": list("event"), "actions": list("action"),
+        }));
+    }
+    json!(games)
+}
+
+/// What is wrong with one rendered sentence, if anything: a doubled word ("deal deal"), a stray
+/// digit ("5♥0"), a raw code ("TH", "rank T, suit H", `some_id`), a placeholder or a JavaScript
+/// value left in, or a verb that does not agree with "you".
+fn sentence_faults(text: &str, pieces: &[String]) -> Vec<String> {
+    let mut faults = Vec::new();
+    if text.trim().is_empty() {
+        return vec!["empty".into()];
+    }
+    for word in [
+        "null",
+        "undefined",
+        "NaN",
+        "[object",
+        "{",
+        "}",
+        "_",
+        "true",
+        "false",
+    ] {
+        if text.contains(word) {
+            faults.push(format!("`{word}`"));
+        }
+    }
+    let trim = |t: &str| {
+        t.trim_matches(|c: char| ",;:.()!?\"“”'".contains(c))
+            .to_string()
+    };
+    let tokens: Vec<String> = text.split_whitespace().map(trim).collect();
+    for pair in tokens.windows(2) {
+        let alphabetic = |t: &str| !t.is_empty() && t.chars().all(char::is_alphabetic);
+        if alphabetic(&pair[0]) && pair[0].eq_ignore_ascii_case(&pair[1]) {
+            faults.push(format!("doubled `{}`", pair[0]));
+        }
+        if pair[0].eq_ignore_ascii_case("you")
+            && pair[1].len() > 2
+            && pair[1].ends_with('s')
+            && !pair[1].ends_with("ss")
+            && pair[1].chars().all(|c| c.is_ascii_lowercase())
+        {
+            faults.push(format!("`you {}`", pair[1]));
+        }
+    }
+    // A clause whose subject is "you" goes on with "and take", not "and takes".
+    for clause in text.split([';', ':']) {
+        let clause = clause.trim().to_lowercase();
+        if !clause.starts_with("you ") {
+            continue;
+        }
+        for pair in clause.split_whitespace().collect::<Vec<_>>().windows(2) {
+            if pair[0] == "and" && pair[1].ends_with('s') && !pair[1].ends_with("ss") {
+                faults.push(format!("`you ... and {}`", pair[1]));
+            }
+        }
+    }
+    // A suit symbol belongs to a piece's text, whole ("5♥", not "5♥0").
+    for token in &tokens {
+        if token.contains(['♣', '♦', '♥', '♠']) && !pieces.contains(token) {
+            faults.push(format!("stray `{token}`"));
+        }
+    }
+    // Without the pieces' texts, what is left holds words and whole numbers only.
+    let mut rest = format!(" {text} ");
+    let mut by_length: Vec<&String> = pieces.iter().collect();
+    by_length.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    for piece in by_length {
+        rest = rest.replace(piece.as_str(), " piece ");
+    }
+    for token in rest.split_whitespace().map(trim) {
+        // Whole or decimal numbers ("43.5" points), and a number's plural ("three 5s").
+        let number = token.trim_start_matches('-').trim_end_matches('s');
+        let is_number = !number.is_empty()
+            && number.split('.').count() <= 2
+            && number
+                .split('.')
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()));
+        if token.chars().any(|c| c.is_ascii_digit()) && !is_number {
+            faults.push(format!("stray digits in `{token}`"));
+        }
+        let raw_code =
+            (token.len() == 1 && token != "I" && token.chars().all(|c| c.is_ascii_uppercase()))
+                || token == "JK"
+                || (token.len() == 2
+                    && "23456789TJQKA".contains(&token[..1])
+                    && "CDHS".contains(&token[1..]));
+        if raw_code {
+            faults.push(format!("raw code `{token}`"));
+        }
+    }
+    faults
+}
+
+#[test]
+fn every_event_and_action_of_every_family_reads_as_a_sentence() {
+    // The pages' own renderer, run by Node on the assets as the binary serves them.
+    let root = crate::support::workspace_root();
+    let ran = std::process::Command::new("node").arg("--version").output();
+    assert!(
+        ran.is_ok_and(|o| o.status.success()),
+        "this test needs `node` on PATH: install Node.js 20 or later (apt-get install -y nodejs)"
+    );
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    for file in ["faces.js", "table.js"] {
+        std::fs::copy(
+            root.join("api/src/web/assets").join(file),
+            folder.path().join(file),
+        )
+        .expect("copy an asset");
+    }
+    std::fs::write(folder.path().join("package.json"), r#"{"type": "module"}"#).expect("write");
+    let fixtures = folder.path().join("fixtures.json");
+    let games = sentence_fixtures();
+    std::fs::write(&fixtures, games.to_string()).expect("write the fixtures");
+    let output = crate::support::run(
+        std::process::Command::new("node")
+            .arg(root.join("tests/web/sentences.mjs"))
+            .arg(folder.path())
+            .arg(&fixtures),
+        "node tests/web/sentences.mjs",
+    );
+    let rendered: Vec<Value> = serde_json::from_str(&output).expect("the renderings as JSON");
+    // CARDROOM_SENTENCES=1 prints every rendering, to read them.
+    if std::env::var_os("CARDROOM_SENTENCES").is_some() {
+        for item in &rendered {
+            println!(
+                "{} {} (me {}): {}",
+                item["game"], item["type"], item["me"], item["text"]
+            );
+        }
+    }
+    let mut types = BTreeSet::new();
+    let mut faults = Vec::new();
+    for item in &rendered {
+        let text = item["text"].as_str().unwrap_or_default();
+        let pieces: Vec<String> = serde_json::from_value(item["pieces"].clone()).expect("pieces");
+        let mut wrong = sentence_faults(text, &pieces);
+        if item["declared"] != true {
+            wrong.push("no sentence declared for this type".into());
+        }
+        types.insert((
+            item["game"].to_string(),
+            item["kind"].to_string(),
+            item["type"].to_string(),
+        ));
+        if !wrong.is_empty() {
+            faults.push(format!(
+                "{} {} `{}` (me {}): {text:?}: {}; from {}",
+                item["game"],
+                item["kind"],
+                item["type"],
+                item["me"],
+                wrong.join(", "),
+                item["value"]
+            ));
+        }
+    }
+    faults.sort();
+    faults.dedup();
+    assert!(
+        faults.is_empty(),
+        "{} sentences read wrong:\n{}",
+        faults.len(),
+        faults.join("\n")
+    );
+    // Every family's every event type that its games wrote was rendered (and found right).
+    for game in games.as_array().expect("games") {
+        for event in game["events"].as_array().expect("events") {
+            let key = (
+                game["id"].to_string(),
+                "\"event\"".to_string(),
+                event["value"]["type"].to_string(),
+            );
+            assert!(types.contains(&key), "{key:?} was not rendered");
+        }
+    }
+    let events = rendered.iter().filter(|r| r["kind"] == "event").count();
+    assert!(events > 300, "only {events} event renderings");
+    // The sentences the issue quotes, as the checks see them.
+    let quoted = |text: &str, pieces: &[&str]| {
+        sentence_faults(
+            text,
+            &pieces.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert!(!quoted("You deal deal 1", &[]).is_empty());
+    assert!(!quoted("Anna captures 5♠ with 5♥0", &["5♠", "5♥"]).is_empty());
+    assert!(
+        !quoted(
+            "Spades is trump (10♠); the Bird Dog is rank T, suit H",
+            &["10♠"]
+        )
+        .is_empty()
+    );
+    assert!(!quoted("You play 3♥ and takes 7♥", &["3♥", "7♥"]).is_empty());
+    assert!(quoted("You play 3♥ and take 7♥", &["3♥", "7♥"]).is_empty());
 }

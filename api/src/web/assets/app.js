@@ -359,7 +359,9 @@ function matchRow(m, names, highlightBot) {
     el('td', {}, statusBadge(m.status)),
     el('td', { class: 'seats' }, el('ol', { start: 0, class: 'seats' }, m.bots.map((id, seat) => {
       const name = names.get(id) || id;
-      const link = el('a', { href: `/bot/${encodeURIComponent(id)}`, 'data-seat': seat }, id === highlightBot ? el('strong', {}, name) : name);
+      // A person's seat has no bot page to link to.
+      const link = id === 'person' ? el('span', { 'data-seat': seat }, 'a person')
+        : el('a', { href: `/bot/${encodeURIComponent(id)}`, 'data-seat': seat }, id === highlightBot ? el('strong', {}, name) : name);
       return el('li', {}, el('span', { class: 'muted' }, `${seat}: `), link);
     }))),
     el('td', {}, m.ranking ? m.ranking.map(g => g.join(' = ')).join(' › ') : '—'),

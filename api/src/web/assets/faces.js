@@ -61,32 +61,85 @@ export function fixed(x, digits = 2) {
 
 const RANKS = { '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
 const RANK_NAMES = { '2': 'Two', '3': 'Three', '4': 'Four', '5': 'Five', '6': 'Six', '7': 'Seven', '8': 'Eight', '9': 'Nine', T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
-const SUITS = { C: ['♣', 'clubs'], D: ['♦', 'diamonds'], H: ['♥', 'hearts'], S: ['♠', 'spades'] };
+// The French pack, where a layout declares no suits (tables of older catalogs).
+const FRENCH = {
+  C: { name: 'clubs', symbol: 'clubs', colour: null },
+  D: { name: 'diamonds', symbol: 'diamonds', colour: null },
+  H: { name: 'hearts', symbol: 'hearts', colour: null },
+  S: { name: 'spades', symbol: 'spades', colour: null },
+};
+// Suit pictures: a character where Unicode has one, else a small drawing (16 by 16, filled
+// with the suit's colour). The names are the layout's `symbol` values. A pack with any drawn
+// suit draws them all (one size on the faces) and writes them by name ("Herz 8").
+const SYMBOL_TEXT = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠' };
+const SYMBOL_PATHS = {
+  hearts: 'M8 15C5.6 12.9.8 9.4.8 5.4.8 3.1 2.5 1.4 4.6 1.4 6.1 1.4 7.3 2.3 8 3.6 8.7 2.3 9.9 1.4 11.4 1.4c2.1 0 3.8 1.7 3.8 4 0 4-4.8 7.5-7.2 9.6z',
+  acorns: 'M3 7.2C3 4.6 5.2 3 8 3s5 1.6 5 4.2zM7.3.8h1.4v2.6H7.3zM4.2 8.2h7.6c0 3.6-1.6 6.5-3.8 7.2-2.2-.7-3.8-3.6-3.8-7.2z',
+  leaves: 'M8 .8c3.6 2.4 6 6 3.2 9.8C10.2 12 9 12.6 8.6 12.8V15.6H7.4V12.8C7 12.6 5.8 12 4.8 10.6 2 6.8 4.4 3.2 8 .8z',
+  bells: 'M7 .6h2v2.2H7zM8 2.6a6 6 0 1 1 0 12 6 6 0 1 1 0-12zM2.9 9.3v1.3h10.2V9.3z',
+};
 
 const CARD = /^([2-9TJQKA])([CDHS])$/;
 const TILE = /^([0-6])-([0-6])(#\d)?$/;
 
 export function isCard(value) { return typeof value === 'string' && (CARD.test(value) || value === 'JK'); }
+/** A card named as `{rank, suit}` (Bird Dog's card), as its code; anything else unchanged. */
+export function cardOf(value) {
+  if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 2
+      && typeof value.rank === 'string' && typeof value.suit === 'string' && CARD.test(value.rank + value.suit)) {
+    return value.rank + value.suit;
+  }
+  return value;
+}
 export function isTile(value) { return typeof value === 'string' && TILE.test(value); }
 export function isPiece(value) { return isCard(value) || isTile(value); }
 
-/** Page-wide: the family's own suit and rank names (its table layout's `suits` and `ranks`,
- * e.g. Watten's German pack written with French codes); empty for the French pack. */
-export const pieceNames = { suits: {}, ranks: {} };
+/** Page-wide: the family's suits (name, symbol, colour) and own rank names (its table
+ * layout's `suits` and `ranks`, e.g. Watten's German pack written with French codes). */
+export const pieceNames = { suits: { ...FRENCH }, ranks: {}, drawn: false };
 
 /** Takes a family's names from its table layout (GET /v1/games/{game}, field `table`). */
 export function usePieceNames(layout) {
   const byCode = list => Object.fromEntries((list || []).map(n => [n.code, n]));
-  pieceNames.suits = byCode(layout && layout.suits);
+  const declared = byCode(layout && layout.suits);
+  pieceNames.suits = Object.keys(declared).length ? declared : { ...FRENCH };
   pieceNames.ranks = byCode(layout && layout.ranks);
+  pieceNames.drawn = Object.values(pieceNames.suits).some(suit => !SYMBOL_TEXT[suit.symbol]);
 }
 
-/** A suit code in the family's words: "Eichel", or "♠" (`long`: "spades"). */
+/** The character a suit is written with, or null where its pack writes suits by name. */
+function suitChar(suit) {
+  return pieceNames.drawn ? null : SYMBOL_TEXT[suit.symbol] || null;
+}
+
+/** A suit of the family's pack: {name, symbol, colour}. */
+function suitOf(code) {
+  return pieceNames.suits[code] || FRENCH[code] || null;
+}
+
+/** A suit code in the family's words: "♠" (`long`: "spades"), or "Eichel" (no character). */
 export function suitText(code, long = false) {
-  const own = pieceNames.suits[code];
-  if (own) return own.name;
-  const french = SUITS[code];
-  return french ? (long ? french[1] : french[0]) : String(code);
+  const suit = suitOf(code);
+  if (!suit) return String(code);
+  const char = suitChar(suit);
+  return char && !long ? char : suit.name;
+}
+
+/** The symbol of a suit on a card face: its character, or its drawing. */
+function suitSymbol(suit) {
+  const char = suitChar(suit);
+  if (char) return el('span', { class: 'suit', 'aria-hidden': 'true' }, char);
+  const path = SYMBOL_PATHS[suit.symbol];
+  const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  picture.setAttribute('viewBox', '0 0 16 16');
+  picture.setAttribute('class', 'suit-picture');
+  picture.setAttribute('aria-hidden', 'true');
+  const shape = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  shape.setAttribute('d', path || 'M8 2 14 8 8 14 2 8z');
+  shape.setAttribute('fill', 'currentColor');
+  shape.setAttribute('fill-rule', 'evenodd');
+  picture.append(shape);
+  return el('span', { class: 'suit', 'aria-hidden': 'true' }, picture);
 }
 
 /** A rank code in the family's words: "Unter", "Queen". */
@@ -95,15 +148,19 @@ export function rankText(code) {
   return own ? own.name : RANK_NAMES[code] || String(code);
 }
 
+/** What a card face shows of a rank: "10", "U". */
+function rankShort(rank) {
+  return pieceNames.ranks[rank] ? pieceNames.ranks[rank].short : RANKS[rank];
+}
+
 /** A piece code as short text for sentences: "A♠", "10♥", "Eichel U", "2-5". */
 export function pieceText(code) {
   if (code === 'JK') return 'Joker';
   const card = CARD.exec(code);
   if (card) {
     const [, rank, suit] = card;
-    const own = pieceNames.suits[suit];
-    if (own) return `${own.name} ${pieceNames.ranks[rank] ? pieceNames.ranks[rank].short : RANKS[rank]}`;
-    return `${RANKS[rank]}${SUITS[suit][0]}`;
+    const char = suitChar(suitOf(suit));
+    return char ? `${rankShort(rank)}${char}` : `${suitOf(suit).name} ${rankShort(rank)}`;
   }
   const tile = TILE.exec(code);
   if (tile) return `${tile[1]}-${tile[2]}`;
@@ -116,8 +173,8 @@ export function pieceName(code) {
   const card = CARD.exec(code);
   if (card) {
     const [, rank, suit] = card;
-    if (pieceNames.suits[suit]) return `${pieceNames.suits[suit].name} ${rankText(rank)} (${code})`;
-    return `${RANK_NAMES[rank]} of ${SUITS[suit][1]}`;
+    if (!suitChar(suitOf(suit)) || pieceNames.ranks[rank]) return `${suitOf(suit).name} ${rankText(rank)}`;
+    return `${RANK_NAMES[rank]} of ${suitOf(suit).name}`;
   }
   const tile = TILE.exec(code);
   if (tile) return `Tile ${tile[1]}-${tile[2]}${tile[3] ? ' copy ' + tile[3].slice(1) : ''}`;
@@ -143,17 +200,14 @@ export function face(code) {
   const card = CARD.exec(code);
   if (card) {
     const [, rank, suit] = card;
-    const own = pieceNames.suits[suit];
-    if (own) {
-      const shown = pieceNames.ranks[rank] ? pieceNames.ranks[rank].short : RANKS[rank];
-      return el('span', { class: `card own ${own.name.toLowerCase()}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
-        el('span', { class: 'rank', 'aria-hidden': 'true' }, shown),
-        el('span', { class: 'suit', 'aria-hidden': 'true' }, own.short));
-    }
-    const red = suit === 'H' || suit === 'D';
-    return el('span', { class: `card${red ? ' red' : ''}`, role: 'img', 'aria-label': label, title: label, 'data-code': code },
-      el('span', { class: 'rank', 'aria-hidden': 'true' }, RANKS[rank]),
-      el('span', { class: 'suit', 'aria-hidden': 'true' }, SUITS[suit][0]));
+    const own = suitOf(suit);
+    // The declared colour of the suit; a layout without one falls back to red and black.
+    const red = !own.colour && (suit === 'H' || suit === 'D');
+    const drawn = el('span', { class: `card${red ? ' red' : ''}`, role: 'img', 'aria-label': label, title: label, 'data-code': code, 'data-suit': suit },
+      el('span', { class: 'rank', 'aria-hidden': 'true' }, rankShort(rank)),
+      suitSymbol(own));
+    if (own.colour) drawn.style.color = own.colour;
+    return drawn;
   }
   const tile = TILE.exec(code);
   if (tile) {
@@ -295,11 +349,16 @@ export function resultTable(result, seatNames) {
       el('td', { class: 'num' }, result.faults ? String(result.faults[r.seat] ?? 0) : '—')))));
 }
 
-export function dealTable(rows, seats, seatNames) {
+/** Scores after each deal: a row per deal, numbered in play order ("Deal 1", whatever number
+ * the family's view starts from), a column per score, named by `columnName(index, count)`
+ * (a seat's or a side's name). */
+export function dealTable(rows, columnName) {
   if (rows.length === 0) return el('p', { class: 'muted' }, 'No deal scores in this game\'s view.');
+  const count = rows[0].values.length;
   return el('table', { class: 'deals' },
     el('caption', { class: 'muted' }, `Scores after each deal (${humanize(rows[0].key)})`),
     el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Deal'),
-      rows[0].values.map((_, i) => el('th', { scope: 'col', class: 'num' }, rows[0].values.length === seats && seatNames ? seatNames(i) : `${i}`)))),
-    el('tbody', {}, rows.map(r => el('tr', {}, el('th', { scope: 'row' }, String(r.deal)), r.values.map(v => el('td', { class: 'num' }, String(v)))))));
+      rows[0].values.map((_, i) => el('th', { scope: 'col', class: 'num' }, columnName(i, count))))),
+    el('tbody', {}, rows.map((r, index) => el('tr', { 'data-deal': String(r.deal) }, el('th', { scope: 'row' }, `Deal ${index + 1}`),
+      r.values.map(v => el('td', { class: 'num' }, String(v)))))));
 }

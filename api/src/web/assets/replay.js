@@ -1,8 +1,11 @@
 // The match page: summary, a replay viewer over the match's frames (GET /v1/matches/{id}/frames)
 // drawn as the table (table.js, from the family's layout), and, while the match runs, live moves
-// from GET /v1/matches/{id}/events (Server-Sent Events) with the seat to act and its clock.
+// from GET /v1/matches/{id}/events (Server-Sent Events) with the seat to act and its clock. The
+// frame of a trick's last card shows the completed trick (rebuilt from the events when the view
+// has already moved to the next deal); playing or following live, it stays TRICK_HOLD_MS at least.
 import { api, el, errorBox, problemText, date, scoresPerDeal, resultTable, dealTable, usePieceNames } from './faces.js';
-import { drawTable, words, sidesOf, seatsToAct, resultSummary, rawView } from './table.js';
+import { drawTable, words, sidesOf, seatsToAct, resultSummary, rawView, tricksFromEvents } from './table.js';
+import { TRICK_HOLD_MS } from './seat.js';
 
 const enc = encodeURIComponent;
 
@@ -30,7 +33,15 @@ export async function matchPage(id) {
   const isOver = () => match.status === 'finished' || match.status === 'aborted';
 
   let frames = [];
+  // Per frame: the trick its events completed, or null.
+  let frameTricks = [];
   let pos = 0;
+  let shownPos = -1;
+  let shownAt = 0;
+  // Live: whether the viewer follows the newest move (it steps through the moves that arrive,
+  // holding each completed trick).
+  let following = true;
+  let followTimer = null;
   let timer = null;
   let viewerSeat = '';
   let liveSource = null;
@@ -81,7 +92,8 @@ export async function matchPage(id) {
     summary.replaceChildren(el('dl', { class: 'view' },
       el('dt', {}, 'game'), el('dd', {}, el('a', { href: `/rules/${enc(family)}` }, match.game)),
       el('dt', {}, 'status'), el('dd', {}, el('span', { class: `badge ${match.status}`, id: 'status' }, match.status)),
-      el('dt', {}, 'seats'), el('dd', {}, el('ol', { class: 'items', start: '0' }, match.seats.map(s => el('li', {}, el('a', { href: `/bot/${enc(s.bot)}` }, s.name || s.bot))))),
+      el('dt', {}, 'seats'), el('dd', {}, el('ul', { class: 'seats', id: 'match-seats' }, match.seats.map(s => el('li', { 'data-seat': String(s.seat) },
+        `Seat ${s.seat}: `, s.bot === 'person' ? s.name || 'a person' : el('a', { href: `/bot/${enc(s.bot)}` }, s.name || s.bot))))),
       el('dt', {}, 'ranked'), el('dd', {}, match.ranked ? 'yes' : 'no'),
       el('dt', {}, 'created'), el('dd', {}, date(match.created_at)),
       el('dt', {}, 'finished'), el('dd', {}, date(match.finished_at)),
@@ -93,9 +105,18 @@ export async function matchPage(id) {
     seatSelect.title = isOver() ? '' : 'Seats open once the match is over';
   }
 
+  // A score column's name: a seat's (one score per seat) or a side's, as the layout groups seats.
+  function columnName(index, count) {
+    const view = frames.length ? frames[frames.length - 1].view : null;
+    const sides = view ? sidesOf(layout, view, players()) : null;
+    if (count === players()) return tableName(index);
+    if (sides && sides[index]) return sides[index].map(tableName).join(' & ');
+    return `Side ${index + 1}`;
+  }
+
   function fillScores() {
     const players = match.seats.length;
-    dealsBox.replaceChildren(dealTable(scoresPerDeal(frames.map(f => f.view), players), players, seatName));
+    dealsBox.replaceChildren(dealTable(scoresPerDeal(frames.map(f => f.view), players), columnName));
     resultBox.replaceChildren(match.result ? resultTable(match.result, seatName)
       : el('p', { class: 'muted' }, isOver() ? (match.error || 'No result.') : 'The match is still being played.'));
   }
@@ -116,11 +137,20 @@ export async function matchPage(id) {
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   }
 
+  // Which frame completed which trick: the events of every frame in order, rebuilt into tricks.
+  function findTricks() {
+    const events = [];
+    const owner = [];
+    frames.forEach((frame, i) => (frame.events || []).forEach(event => { events.push(event); owner.push(i); }));
+    frameTricks = frames.map(() => null);
+    for (const trick of tricksFromEvents(layout, events)) frameTricks[owner[trick.event]] = trick;
+  }
+
   function drawFrame(frame) {
     const ctx = tableCtx(frame.view);
     const acting = new Set(frame.to_act || seatsToAct(layout, frame.view));
     viewBox.replaceChildren(drawTable(frame.view, { ...ctx, showLastTrick, onToggleLastTrick: open => { showLastTrick = open; },
-      clocks: match.clock ? seat => clockOf(seat, pos, acting.has(seat)) : null }));
+      heldTrick: frameTricks[pos] || null, clocks: match.clock ? seat => clockOf(seat, pos, acting.has(seat)) : null }));
     rawBox.replaceChildren(rawView(frame.view));
   }
 
@@ -131,6 +161,7 @@ export async function matchPage(id) {
     slider.value = String(pos);
     slider.setAttribute('aria-valuetext', pos === 0 ? 'start' : `move ${pos} of ${last}`);
     const frame = frames[pos];
+    if (pos !== shownPos) { shownPos = pos; shownAt = Date.now(); }
     position.textContent = frames.length === 0 ? 'No position yet' : pos === 0 ? `Start (0 of ${last})` : `Move ${pos} of ${last}`;
     if (!frame) { viewBox.replaceChildren(el('p', {}, 'Waiting for the first move…')); return; }
     const w = words(tableCtx(frame.view));
@@ -142,35 +173,63 @@ export async function matchPage(id) {
         frame.action ? w.actionText(frame.action) : el('span', { class: 'muted' }, '(the action is shown once the match is over)'));
       const move = (match.moves || [])[frame.index] || frame.live || {};
       const fault = move.fault ? (move.fault.kind || move.fault) : null;
-      moveInfo.replaceChildren(
+      // Only what the move has: `replaceChildren` would write a null as the text "null".
+      moveInfo.replaceChildren(...[
         typeof move.latency_ms === 'number' ? el('span', { class: 'latency' }, `answered in ${move.latency_ms} ms`) : null,
         move.comment ? el('span', { class: 'comment' }, `“${move.comment}”`) : null,
-        fault ? el('span', { class: 'fault' }, `fault: ${String(fault).replace(/_/g, ' ')}${move.fault.detail ? ` (${move.fault.detail})` : ''}`) : null);
+        fault ? el('span', { class: 'fault' }, `fault: ${String(fault).replace(/_/g, ' ')}${move.fault.detail ? ` (${move.fault.detail})` : ''}`) : null,
+      ].filter(Boolean));
     }
     drawFrame(frame);
-    endBox.replaceChildren(pos === last && isOver() && match.result ? resultSummary(match.result, tableCtx(frame.view)) : '');
+    const end = pos === last && isOver() && match.result ? resultSummary(match.result, tableCtx(frame.view)) : null;
+    endBox.replaceChildren(...(end ? [end] : []));
     eventsBox.replaceChildren(frame.events.length ? el('ul', { class: 'events' }, frame.events.map(e => el('li', {}, w.eventText(e, null))))
       : el('p', { class: 'muted' }, 'None.'));
     btnFirst.disabled = btnPrev.disabled = pos === 0;
     btnNext.disabled = btnLast.disabled = pos >= last;
   }
 
-  function go(to) { pos = to; show(); }
+  function go(to) {
+    pos = to;
+    following = pos >= frames.length - 1;
+    show();
+  }
   function stop() {
-    if (timer) clearInterval(timer);
+    if (timer) clearTimeout(timer);
     timer = null;
     btnPlay.textContent = '▶ Play';
     btnPlay.setAttribute('aria-pressed', 'false');
+  }
+  // Playing: a move every 600 ms at 1×; a completed trick stays twice as long (1.2 s at 1×).
+  function step() {
+    timer = setTimeout(() => {
+      if (pos < frames.length - 1) go(pos + 1);
+      else if (isOver()) { stop(); return; }
+      step();
+    }, (600 / speed) * (frameTricks[pos] ? TRICK_HOLD_MS / 600 : 1));
   }
   function toggle() {
     if (timer) { stop(); return; }
     if (pos >= frames.length - 1) pos = 0;
     btnPlay.textContent = '❚❚ Pause';
     btnPlay.setAttribute('aria-pressed', 'true');
-    timer = setInterval(() => {
-      if (pos >= frames.length - 1) { if (isOver()) stop(); return; }
-      go(pos + 1);
-    }, 600 / speed);
+    step();
+  }
+  // Following a live match: the moves that arrive are shown in turn, at once, but a completed
+  // trick stays TRICK_HOLD_MS before the next move replaces it.
+  function followLive() {
+    clearTimeout(followTimer);
+    followTimer = null;
+    if (!following) return;
+    const last = frames.length - 1;
+    const holding = frameTricks[pos] && pos === shownPos ? shownAt + TRICK_HOLD_MS - Date.now() : 0;
+    if (holding > 0 && pos < last) { followTimer = setTimeout(followLive, holding); return; }
+    if (pos >= last) return;
+    let next = pos + 1;
+    while (next < last && !frameTricks[next]) next += 1;
+    pos = next;
+    show();
+    if (pos < last) followTimer = setTimeout(followLive, frameTricks[pos] ? TRICK_HOLD_MS : 0);
   }
   btnFirst.addEventListener('click', () => go(0));
   btnPrev.addEventListener('click', () => go(pos - 1));
@@ -203,6 +262,7 @@ export async function matchPage(id) {
     const options = reply.body.options;
     frames = reply.body.frames.map(f => (options === null || 'options' in f.view
       ? f : { ...f, view: { ...f.view, options } }));
+    findTricks();
     return true;
   }
 
@@ -221,13 +281,13 @@ export async function matchPage(id) {
       liveCount += 1;
       root.dataset.liveEvents = String(liveCount);
       if (move.index + 1 !== frames.length) return; // already shown (or a gap: the next refresh fills it)
-      const following = pos === frames.length - 1;
       frames.push({ index: move.index, seat: move.seat, action: null, events: move.events, view: move.view, to_act: move.to_act, live: move });
+      findTricks();
       (liveLatency[move.seat] = liveLatency[move.seat] || []).push(move.latency_ms || 0);
       lastMoveAt = Date.now();
       liveStatus.textContent = `Live: ${frames.length - 1} moves so far.`;
-      if (following) pos = frames.length - 1;
-      show();
+      if (following) followLive();
+      else show();
       fillScores();
     });
     liveSource.addEventListener('result', message => {
@@ -241,6 +301,8 @@ export async function matchPage(id) {
       const again = await api(`/v1/matches/${enc(id)}`);
       if (again.ok) match = again.body;
       fillSummary();
+      following = false;
+      clearTimeout(followTimer);
       if (await loadFrames()) show();
       fillScores();
     });
@@ -253,8 +315,11 @@ export async function matchPage(id) {
   fillSummary();
   if (await loadFrames()) {
     pos = isOver() ? 0 : frames.length - 1;
+    following = !isOver();
     show();
   }
+  // A link to the check of the deal (`#deal-check`, from a table's end) lands on it.
+  if (location.hash === '#deal-check') document.getElementById('deal-check').scrollIntoView({ block: 'start' });
   fillScores();
   if (!isOver()) {
     watch();

@@ -2,7 +2,7 @@
 // field `table`: which view fields are the hand, the trick, the piles, badges, scores and sides,
 // declared once per family in the engine), and writes its events and actions as sentences. The
 // play page, the live page and the replay viewer all draw with it; nothing here names a family.
-import { el, face, back, isPiece, pieceText, suitText, rankText, humanize, render } from './faces.js';
+import { el, face, back, isPiece, cardOf, pieceText, suitText, rankText, humanize, render } from './faces.js';
 
 /** The value at a JSON Pointer ('' is the value itself). */
 export function at(value, pointer) {
@@ -18,8 +18,10 @@ export function at(value, pointer) {
 
 const present = v => v !== undefined && v !== null && v !== false && !(Array.isArray(v) && v.length === 0) && v !== '';
 
-/** Every piece code in a value (a code, a list, nested lists or objects). */
+/** Every piece code in a value (a code, a list, nested lists or objects; a `{rank, suit}`
+ * object is a card). */
 export function piecesIn(value) {
+  value = cardOf(value);
   if (isPiece(value)) return [value];
   if (Array.isArray(value)) return value.flatMap(piecesIn);
   if (value && typeof value === 'object') return Object.values(value).flatMap(piecesIn);
@@ -73,6 +75,7 @@ export function words(ctx) {
     return list.map((v, i) => `${bySide ? sideName(i) : seatName(i)} ${valueText(v)}`).join(', ');
   };
   const valueText = (value, kind) => {
+    value = cardOf(value);
     if (value === undefined || value === null) return kind === 'seat' || kind === 'side' ? 'nobody' : '';
     if (kind === 'seat') return Array.isArray(value) ? listText(value.map(seatName)) : seatName(value);
     if (kind === 'seats') return listText(value.map(seatName));
@@ -95,25 +98,41 @@ export function words(ctx) {
   const listText = items => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
   /** A template filled from an item (an event or an action). A verb right after a seat or
-   * side placeholder agrees with it: the templates say "{seat} plays", a person reads "you play". */
+   * side placeholder agrees with it, and so does a verb after "and" in the same sentence: the
+   * templates say "{seat} plays {cards} and takes", a person reads "you play ... and take". A
+   * placeholder right after a guard on its own field (`{bonus?, worth |}{bonus}`) writes
+   * nothing when the guard is false (a bonus of 0, no card taken). */
   const fill = (template, item, actor) => {
     let plural = false;
+    let subjectPlural = false;
+    let unguarded = null;
+    const agreeAnd = text => (subjectPlural ? text.replace(/\band ([a-z]+)/g, (_, verb) => `and ${pluralVerb(verb)}`) : text);
     const parts = template.split(/(\{[^{}]+\})/);
     const out = parts.map(part => {
+      const agree = text => (plural ? text.replace(/^(\s*)([a-z]+)/, (_, space, verb) => space + pluralVerb(verb)) : text);
       if (!part.startsWith('{') || !part.endsWith('}')) {
-        const text = plural ? part.replace(/^(\s*)([a-z]+)/, (_, space, verb) => space + pluralVerb(verb)) : part;
-        plural = false;
-        return text;
+        const text = agree(part);
+        // A space alone keeps the verb to come agreeing ("{seat} {accepted?accepts|declines}").
+        if (part.trim()) plural = false;
+        if (part) unguarded = null;
+        return agreeAnd(text);
       }
       const spec = part.slice(1, -1);
-      plural = false;
       const q = spec.indexOf('?');
       if (q >= 0) {
-        const flag = at(item, '/' + spec.slice(0, q));
+        const guard = spec.slice(0, q);
+        const flag = at(item, '/' + guard);
         const [yes, no = ''] = spec.slice(q + 1).split('|');
-        return present(flag) && flag !== 0 ? yes : no;
+        const on = present(flag) && flag !== 0;
+        unguarded = on ? null : guard;
+        const text = agree(on ? yes : no);
+        plural = false;
+        return agreeAnd(text);
       }
+      plural = false;
       const [field, kind] = spec.split(':');
+      if (unguarded === field) { unguarded = null; return ''; }
+      unguarded = null;
       const value = field === 'actor' ? actor : at(item, '/' + field);
       const isSeatKey = ['seat', 'dealer', 'from', 'leader', 'first_bidder', 'first_player', 'partner'].includes(field.split('/').pop());
       const how = kind || (field === 'actor' || (isSeatKey && typeof value === 'number') ? 'seat' : undefined);
@@ -121,6 +140,7 @@ export function words(ctx) {
       plural = (how === 'seat' && value === ctx.me && ctx.me !== null)
         || (side !== null && side !== undefined && (side.length > 1 || side.includes(ctx.me)))
         || ((how === 'seats' || how === 'seat') && Array.isArray(value) && (value.length > 1 || value.includes(ctx.me)));
+      if (how === 'seat' || how === 'seats' || how === 'side') subjectPlural = plural;
       return valueText(value, how);
     }).join('');
     return capitalize(out.replace(/\s+/g, ' ').replace(/\s+([,;:)])/g, '$1').trim());
@@ -154,14 +174,69 @@ export function capitalize(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-/** Pieces drawn as faces; `onPiece(code)` (optional) answers a click handler for a piece or null. */
-function faceList(codes, onPiece) {
-  return el('span', { class: 'pieces' }, codes.map(code => {
+/** Arrow keys move the focus between the piece buttons of one group (Home and End to its
+ * ends); one button of the group is in the tab order at a time. */
+function arrowKeys(event) {
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+  if (step === undefined && event.key !== 'Home' && event.key !== 'End') return;
+  const buttons = [...event.currentTarget.querySelectorAll('button.piece')];
+  const from = buttons.indexOf(document.activeElement);
+  if (from < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+  const to = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : (from + step + buttons.length) % buttons.length;
+  buttons.forEach((b, i) => { b.tabIndex = i === to ? 0 : -1; });
+  buttons[to].focus();
+  event.preventDefault();
+}
+
+/** Pieces drawn as faces; `onPiece(code)` (optional) answers a click handler for a piece or
+ * null. With `everyButton` (the viewer's hand) every piece is a button, the ones no legal
+ * move names marked unavailable, so the focus can rest on any card between turns. */
+function faceList(codes, onPiece, everyButton = false) {
+  const buttons = [];
+  const list = el('span', { class: 'pieces' }, codes.map(code => {
     const handler = onPiece && onPiece(code);
     const drawn = face(code);
-    if (!handler) return drawn;
-    return el('button', { type: 'button', class: 'piece playable', 'data-code': code, 'aria-label': `Play ${drawn.getAttribute('aria-label')}`, onclick: event => handler(event.currentTarget) }, drawn);
+    if (!handler && !everyButton) return drawn;
+    const name = drawn.getAttribute('aria-label');
+    const button = handler
+      ? el('button', { type: 'button', class: 'piece playable', 'data-code': code, 'aria-label': `Play ${name}`, onclick: event => handler(event.currentTarget) }, drawn)
+      : el('button', { type: 'button', class: 'piece', 'data-code': code, 'aria-disabled': 'true', 'aria-label': name }, drawn);
+    buttons.push(button);
+    return button;
   }));
+  if (buttons.length) {
+    const first = buttons.find(b => b.classList.contains('playable')) || buttons[0];
+    buttons.forEach(b => { b.tabIndex = b === first ? 0 : -1; });
+    list.addEventListener('keydown', arrowKeys);
+  }
+  return list;
+}
+
+/** The hand in the family's order (its layout's `hand_order`): cards named first, the trump
+ * rank's cards, the trump suit, then suit by suit, each highest first. Tiles keep their order. */
+export function sortHand(hand, layout, view) {
+  const order = layout.hand_order;
+  if (!order || !Array.isArray(hand)) return hand;
+  const trump = order.trump_suit ? at(view, order.trump_suit) : null;
+  const trumpRank = order.trump_rank ? at(view, order.trump_rank) : null;
+  const place = (list, item) => { const i = list.indexOf(item); return i < 0 ? list.length : i; };
+  const key = (code, index) => {
+    const first = order.first.indexOf(code);
+    if (first >= 0) return [0, first, 0, index];
+    const card = /^([2-9TJQKA])([CDHS])$/.exec(code);
+    if (!card) return [4, 0, 0, index];
+    const [, rank, suit] = card;
+    if (trumpRank && rank === trumpRank) return [1, suit === trump ? -1 : place(order.suits, suit), 0, index];
+    if (trump && suit === trump) return [2, 0, place(order.ranks, rank), index];
+    return [3, place(order.suits, suit), place(order.ranks, rank), index];
+  };
+  const compare = (a, b) => {
+    const i = a.findIndex((k, n) => k !== b[n]);
+    return i < 0 ? 0 : a[i] - b[i];
+  };
+  return hand.map((code, index) => ({ code, key: key(code, index) }))
+    .sort((a, b) => compare(a.key, b.key))
+    .map(item => item.code);
 }
 
 /** Hidden pieces as backs, at most a few drawn, with their count. */
@@ -181,7 +256,7 @@ function pileContent(pile, value, ctx, w, onPiece) {
   }
   const items = Array.isArray(value) ? value : [value];
   if (!pile.pieces && !pile.seat) return faceList(piecesIn(value), onPiece);
-  return el('span', { class: 'items' }, items.map(item => el('span', { class: 'play' },
+  return el('span', { class: 'pile-items' }, items.map(item => el('span', { class: 'play' },
     faceList(piecesIn(at(item, pile.pieces)), onPiece),
     pile.seat && typeof at(item, pile.seat) === 'number' ? el('span', { class: 'by' }, w.seatName(at(item, pile.seat))) : null)));
 }
@@ -199,10 +274,50 @@ function trickPlays(trick, value) {
   return list.map(play => ({ seat: at(play, trick.seat), pieces: piecesIn(at(play, trick.pieces)) }));
 }
 
-function trickNode(plays, w, caption) {
-  return el('div', { class: 'trick', 'aria-label': caption },
-    plays.map(p => el('span', { class: 'play', 'data-seat': typeof p.seat === 'number' ? String(p.seat) : p.seat },
-      faceList(p.pieces), el('span', { class: 'by' }, w.seatName(p.seat)))));
+/** How many plays the trick in progress holds (0 where the family plays no tricks). */
+export function playsInProgress(layout, view) {
+  return layout.trick ? trickPlays(layout.trick, at(view, layout.trick.path)).length : 0;
+}
+
+/** The last finished trick the view holds ({plays, winner}), or null. A finished trick is shaped
+ * as the one in progress; a bare list of plays is kept under `plays`. */
+export function lastFinishedTrick(layout, view) {
+  const trick = layout.trick;
+  const done = trick && trick.finished ? at(view, trick.finished) : null;
+  if (!Array.isArray(done) || !done.length) return null;
+  const last = done[done.length - 1];
+  const winner = trick.winner ? at(last, trick.winner) : null;
+  return { plays: trickPlays(trick, trick.plays ? last : at(last, '/plays')), winner: winner === undefined ? null : winner };
+}
+
+/** Every trick a list of events closes, rebuilt from the layout's trick events (each play event
+ * adds a play, the won event closes the trick, a deal's end drops a trick left unfinished):
+ * [{plays, winner, event}], `event` the index of the closing event. */
+export function tricksFromEvents(layout, events) {
+  const spec = layout.trick && layout.trick.events;
+  if (!spec) return [];
+  const closed = [];
+  let plays = [];
+  events.forEach((event, index) => {
+    if (event.type === spec.play) plays.push({ seat: at(event, spec.seat), pieces: piecesIn(at(event, spec.pieces)) });
+    else if (event.type === spec.won) { closed.push({ plays, winner: at(event, spec.winner), event: index }); plays = []; }
+    else if (layout.deal_end.includes(event.type)) plays = [];
+  });
+  return closed;
+}
+
+/** A trick in the centre: each play with who played it; a completed one (`winner` set) marks
+ * the winning play and says who won. */
+function trickNode(trick, w) {
+  const done = trick.winner !== undefined;
+  const caption = !done ? 'The trick' : trick.winner === null ? 'The completed trick' : `Trick won by ${w.seatName(trick.winner)}`;
+  return el('figure', { class: `trick${done ? ' done' : ''}`, 'aria-label': caption, 'data-complete': done ? 'true' : undefined },
+    el('div', { class: 'trick-plays' }, trick.plays.map(p => {
+      const won = done && p.seat === trick.winner;
+      return el('span', { class: `play${won ? ' winner' : ''}`, 'data-seat': typeof p.seat === 'number' ? String(p.seat) : p.seat },
+        faceList(p.pieces), el('span', { class: 'by' }, won ? `★ ${w.seatName(p.seat)}` : w.seatName(p.seat)));
+    })),
+    done ? el('figcaption', { class: 'won-by' }, capitalize(caption)) : null);
 }
 
 /** The seats in drawing order from the viewer's: the viewer (or seat 0) at the bottom, then
@@ -219,7 +334,12 @@ function placeSeats(players, me) {
 /**
  * Draws the table for a view.
  * ctx: {layout, players, me, names, clocks?: seat -> text, onPiece?: code -> handler|null,
- *       showLastTrick?: bool, onToggleLastTrick?: fn}
+ *       showLastTrick?: bool, onToggleLastTrick?: fn, heldTrick?: {plays, winner},
+ *       handButtons?: bool (the person's own seat: every card of the hand takes the focus)}
+ * A trick stays in the centre once complete, with its winner, until the next lead: the view's
+ * last finished trick while no card of the next one is down; `heldTrick` (a trick the page
+ * keeps on screen a while, rebuilt from the events) wins over the trick in progress, and over
+ * nothing at all when the view has moved to the next deal.
  */
 export function drawTable(view, ctx) {
   const layout = ctx.layout;
@@ -261,11 +381,16 @@ export function drawTable(view, ctx) {
       hidden, piles, el('div', { class: 'seat-badges' }, badges));
   };
 
-  // The centre: the trick, the piles, the last trick on demand.
+  // The centre: the trick (or the completed one), the piles, the last trick on demand.
   const centre = [];
+  const finished = layout.trick ? lastFinishedTrick(layout, view) : null;
+  let showsFinished = false;
   if (layout.trick) {
     const plays = trickPlays(layout.trick, at(view, layout.trick.path));
-    if (plays.length) centre.push(trickNode(plays, w, 'The trick'));
+    const held = ctx.heldTrick || null;
+    if (held && (plays.length || !finished)) { centre.push(trickNode(held, w)); showsFinished = true; }
+    else if (plays.length) centre.push(trickNode({ plays }, w));
+    else if (finished) { centre.push(trickNode(finished, w)); showsFinished = true; }
   }
   for (const pile of layout.centre) {
     const value = at(view, pile.path);
@@ -274,18 +399,11 @@ export function drawTable(view, ctx) {
     centre.push(el('div', { class: `pile${pile.show === 'count' ? ' counted' : ''}` },
       el('span', { class: 'label' }, pile.label, caption ? `: ${humanize(caption)}` : ''), ' ', pileContent(pile, value, ctx, w, ctx.onPiece)));
   }
+  // While the next trick is played, the last one is a click away.
   let lastTrick = null;
-  if (layout.trick && layout.trick.finished) {
-    const done = at(view, layout.trick.finished);
-    if (Array.isArray(done) && done.length) {
-      const last = done[done.length - 1];
-      // A finished trick is shaped as the one in progress; a bare list of plays is kept under `plays`.
-      const plays = trickPlays(layout.trick, layout.trick.plays ? last : at(last, '/plays'));
-      const winner = layout.trick.winner ? at(last, layout.trick.winner) : null;
-      lastTrick = el('details', { class: 'last-trick', open: ctx.showLastTrick || undefined, ontoggle: e => ctx.onToggleLastTrick && ctx.onToggleLastTrick(e.currentTarget.open) },
-        el('summary', {}, 'Last trick'), trickNode(plays, w, 'The last trick'),
-        winner !== null && winner !== undefined ? el('p', { class: 'won-by' }, `Won by ${w.seatName(winner)}`) : null);
-    }
+  if (finished && !showsFinished) {
+    lastTrick = el('details', { class: 'last-trick', open: ctx.showLastTrick || undefined, ontoggle: e => ctx.onToggleLastTrick && ctx.onToggleLastTrick(e.currentTarget.open) },
+      el('summary', {}, 'Last trick'), trickNode(finished, w));
   }
   if (!centre.length) centre.push(el('p', { class: 'empty' }, toAct.length ? `${capitalize(w.seatName(toAct[0]))} ${toAct[0] === ctx.me ? 'play' : 'plays'} next` : ''));
 
@@ -298,7 +416,7 @@ export function drawTable(view, ctx) {
   const scoreboard = drawScores(view, ctx, w, sides);
 
   const mine = typeof ctx.me === 'number' && Array.isArray(hand)
-    ? el('div', { class: 'my-hand', 'aria-label': 'Your hand' }, faceList(hand, ctx.onPiece))
+    ? el('div', { class: 'my-hand', role: 'group', 'aria-label': 'Your hand' }, faceList(sortHand(hand, layout, view), ctx.onPiece, Boolean(ctx.handButtons)))
     : null;
 
   return el('div', { class: 'table-view', 'data-players': String(players) },

@@ -1,12 +1,21 @@
 //! How a table draws Basra: the floor to capture from, the capture being chosen, each side's
 //! captured pile (counted), basras per side, totals per side (partners opposite).
 
-use crate::table::{Badge, Pile, Scores, TableLayout, ValueKind, sentences};
+use crate::table::{
+    Badge, FRENCH_SUIT_ORDER, HandOrder, Pile, Scores, TableLayout, ValueKind, sentences,
+};
 
 /// The table layout of Basra.
 pub fn table_layout() -> TableLayout {
     TableLayout {
         to_act: "/turn",
+        // The ace counts 1 here: kings high, aces low.
+        hand_order: Some(HandOrder::by_suit(
+            FRENCH_SUIT_ORDER,
+            &[
+                "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2", "A",
+            ],
+        )),
         centre: vec![
             Pile::faces("Floor", "/floor"),
             Pile::faces("Capturing with", "/pending"),

@@ -1,12 +1,17 @@
 //! How a table draws Bird Dog: the candidate turned up for trump, the calls, trump, the Bird Dog
 //! card, the dummy's face-up cards (2 players), tricks, cards won, totals to the target.
 
-use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sentences};
+use crate::table::{
+    ACE_HIGH, Badge, FRENCH_SUIT_ORDER, HandOrder, Pile, Scores, TableLayout, TrickLayout,
+    ValueKind, sentences,
+};
 
 /// The table layout of Bird Dog.
 pub fn table_layout() -> TableLayout {
     TableLayout {
         trick: Some(TrickLayout::plays("/trick", "/by", "/card")),
+        // Trumps first; the Bird Dog card stays in its own suit, where it is followed (R1).
+        hand_order: Some(HandOrder::by_suit(FRENCH_SUIT_ORDER, ACE_HIGH).with_trump("/trump")),
         centre: vec![
             Pile::faces("Dummy", "/dummy/face_up"),
             Pile::count("Dummy face down", "/dummy/face_down"),
@@ -18,7 +23,7 @@ pub fn table_layout() -> TableLayout {
             Badge::new("Hand", "/hand_number", ValueKind::Text),
             Badge::new("Trump", "/trump", ValueKind::Suit),
             Badge::new("Indicator", "/indicator", ValueKind::Pieces),
-            Badge::new("Bird Dog", "/bird_dog", ValueKind::Text),
+            Badge::new("Bird Dog", "/bird_dog", ValueKind::Pieces),
             Badge::new("Solo", "/solo", ValueKind::Seat),
             Badge::new("Nil", "/nil", ValueKind::Seat),
         ],

@@ -1,12 +1,21 @@
 //! How a table draws Chinese Ten: the layout to capture from, the flipped stock card and its
 //! targets, each seat's captured pile (counted) with its card points, totals.
 
-use crate::table::{Badge, Pile, Scores, TableLayout, ValueKind, sentences};
+use crate::table::{
+    Badge, FRENCH_SUIT_ORDER, HandOrder, Pile, Scores, TableLayout, ValueKind, sentences,
+};
 
 /// The table layout of Chinese Ten.
 pub fn table_layout() -> TableLayout {
     TableLayout {
         to_act: "/turn",
+        // The ace counts 1 here: kings high, aces low.
+        hand_order: Some(HandOrder::by_suit(
+            FRENCH_SUIT_ORDER,
+            &[
+                "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2", "A",
+            ],
+        )),
         centre: vec![
             Pile::faces("Layout", "/layout"),
             Pile::faces("Flipped from the stock", "/flipped"),
@@ -24,13 +33,13 @@ pub fn table_layout() -> TableLayout {
         events: sentences(&[
             (
                 "deal",
-                "{dealer:seat} deals deal {deal}; the layout is {layout}",
+                "Deal {deal}: {dealer:seat} deals; the layout is {layout}",
             ),
             ("redeal", "{dealer:seat} deals again ({reason})"),
             ("four_of_a_kind", "{seat} takes four of a kind: {cards}"),
             (
                 "play",
-                "{seat} plays {cards}{capture? and takes |}{capture}",
+                "{seat} plays {cards}{capture? and takes | onto the layout}{capture}",
             ),
             ("flip", "{seat} turns up {card} from the stock"),
             ("capture", "{seat} takes {cards} with {card}"),

@@ -1,12 +1,23 @@
 //! How a table draws Marglia and Maniglia: the turned card and trump, the auction and contract
 //! (Maniglia), partners' answers, tricks, raw points of the deal and cumulative scores per side.
 
-use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sentences};
+use crate::table::{
+    Badge, FRENCH_SUIT_ORDER, HandOrder, Pile, Scores, TableLayout, TrickLayout, ValueKind,
+    sentences,
+};
 
 /// The table layout of Marglia and Maniglia.
 pub fn table_layout() -> TableLayout {
     TableLayout {
         trick: Some(TrickLayout::plays("/trick", "/0", "/1")),
+        // Trumps first; in every suit 7 A K J Q 6 5 4 3 2 (docs/rules/marglia.md).
+        hand_order: Some(
+            HandOrder::by_suit(
+                FRENCH_SUIT_ORDER,
+                &["7", "A", "K", "J", "Q", "6", "5", "4", "3", "2"],
+            )
+            .with_trump("/trump"),
+        ),
         centre: vec![Pile::faces("Turned", "/turned")],
         badges: vec![
             Badge::new("Deal", "/deal_number", ValueKind::Text),
@@ -18,7 +29,7 @@ pub fn table_layout() -> TableLayout {
         ],
         deal_end: vec!["deal_scored", "thrown_in"],
         events: sentences(&[
-            ("deal", "{dealer:seat} deals deal {deal}"),
+            ("deal", "Deal {deal}: {dealer:seat} deals"),
             (
                 "turn_up",
                 "{card} is turned up{trump?: trump is |}{trump:suit}",

@@ -7,6 +7,9 @@ use crate::table::{Badge, PieceKind, Pile, Scores, TableLayout, ValueKind, sente
 pub fn table_layout() -> TableLayout {
     TableLayout {
         pieces: PieceKind::Tiles,
+        suits: Vec::new(),
+        // Tiles stay in the canonical order every state keeps them in.
+        hand_order: None,
         hand_sizes: "/concealed_sizes",
         to_act: "/turn",
         dealer: Some("/first_player"),

@@ -1,12 +1,20 @@
 //! How a table draws Trump Crew: the indicator and trump, the dealer's strength, bids per seat,
 //! tricks won per seat, the stage of the crew's climb.
 
-use crate::table::{Badge, Pile, Scores, TableLayout, TrickLayout, ValueKind, sentences};
+use crate::table::{
+    ACE_HIGH, Badge, FRENCH_SUIT_ORDER, HandOrder, Pile, Scores, TableLayout, TrickLayout,
+    ValueKind, sentences,
+};
 
 /// The table layout of Trump Crew.
 pub fn table_layout() -> TableLayout {
     TableLayout {
         trick: Some(TrickLayout::plays("/trick", "/seat", "/card")),
+        // The joker, then trumps A down to 2, then the other suits (docs/rules/trump_crew.md).
+        hand_order: Some(HandOrder {
+            first: vec!["JK"],
+            ..HandOrder::by_suit(FRENCH_SUIT_ORDER, ACE_HIGH).with_trump("/trump")
+        }),
         centre: vec![Pile::count("Chips in the centre", "/chips_left")],
         badges: vec![
             Badge::new("Stage", "/stage", ValueKind::Text),
@@ -23,7 +31,7 @@ pub fn table_layout() -> TableLayout {
         events: sentences(&[
             (
                 "deal",
-                "{dealer:seat} deals deal {deal} of stage {stage}; {indicator} indicates trump {trump:suit}",
+                "Deal {deal}, stage {stage}: {dealer:seat} deals and turns up {indicator}{trump?; trump is |, so no trump this deal}{trump:suit}",
             ),
             ("declare", "{seat} announces a {strength} hand"),
             ("bid", "{seat} bids {tricks}{forced? (forced)|}"),

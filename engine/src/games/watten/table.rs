@@ -1,18 +1,25 @@
 //! How a table draws Watten: a German pack (Eichel, Laub, Herz, Schellen; Unter, Ober), the
 //! Schlag and trump once known, the stake and a pending raise, scores per side.
 
-use crate::table::{Badge, PieceName, Scores, TableLayout, TrickLayout, ValueKind, sentences};
+use crate::table::{
+    Badge, HandOrder, INK_RED, PieceName, Scores, SuitFace, SuitSymbol, TableLayout, TrickEvents,
+    TrickLayout, ValueKind, sentences,
+};
+
+/// The dark colour of the German pack's acorns and leaves: 3.2:1 against its red hearts and
+/// bells, which the symbols tell apart (as ♣ and ♠ share black).
+const INK_DARK_OLIVE: &str = "#1c2408";
 
 /// The German names of the suits and ranks Watten's French codes stand for
-/// (docs/rules/watten.md, "Card codes").
-fn german_pack() -> (Vec<PieceName>, Vec<PieceName>) {
+/// (docs/rules/watten.md, "Card codes"), the suits with their pictures.
+fn german_pack() -> (Vec<SuitFace>, Vec<PieceName>) {
     let name = |code, name, short| PieceName { code, name, short };
     (
         vec![
-            name("C", "Eichel", "Eichel"),
-            name("S", "Laub", "Laub"),
-            name("H", "Herz", "Herz"),
-            name("D", "Schellen", "Schellen"),
+            SuitFace::new("C", "Eichel", SuitSymbol::Acorns, INK_DARK_OLIVE),
+            SuitFace::new("S", "Laub", SuitSymbol::Leaves, INK_DARK_OLIVE),
+            SuitFace::new("H", "Herz", SuitSymbol::Hearts, INK_RED),
+            SuitFace::new("D", "Schellen", SuitSymbol::Bells, INK_RED),
         ],
         vec![
             name("J", "Unter", "U"),
@@ -41,6 +48,17 @@ pub fn table_layout() -> TableLayout {
             pieces: "/1",
             finished: Some("/tricks"),
             winner: Some("/winner"),
+            events: Some(TrickEvents::standard()),
+        }),
+        // The Schlag's cards (the Hauptschlag first), the trump suit, then the German suits,
+        // colours alternating; Ass, König, Ober, Unter, Zehner ... Sechser.
+        hand_order: Some(HandOrder {
+            trump_rank: Some("/schlag"),
+            ..HandOrder::by_suit(
+                &["C", "H", "S", "D"],
+                &["A", "K", "Q", "J", "T", "9", "8", "7", "6"],
+            )
+            .with_trump("/trump")
         }),
         badges: vec![
             Badge::new("Schlag", "/schlag", ValueKind::Rank),
@@ -81,7 +99,7 @@ pub fn table_layout() -> TableLayout {
             ("draw", "{seat} draws {count}"),
             (
                 "deal_end",
-                "{winners:seats} wins deal {deal} for {points} points ({reason}); Schlag {schlag:rank}, trump {trump:suit}",
+                "{winners:seats} wins the deal for {points} points ({reason}){schlag?; Schlag |}{schlag:rank}{trump?, trump |}{trump:suit}",
             ),
             ("game_over", "The game is over: {scores:scores}"),
         ]),
