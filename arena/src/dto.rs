@@ -193,6 +193,9 @@ pub struct BotQuery {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
+    /// Whose ratings: `bots` (default) or `people` (players rated at rated tables).
+    #[param(inline)]
+    pub kind: Option<LeaderboardKind>,
     /// The table size (number of players); default: the size with the most ranked matches (the
     /// smallest the game id allows before any).
     pub players: Option<usize>,
@@ -202,6 +205,17 @@ pub struct LeaderboardQuery {
     pub limit: Option<u32>,
     /// The rows after another page: that page's `next_cursor`.
     pub cursor: Option<String>,
+}
+
+/// Whose ratings a leaderboard ranks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaderboardKind {
+    /// Bots, from ranked matches (the ladder's, and rated tables').
+    #[default]
+    Bots,
+    /// People as players, from rated tables.
+    People,
 }
 
 /// The query of `GET /v1/bot/stream`.
@@ -302,8 +316,11 @@ pub struct SeatView {
     pub seat: usize,
     /// Bot id.
     pub bot: String,
-    /// Bot name.
+    /// Bot name (a person's seat: the name the person sits under).
     pub name: String,
+    /// A person's seat held by a player: the player's id (their page: `/player/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     /// The name the bot gave itself at `GET /` when the match started (absent before it started,
     /// and in matches from before versions were kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -573,6 +590,9 @@ pub struct MatchQuery {
     /// Only matches in this status: `waiting`, `queued`, `running`, `finished` or `aborted`.
     #[param(inline)]
     pub status: Option<MatchStatus>,
+    /// `true`: only matches where people hold seats (the tables people play, `/v1/tables`);
+    /// `false`: only matches of bots alone.
+    pub people: Option<bool>,
     /// Parts each match carries beyond the list's fields, comma-separated: `moves` (every
     /// move, and once the match has ended what its replay needs) and `result` (the whole
     /// result). Training data in one request: `format=ndjson&include=moves,result`.
@@ -779,9 +799,13 @@ pub struct SecretRotated {
 pub struct LeaderboardEntry {
     /// 1-based rank.
     pub rank: usize,
-    /// Bot id.
-    pub bot: String,
-    /// Bot name.
+    /// Bot id (on a board of bots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// Player id (on a board of people: their page is `/player/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The bot's or the player's name.
     pub name: String,
     /// Conservative rating `mu - 3 sigma`.
     pub display: f64,
@@ -816,7 +840,9 @@ pub struct Leaderboard {
     /// The table size of this board (`?players=N`; by default the size with the most ranked
     /// matches): ratings at different sizes are kept apart.
     pub players: usize,
-    /// Bots, best first.
+    /// Whose ratings: `bots` or `people`.
+    pub kind: LeaderboardKind,
+    /// Bots (or people), best first.
     pub entries: Vec<LeaderboardEntry>,
     /// Ranked matches of this game id per table size (number of players, as a string key):
     /// the ladder plays every size the game id allows among its bots, the least played first.

@@ -30,6 +30,7 @@ pub mod live;
 pub mod metrics;
 pub mod paging;
 pub mod play;
+pub mod players;
 pub mod problem;
 pub mod ratings;
 pub mod replay;
@@ -69,7 +70,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::matches::list)
         .service(routes::matches::show)
         .service(routes::matches::cancel)
+        .service(routes::players::create)
+        .service(routes::players::show)
         .service(routes::tables::create)
+        .service(routes::tables::list)
         .service(routes::tables::show)
         .service(routes::tables::join)
         .service(routes::tables::seat)
@@ -116,6 +120,17 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
                 .scheme(HttpAuthScheme::Bearer)
                 .description(Some(
                     "The server's admin token (`serve --admin-token`, `CARDROOM_ADMIN_TOKEN`)",
+                ))
+                .build(),
+        ),
+    );
+    components.add_security_scheme(
+        "player_token",
+        SecurityScheme::Http(
+            Http::builder()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some(
+                    "A player's token, returned once by `POST /v1/players`",
                 ))
                 .build(),
         ),

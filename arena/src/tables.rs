@@ -36,6 +36,9 @@ pub enum SeatRequest {
     Human(Option<String>),
     /// A seat anyone with the table's link may take, choosing a name (`true`).
     Open(bool),
+    /// A player (`POST /v1/players`), by id: the answer holds the seat's secret `join_url`,
+    /// which the player opens with their token (`Authorization: Bearer <token>`).
+    Player(String),
 }
 
 /// `POST /v1/tables`: a table people share with bots.
@@ -66,6 +69,12 @@ pub struct CreateTable {
     #[serde(default)]
     #[schema(maximum = 5000)]
     pub pace_ms: Option<u64>,
+    /// Rate every seat at the end (default false): the seats must all be players or bots, each
+    /// once; the game id's own options and a secret seed (no `options` or `seed`); `clock`
+    /// as given, else 15 minutes and 10 seconds a move per seat. Ratings are kept per game id
+    /// and table size, people's apart from bots' (`GET /v1/leaderboards/{game}?kind=people`).
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// One seat in the answer to `POST /v1/tables`.
@@ -108,6 +117,9 @@ pub struct TableSeatView {
     pub name: Option<String>,
     /// A person has taken the seat (always true for a bot).
     pub joined: bool,
+    /// The player in the seat (their page: `/player/{id}`), if a player holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 /// `GET /v1/tables/{id}`: a table as anyone may see it (never a key).
@@ -123,8 +135,13 @@ pub struct TableView {
     pub players: usize,
     /// The match's status: `waiting` for people to join, then as any match.
     pub status: MatchStatus,
+    /// Whether the table is rated (its match is ranked): every seat is rated at the end.
+    pub rated: bool,
     /// Every seat, who sits there and whether they joined.
     pub seats: Vec<TableSeatView>,
+    /// The open seats nobody took yet: anyone with the table's link may take one (`POST
+    /// /v1/tables/{id}/join`).
+    pub open_seats: Vec<usize>,
     /// Each seat's time bank, if the table has one.
     pub clock: Option<Clock>,
     /// The least time each move stays on screen, in milliseconds.
@@ -134,6 +151,32 @@ pub struct TableView {
     /// Creation time (RFC 3339).
     #[schema(format = DateTime, example = "2026-11-23T18:50:28.123Z")]
     pub created_at: String,
+}
+
+/// The query of `GET /v1/tables`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TableQuery {
+    /// Only tables whose match is in this status. `waiting` is the lobby: tables waiting for
+    /// people with an open seat anyone may take (a table leaves it once full).
+    #[param(inline)]
+    pub status: Option<MatchStatus>,
+    /// Only this game id (404 `unknown_game` for an id the catalog does not have).
+    pub game: Option<String>,
+    /// At most this many (default 50; 1 to 500, anything else is refused with `invalid_request`).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// The page after another: that page's `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// `GET /v1/tables`: tables, newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TableList {
+    /// Tables, newest first.
+    pub tables: Vec<TableView>,
+    /// The `cursor` of the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
 }
 
 /// `POST /v1/tables/{id}/join`: take a seat. With `key`, the human seat that key holds (the

@@ -324,6 +324,19 @@ impl TestApp {
         Self::reply(response).await
     }
 
+    /// POST a JSON value with `Authorization: Bearer <token>`.
+    pub async fn post_as(&self, token: &str, path: &str, body: &Value) -> Reply {
+        let response = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .expect("POST");
+        Self::reply(response).await
+    }
+
     /// POST a JSON value.
     pub async fn post(&self, path: &str, body: &Value) -> Reply {
         self.post_raw(path, serde_json::to_vec(body).expect("json"))

@@ -89,7 +89,7 @@ error_codes! {
     InvalidSeat = BAD_REQUEST, "invalid_seat", "Invalid seat";
     /// No token where one is needed, or a valid token that does not own this bot.
     Unauthorized = UNAUTHORIZED, "unauthorized", "Unauthorized";
-    /// A bearer token that is neither the admin token nor a live bot's owner token, wherever it
+    /// A bearer token that is not the admin token, a live bot's owner token or a player's token, wherever it
     /// is sent (also on routes that work without a token).
     InvalidToken = UNAUTHORIZED, "invalid_token", "Invalid token";
     /// No game with this id in the catalog.
@@ -183,6 +183,13 @@ error_codes! {
     TableFull = CONFLICT, "table_full", "Table full";
     /// The table's match starts once every person has joined: no move before.
     TableWaiting = CONFLICT, "table_waiting", "The table waits for its players";
+    /// No player with this id.
+    UnknownPlayer = NOT_FOUND, "unknown_player", "Unknown player";
+    /// Another player already has this name (people's names link to their page).
+    PlayerNameTaken = CONFLICT, "player_name_taken", "Player name taken";
+    /// A seat held for a player is joined with that player's token
+    /// (`Authorization: Bearer <token>`): none was sent, or another one.
+    PlayerTokenRefused = FORBIDDEN, "player_token_refused", "Player token refused";
     /// The arena's database does not answer (stopped, unreachable, out of connections or
     /// locked): try again shortly (`Retry-After`); nothing was changed.
     DatabaseUnavailable = SERVICE_UNAVAILABLE, "database_unavailable", "Database unavailable";
@@ -296,7 +303,7 @@ impl ServiceError {
     pub fn invalid_token() -> ServiceError {
         ServiceError::new(
             ErrorCode::InvalidToken,
-            "the `Authorization: Bearer` token is not valid here: neither the admin token nor the owner token of a live bot (send none on routes that work without one)",
+            "the `Authorization: Bearer` token is not valid here: not the admin token, the owner token of a live bot or a player's token (send none on routes that work without one)",
         )
     }
 

@@ -140,7 +140,7 @@ pub struct SeatKeyRefused(pub Problem);
 #[derive(IntoResponses)]
 #[response(
     status = 401,
-    description = "`invalid_token`: the bearer token sent is neither the admin token nor a live bot's owner token (send none to act anonymously)",
+    description = "`invalid_token`: the bearer token sent is not the admin token, a live bot's owner token or a player's token (send none to act anonymously)",
     content_type = "application/problem+json"
 )]
 pub struct InvalidToken(pub Problem);

@@ -9,8 +9,8 @@ use actix_web::{HttpRequest, get, web};
 
 /// The leaderboard of a game id at one table size.
 ///
-/// Bots by conservative rating (`mu - 3 sigma`), with games played and last match, a page at a
-/// time (pass `next_cursor` as `cursor` for the lower ratings). Only ranked matches count; each
+/// Bots (or with `kind=people` people, rated at rated tables) by conservative rating
+/// (`mu - 3 sigma`), with games played and last match, a page at a time (pass `next_cursor` as `cursor` for the lower ratings). Only ranked matches count; each
 /// game id (preset) and each table size has its own leaderboard: `?players=N`, by default the
 /// size with the most ranked matches (`table_sizes` counts them).
 #[utoipa::path(

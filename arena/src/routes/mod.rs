@@ -8,6 +8,7 @@ pub mod feedback;
 pub mod leaderboards;
 pub mod live;
 pub mod matches;
+pub mod players;
 pub mod stream;
 pub mod tables;
 pub mod tournaments;

@@ -1,6 +1,6 @@
 //! `/v1/tables`: tables people share with bots.
 
-use super::{created, parse_body};
+use super::{created, list_query, parse_body};
 use crate::http::{self, NoQuery, location};
 use crate::limits::Limited;
 use crate::problem::responses::{
@@ -10,7 +10,8 @@ use crate::problem::responses::{
 use crate::problem::{Problem, ServiceError};
 use crate::service::{Arena, Caller};
 use crate::tables::{
-    CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableMove, TableView,
+    CreateTable, JoinTable, SeatJoined, SeatKey, SeatState, TableCreated, TableList, TableMove,
+    TableQuery, TableView,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -18,8 +19,10 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 /// Open a table people share with bots.
 ///
 /// Each seat is a bot (by id or name), a person invited by name (`{"human": "Anna"}`: the answer
-/// holds the seat's secret `join_url`) or an open seat anyone with the table's `watch_url` may
-/// take (`{"open": true}`). The match (unranked) starts once every person has joined; bots are
+/// holds the seat's secret `join_url`), a player (`{"player": "p_…"}`: a `join_url` too, opened
+/// with the player's token) or an open seat anyone with the table's `watch_url` may take
+/// (`{"open": true}`). The match (unranked unless `"rated": true`, which takes players and bots
+/// only and rates every seat at the end) starts once every person has joined; bots are
 /// called as in any match, people move through the table's page or `POST /v1/tables/{id}/move`.
 /// A registered bot sits at a table only with its owner's token, the admin token, or when its
 /// owner opened it to challenges; built-in bots are open.
@@ -34,9 +37,9 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 400, description = "`malformed_json`, or `invalid_request`: seats not matching `players`, a bad name, `pace_ms` or `clock` out of range", body = Problem, content_type = "application/problem+json"),
         InvalidToken,
         (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`unknown_game` or `unknown_bot`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`, `unknown_bot` or `unknown_player`", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options), a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a bot not registered for the game, `ranked_overrides` (`options` or `seed` at a rated table), `duplicate_bots` (a bot twice at a rated table), or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -60,6 +63,31 @@ pub async fn create(
         },
     )
     .await
+}
+
+/// List tables: the lobby.
+///
+/// Newest first, a page at a time (pass `next_cursor` as `cursor`). `status=waiting` is the
+/// lobby: the tables waiting for people with an open seat anyone may take (`open_seats`;
+/// take one with `POST /v1/tables/{id}/join`); a table leaves it once its open seats are taken.
+/// Other statuses select tables by their match's status.
+#[utoipa::path(
+    operation_id = "list_tables",
+    tag = "arena",
+    params(TableQuery),
+    responses(
+        (status = 200, description = "Tables, newest first", body = TableList),
+        (status = 400, description = "`invalid_request`: an invalid query, such as an unknown parameter or status, a `limit` outside 1..=500 or a `cursor` not given by this list", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`unknown_game`: a filter naming no game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/tables")]
+pub async fn list(
+    arena: web::Data<Arena>,
+    request: HttpRequest,
+) -> Result<web::Json<TableList>, ServiceError> {
+    let query: TableQuery = list_query(&request, |q: &TableQuery| q.limit)?;
+    Ok(web::Json(arena.list_tables(query).await?))
 }
 
 /// Show a table.
@@ -89,17 +117,20 @@ pub async fn show(
 /// Take a seat at a table.
 ///
 /// With `key` (from a seat's `join_url`): the invited person joins that seat, which resumes it
-/// when joined already. Without: an open seat (`seat`, or the first one free) under `name`, with
-/// a new key and link. The match starts once every person seat is taken.
+/// when joined already; a seat held for a player also needs the player's token
+/// (`Authorization: Bearer <token>`). Without: an open seat (`seat`, or the first one free)
+/// under `name`, with a new key and link. A person or open seat joined with a player's token
+/// becomes that player's, under their name. The match starts once every person seat is taken.
 #[utoipa::path(
     operation_id = "join_table",
     tag = "arena",
+    security((), ("player_token" = [])),
     params(("id" = String, Path, description = "Table id")),
     request_body = JoinTable,
     responses(
         (status = 200, description = "The seat is yours: keep its `join_url`", body = SeatJoined),
         (status = 400, description = "`malformed_json`, `invalid_request` (a bad name) or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
-        SeatKeyRefused,
+        (status = 403, description = "`seat_key_refused`: the key holds no seat of this table; `not_your_seat`: it holds another seat; `player_token_refused`: a seat held for a player, joined without that player's token", body = Problem, content_type = "application/problem+json"),
         UnknownTable,
         (status = 409, description = "`seat_taken`: the seat is not open or was taken first; `table_full`: no open seat is left", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
@@ -113,7 +144,8 @@ pub async fn join(
     body: web::Bytes,
 ) -> Result<web::Json<SeatJoined>, ServiceError> {
     let request: JoinTable = parse_body(&http_request, &body)?;
-    Ok(web::Json(arena.join_table(&id, request).await?))
+    let token = crate::bots::bearer(&http_request);
+    Ok(web::Json(arena.join_table(&id, request, token).await?))
 }
 
 /// A person's seat at a table.

@@ -747,6 +747,19 @@ impl Runner {
             standing.flagged(),
             faults.clone(),
         );
+        // Who is rated in each seat: its bot, or at a rated table the player sitting there.
+        let mut members = record.bots.clone();
+        if record.ranked && members.iter().any(|b| b == crate::tables::PERSON_BOT_ID) {
+            if let Some(seated) = self.store.table_of_match(&record.id).await? {
+                for seat in seated.seats {
+                    if let (Some(player), Some(member)) =
+                        (seat.player_id, members.get_mut(seat.seat))
+                    {
+                        *member = crate::players::rated_key(&player);
+                    }
+                }
+            }
+        }
         // A side with a disqualified seat forfeited (its whole team ranks last): it loses.
         let (sides, forfeited) = if record.ranked {
             ratings::sides_of(&result.ranking, result.teams.as_deref())
@@ -755,7 +768,7 @@ impl Runner {
                     let forfeited = side_seats.iter().any(|s| result.disqualified.contains(s));
                     (
                         (
-                            side_seats.iter().map(|s| record.bots[*s].clone()).collect(),
+                            side_seats.iter().map(|s| members[*s].clone()).collect(),
                             place,
                         ),
                         forfeited,
@@ -769,8 +782,7 @@ impl Runner {
             result,
             sides: record.ranked.then_some(sides),
             forfeited,
-            faults: record
-                .bots
+            faults: members
                 .iter()
                 .cloned()
                 .zip(faults.iter().copied())

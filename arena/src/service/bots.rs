@@ -201,8 +201,8 @@ impl Arena {
         }
     }
 
-    /// A bearer token sent must be valid wherever it is sent: the admin token or the owner
-    /// token of a live bot; 401 `invalid_token` otherwise (also on routes that work without a
+    /// A bearer token sent must be valid wherever it is sent: the admin token, the owner
+    /// token of a live bot or a player's token; 401 `invalid_token` otherwise (also on routes that work without a
     /// token, so a typo is never silently served as an anonymous request).
     pub async fn check_token(&self, token: Option<&str>) -> Result<(), ServiceError> {
         let Some(token) = token else {
@@ -215,6 +215,7 @@ impl Arena {
                 .bot_by_token(&hash_token(token))
                 .await?
                 .is_some()
+            || self.player_of_token(token).await?.is_some()
         {
             Ok(())
         } else {

@@ -1,7 +1,7 @@
 //! Leaderboards: a game's ratings at one table size, best first.
 
 use super::Arena;
-use crate::dto::{Leaderboard, LeaderboardEntry, LeaderboardQuery, rfc3339};
+use crate::dto::{Leaderboard, LeaderboardEntry, LeaderboardKind, LeaderboardQuery, rfc3339};
 use crate::paging;
 use crate::problem::ServiceError;
 use crate::store::RatingRecord;
@@ -61,7 +61,11 @@ impl Arena {
         };
         let limit = paging::limit(query.limit, 100);
         let after: Option<(u64, String)> = paging::after(query.cursor.as_deref())?;
-        let mut rows = self.inner.store.leaderboard(game, players).await?;
+        let kind = query.kind.unwrap_or_default();
+        let mut rows = match kind {
+            LeaderboardKind::Bots => self.inner.store.leaderboard(game, players).await?,
+            LeaderboardKind::People => self.inner.store.people_leaderboard(game, players).await?,
+        };
         rows.sort_by_key(position);
         let first = match &after {
             None => 0,
@@ -79,17 +83,21 @@ impl Arena {
         });
         let mut entries = Vec::new();
         for (i, row) in page {
-            let name = self
-                .inner
-                .store
-                .bot_any(&row.bot_id)
-                .await?
-                .map(|b| b.name)
-                .unwrap_or_default();
+            let (bot, player, name) = match kind {
+                LeaderboardKind::Bots => {
+                    let name = self.inner.store.bot_any(&row.bot_id).await?.map(|b| b.name);
+                    (Some(row.bot_id), None, name)
+                }
+                LeaderboardKind::People => {
+                    let name = self.inner.store.player(&row.bot_id).await?.map(|p| p.name);
+                    (None, Some(row.bot_id), name)
+                }
+            };
             entries.push(LeaderboardEntry {
                 rank: i + 1,
-                bot: row.bot_id,
-                name,
+                bot,
+                player,
+                name: name.unwrap_or_default(),
                 display: row.rating.display(),
                 mu: row.rating.mu,
                 sigma: row.rating.sigma,
@@ -106,6 +114,7 @@ impl Arena {
         Ok(Leaderboard {
             game: game.to_string(),
             players,
+            kind,
             entries,
             table_sizes: sizes
                 .into_iter()

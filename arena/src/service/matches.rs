@@ -22,6 +22,14 @@ use std::time::Duration;
 /// a card game move by move.
 pub const PACE_MS: std::ops::RangeInclusive<u64> = 0..=5000;
 
+/// The clock of a rated table with people when its creator gives none: 15 minutes a seat, and
+/// 10 seconds more a move (a person thinks slower than a bot, and one who leaves still loses on
+/// time, so no rating is saved by walking away).
+const PEOPLE_RATED_CLOCK: crate::wire::Clock = crate::wire::Clock {
+    initial_ms: 900_000,
+    increment_ms: 10_000,
+};
+
 impl Arena {
     /// Creates a match and queues it, as the admin: the process's own matches (`cardroom play`,
     /// tools, tests). HTTP requests go through [`Arena::create_match_as`].
@@ -205,15 +213,19 @@ impl Arena {
                 "ranked matches play the game id's own options with a secret seed: drop `options`, `seed` and `deals`, or set `ranked` to false",
             ));
         }
-        // Every seat gets the same clock; ranked matches play the game id's own (fair across
-        // the ladder), so a caller may not choose it.
-        if ranked && request.clock.is_some() {
+        // Every seat gets the same clock; ranked matches of bots play the game id's own (fair
+        // across the ladder), so a caller may not choose it. A rated table with people plays
+        // its creator's clock (one for every seat), or people's.
+        let people_rated = ranked && !persons.is_empty();
+        if ranked && !people_rated && request.clock.is_some() {
             return Err(ServiceError::new(
                 ErrorCode::RankedOverrides,
                 "ranked matches play the game id's own clock: drop `clock`, or set `ranked` to false",
             ));
         }
-        let clock = if ranked {
+        let clock = if people_rated {
+            Some(request.clock.unwrap_or(PEOPLE_RATED_CLOCK))
+        } else if ranked {
             Some(ranked_clock(&request.game))
         } else {
             request.clock
@@ -262,7 +274,14 @@ impl Arena {
             Some(bot) => bot.id,
             None => PERSON_BOT_ID.to_string(),
         }));
-        if ranked && dedup(bot_ids.clone()).len() != bot_ids.len() {
+        // People's seats all name the person row: each table seat holds one player at most,
+        // which the table checks.
+        let seated_bots: Vec<String> = bot_ids
+            .iter()
+            .filter(|id| *id != PERSON_BOT_ID)
+            .cloned()
+            .collect();
+        if ranked && dedup(seated_bots.clone()).len() != seated_bots.len() {
             return Err(ServiceError::new(
                 ErrorCode::DuplicateBots,
                 "a ranked match needs a different bot in every seat",
@@ -358,9 +377,9 @@ impl Arena {
             let person = table
                 .as_ref()
                 .filter(|_| bot_id == PERSON_BOT_ID)
-                .and_then(|t| t.seats.get(seat))
-                .map(|s| s.name.clone().unwrap_or_default());
-            let name = match person {
+                .and_then(|t| t.seats.get(seat));
+            let player = person.and_then(|s| s.player_id.clone());
+            let name = match person.map(|s| s.name.clone().unwrap_or_default()) {
                 Some(name) => name,
                 None => self
                     .inner
@@ -375,6 +394,7 @@ impl Arena {
                 seat,
                 bot: bot_id.clone(),
                 name,
+                player,
                 reported_name: report.map(|r| r.name.clone()),
                 version: report.map(|r| r.version.clone()),
             });
@@ -480,6 +500,7 @@ impl Arena {
             game: query.game.clone(),
             bot,
             statuses: query.status.into_iter().collect(),
+            people: query.people,
             limit,
             before: None,
         };

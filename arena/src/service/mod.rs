@@ -20,6 +20,7 @@ pub mod maintenance;
 mod matches;
 pub mod operations;
 pub mod outside;
+mod players;
 mod tables;
 mod tournaments;
 mod workers;

@@ -5,11 +5,15 @@
 use super::Arena;
 use crate::bots::{check_name, hash_token, new_id, new_secret, token_matches};
 use crate::dto::{CreateMatch, rfc3339};
+use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
-use crate::store::{Creator, MatchRecord, MatchStatus, SeatKind, TableRecord, TableSeat};
+use crate::store::tables::{TableFilter, TableListing};
+use crate::store::{
+    Creator, MatchRecord, MatchStatus, PlayerRecord, SeatKind, TableRecord, TableSeat,
+};
 use crate::tables::{
     CreateTable, CreatedSeat, JoinTable, SeatJoined, SeatKey, SeatRequest, SeatState, TableCreated,
-    TableMove, TableSeatView, TableView, join_url, watch_url,
+    TableList, TableMove, TableQuery, TableSeatView, TableView, join_url, watch_url,
 };
 use engine::Viewer;
 
@@ -29,11 +33,36 @@ impl Arena {
                 request.players
             )));
         }
+        let rated = request.rated.unwrap_or(false);
         let mut persons = Vec::new();
         let mut bots = Vec::with_capacity(request.players);
+        // Each player seat's player (404 `unknown_player` first).
+        let mut players: Vec<Option<PlayerRecord>> = Vec::with_capacity(request.players);
         for (seat, entry) in request.seats.iter().enumerate() {
+            if rated && matches!(entry, SeatRequest::Human(_) | SeatRequest::Open(_)) {
+                return Err(ServiceError::invalid(format!(
+                    "seat {seat}: a rated table seats players (`{{\"player\": id}}`) and bots only: whoever sits there is rated"
+                )));
+            }
+            let player = match entry {
+                SeatRequest::Player(id) => Some(self.player_record(id).await?),
+                _ => None,
+            };
+            if let Some(player) = &player
+                && players.iter().flatten().any(|p| p.id == player.id)
+            {
+                return Err(ServiceError::invalid(format!(
+                    "seat {seat}: player `{}` holds another seat of this table",
+                    player.id
+                )));
+            }
+            players.push(player);
             match entry {
                 SeatRequest::Bot(key) => bots.push(key.clone()),
+                SeatRequest::Player(_) => {
+                    persons.push(seat);
+                    bots.push(String::new());
+                }
                 SeatRequest::Human(name) => {
                     if let Some(name) = name {
                         check_name(name)?;
@@ -62,7 +91,7 @@ impl Arena {
                     seed: request.seed,
                     // Checked (0 to 5000) with the match.
                     pace_ms: request.pace_ms,
-                    ranked: Some(false),
+                    ranked: Some(rated),
                     ..CreateMatch::default()
                 },
                 creator,
@@ -84,6 +113,11 @@ impl Arena {
                 ),
                 SeatRequest::Human(name) => (SeatKind::Human, name.clone(), Some(new_secret())),
                 SeatRequest::Open(_) => (SeatKind::Open, None, None),
+                SeatRequest::Player(_) => (
+                    SeatKind::Player,
+                    players[seat].as_ref().map(|p| p.name.clone()),
+                    Some(new_secret()),
+                ),
             };
             seats.push(TableSeat {
                 seat,
@@ -91,6 +125,7 @@ impl Arena {
                 name: name.clone(),
                 key_hash: key.as_deref().map(hash_token),
                 joined_at: None,
+                player_id: players[seat].as_ref().map(|p| p.id.clone()),
             });
             created.push(CreatedSeat {
                 seat,
@@ -115,6 +150,7 @@ impl Arena {
             match_id = record.id,
             game = record.game,
             people = persons.len(),
+            rated,
             "table created"
         );
         Ok(TableCreated {
@@ -156,31 +192,84 @@ impl Arena {
         Ok(table_view(&table, &record))
     }
 
-    /// Takes a seat: the human seat `request.key` holds, or an open seat under `request.name`.
-    /// Once every person seat is taken the match is queued.
+    /// A page of tables, newest first: with `status=waiting` the lobby (tables with an open
+    /// seat nobody took).
+    pub async fn list_tables(&self, query: TableQuery) -> Result<TableList, ServiceError> {
+        if let Some(game) = &query.game
+            && engine::registry::find(game).is_none()
+        {
+            return Err(ServiceError::unknown_game(game));
+        }
+        let limit = paging::limit(query.limit, 50);
+        let rows = self
+            .inner
+            .store
+            .tables(&TableFilter {
+                status: query.status,
+                game: query.game,
+                limit: limit + 1,
+                before: paging::after(query.cursor.as_deref())?,
+            })
+            .await?;
+        let (rows, next_cursor) = paging::page(rows, limit, |row| {
+            (row.table.created_at, row.table.id.clone())
+        });
+        Ok(TableList {
+            tables: rows.iter().map(listed_view).collect(),
+            next_cursor,
+        })
+    }
+
+    /// Takes a seat: the human or player seat `request.key` holds, or an open seat under
+    /// `request.name`. A player seat needs its player's `token` (403 `player_token_refused`);
+    /// a person or open seat taken with a player's token becomes that player's (under their
+    /// name; a token of no player is ignored there). Once every person seat is taken the match
+    /// is queued.
     pub async fn join_table(
         &self,
         id: &str,
         request: JoinTable,
+        token: Option<&str>,
     ) -> Result<SeatJoined, ServiceError> {
         let (table, _) = self.table_and_match(id).await?;
         if let Some(name) = &request.name {
             check_name(name)?;
         }
+        let player = match token {
+            Some(token) => self.player_of_token(token).await?,
+            None => None,
+        };
         let joined = match &request.key {
             Some(key) => {
                 let seat = seat_of_key(&table, key, request.seat)?;
-                // An invited person may name themselves; a seat taken through the table's link
-                // keeps the name it was taken under.
-                let name = match seat.kind {
-                    SeatKind::Human => request.name.clone().or_else(|| seat.name.clone()),
+                if seat.kind == SeatKind::Player
+                    && (player.as_ref().map(|p| &p.id) != seat.player_id.as_ref())
+                {
+                    return Err(ServiceError::new(
+                        ErrorCode::PlayerTokenRefused,
+                        format!(
+                            "seat {} is held for player `{}`: join it with their token (`Authorization: Bearer <token>`)",
+                            seat.seat,
+                            seat.player_id.as_deref().unwrap_or_default()
+                        ),
+                    ));
+                }
+                // A player sits under their name; an invited person may name themselves; a
+                // seat taken through the table's link keeps the name it was taken under.
+                let claimed = player.as_ref().filter(|_| {
+                    seat.kind == SeatKind::Player
+                        || (seat.kind == SeatKind::Human && seat.player_id.is_none())
+                });
+                let name = match (seat.kind, claimed) {
+                    (SeatKind::Human | SeatKind::Player, Some(player)) => Some(player.name.clone()),
+                    (SeatKind::Human, None) => request.name.clone().or_else(|| seat.name.clone()),
                     _ => seat.name.clone(),
                 }
                 .unwrap_or_else(|| guest(seat.seat));
-                if seat.kind == SeatKind::Human {
+                if matches!(seat.kind, SeatKind::Human | SeatKind::Player) {
                     self.inner
                         .store
-                        .join_human_seat(id, seat.seat, &name)
+                        .join_person_seat(id, seat.seat, &name, claimed.map(|p| p.id.as_str()))
                         .await?;
                 }
                 SeatJoined {
@@ -190,7 +279,7 @@ impl Arena {
                     name,
                 }
             }
-            None => self.take_open_seat(&table, request).await?,
+            None => self.take_open_seat(&table, request, player).await?,
         };
         if self.inner.store.start_table(id).await? {
             tracing::info!(
@@ -208,6 +297,7 @@ impl Arena {
         &self,
         table: &TableRecord,
         request: JoinTable,
+        player: Option<PlayerRecord>,
     ) -> Result<SeatJoined, ServiceError> {
         let free: Vec<usize> = table
             .seats
@@ -235,12 +325,21 @@ impl Arena {
                 )
             })?,
         };
-        let name = request.name.unwrap_or_else(|| guest(seat));
+        let name = match &player {
+            Some(player) => player.name.clone(),
+            None => request.name.unwrap_or_else(|| guest(seat)),
+        };
         let key = new_secret();
         if !self
             .inner
             .store
-            .take_open_seat(&table.id, seat, &name, &hash_token(&key))
+            .take_open_seat(
+                &table.id,
+                seat,
+                &name,
+                &hash_token(&key),
+                player.as_ref().map(|p| p.id.as_str()),
+            )
             .await?
         {
             return Err(seat_taken(seat, SeatKind::Open));
@@ -422,6 +521,7 @@ fn seat_taken(seat: usize, kind: SeatKind) -> ServiceError {
     let why = match kind {
         SeatKind::Open => "someone took it first",
         SeatKind::Human => "it is kept for an invited person (their link takes it)",
+        SeatKind::Player => "it is kept for an invited player (their link and token take it)",
         SeatKind::Bot => "a bot sits there",
     };
     ServiceError::new(
@@ -437,12 +537,32 @@ fn guest(seat: usize) -> String {
 
 /// A table as anyone may see it.
 fn table_view(table: &TableRecord, record: &MatchRecord) -> TableView {
+    let mut view = listed_view(&TableListing {
+        table: table.clone(),
+        game: record.game.clone(),
+        status: record.status,
+        rated: record.ranked,
+    });
+    view.clock = record.clock;
+    view
+}
+
+/// A table as the lists show it (without its clock, which the match holds).
+pub(super) fn listed_view(listed: &TableListing) -> TableView {
+    let table = &listed.table;
     TableView {
         id: table.id.clone(),
         match_id: table.match_id.clone(),
-        game: record.game.clone(),
+        game: listed.game.clone(),
         players: table.seats.len(),
-        status: record.status,
+        status: listed.status,
+        rated: listed.rated,
+        open_seats: table
+            .seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Open && s.key_hash.is_none())
+            .map(|s| s.seat)
+            .collect(),
         seats: table
             .seats
             .iter()
@@ -451,9 +571,10 @@ fn table_view(table: &TableRecord, record: &MatchRecord) -> TableView {
                 kind: s.kind,
                 name: s.name.clone(),
                 joined: s.kind == SeatKind::Bot || s.joined_at.is_some(),
+                player: s.player_id.clone(),
             })
             .collect(),
-        clock: record.clock,
+        clock: None,
         pace_ms: table.pace_ms,
         watch_url: watch_url(&table.id),
         created_at: rfc3339(table.created_at),

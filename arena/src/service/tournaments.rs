@@ -228,6 +228,7 @@ impl Arena {
                     .find(|(b, _)| b == bot)
                     .map(|(_, name)| name.clone())
                     .unwrap_or_default(),
+                player: None,
                 reported_name: None,
                 version: None,
             })

@@ -8,6 +8,7 @@ mod creator;
 pub mod idempotency;
 pub mod outside;
 mod pending;
+pub mod players;
 pub mod sql;
 pub mod tables;
 pub mod upkeep;
@@ -16,8 +17,9 @@ mod writer;
 pub use creator::{Creator, CreatorKind};
 pub use idempotency::{IdempotencyStore, Reservation};
 pub use outside::OutsideStore;
+pub use players::{PlayerRecord, PlayerStore};
 pub use sql::{Dialect, Leadership, SqlStore};
-pub use tables::{SeatKind, TableRecord, TableSeat, TableStore};
+pub use tables::{SeatKind, TableFilter, TableListing, TableRecord, TableSeat, TableStore};
 pub use upkeep::{PoolStats, QueueDepth, Readiness, UpkeepStore};
 
 /// A move could not be stored because the move writer has stopped: only while the process shuts
@@ -467,6 +469,9 @@ pub struct MatchFilter {
     pub bot: Option<String>,
     /// Only these statuses (any if empty).
     pub statuses: Vec<MatchStatus>,
+    /// Only matches where people hold seats (true: the tables people play), or only matches
+    /// of bots alone (false).
+    pub people: Option<bool>,
     /// At most this many, newest first.
     pub limit: u32,
     /// Only matches older than this one: the key (creation time, id) of the last match of the
@@ -590,7 +595,14 @@ pub struct Finish {
 /// The arena's persistence. Every method is one transaction.
 #[async_trait::async_trait]
 pub trait Store:
-    TableStore + UpkeepStore + OutsideStore + IdempotencyStore + Send + Sync + std::fmt::Debug
+    TableStore
+    + PlayerStore
+    + UpkeepStore
+    + OutsideStore
+    + IdempotencyStore
+    + Send
+    + Sync
+    + std::fmt::Debug
 {
     /// Stores a new bot. Returns false, storing nothing, if a live bot already has its name (or,
     /// for a built-in bot, its URL).

@@ -17,6 +17,7 @@ use super::{
 };
 use crate::client::PreviousSecret;
 use crate::seal::SealKey;
+use crate::tables::PERSON_BOT_ID;
 use crate::wire::{Clock, HistoryMode};
 use anyhow::Context;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -128,7 +129,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 14] = match self {
+        let files: [(i64, &'static str, &'static str); 15] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -199,6 +200,11 @@ impl Dialect {
                     15,
                     "upkeep",
                     include_str!("../../migrations/sqlite/0015_upkeep.sql"),
+                ),
+                (
+                    16,
+                    "people",
+                    include_str!("../../migrations/sqlite/0016_people.sql"),
                 ),
             ],
             Dialect::Postgres => [
@@ -271,6 +277,11 @@ impl Dialect {
                     15,
                     "upkeep",
                     include_str!("../../migrations/postgres/0015_upkeep.sql"),
+                ),
+                (
+                    16,
+                    "people",
+                    include_str!("../../migrations/postgres/0016_people.sql"),
                 ),
             ],
         };
@@ -1179,7 +1190,7 @@ impl Store for SqlStore {
                 // match's game and creation time. Grouped, since a bot may hold several seats
                 // of one match; the limit applies inside when nothing else filters.
                 let game = game.map_or(String::new(), |g| format!(" AND s.game = ${g}"));
-                let limit = if filter.statuses.is_empty() {
+                let limit = if filter.statuses.is_empty() && filter.people.is_none() {
                     " LIMIT $1"
                 } else {
                     ""
@@ -1203,6 +1214,13 @@ impl Store for SqlStore {
                 .map(|s| format!("'{}'", s.as_str()))
                 .collect();
             sql.push_str(&format!(" AND m.status IN ({})", names.join(", ")));
+        }
+        if let Some(people) = filter.people {
+            let not = if people { "" } else { "NOT " };
+            sql.push_str(&format!(
+                " AND {not}EXISTS (SELECT 1 FROM match_seats ps WHERE ps.match_id = m.id \
+                 AND ps.bot_id = '{PERSON_BOT_ID}')"
+            ));
         }
         sql.push_str(" ORDER BY m.created_at DESC, m.id DESC LIMIT $1");
         on_pool!(&self.pool, p => {
@@ -1587,6 +1605,11 @@ impl Store for SqlStore {
                     now
                 );
                 for (bot, old, new) in rated {
+                    // The history is bots' (`GET /v1/bots/{id}/ratings`); a player's page
+                    // shows the ratings as they are.
+                    if rated::entity(&bot).0 != rated::BOT {
+                        continue;
+                    }
                     sqlx::query(
                         "INSERT INTO rating_history (match_id, bot_id, game, players, mu_before, \
                          sigma_before, mu_after, sigma_after, at, version) VALUES ($1, $2, $3, $4, $5, \
@@ -1962,6 +1985,7 @@ impl Store for SqlStore {
 // Tables people share with bots: their own statements, beside the match rows they write.
 mod idempotency;
 mod lists;
+mod players;
 mod tables;
 mod upkeep;
 pub use upkeep::seal_key_fingerprint;

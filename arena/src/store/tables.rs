@@ -16,6 +16,8 @@ pub enum SeatKind {
     Human,
     /// A seat anyone with the table's link may take, choosing a name.
     Open,
+    /// A seat held for a player (`players`): joined with its link plus the player's token.
+    Player,
 }
 
 impl SeatKind {
@@ -25,6 +27,7 @@ impl SeatKind {
             SeatKind::Bot => "bot",
             SeatKind::Human => "human",
             SeatKind::Open => "open",
+            SeatKind::Player => "player",
         }
     }
 
@@ -34,6 +37,7 @@ impl SeatKind {
             "bot" => SeatKind::Bot,
             "human" => SeatKind::Human,
             "open" => SeatKind::Open,
+            "player" => SeatKind::Player,
             _ => return None,
         })
     }
@@ -52,6 +56,9 @@ pub struct TableSeat {
     pub key_hash: Option<String>,
     /// When the person took the seat, unix milliseconds.
     pub joined_at: Option<i64>,
+    /// The player in the seat: a player seat's from the start, a person seat's when a player
+    /// took it with their token.
+    pub player_id: Option<String>,
 }
 
 /// A table, as stored.
@@ -69,6 +76,33 @@ pub struct TableRecord {
     pub seats: Vec<TableSeat>,
 }
 
+/// A table as the lobby and the lists show it: the table and its match's game and status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableListing {
+    /// The table and its seats.
+    pub table: TableRecord,
+    /// Its match's game id.
+    pub game: String,
+    /// Its match's status.
+    pub status: super::MatchStatus,
+    /// Whether its match is ranked (a rated table).
+    pub rated: bool,
+}
+
+/// Which tables a list selects.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableFilter {
+    /// Only tables whose match is in this status; `waiting` selects the lobby: waiting tables
+    /// with an open seat nobody took yet.
+    pub status: Option<super::MatchStatus>,
+    /// Only this game id.
+    pub game: Option<String>,
+    /// At most this many, newest first.
+    pub limit: u32,
+    /// Only tables older than this one: the key (creation time, id) of the previous page's last.
+    pub before: Option<(i64, String)>,
+}
+
 /// The tables' part of the [`Store`](super::Store). Every method is one transaction.
 #[async_trait::async_trait]
 pub trait TableStore {
@@ -76,19 +110,30 @@ pub trait TableStore {
     async fn insert_table(&self, table: &TableRecord, record: &MatchRecord) -> anyhow::Result<()>;
     /// A table.
     async fn get_table(&self, id: &str) -> anyhow::Result<Option<TableRecord>>;
+    /// The tables `filter` selects, newest first (by creation time, then id).
+    async fn tables(&self, filter: &TableFilter) -> anyhow::Result<Vec<TableListing>>;
     /// The table a match is played at, if any.
     async fn table_of_match(&self, match_id: &str) -> anyhow::Result<Option<TableRecord>>;
     /// Takes the open seat `seat` for a person named `name`, holding the key hashed `key_hash`.
     /// Returns false if it is not an open seat or someone took it first.
+    /// With `player`, the seat is that player's.
     async fn take_open_seat(
         &self,
         table_id: &str,
         seat: usize,
         name: &str,
         key_hash: &str,
+        player: Option<&str>,
     ) -> anyhow::Result<bool>;
-    /// Marks a human seat joined (the first time), under `name`.
-    async fn join_human_seat(&self, table_id: &str, seat: usize, name: &str) -> anyhow::Result<()>;
+    /// Marks a human or player seat joined (the first time), under `name`; with `player`, a
+    /// human seat becomes that player's.
+    async fn join_person_seat(
+        &self,
+        table_id: &str,
+        seat: usize,
+        name: &str,
+        player: Option<&str>,
+    ) -> anyhow::Result<()>;
     /// Queues the table's waiting match if every person seat is taken. Returns true if this
     /// call queued it (several joins racing: exactly one does).
     async fn start_table(&self, table_id: &str) -> anyhow::Result<bool>;

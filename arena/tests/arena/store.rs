@@ -218,6 +218,7 @@ async fn contract(store: &dyn Store) {
             game: Some(game.clone()),
             bot: Some(a.clone()),
             statuses: vec![MatchStatus::Running],
+            people: None,
             limit: 10,
             before: None,
         })

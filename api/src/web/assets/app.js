@@ -53,7 +53,8 @@ async function home() {
         el('ul', {}, variants.map(game => el('li', { 'data-game': game.id },
           `${game.name} (${playerCount(game)}): `, ...gameLinks(game))))) : null));
   }
-  target.replaceChildren(el('div', { class: 'families' }, cards));
+  const { lobbyPanel } = await import('./lobby.js');
+  target.replaceChildren(lobbyPanel(null), el('div', { class: 'families' }, cards));
 }
 
 async function leaderboards() {
@@ -377,12 +378,17 @@ async function matches() {
   const gameSelect = el('select', { name: 'game', id: 'filter-game' }, el('option', { value: '' }, 'any game'),
     (games.ok ? games.body : []).map(g => el('option', { value: g.id, selected: params.get('game') === g.id }, g.id)));
   const botInput = el('input', { name: 'bot', id: 'filter-bot', value: params.get('bot') || '', placeholder: 'bot id', size: 22 });
-  const statusSelect = el('select', { name: 'status', id: 'filter-status' }, ['', 'queued', 'running', 'finished', 'aborted']
+  const statusSelect = el('select', { name: 'status', id: 'filter-status' }, ['', 'waiting', 'queued', 'running', 'finished', 'aborted']
     .map(s => el('option', { value: s, selected: (params.get('status') || '') === s }, s || 'any status')));
+  // People's tables apart from bots' matches (`people=true|false`).
+  const peopleSelect = el('select', { name: 'people', id: 'filter-people' },
+    [['', 'anyone'], ['true', 'people’s tables'], ['false', 'bots only']]
+      .map(([v, label]) => el('option', { value: v, selected: (params.get('people') || '') === v }, label)));
   form.replaceChildren(
     el('label', { for: 'filter-game' }, 'Game', gameSelect),
     el('label', { for: 'filter-bot' }, 'Bot', botInput),
     el('label', { for: 'filter-status' }, 'Status', statusSelect),
+    el('label', { for: 'filter-people' }, 'Players', peopleSelect),
     el('button', { type: 'submit', class: 'primary' }, 'Filter'));
   const status = params.get('status');
   const shown = m => !status || m.status === status;
@@ -390,6 +396,7 @@ async function matches() {
     const q = new URLSearchParams({ limit: '100' });
     if (params.get('game')) q.set('game', params.get('game'));
     if (params.get('bot')) q.set('bot', params.get('bot'));
+    if (['true', 'false'].includes(params.get('people'))) q.set('people', params.get('people'));
     if (cursor) q.set('cursor', cursor);
     return `/v1/matches?${q}`;
   };

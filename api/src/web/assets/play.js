@@ -4,6 +4,7 @@
 // like any other.
 import { api, el, errorBox, problemText } from './faces.js';
 import { FORCED_SETTING } from './seat.js';
+import { lobbyPanel } from './lobby.js';
 
 const enc = encodeURIComponent;
 
@@ -49,7 +50,8 @@ export async function playPage(gameId) {
     el('p', { class: 'intro' }, el('a', { href: `/rules/${enc(game.family)}` }, `How to play ${game.family_name}`), ` — ${game.description}`),
     el('section', { class: 'setup', id: 'setup-box', 'aria-label': 'Table settings' }, form),
     el('p', { class: 'muted' }, 'The arena plays the bots and keeps the game: its link resumes it, and the match is listed with the others.'),
-    problem);
+    problem,
+    lobbyPanel(gameId));
 
   form.addEventListener('submit', async event => {
     event.preventDefault();

@@ -8,8 +8,18 @@ use crate::ratings::Rating;
 use crate::store::{RatingPoint, RatingRecord};
 use sqlx::AssertSqlSafe;
 
-/// The kind of the rated entities the arena has today: bots (`ratings.kind`).
+/// The kinds of rated entities (`ratings.kind`): bots, and people as players.
 pub(super) const BOT: &str = "bot";
+pub(super) const PLAYER: &str = "player";
+
+/// The kind and id of a rated member of a match: a bot id, or a player's key
+/// ([`crate::players::rated_key`]).
+pub(super) fn entity(member: &str) -> (&'static str, &str) {
+    match member.strip_prefix(crate::players::RATED_PLAYER_PREFIX) {
+        Some(player) => (PLAYER, player),
+        None => (BOT, member),
+    }
+}
 
 /// The built-in bot whose rating a match of disqualified sides only loses to.
 pub(super) const YARDSTICK_URL: &str = "builtin:random";
@@ -46,12 +56,13 @@ macro_rules! rate_sides {
         for (bots, place) in sides {
             let mut members = Vec::new();
             for bot in bots {
+                let (kind, rated_id) = crate::store::sql::rated::entity(bot);
                 let row = sqlx::query(
                     "SELECT mu, sigma FROM ratings WHERE kind = $1 AND rated_id = $2 \
                      AND game = $3 AND players = $4",
                 )
-                .bind(crate::store::sql::rated::BOT)
-                .bind(bot)
+                .bind(kind)
+                .bind(rated_id)
                 .bind(game)
                 .bind(players)
                 .fetch_optional(&mut *$tx)
@@ -102,6 +113,7 @@ macro_rules! rate_sides {
                     .iter()
                     .find(|(faulty, _)| faulty == bot)
                     .map_or(0, |(_, n)| i64::from(*n));
+                let (kind, rated_id) = crate::store::sql::rated::entity(bot);
                 sqlx::query(
                     "INSERT INTO ratings (kind, rated_id, game, players, mu, sigma, played, last_match, \
                      updated_at, wins, draws, losses, faults) \
@@ -112,8 +124,8 @@ macro_rules! rate_sides {
                      wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws, \
                      losses = ratings.losses + excluded.losses, faults = ratings.faults + excluded.faults",
                 )
-                .bind(crate::store::sql::rated::BOT)
-                .bind(bot)
+                .bind(kind)
+                .bind(rated_id)
                 .bind(game)
                 .bind(players)
                 .bind(new.mu)
@@ -169,7 +181,24 @@ impl SqlStore {
             for row in &rows {
                 let id = row.text("id")?;
                 let game = row.text("game")?;
-                let bots: Vec<String> = super::parse(&row.text("bots")?)?;
+                let mut bots: Vec<String> = super::parse(&row.text("bots")?)?;
+                if bots.iter().any(|b| b == crate::tables::PERSON_BOT_ID) {
+                    // A rated table's people are rated as the players in its seats.
+                    let seated: Vec<(i64, Option<String>)> = sqlx::query_as(
+                        "SELECT s.seat, s.player_id FROM table_seats s JOIN tables t \
+                         ON t.id = s.table_id WHERE t.match_id = $1",
+                    )
+                    .bind(&id)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    for (seat, player) in seated {
+                        if let (Some(player), Ok(seat)) = (player, usize::try_from(seat))
+                            && let Some(member) = bots.get_mut(seat)
+                        {
+                            *member = crate::players::rated_key(&player);
+                        }
+                    }
+                }
                 let result: crate::result::MatchResult = super::parse(&row.text("result")?)?;
                 let at = row.opt_int("finished_at")?.unwrap_or_default();
                 let (sides, forfeited) = crate::ratings::rated_sides(
@@ -183,6 +212,9 @@ impl SqlStore {
                 let players = bots.len() as i64;
                 let rated = rate_sides!(tx, &id, &game, players, &sides, &forfeited, &faults, at);
                 for (bot, old, new) in rated {
+                    if entity(&bot).0 != BOT {
+                        continue;
+                    }
                     sqlx::query(
                         "UPDATE rating_history SET mu_before = $1, sigma_before = $2, mu_after = $3, \
                          sigma_after = $4, players = $5 WHERE match_id = $6 AND bot_id = $7",

@@ -1,8 +1,10 @@
 //! [`TableStore`] on SQLite and PostgreSQL: the same statements on either pool.
 
-use super::{Columns, Dialect, Pool, SqlStore, json};
-use crate::store::tables::{SeatKind, TableRecord, TableSeat, TableStore};
-use crate::store::{MatchRecord, now_ms};
+use super::{Columns, Dialect, Pool, SqlStore, json, older_than};
+use crate::store::tables::{
+    SeatKind, TableFilter, TableListing, TableRecord, TableSeat, TableStore,
+};
+use crate::store::{MatchRecord, MatchStatus, now_ms};
 use anyhow::Context;
 use sqlx::AssertSqlSafe;
 
@@ -14,37 +16,45 @@ fn seat_row(row: &impl Columns) -> anyhow::Result<TableSeat> {
         name: row.opt_text("name")?,
         key_hash: row.opt_text("key_hash")?,
         joined_at: row.opt_int("joined_at")?,
+        player_id: row.opt_text("player_id")?,
     })
 }
 
+/// The columns of a table row.
+const TABLE_COLUMNS: &str = "t.id, t.match_id, t.pace_ms, t.created_at";
+
 impl SqlStore {
+    /// The seats of table `id`, in order.
+    async fn table_seats(&self, id: &str) -> anyhow::Result<Vec<TableSeat>> {
+        on_pool!(&self.pool, p => sqlx::query(
+            "SELECT seat, kind, name, key_hash, joined_at, player_id FROM table_seats \
+             WHERE table_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(p)
+        .await?
+        .iter()
+        .map(seat_row)
+        .collect::<anyhow::Result<Vec<_>>>())
+    }
+
     /// The table whose `column` (`id` or `match_id`) is `value`, with its seats.
     async fn table_where(&self, column: &str, value: &str) -> anyhow::Result<Option<TableRecord>> {
-        let sql =
-            format!("SELECT id, match_id, pace_ms, created_at FROM tables WHERE {column} = $1");
-        on_pool!(&self.pool, p => {
+        let sql = format!("SELECT {TABLE_COLUMNS} FROM tables t WHERE t.{column} = $1");
+        let row = on_pool!(&self.pool, p => {
             let Some(row) = sqlx::query(AssertSqlSafe(sql)).bind(value).fetch_optional(p).await? else {
                 return Ok(None);
             };
-            let id = row.text("id")?;
-            let seats = sqlx::query(
-                "SELECT seat, kind, name, key_hash, joined_at FROM table_seats \
-                 WHERE table_id = $1 ORDER BY seat",
-            )
-            .bind(&id)
-            .fetch_all(p)
-            .await?
-            .iter()
-            .map(seat_row)
-            .collect::<anyhow::Result<Vec<_>>>()?;
-            Ok(Some(TableRecord {
-                match_id: row.text("match_id")?,
-                pace_ms: u64::try_from(row.int("pace_ms")?)?,
-                created_at: row.int("created_at")?,
-                seats,
-                id,
-            }))
-        })
+            (row.text("id")?, row.text("match_id")?, row.int("pace_ms")?, row.int("created_at")?)
+        });
+        let (id, match_id, pace_ms, created_at) = row;
+        Ok(Some(TableRecord {
+            seats: self.table_seats(&id).await?,
+            match_id,
+            pace_ms: u64::try_from(pace_ms)?,
+            created_at,
+            id,
+        }))
     }
 }
 
@@ -63,8 +73,8 @@ impl TableStore for SqlStore {
                 .await?;
             for seat in &table.seats {
                 sqlx::query(
-                    "INSERT INTO table_seats (table_id, seat, kind, name, key_hash, joined_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO table_seats (table_id, seat, kind, name, key_hash, joined_at, player_id) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(&table.id)
                 .bind(seat.seat as i64)
@@ -72,6 +82,7 @@ impl TableStore for SqlStore {
                 .bind(&seat.name)
                 .bind(&seat.key_hash)
                 .bind(seat.joined_at)
+                .bind(&seat.player_id)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -84,6 +95,79 @@ impl TableStore for SqlStore {
         self.table_where("id", id).await
     }
 
+    async fn tables(&self, filter: &TableFilter) -> anyhow::Result<Vec<TableListing>> {
+        // $1 is the limit; the game and the previous page's key follow when given.
+        let mut conditions = String::new();
+        if let Some(status) = filter.status {
+            conditions.push_str(&format!(" AND m.status = '{}'", status.as_str()));
+            if status == MatchStatus::Waiting {
+                // The lobby: a table waiting only for the people its creator invited is theirs.
+                conditions.push_str(
+                    " AND EXISTS (SELECT 1 FROM table_seats s WHERE s.table_id = t.id \
+                     AND s.kind = 'open' AND s.key_hash IS NULL)",
+                );
+            }
+        }
+        let mut next = 2;
+        if filter.game.is_some() {
+            conditions.push_str(" AND m.game = $2");
+            next = 3;
+        }
+        conditions.push_str(&older_than(
+            filter.before.is_some(),
+            "AND",
+            "t.created_at, t.id",
+            next,
+        ));
+        let sql = format!(
+            "SELECT {TABLE_COLUMNS}, m.game, m.status, m.ranked FROM tables t JOIN matches m ON m.id = t.match_id \
+             WHERE 1 = 1{conditions} ORDER BY t.created_at DESC, t.id DESC LIMIT $1"
+        );
+        let rows = on_pool!(&self.pool, p => {
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(i64::from(filter.limit));
+            if let Some(game) = &filter.game {
+                query = query.bind(game);
+            }
+            if let Some((at, id)) = &filter.before {
+                query = query.bind(*at).bind(id);
+            }
+            query
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(|row| {
+                    let status = row.text("status")?;
+                    Ok((
+                        row.text("id")?,
+                        row.text("match_id")?,
+                        u64::try_from(row.int("pace_ms")?)?,
+                        row.int("created_at")?,
+                        row.text("game")?,
+                        MatchStatus::parse(&status)
+                            .with_context(|| format!("unknown match status `{status}`"))?,
+                        row.flag("ranked")?,
+                    ))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?
+        });
+        let mut listed = Vec::with_capacity(rows.len());
+        for (id, match_id, pace_ms, created_at, game, status, rated) in rows {
+            listed.push(TableListing {
+                table: TableRecord {
+                    seats: self.table_seats(&id).await?,
+                    id,
+                    match_id,
+                    pace_ms,
+                    created_at,
+                },
+                game,
+                status,
+                rated,
+            });
+        }
+        Ok(listed)
+    }
+
     async fn table_of_match(&self, match_id: &str) -> anyhow::Result<Option<TableRecord>> {
         self.table_where("match_id", match_id).await
     }
@@ -94,9 +178,10 @@ impl TableStore for SqlStore {
         seat: usize,
         name: &str,
         key_hash: &str,
+        player: Option<&str>,
     ) -> anyhow::Result<bool> {
         let taken = on_pool!(&self.pool, p => sqlx::query(
-            "UPDATE table_seats SET name = $1, key_hash = $2, joined_at = $3 \
+            "UPDATE table_seats SET name = $1, key_hash = $2, joined_at = $3, player_id = $6 \
              WHERE table_id = $4 AND seat = $5 AND kind = 'open' AND key_hash IS NULL",
         )
         .bind(name)
@@ -104,21 +189,30 @@ impl TableStore for SqlStore {
         .bind(now_ms())
         .bind(table_id)
         .bind(seat as i64)
+        .bind(player)
         .execute(p)
         .await
         .map(|r| r.rows_affected()))?;
         Ok(taken > 0)
     }
 
-    async fn join_human_seat(&self, table_id: &str, seat: usize, name: &str) -> anyhow::Result<()> {
+    async fn join_person_seat(
+        &self,
+        table_id: &str,
+        seat: usize,
+        name: &str,
+        player: Option<&str>,
+    ) -> anyhow::Result<()> {
         on_pool!(&self.pool, p => sqlx::query(
-            "UPDATE table_seats SET joined_at = COALESCE(joined_at, $1), name = $2 \
-             WHERE table_id = $3 AND seat = $4 AND kind = 'human'",
+            "UPDATE table_seats SET joined_at = COALESCE(joined_at, $1), name = $2, \
+             player_id = COALESCE(player_id, $5) \
+             WHERE table_id = $3 AND seat = $4 AND kind IN ('human', 'player')",
         )
         .bind(now_ms())
         .bind(name)
         .bind(table_id)
         .bind(seat as i64)
+        .bind(player)
         .execute(p)
         .await
         .map(|_| ()))?;
