@@ -57,7 +57,7 @@ fn content_type(file: &str) -> &'static str {
 
 /// The pages and assets, each path with its `GET` handler: plain actix routes, not part of the
 /// JSON API's OpenAPI document (the edge's route table reads the paths from here).
-fn pages() -> [(&'static str, actix_web::Route); 15] {
+fn pages() -> [(&'static str, actix_web::Route); 16] {
     [
         ("/", web::get().to(home)),
         ("/ui", web::get().to(to_home)),
@@ -67,6 +67,7 @@ fn pages() -> [(&'static str, actix_web::Route); 15] {
         ("/leaderboard", web::get().to(leaderboards)),
         ("/leaderboard/{game}", web::get().to(leaderboard)),
         ("/bot/{id}", web::get().to(bot)),
+        ("/player/{id}", web::get().to(player)),
         ("/matches", web::get().to(matches)),
         ("/match/{id}", web::get().to(match_page)),
         ("/play", web::get().to(play_index)),
@@ -263,6 +264,16 @@ async fn leaderboard(game: web::Path<String>) -> HttpResponse {
              the game's latest 500 ranked matches.</p><div id=\"board\" aria-live=\"polite\">Loading…</div>",
             escape(&game)
         ),
+    )
+}
+
+/// A player's page: name, ratings, recent tables.
+async fn player(id: web::Path<String>) -> HttpResponse {
+    page(
+        &format!("Player {id}"),
+        "player",
+        &id,
+        "<h1 id=\"player-title\">Player</h1><div id=\"player\">Loading…</div>",
     )
 }
 

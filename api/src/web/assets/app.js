@@ -89,28 +89,44 @@ async function leaderboard() {
   const game = encodeURIComponent(arg);
   // Each table size has its own ratings: `?players=N` picks the board (default: the size with
   // the most ranked matches, as the API chooses).
-  const players = new URLSearchParams(location.search).get('players');
-  const board = await everyPage(`/v1/leaderboards/${game}${players ? `?players=${encodeURIComponent(players)}` : ''}`, 'entries');
+  const search = new URLSearchParams(location.search);
+  const players = search.get('players');
+  // Bots' ratings, or people's (`?kind=people`: players rated at rated tables).
+  const people = search.get('kind') === 'people';
+  const query = new URLSearchParams();
+  if (players) query.set("players", players);
+  if (people) query.set('kind', 'people');
+  const board = await everyPage(`/v1/leaderboards/${game}${query.toString() ? `?${query}` : ''}`, 'entries');
   if (!board.ok) { target.replaceChildren(errorBox(problemText(board))); return; }
   const entries = board.body.entries;
   const shown = board.body.players;
   const sizes = [...new Set([...Object.keys(board.body.table_sizes).map(Number), shown])].sort((a, b) => a - b);
+  const kindQuery = people ? '&kind=people' : '';
   const sizeSwitch = el('nav', { id: 'board-sizes', 'aria-label': 'Table size' }, 'Table size: ',
     sizes.map((n, i) => [i ? ' · ' : '', n === shown
       ? el('strong', { 'aria-current': 'page' }, `${n} players`)
-      : el('a', { href: `/leaderboard/${game}?players=${n}` }, `${n} players`),
+      : el('a', { href: `/leaderboard/${game}?players=${n}${kindQuery}` }, `${n} players`),
     ` (${board.body.table_sizes[String(n)] ?? 0} ranked)`]));
+  const kindSwitch = el('nav', { id: 'board-kinds', 'aria-label': 'Whose ratings' }, 'Ratings of: ',
+    [[false, 'bots'], [true, 'people']].map(([isPeople, label], i) => [i ? ' · ' : '', isPeople === people
+      ? el('strong', { 'aria-current': 'page' }, label)
+      : el('a', { href: `/leaderboard/${game}?players=${shown}${isPeople ? '&kind=people' : ''}`, id: `board-${label}` }, label)]));
+  const who = e => people
+    ? el('a', { href: `/player/${encodeURIComponent(e.player)}` }, e.name || e.player)
+    : el('a', { href: `/bot/${encodeURIComponent(e.bot)}` }, e.name || e.bot);
   if (entries.length === 0) {
-    target.replaceChildren(sizeSwitch, el('p', {}, `No rated bot at ${shown} players yet: ranked matches of this game fill the board.`));
+    target.replaceChildren(kindSwitch, sizeSwitch, el('p', {}, people
+      ? `No rated player at ${shown} players yet: rated tables of this game fill the board.`
+      : `No rated bot at ${shown} players yet: ranked matches of this game fill the board.`));
   } else {
-    target.replaceChildren(sizeSwitch, el('table', { id: 'leaderboard-table' },
+    target.replaceChildren(kindSwitch, sizeSwitch, el('table', { id: 'leaderboard-table' },
       el('caption', { class: 'muted' }, `${shown} players · updated ${new Date().toLocaleTimeString()}`),
-      el('thead', {}, el('tr', {}, ['Rank', 'Bot', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games', 'Wins', 'Draws', 'Losses', 'Faults', 'Last played']
+      el('thead', {}, el('tr', {}, ['Rank', people ? 'Player' : 'Bot', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games', 'Wins', 'Draws', 'Losses', 'Faults', 'Last played']
         .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 9 ? 'num' : undefined }, h)))),
       el('tbody', {}, entries.map(e => {
-        return el('tr', { 'data-bot': e.bot },
+        return el('tr', people ? { 'data-player': e.player } : { 'data-bot': e.bot },
           el('td', {}, String(e.rank)),
-          el('td', {}, el('a', { href: `/bot/${encodeURIComponent(e.bot)}` }, e.name || e.bot)),
+          el('td', {}, who(e)),
           el('td', { class: 'num' }, fixed(e.display)), el('td', { class: 'num' }, fixed(e.mu)), el('td', { class: 'num' }, fixed(e.sigma)),
           el('td', { class: 'num' }, String(e.games)), el('td', { class: 'num' }, String(e.wins)), el('td', { class: 'num' }, String(e.draws)),
           el('td', { class: 'num' }, String(e.losses)), el('td', { class: 'num' }, String(e.faults)),
@@ -430,6 +446,37 @@ async function matches() {
   await load();
 }
 
+/** A player's page: name, ratings per game id and table size, recent tables. */
+async function player() {
+  const target = document.getElementById('player');
+  const reply = await api(`/v1/players/${encodeURIComponent(arg)}`);
+  if (!reply.ok) { target.replaceChildren(errorBox(problemText(reply))); return; }
+  const p = reply.body;
+  document.getElementById('player-title').textContent = `Player: ${p.name}`;
+  document.title = `Player ${p.name} · cardroom`;
+  const seatsOf = t => t.seats.map(s => s.player === p.id ? el('strong', {}, s.name) : s.name || (s.kind === 'open' ? 'open seat' : '…'))
+    .flatMap((who, i) => (i ? [', ', who] : [who]));
+  target.replaceChildren(
+    el('section', { class: 'panel' }, el('dl', { class: 'view' },
+      el('dt', {}, 'id'), el('dd', {}, el('code', {}, p.id)),
+      el('dt', {}, 'player since'), el('dd', {}, date(p.created_at)))),
+    el('h2', {}, 'Ratings'),
+    p.ratings.length === 0 ? el('p', { class: 'muted', id: 'no-ratings' }, 'No rated table yet.') :
+      el('table', { id: 'player-ratings' }, el('thead', {}, el('tr', {}, ['Game', 'Players', 'Rating (μ − 3σ)', 'μ', 'σ', 'Games'].map(h => el('th', { scope: 'col' }, h)))),
+        el('tbody', {}, p.ratings.map(r => el('tr', { 'data-game': r.game },
+          el('td', {}, el('a', { href: `/leaderboard/${encodeURIComponent(r.game)}?players=${r.players}&kind=people` }, r.game)),
+          el('td', { class: 'num' }, String(r.players)),
+          el('td', { class: 'num rating' }, fixed(r.display)), el('td', { class: 'num' }, fixed(r.mu)), el('td', { class: 'num' }, fixed(r.sigma)),
+          el('td', { class: 'num' }, String(r.played)))))),
+    el('h2', {}, 'Recent tables'),
+    p.tables.length === 0 ? el('p', { class: 'muted' }, 'No table yet.') :
+      el('table', { id: 'player-tables' }, el('thead', {}, el('tr', {}, ['Table', 'Game', 'Seats', 'Status', 'Rated', 'Opened'].map(h => el('th', { scope: 'col' }, h)))),
+        el('tbody', {}, p.tables.map(t => el('tr', { 'data-table': t.id },
+          el('td', {}, el('a', { href: t.status === 'waiting' ? t.watch_url : `/match/${encodeURIComponent(t.match_id)}` }, t.id)),
+          el('td', {}, t.game), el('td', {}, seatsOf(t)), el('td', {}, statusBadge(t.status)),
+          el('td', {}, t.rated ? 'yes' : 'no'), el('td', {}, date(t.created_at)))))));
+}
+
 async function playIndex() {
   const target = document.getElementById('games');
   const reply = await api('/v1/games');
@@ -443,6 +490,7 @@ const pages = {
   leaderboards,
   leaderboard,
   bot,
+  player,
   matches,
   'play-index': playIndex,
   match: async () => (await import('./replay.js')).matchPage(arg),

@@ -1,11 +1,13 @@
 // Shared helpers: JSON calls, elements, card and tile faces, and a generic renderer of views and
 // events (every family's view is a JSON object; pieces are recognised by their codes).
 
-/** Calls the API; resolves to {ok, status, body} (body parsed JSON or null); never throws on 4xx. */
-export async function api(path, body) {
+/** Calls the API; resolves to {ok, status, body} (body parsed JSON or null); never throws on 4xx.
+ *  With `token`, sends it as `Authorization: Bearer` (a player's token). */
+export async function api(path, body, token) {
   const init = body === undefined
     ? { headers: { accept: 'application/json' } }
     : { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) };
+  if (token) init.headers.authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, init);

@@ -93,7 +93,8 @@ export async function matchPage(id) {
       el('dt', {}, 'game'), el('dd', {}, el('a', { href: `/rules/${enc(family)}` }, match.game)),
       el('dt', {}, 'status'), el('dd', {}, el('span', { class: `badge ${match.status}`, id: 'status' }, match.status)),
       el('dt', {}, 'seats'), el('dd', {}, el('ul', { class: 'seats', id: 'match-seats' }, match.seats.map(s => el('li', { 'data-seat': String(s.seat) },
-        `Seat ${s.seat}: `, s.bot === 'person' ? s.name || 'a person' : el('a', { href: `/bot/${enc(s.bot)}` }, s.name || s.bot))))),
+        `Seat ${s.seat}: `, s.player ? el('a', { href: `/player/${enc(s.player)}` }, s.name || 'a player')
+          : s.bot === 'person' ? s.name || 'a person' : el('a', { href: `/bot/${enc(s.bot)}` }, s.name || s.bot))))),
       el('dt', {}, 'ranked'), el('dd', {}, match.ranked ? 'yes' : 'no'),
       el('dt', {}, 'created'), el('dd', {}, date(match.created_at)),
       el('dt', {}, 'finished'), el('dd', {}, date(match.finished_at)),

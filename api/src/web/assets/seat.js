@@ -11,6 +11,7 @@
 // start, and the end links the replay and the check of the deal against it.
 import { api, el, errorBox, problemText, face, usePieceNames } from './faces.js';
 import { drawTable, words, piecesIn, resultSummary, dealSummary, rawView, sidesOf, tricksFromEvents, playsInProgress } from './table.js';
+import { myToken } from './me.js';
 
 const enc = encodeURIComponent;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -172,10 +173,12 @@ export async function tablePage(tableId) {
     const focused = active && active.id && active.id.startsWith('name-') && seatsBox.contains(active)
       ? { id: active.id, start: active.selectionStart, end: active.selectionEnd } : null;
     seatsBox.replaceChildren(el('ul', { class: 'seats' }, table.seats.map(s => {
-      const who = s.seat === me ? `${names(s.seat)} (you)` : s.name || 'open seat';
+      const named = s.seat === me ? `${names(s.seat)} (you)` : s.name || 'open seat';
+      // A player's name leads to their page.
+      const who = s.player ? el('a', { href: `/player/${enc(s.player)}` }, named) : named;
       const what = s.kind === 'bot' ? 'bot' : s.joined ? 'joined' : s.kind === 'open' ? 'free' : 'invited, not here yet';
       const take = me === null && s.kind === 'open' && !s.joined && table.status === 'waiting' ? takeForm(s.seat) : null;
-      return el('li', { 'data-seat': String(s.seat) }, `Seat ${s.seat}: ${who} — ${what}`, take);
+      return el('li', { 'data-seat': String(s.seat) }, `Seat ${s.seat}: `, who, ` — ${what}`, take);
     })));
     const again = focused && document.getElementById(focused.id);
     if (again) {
@@ -189,7 +192,7 @@ export async function tablePage(tableId) {
     name.addEventListener('input', () => { typedNames[seat] = name.value; });
     return el('form', { class: 'filters take-seat', onsubmit: async event => {
       event.preventDefault();
-      const reply = await api(`/v1/tables/${enc(tableId)}/join`, { seat, name: name.value });
+      const reply = await api(`/v1/tables/${enc(tableId)}/join`, { seat, name: name.value }, myToken());
       if (!reply.ok) { problem.replaceChildren(errorBox(problemText(reply))); return; }
       // The seat's own link: this page again, now as that seat.
       location.replace(reply.body.join_url);
@@ -268,7 +271,7 @@ export async function tablePage(tableId) {
     }
   }
 
-  const joined = await api(`/v1/tables/${enc(tableId)}/join`, { seat: me, key });
+  const joined = await api(`/v1/tables/${enc(tableId)}/join`, { seat: me, key }, myToken());
   if (!joined.ok) { root.replaceChildren(errorBox(problemText(joined))); return; }
 
   let pending = null;
