@@ -78,6 +78,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(routes::tables::join)
         .service(routes::tables::seat)
         .service(routes::tables::move_at_table)
+        .service(routes::tables::rematch)
         .service(routes::tournaments::create)
         .service(routes::tournaments::list)
         .service(routes::tournaments::show)

@@ -357,3 +357,91 @@ async fn a_rated_table_rates_its_players_and_bots_per_game_id_and_table_size() {
     expect_problem(&bad_kind, 400, "invalid_request");
     app.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_again_opens_one_rematch_of_the_same_seats_with_renewed_invitations() {
+    let app = server("rematch").await;
+    let (anna, anna_token) = player(&app, "Anna").await;
+    let game = "chinese_ten_taiwan";
+    let created = app
+        .post(
+            "/v1/tables",
+            &json!({"game": game, "players": 4, "pace_ms": 0,
+                    "seats": [{"player": anna}, {"human": "Zoe"}, {"bot": "random"}, {"bot": "heuristic"}]}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let anna_key = key_of(&created.body["seats"][0]["join_url"]);
+    let zoe_key = key_of(&created.body["seats"][1]["join_url"]);
+    let rematch = format!("/v1/tables/{id}/rematch");
+    let early = app
+        .post(&rematch, &json!({"seat": 1, "key": zoe_key}))
+        .await;
+    expect_problem(&early, 409, "match_underway");
+    let join = format!("/v1/tables/{id}/join");
+    let joined = app
+        .post_as(&anna_token, &join, &json!({"key": anna_key}))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let joined = app.post(&join, &json!({"key": zoe_key})).await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    play_people(&app, &id, &[(0, anna_key.clone()), (1, zoe_key.clone())]).await;
+
+    let forged = app
+        .post(&rematch, &json!({"seat": 1, "key": "0".repeat(64)}))
+        .await;
+    expect_problem(&forged, 403, "seat_key_refused");
+    let other = app
+        .post(&rematch, &json!({"seat": 0, "key": zoe_key}))
+        .await;
+    expect_problem(&other, 403, "not_your_seat");
+    let unknown = app
+        .post(
+            "/v1/tables/tb_0000000000000000/rematch",
+            &json!({"seat": 0, "key": zoe_key}),
+        )
+        .await;
+    expect_problem(&unknown, 404, "unknown_table");
+
+    // Zoe asks first: a new table of the same seats, every person's link renewed.
+    let first = app
+        .post(&rematch, &json!({"seat": 1, "key": zoe_key}))
+        .await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let again = first.body["id"].as_str().expect("id").to_string();
+    assert_ne!(again, id);
+    let seats = first.body["seats"].as_array().unwrap();
+    let kinds: Vec<&str> = seats.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["player", "human", "bot", "bot"]);
+    let names: Vec<&str> = seats.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Anna", "Zoe", "random", "heuristic"]);
+    assert!(seats[2].get("join_url").is_none() && seats[3].get("join_url").is_none());
+    // Anna asks next: the same table and the same links.
+    let second = app
+        .post(&rematch, &json!({"seat": 0, "key": anna_key}))
+        .await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert_eq!(second.body, first.body);
+
+    // The old keys hold no seat there; the new links do (Anna's with her token).
+    let new_join = format!("/v1/tables/{again}/join");
+    let old = app.post(&new_join, &json!({"key": zoe_key})).await;
+    expect_problem(&old, 403, "seat_key_refused");
+    let zoe_again = key_of(&seats[1]["join_url"]);
+    let anna_again = key_of(&seats[0]["join_url"]);
+    let without_token = app.post(&new_join, &json!({"key": anna_again})).await;
+    expect_problem(&without_token, 403, "player_token_refused");
+    for (token, key) in [(Some(&anna_token), &anna_again), (None, &zoe_again)] {
+        let joined = match token {
+            Some(token) => app.post_as(token, &new_join, &json!({"key": key})).await,
+            None => app.post(&new_join, &json!({"key": key})).await,
+        };
+        assert_eq!(joined.status, 200, "{}", joined.body);
+    }
+    let shown = app.get(&format!("/v1/tables/{again}")).await;
+    assert_ne!(shown.body["status"], "waiting", "{}", shown.body);
+    assert_eq!(shown.body["game"], game);
+    assert_eq!(shown.body["seats"][0]["player"], anna.as_str());
+    app.stop().await;
+}

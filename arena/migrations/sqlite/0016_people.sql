@@ -19,3 +19,10 @@ CREATE INDEX IF NOT EXISTS table_seats_player ON table_seats (player_id, table_i
 
 -- Every table newest first (the lobby reads the waiting ones through matches' status index).
 CREATE INDEX IF NOT EXISTS tables_recent ON tables (created_at, id);
+
+-- "Play again": a finished table's rematch (one per table: every seat asking for it gets the
+-- same table), and the secret its seats' new keys are derived from (each seat's new key from
+-- the secret and the seat's old key hash: only the arena can derive it, and only for a seat that
+-- proves its old key).
+ALTER TABLE tables ADD COLUMN rematch_id TEXT;
+ALTER TABLE tables ADD COLUMN rematch_secret TEXT;

@@ -90,6 +90,60 @@ pub async fn list(
     Ok(web::Json(arena.list_tables(query).await?))
 }
 
+/// Play again.
+///
+/// Once a table's match is over, any seat (its `seat` and `key`) opens the table's rematch: a
+/// new table of the same seats (the same bots, players and invited people; an open seat goes
+/// to whoever took it), game, options, clock, pace and rating, with a new seed. One per table:
+/// every seat that asks gets the same table. The answer holds every person seat's new
+/// `join_url` (invitations renewed: pass them on); a player's seat is joined with the player's
+/// token, as before.
+#[utoipa::path(
+    operation_id = "rematch_table",
+    tag = "arena",
+    params(("id" = String, Path, description = "Table id"), IdempotencyHeader),
+    request_body = SeatKey,
+    responses(
+        (status = 201, description = "The rematch, opened now: `Location` is the new table", body = TableCreated),
+        (status = 200, description = "The rematch another seat opened first", body = TableCreated),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        InvalidToken,
+        SeatKeyRefused,
+        UnknownTable,
+        (status = 409, description = "`match_underway`: the table's match is not over", body = Problem, content_type = "application/problem+json"),
+        JsonBodyErrors,
+        (status = 422, description = "`idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        RateLimitedResponse,
+    )
+)]
+#[post("/v1/tables/{id}/rematch")]
+pub async fn rematch(
+    arena: web::Data<Arena>,
+    id: web::Path<String>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (arena, http_request, id) = (&arena, &request, id.as_str());
+    super::create(
+        arena,
+        http_request,
+        &body,
+        "POST /v1/tables/{id}/rematch",
+        Limited::MatchCreation,
+        |asker: SeatKey| async move {
+            let creator = arena.creator(Caller::of(http_request)).await?;
+            let (made, opened) = arena.rematch_table(id, asker, creator).await?;
+            let status = if opened {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            created(status, location("/v1/tables", &made.id), &made)
+        },
+    )
+    .await
+}
+
 /// Show a table.
 ///
 /// Its seats (who sits there, who has joined), the match's status and the table's page. Never a

@@ -21,6 +21,7 @@ mod matches;
 pub mod operations;
 pub mod outside;
 mod players;
+mod rematch;
 mod tables;
 mod tournaments;
 mod workers;

@@ -17,6 +17,12 @@ use crate::tables::{
 };
 use engine::Viewer;
 
+/// A rematch being opened: the old table, and each seat's key (None for a bot's seat).
+pub(super) struct Rematch {
+    pub(super) of: String,
+    pub(super) keys: Vec<Option<String>>,
+}
+
 impl Arena {
     /// Creates a table: its match (unranked; `waiting` until every person seat is taken, queued
     /// at once when none is to be taken) and its seats, each human seat with a fresh key.
@@ -26,6 +32,19 @@ impl Arena {
         request: CreateTable,
         creator: Creator,
     ) -> Result<TableCreated, ServiceError> {
+        self.open_table(request, creator, None)
+            .await?
+            .ok_or_else(|| ServiceError::from(anyhow::anyhow!("a new table lost no race")))
+    }
+
+    /// [`Arena::create_table`], or with `rematch` a table's rematch: its person seats keyed as
+    /// given, stored only if the old table has none yet (None otherwise).
+    pub(super) async fn open_table(
+        &self,
+        request: CreateTable,
+        creator: Creator,
+        rematch: Option<&Rematch>,
+    ) -> Result<Option<TableCreated>, ServiceError> {
         if request.seats.len() != request.players {
             return Err(ServiceError::invalid(format!(
                 "`seats` lists {} seats for {} players: give one entry per seat",
@@ -102,6 +121,11 @@ impl Arena {
             record.status = MatchStatus::Waiting;
         }
         let table_id = new_id("tb");
+        let key_of = |seat: usize| {
+            rematch
+                .and_then(|r| r.keys.get(seat).cloned().flatten())
+                .unwrap_or_else(new_secret)
+        };
         let mut seats = Vec::with_capacity(request.players);
         let mut created = Vec::with_capacity(request.players);
         for (seat, entry) in request.seats.iter().enumerate() {
@@ -111,12 +135,12 @@ impl Arena {
                     Some(self.bot_name(&record, seat).await?),
                     None,
                 ),
-                SeatRequest::Human(name) => (SeatKind::Human, name.clone(), Some(new_secret())),
+                SeatRequest::Human(name) => (SeatKind::Human, name.clone(), Some(key_of(seat))),
                 SeatRequest::Open(_) => (SeatKind::Open, None, None),
                 SeatRequest::Player(_) => (
                     SeatKind::Player,
                     players[seat].as_ref().map(|p| p.name.clone()),
-                    Some(new_secret()),
+                    Some(key_of(seat)),
                 ),
             };
             seats.push(TableSeat {
@@ -140,8 +164,16 @@ impl Arena {
             pace_ms: record.pace_ms,
             created_at: record.created_at,
             seats,
+            rematch: None,
         };
-        self.inner.store.insert_table(&table, &record).await?;
+        if !self
+            .inner
+            .store
+            .insert_table(&table, &record, rematch.map(|r| r.of.as_str()))
+            .await?
+        {
+            return Ok(None);
+        }
         if record.status == MatchStatus::Queued {
             self.enqueue();
         }
@@ -153,12 +185,12 @@ impl Arena {
             rated,
             "table created"
         );
-        Ok(TableCreated {
+        Ok(Some(TableCreated {
             watch_url: watch_url(&table.id),
             id: table.id,
             match_id: record.id,
             seats: created,
-        })
+        }))
     }
 
     /// The name of the bot in `seat` of `record`.
@@ -173,7 +205,10 @@ impl Arena {
     }
 
     /// A table and its match, or 404 `unknown_table`.
-    async fn table_and_match(&self, id: &str) -> Result<(TableRecord, MatchRecord), ServiceError> {
+    pub(super) async fn table_and_match(
+        &self,
+        id: &str,
+    ) -> Result<(TableRecord, MatchRecord), ServiceError> {
         let unknown =
             || ServiceError::new(ErrorCode::UnknownTable, format!("there is no table `{id}`"));
         let table = self.inner.store.get_table(id).await?.ok_or_else(unknown)?;
@@ -481,7 +516,7 @@ struct PendingRequest {
 
 /// The seat `key` holds at `table` (it must be `wanted`, when named): 403 `seat_key_refused`
 /// for a key of no seat, 403 `not_your_seat` for another seat's key.
-fn seat_of_key<'t>(
+pub(super) fn seat_of_key<'t>(
     table: &'t TableRecord,
     key: &str,
     wanted: Option<usize>,

@@ -74,6 +74,8 @@ pub struct TableRecord {
     pub created_at: i64,
     /// Every seat, in order.
     pub seats: Vec<TableSeat>,
+    /// The table "Play again" opened after this one, once someone asked.
+    pub rematch: Option<String>,
 }
 
 /// A table as the lobby and the lists show it: the table and its match's game and status.
@@ -107,7 +109,16 @@ pub struct TableFilter {
 #[async_trait::async_trait]
 pub trait TableStore {
     /// Stores a table with its match (as given: waiting, or queued when nobody is to join).
-    async fn insert_table(&self, table: &TableRecord, record: &MatchRecord) -> anyhow::Result<()>;
+    /// With `rematch_of`, the table is that table's rematch: stored only if it has none yet
+    /// (returns false, storing nothing, if another request opened it first).
+    async fn insert_table(
+        &self,
+        table: &TableRecord,
+        record: &MatchRecord,
+        rematch_of: Option<&str>,
+    ) -> anyhow::Result<bool>;
+    /// The secret a table's rematch keys are derived from (made on first use).
+    async fn rematch_secret(&self, table_id: &str) -> anyhow::Result<String>;
     /// A table.
     async fn get_table(&self, id: &str) -> anyhow::Result<Option<TableRecord>>;
     /// The tables `filter` selects, newest first (by creation time, then id).

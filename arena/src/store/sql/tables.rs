@@ -21,7 +21,7 @@ fn seat_row(row: &impl Columns) -> anyhow::Result<TableSeat> {
 }
 
 /// The columns of a table row.
-const TABLE_COLUMNS: &str = "t.id, t.match_id, t.pace_ms, t.created_at";
+const TABLE_COLUMNS: &str = "t.id, t.match_id, t.pace_ms, t.created_at, t.rematch_id";
 
 impl SqlStore {
     /// The seats of table `id`, in order.
@@ -45,11 +45,12 @@ impl SqlStore {
             let Some(row) = sqlx::query(AssertSqlSafe(sql)).bind(value).fetch_optional(p).await? else {
                 return Ok(None);
             };
-            (row.text("id")?, row.text("match_id")?, row.int("pace_ms")?, row.int("created_at")?)
+            (row.text("id")?, row.text("match_id")?, row.int("pace_ms")?, row.int("created_at")?, row.opt_text("rematch_id")?)
         });
-        let (id, match_id, pace_ms, created_at) = row;
+        let (id, match_id, pace_ms, created_at, rematch) = row;
         Ok(Some(TableRecord {
             seats: self.table_seats(&id).await?,
+            rematch,
             match_id,
             pace_ms: u64::try_from(pace_ms)?,
             created_at,
@@ -60,9 +61,29 @@ impl SqlStore {
 
 #[async_trait::async_trait]
 impl TableStore for SqlStore {
-    async fn insert_table(&self, table: &TableRecord, record: &MatchRecord) -> anyhow::Result<()> {
+    async fn insert_table(
+        &self,
+        table: &TableRecord,
+        record: &MatchRecord,
+        rematch_of: Option<&str>,
+    ) -> anyhow::Result<bool> {
         on_pool!(&self.pool, p => {
             let mut tx = p.begin().await?;
+            if let Some(old) = rematch_of {
+                // First: the old table's row decides which request opens the rematch.
+                let claimed = sqlx::query(
+                    "UPDATE tables SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL",
+                )
+                .bind(&table.id)
+                .bind(old)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if claimed == 0 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+            }
             insert_match_rows!(&mut *tx, self.dialect, record);
             sqlx::query("INSERT INTO tables (id, match_id, pace_ms, created_at) VALUES ($1, $2, $3, $4)")
                 .bind(&table.id)
@@ -88,7 +109,26 @@ impl TableStore for SqlStore {
             }
             tx.commit().await?;
         });
-        Ok(())
+        Ok(true)
+    }
+
+    async fn rematch_secret(&self, table_id: &str) -> anyhow::Result<String> {
+        on_pool!(&self.pool, p => {
+            sqlx::query(
+                "UPDATE tables SET rematch_secret = $1 WHERE id = $2 AND rematch_secret IS NULL",
+            )
+            .bind(crate::bots::new_secret())
+            .bind(table_id)
+            .execute(p)
+            .await?;
+            let secret: Option<String> =
+                sqlx::query_scalar("SELECT rematch_secret FROM tables WHERE id = $1")
+                    .bind(table_id)
+                    .fetch_optional(p)
+                    .await?
+                    .flatten();
+            secret.with_context(|| format!("no table `{table_id}`"))
+        })
     }
 
     async fn get_table(&self, id: &str) -> anyhow::Result<Option<TableRecord>> {
@@ -146,15 +186,17 @@ impl TableStore for SqlStore {
                         MatchStatus::parse(&status)
                             .with_context(|| format!("unknown match status `{status}`"))?,
                         row.flag("ranked")?,
+                        row.opt_text("rematch_id")?,
                     ))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?
         });
         let mut listed = Vec::with_capacity(rows.len());
-        for (id, match_id, pace_ms, created_at, game, status, rated) in rows {
+        for (id, match_id, pace_ms, created_at, game, status, rated, rematch) in rows {
             listed.push(TableListing {
                 table: TableRecord {
                     seats: self.table_seats(&id).await?,
+                    rematch,
                     id,
                     match_id,
                     pace_ms,
