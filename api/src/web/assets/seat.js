@@ -12,6 +12,7 @@
 import { api, el, errorBox, problemText, face, usePieceNames } from './faces.js';
 import { drawTable, words, piecesIn, resultSummary, dealSummary, rawView, sidesOf, tricksFromEvents, playsInProgress } from './table.js';
 import { myToken } from './me.js';
+import { invitationsPanel } from './invite.js';
 
 const enc = encodeURIComponent;
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -64,20 +65,34 @@ async function commitmentLine(matchId) {
 }
 
 /** "Play again" at the end of a table: a new table of the same seats (POST
- *  /v1/tables/{id}/rematch with a seat key). The API does not serve it yet, so there is no
- *  button; once it does, this returns the button and the end of the game shows it. */
-function playAgainButton() {
-  return null;
+ *  /v1/tables/{id}/rematch with the seat's key; every seat that asks gets the same one). With
+ *  other people at the table it shows their renewed links, else it goes to the new seat. */
+function playAgainButton(table, me, key, target) {
+  if (me === null) return null;
+  const button = el('button', { type: 'button', class: 'primary', id: 'play-again' }, 'Play again');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const reply = await api(`/v1/tables/${enc(table.id)}/rematch`, { seat: me, key }, myToken());
+    button.disabled = false;
+    if (!reply.ok) { target.replaceChildren(errorBox(problemText(reply))); return; }
+    if (reply.body.seats.every(s => s.seat === me || s.kind === 'bot')) {
+      location.assign(reply.body.seats[me].join_url);
+      return;
+    }
+    target.replaceChildren(invitationsPanel(reply.body, me));
+  });
+  return button;
 }
 
-/** What follows the result: the replay, the check of the deal, and (once served) play again. */
-function endLinks(table) {
+/** What follows the result: the replay, the check of the deal, and play again. */
+function endLinks(table, me, key) {
+  const again = el('div', { id: 'play-again-box' });
   const match = `/match/${enc(table.match_id)}`;
-  return el('p', { class: 'end-links', id: 'end-links' },
+  return el('div', { class: 'end-links', id: 'end-links' },
     el('a', { href: match, id: 'replay-link' }, 'Watch the replay'), ' · ',
     el('a', { href: `${match}#deal-check`, id: 'fairness-link' }, 'Check the deal was fair'),
-    ' (the seed and salt are revealed now: the match page checks them against the commitment)',
-    playAgainButton(table));
+    ' (the seed and salt are revealed now: the match page checks them against the commitment) ',
+    playAgainButton(table, me, key, again), again);
 }
 
 export async function tablePage(tableId) {
@@ -392,7 +407,7 @@ export async function tablePage(tableId) {
       actionsBox.replaceChildren();
       if (table.status === 'aborted') problem.replaceChildren(errorBox('The match was stopped.'));
       status.textContent = 'Game over.';
-      summaryBox.replaceChildren(...[resultSummary(state.result, ctx()), endLinks(table)].filter(Boolean));
+      summaryBox.replaceChildren(...[resultSummary(state.result, ctx()), endLinks(table, me, key)].filter(Boolean));
       root.dataset.over = 'true';
       summaryBox.scrollIntoView({ block: 'start' });
       return;
