@@ -11,14 +11,7 @@ use utoipa::ToSchema;
 /// How many recent tables `GET /v1/players/{id}` shows.
 pub const RECENT_TABLES: u32 = 20;
 
-/// The prefix of a player's key among the rated members of a match (a bot's key is its id):
-/// `player:<id>`.
-pub const RATED_PLAYER_PREFIX: &str = "player:";
-
-/// The rated member key of player `id`.
-pub fn rated_key(id: &str) -> String {
-    format!("{RATED_PLAYER_PREFIX}{id}")
-}
+pub use crate::store::players::{RATED_PLAYER_PREFIX, rated_key};
 
 /// `POST /v1/players`: a person becomes a player.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

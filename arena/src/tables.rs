@@ -10,9 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-/// The bot id every person seat of a match names (`match_seats` needs a bot row; that row is
-/// never listed, looked up by name, laddered or rated).
-pub const PERSON_BOT_ID: &str = "person";
+pub use crate::store::tables::PERSON_BOT_ID;
 
 /// The page of a table: where people watch it and take its open seats.
 pub fn watch_url(table_id: &str) -> String {

@@ -9,7 +9,10 @@ Checks: every page loads with no console error; the replay viewer steps through 
 events while the match runs; on a paced live match with a clock the seat to act is highlighted and its
 clock ticks, and the deal's commitment is verified once it is over; the match page reads no "null",
 lists its seats one per line and names its per-deal score columns; two people in two browsers and two
-bots finish a watten table through its links, one page reloaded mid-game, the open seat's name typed
+bots finish a watten table through its links; two people become players on the play page, one invites
+the other to a rated table (its link shown with a copy button), both finish it, see "Play again" and
+their ratings (player page, people's leaderboard); the lobby lists a table with open seats (Join leads
+to it) and drops it once they are taken; one page reloaded mid-game, the open seat's name typed
 slower than the page refreshes; a person plays a whole game of every family by clicking cards (buttons
 only for moves no card names), with readable log sentences, every seat, the centre and the hand in
 view at 1280x900, the result named at the top with links to the replay and the deal's check, and in
@@ -733,6 +736,102 @@ def shared_table(browser):
     print(f"ok: two people in two browsers and two bots finished a watten table ({clicks}), one page reloaded mid-game")
 
 
+def finish_together(people, what, limit=240):
+    """Clicks each person's next move in turn until every page says the game is over."""
+    clicks = {name: 0 for name in people}
+    deadline = time.time() + limit
+    while not all(p.get_attribute("#play", "data-over") == "true" for p in people.values()):
+        check(time.time() < deadline, f"{what}: no end after {clicks}")
+        moved = False
+        for name, page in people.items():
+            if page.get_attribute("#play", "data-over") == "true" or page.locator(NEXT_CLICK).count() == 0:
+                continue
+            try:
+                click_next(page)
+            except Exception:
+                continue  # the page redrew between the count and the click
+            clicks[name] += 1
+            moved = True
+        if not moved:
+            time.sleep(0.05)
+    return clicks
+
+
+def rated_table_of_friends(browser):
+    """Two people become players on the play page; one invites the other as a friend to a rated
+    table from /play (the invitation's link shown with a copy button), both finish it through
+    their links, see "Play again", and each sees their rating on their player page and on the
+    people's leaderboard."""
+    game = "chinese_ten_taiwan"
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    ids = {}
+    pages = {}
+    for context, name in zip(contexts, ["Ada", "Ben"]):
+        page, console = open_page(context, f"/play/{game}?delay=0", "#become-player")
+        page.fill("#player-name", name)
+        page.click("#become-player button[type=submit]")
+        page.wait_for_selector("#my-player", timeout=20000)
+        ids[name] = page.get_attribute("#my-player", "href").rsplit("/", 1)[-1]
+        check(ids[name].startswith("p_"), f"rated table: {name}'s player link is {ids[name]!r}")
+        check(page.locator("#rated").is_visible(), f"rated table: no Rated box for {name}")
+        pages[name] = (page, console)
+    ada, ada_console = pages["Ada"]
+    ada.select_option("#seat-kind-1", "player")
+    ada.fill("#seat-value-1", ids["Ben"])
+    ada.check("#rated")
+    ada.click("#start")
+    ada.wait_for_selector("#invitations #invite-1", timeout=20000)
+    link = ada.input_value("#invite-1")
+    check(link.startswith(BASE + "/table/") and "key=" in link, f"rated table: Ben's invitation is {link!r}")
+    check(ada.locator("#copy-1").count() == 1, "rated table: no copy button beside the invitation")
+    check(ada.locator("#invitations [data-invite]").count() == 1, "rated table: bots got invitations")
+    ada.click("#to-my-seat")
+    ada.wait_for_selector("#my-view .seat", timeout=20000)
+    ben, ben_console = open_seat(contexts[1], link[len(BASE):], "#my-view .seat")
+    clicks = finish_together({"Ada": ada, "Ben": ben}, "rated table")
+    for page in (ada, ben):
+        check(page.locator("#play-result .summary h2").count() == 1, "rated table: no result at the end")
+        check(page.locator("#play-again").count() == 1, "rated table: no Play again at the end")
+    for name, player in ids.items():
+        page, console = open_page(contexts[0], f"/player/{player}", f'#player-ratings tr[data-game="{game}"]')
+        cells = page.locator(f'#player-ratings tr[data-game="{game}"] td').all_inner_texts()
+        check(cells[1] == "4" and cells[-1] == "1", f"rated table: {name}'s rating row reads {cells}")
+        check(page.inner_text("#player-title") == f"Player: {name}", f"rated table: {page.inner_text('#player-title')!r}")
+        console.assert_clean(f"player page ({name})")
+        page.close()
+    board, board_console = open_page(contexts[1], f"/leaderboard/{game}?players=4&kind=people", "#leaderboard-table")
+    rows = board.locator("#leaderboard-table tbody tr[data-player]").count()
+    check(rows == 2, f"rated table: the people's leaderboard has {rows} rows")
+    check(board.locator(f'a[href="/player/{ids["Ada"]}"]').count() == 1, "rated table: Ada's name does not link to her page")
+    board_console.assert_clean("people's leaderboard")
+    ada_console.assert_clean("rated table (Ada)")
+    ben_console.assert_clean("rated table (Ben)")
+    for context in contexts:
+        context.close()
+    print(f"ok: two players invited from /play finished a rated {game} table ({clicks}) and see their ratings")
+
+
+def lobby_lists_then_drops(context):
+    """The home page's lobby lists a table with open seats (a Join button leading to the table's
+    page), and drops it once its open seats are taken."""
+    created = api("/v1/tables", {"game": "twenty_two", "players": 2, "seats": [{"open": True}, {"open": True}]})
+    row = f'#lobby-table tr[data-table="{created["id"]}"]'
+    page, console = open_page(context, "/", row)
+    check(page.locator(f'{row} button[data-join]').count() == 1, "lobby: no Join button")
+    visitor, visitor_console = open_page(context, "/play/twenty_two", row)
+    visitor.click(f'{row} button[data-join]')
+    visitor.wait_for_selector("#table-seats form.take-seat", timeout=20000)
+    check(visitor.url.endswith(created["watch_url"]), f"lobby: Join led to {visitor.url}")
+    for name in ["Lou", "Max"]:
+        api(f"/v1/tables/{created['id']}/join", {"name": name})
+    page.wait_for_selector(row, state="detached", timeout=20000)
+    console.assert_clean("lobby")
+    visitor_console.assert_clean("lobby (Join)")
+    page.close()
+    visitor.close()
+    print("ok: the lobby listed a table with open seats and dropped it once they were taken")
+
+
 # One short game of every family: (game id, players, options that keep it short).
 FAMILY_GAMES = [
     ("twenty_two", 2, {}),
@@ -949,6 +1048,8 @@ def main():
             live_clock_and_fair_deal(context)
             play(context, "twenty_two", config["screenshots"] + "/play.png")
             shared_table(browser)
+            rated_table_of_friends(browser)
+            lobby_lists_then_drops(context)
             every_family_at_the_table(context)
             keyboard_game(browser)
             phone_game(browser)

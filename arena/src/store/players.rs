@@ -4,6 +4,15 @@
 
 use super::{RatingRecord, TableListing};
 
+/// The prefix of a player's key among the rated members of a match (a bot's key is its id):
+/// `player:<id>`.
+pub const RATED_PLAYER_PREFIX: &str = "player:";
+
+/// The rated member key of player `id`.
+pub fn rated_key(id: &str) -> String {
+    format!("{RATED_PLAYER_PREFIX}{id}")
+}
+
 /// A player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerRecord {

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::client::PreviousSecret;
 use crate::seal::SealKey;
-use crate::tables::PERSON_BOT_ID;
+use crate::store::tables::PERSON_BOT_ID;
 use crate::wire::{Clock, HistoryMode};
 use anyhow::Context;
 use sqlx::migrate::{Migration, MigrationType, Migrator};

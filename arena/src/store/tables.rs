@@ -6,6 +6,11 @@ use super::MatchRecord;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// The bot id every person seat of a match names (`match_seats` needs a bot row; that row is
+/// never listed, looked up by name or laddered; at a rated table the player in the seat is
+/// rated instead).
+pub const PERSON_BOT_ID: &str = "person";
+
 /// Who sits in a seat of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

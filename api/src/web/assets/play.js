@@ -108,13 +108,20 @@ export async function playPage(gameId) {
     const players = Number(playersSelect.value);
     const mine = Number(seatSelect.value);
     const player = me();
+    // A rated table seats each bot once: its bot seats take the chosen bot, then the others.
+    const bots = ratedBox.checked
+      ? [botSelect.value, ...['heuristic', 'random', 'ismcts'].filter(b => b !== botSelect.value)]
+      : [botSelect.value];
+    let botSeats = 0;
     const seats = Array.from({ length: players }, (_, seat) => {
       if (seat === mine) return player ? { player: player.id } : { human: null };
       const pick = chosen[seat] || { kind: 'bot', value: '' };
       if (pick.kind === 'player') return { player: pick.value };
       if (pick.kind === 'human') return { human: pick.value || null };
       if (pick.kind === 'open') return { open: true };
-      return { bot: botSelect.value };
+      const bot = bots[Math.min(botSeats, bots.length - 1)];
+      botSeats += 1;
+      return { bot };
     });
     const request = { game: gameId, players, seats, pace_ms: Number(delaySelect.value) };
     if (ratedBox.checked) {

@@ -13,9 +13,9 @@ pub(super) const BOT: &str = "bot";
 pub(super) const PLAYER: &str = "player";
 
 /// The kind and id of a rated member of a match: a bot id, or a player's key
-/// ([`crate::players::rated_key`]).
+/// ([`crate::store::players::rated_key`]).
 pub(super) fn entity(member: &str) -> (&'static str, &str) {
-    match member.strip_prefix(crate::players::RATED_PLAYER_PREFIX) {
+    match member.strip_prefix(crate::store::players::RATED_PLAYER_PREFIX) {
         Some(player) => (PLAYER, player),
         None => (BOT, member),
     }
@@ -182,7 +182,7 @@ impl SqlStore {
                 let id = row.text("id")?;
                 let game = row.text("game")?;
                 let mut bots: Vec<String> = super::parse(&row.text("bots")?)?;
-                if bots.iter().any(|b| b == crate::tables::PERSON_BOT_ID) {
+                if bots.iter().any(|b| b == crate::store::tables::PERSON_BOT_ID) {
                     // A rated table's people are rated as the players in its seats.
                     let seated: Vec<(i64, Option<String>)> = sqlx::query_as(
                         "SELECT s.seat, s.player_id FROM table_seats s JOIN tables t \
@@ -195,7 +195,7 @@ impl SqlStore {
                         if let (Some(player), Ok(seat)) = (player, usize::try_from(seat))
                             && let Some(member) = bots.get_mut(seat)
                         {
-                            *member = crate::players::rated_key(&player);
+                            *member = crate::store::players::rated_key(&player);
                         }
                     }
                 }

@@ -117,7 +117,12 @@ impl TableStore for SqlStore {
             sqlx::query(
                 "UPDATE tables SET rematch_secret = $1 WHERE id = $2 AND rematch_secret IS NULL",
             )
-            .bind(crate::bots::new_secret())
+            .bind(
+                rand::random::<[u8; 32]>()
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>(),
+            )
             .bind(table_id)
             .execute(p)
             .await?;
