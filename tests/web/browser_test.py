@@ -760,7 +760,7 @@ def finish_together(people, what, limit=240):
 def rated_table_of_friends(browser):
     """Two people become players on the play page; one invites the other as a friend to a rated
     table from /play (the invitation's link shown with a copy button), both finish it through
-    their links, see "Play again", and each sees their rating on their player page and on the
+    their links, ask to play again (one rematch, Ben's renewed link the one Ada is given), and each sees their rating on their player page and on the
     people's leaderboard."""
     game = "chinese_ten_taiwan"
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
@@ -792,6 +792,15 @@ def rated_table_of_friends(browser):
     for page in (ada, ben):
         check(page.locator("#play-result .summary h2").count() == 1, "rated table: no result at the end")
         check(page.locator("#play-again").count() == 1, "rated table: no Play again at the end")
+    # Play again: Ada's rematch shows Ben's renewed link; Ben asking too gets the same table.
+    ada.click("#play-again")
+    ada.wait_for_selector("#play-again-box #invite-1", timeout=20000)
+    again = ada.input_value("#play-again-box #invite-1")
+    ben.click("#play-again")
+    ben.wait_for_selector("#play-again-box #to-my-seat", timeout=20000)
+    ben_again = ben.get_attribute("#play-again-box #to-my-seat", "href")
+    check(again.startswith(BASE + "/table/") and again != link, f"rated table: the rematch's invitation is {again!r}")
+    check(again[len(BASE):] == ben_again, f"rated table: Ben's rematch seat {ben_again!r} is not Ada's invitation {again!r}")
     for name, player in ids.items():
         page, console = open_page(contexts[0], f"/player/{player}", f'#player-ratings tr[data-game="{game}"]')
         cells = page.locator(f'#player-ratings tr[data-game="{game}"] td').all_inner_texts()
