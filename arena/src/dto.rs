@@ -101,6 +101,20 @@ pub struct GameRating {
     pub last_match: Option<String>,
 }
 
+impl From<&crate::store::RatingRecord> for GameRating {
+    fn from(r: &crate::store::RatingRecord) -> Self {
+        GameRating {
+            game: r.game.clone(),
+            players: r.players,
+            mu: r.rating.mu,
+            sigma: r.rating.sigma,
+            display: r.rating.display(),
+            played: r.played,
+            last_match: r.last_match.clone(),
+        }
+    }
+}
+
 /// Public information about a bot.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct BotView {

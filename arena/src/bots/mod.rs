@@ -143,18 +143,7 @@ pub fn view(bot: &BotRecord, ratings: &[RatingRecord]) -> BotView {
         pause_reason: bot.paused.then_some(bot.pause_reason).flatten(),
         trial_match: bot.trial_match.clone(),
         created_at: crate::dto::rfc3339(bot.created_at),
-        ratings: ratings
-            .iter()
-            .map(|r| GameRating {
-                game: r.game.clone(),
-                players: r.players,
-                mu: r.rating.mu,
-                sigma: r.rating.sigma,
-                display: r.rating.display(),
-                played: r.played,
-                last_match: r.last_match.clone(),
-            })
-            .collect(),
+        ratings: ratings.iter().map(GameRating::from).collect(),
         recent_matches: None,
     }
 }

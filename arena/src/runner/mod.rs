@@ -749,14 +749,13 @@ impl Runner {
         );
         // Who is rated in each seat: its bot, or at a rated table the player sitting there.
         let mut members = record.bots.clone();
-        if record.ranked && members.iter().any(|b| b == crate::tables::PERSON_BOT_ID) {
-            if let Some(seated) = self.store.table_of_match(&record.id).await? {
-                for seat in seated.seats {
-                    if let (Some(player), Some(member)) =
-                        (seat.player_id, members.get_mut(seat.seat))
-                    {
-                        *member = crate::players::rated_key(&player);
-                    }
+        if record.ranked
+            && members.iter().any(|b| b == crate::tables::PERSON_BOT_ID)
+            && let Some(seated) = self.store.table_of_match(&record.id).await?
+        {
+            for seat in seated.seats {
+                if let (Some(player), Some(member)) = (seat.player_id, members.get_mut(seat.seat)) {
+                    *member = crate::players::rated_key(&player);
                 }
             }
         }

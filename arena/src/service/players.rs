@@ -80,18 +80,7 @@ impl Arena {
             id: player.id,
             name: player.name,
             created_at: rfc3339(player.created_at),
-            ratings: ratings
-                .iter()
-                .map(|r| GameRating {
-                    game: r.game.clone(),
-                    players: r.players,
-                    mu: r.rating.mu,
-                    sigma: r.rating.sigma,
-                    display: r.rating.display(),
-                    played: r.played,
-                    last_match: r.last_match.clone(),
-                })
-                .collect(),
+            ratings: ratings.iter().map(GameRating::from).collect(),
             tables: tables.iter().map(super::tables::listed_view).collect(),
         })
     }

@@ -481,7 +481,7 @@ async fn leaderboard_entries_count_games_wins_draws_losses_and_faults() {
         board
             .entries
             .iter()
-            .find(|e| e.bot == id)
+            .find(|e| e.bot.as_deref() == Some(id))
             .cloned()
             .expect("on the board")
     };
