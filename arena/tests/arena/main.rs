@@ -16,6 +16,7 @@ mod history;
 mod idempotency;
 mod module_graph;
 mod operations;
+mod people;
 mod play;
 mod protocol;
 mod ratings;
