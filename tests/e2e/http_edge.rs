@@ -348,6 +348,10 @@ async fn every_get_path(app: &TestApp, match_id: &str) -> Vec<String> {
         .as_str()
         .expect("tournament")
         .to_string();
+    let player = app.post("/v1/players", &json!({"name": "Pat"})).await.body["id"]
+        .as_str()
+        .expect("player")
+        .to_string();
     let mut paths = vec![
         "/".to_string(),
         "/docs/".to_string(),
@@ -363,6 +367,8 @@ async fn every_get_path(app: &TestApp, match_id: &str) -> Vec<String> {
             &table
         } else if path.starts_with("/v1/tournaments/") {
             &tournament
+        } else if path.starts_with("/v1/players/") {
+            &player
         } else {
             match_id
         };
