@@ -267,8 +267,8 @@ impl<'a> Caller<'a> {
 
 impl Arena {
     /// Who `caller` is as a match's creator: the admin (its token), a bot's owner (that bot's
-    /// owner token), or else an anonymous client keyed by its address (a token the arena does
-    /// not know counts as none).
+    /// owner token), or else an anonymous client keyed by its address (the HTTP routes refuse a
+    /// token the arena does not know first, as 401 `invalid_token`).
     pub async fn creator(&self, caller: Caller<'_>) -> Result<Creator, ServiceError> {
         let Some(token) = caller.token else {
             return Ok(Creator::client(caller.address));
