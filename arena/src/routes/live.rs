@@ -75,7 +75,10 @@ pub async fn events(
             value
                 .to_str()
                 .ok()
-                .and_then(|v| v.trim().parse::<usize>().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                // JSON-safe (2^53 - 1, as the document declares): a larger id names no move.
+                .filter(|index| *index <= engine::rng::MAX_SEED)
+                .and_then(|index| usize::try_from(index).ok())
                 .ok_or_else(|| {
                     ServiceError::invalid(
                         "`Last-Event-ID` must be the `id` of a `move` event: a move index",
