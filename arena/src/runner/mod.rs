@@ -90,6 +90,9 @@ pub struct Runner {
     /// How long, per match, a stream seat waits for its bot to connect again before the time
     /// of its move runs on (see [`presence`]).
     pub reconnect_grace: Duration,
+    /// Turns true when the process's drain time is up: the run stops at its next move boundary
+    /// ([`Outcome::Suspended`], see [`crate::service::drain`]).
+    pub suspension: tokio::sync::watch::Receiver<bool>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -104,6 +107,10 @@ pub enum Outcome {
     /// Another worker holds the match (or took it over during this run, after this worker's
     /// lease ran out): this run stopped without writing anything more.
     NotHeld,
+    /// The process is stopping (its drain time is up): the run stopped at a move boundary and
+    /// gave its lease up; the match resumes from its logged moves on another worker or after
+    /// the restart.
+    Suspended,
 }
 
 /// Called with each move once it is stored (`cardroom play` prints them).
@@ -172,8 +179,20 @@ impl Runner {
             let Some(&seat) = table.game.to_act().first() else {
                 break;
             };
+            if *self.suspension.borrow() {
+                return self.suspend(&table).await;
+            }
             self.refresh_secrets(&mut table).await?;
-            let played = match self.turn(&mut table, seat).await? {
+            // A turn waiting for its answer when the drain time is up is void: no move is
+            // logged, and the run that resumes the match asks again, with the whole time.
+            let turned = tokio::select! {
+                turned = self.turn(&mut table, seat) => Some(turned),
+                () = crate::service::drain::suspended(self.suspension.clone()) => None,
+            };
+            let Some(turned) = turned else {
+                return self.suspend(&table).await;
+            };
+            let played = match turned? {
                 ControlFlow::Continue(played) => played,
                 ControlFlow::Break(outcome) => return Ok(outcome),
             };
@@ -190,6 +209,25 @@ impl Runner {
             table.published_at = Instant::now();
         }
         self.finish(table).await
+    }
+
+    /// Stops the run at a move boundary because the process is stopping: the move request in
+    /// flight, if any, is void (a stream bot's answer to it is refused as stale), and the lease
+    /// is given up so a worker resumes the match from its logged moves at once (another
+    /// process on PostgreSQL, this one after its restart on SQLite). Nothing is charged: the
+    /// banks are rebuilt from the logged moves.
+    async fn suspend(&self, table: &Table) -> anyhow::Result<Outcome> {
+        let id = &table.record.id;
+        self.store.clear_pending(id).await?;
+        self.store.release_leases(&self.worker, Some(id)).await?;
+        self.metrics.match_suspended(&table.record.game);
+        tracing::info!(
+            match_id = id,
+            game = table.record.game,
+            moves = table.history.len(),
+            "match suspended: the process is stopping; it resumes from its logged moves"
+        );
+        Ok(Outcome::Suspended)
     }
 
     /// Sets the table of a claimed match from the store: its bots, the game after its logged
