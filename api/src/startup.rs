@@ -359,9 +359,8 @@ pub fn build_admin(address: &str, arena: arena::Arena) -> std::io::Result<Runnin
 
 /// Waits for SIGTERM or SIGINT (Ctrl-C): the process was told to stop.
 pub async fn stop_signal() -> std::io::Result<()> {
-    let mut terminate = actix_web::rt::signal::unix::signal(
-        actix_web::rt::signal::unix::SignalKind::terminate(),
-    )?;
+    let mut terminate =
+        actix_web::rt::signal::unix::signal(actix_web::rt::signal::unix::SignalKind::terminate())?;
     tokio::select! {
         signalled = actix_web::rt::signal::ctrl_c() => signalled?,
         _ = terminate.recv() => {}

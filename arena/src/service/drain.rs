@@ -81,7 +81,9 @@ pub struct RunCount(Arc<Drain>);
 
 impl Drop for RunCount {
     fn drop(&mut self) {
-        self.0.runs.send_modify(|runs| *runs = runs.saturating_sub(1));
+        self.0
+            .runs
+            .send_modify(|runs| *runs = runs.saturating_sub(1));
     }
 }
 
