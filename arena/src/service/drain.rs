@@ -132,18 +132,15 @@ impl Arena {
             "draining: no new match is claimed; the running matches may finish"
         );
         // (The watch's guard is dropped at once: the runs' counts wait for it.)
-        let all_finished = matches!(
-            tokio::time::timeout(within, runs.wait_for(|runs| *runs == 0)).await,
-            Ok(Ok(_))
-        );
-        let mut suspended = 0;
-        if !all_finished {
-            suspended = *runs.borrow_and_update();
+        let _ = tokio::time::timeout(within, runs.wait_for(|runs| *runs == 0)).await;
+        // Set even when every run ended: a claim made as the drain began stops at its start.
+        drain.suspend.send_replace(true);
+        let suspended = *runs.borrow_and_update();
+        if suspended > 0 {
             tracing::info!(
                 suspended,
                 "drain time is up: the matches still running stop at their next move boundary"
             );
-            drain.suspend.send_replace(true);
             if tokio::time::timeout(SUSPEND_WAIT, runs.wait_for(|runs| *runs == 0))
                 .await
                 .is_err()
@@ -178,5 +175,58 @@ impl Arena {
     /// The drain's states (the streams watch them).
     pub(crate) fn drain_state(&self) -> &Arc<Drain> {
         &self.inner.drain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ArenaConfig;
+
+    #[tokio::test]
+    async fn a_drain_lets_runs_end_then_stops_the_rest_and_ends_the_streams() {
+        let arena = Arena::open(ArenaConfig::local("sqlite::memory:"))
+            .await
+            .expect("arena");
+        let drain = arena.drain_state().clone();
+        // A run that ends by itself within the drain, and one that only stops when told.
+        let quick = drain.run_started();
+        let stubborn = drain.run_started();
+        let suspension = drain.suspension();
+        let stopped = tokio::spawn(async move {
+            suspended(suspension).await;
+            drop(stubborn);
+        });
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            drop(quick);
+        });
+        let mut streams = tokio::spawn({
+            let drain = drain.clone();
+            async move { drain.restarting().await }
+        });
+        assert!(!arena.is_draining());
+        let drained = arena.drain_within(Duration::from_millis(300)).await;
+        assert!(arena.is_draining());
+        assert_eq!((drained.running, drained.suspended), (2, 1));
+        stopped.await.expect("the stubborn run stopped");
+        assert_eq!(*drain.runs.borrow(), 0);
+        // The streams go on until they are ended.
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut streams)
+                .await
+                .is_err()
+        );
+        arena.end_streams();
+        streams.await.expect("the streams end");
+        // A stream opened later ends at once.
+        drain.restarting().await;
+        // An idle process drains at once.
+        let idle = Arena::open(ArenaConfig::local("sqlite::memory:"))
+            .await
+            .expect("arena");
+        let drained = idle.drain_within(Duration::from_secs(30)).await;
+        assert_eq!((drained.running, drained.suspended), (0, 0));
+        assert!(drained.took < Duration::from_secs(30));
     }
 }

@@ -57,12 +57,13 @@ async fn work(
         let Ok(permit) = permits.clone().acquire_owned().await else {
             return;
         };
+        // Counted before the drain is looked at: a drain that begins meanwhile waits for this
+        // run, or this worker sees it and claims nothing.
+        let counted = drain.run_started();
         if drain.is_draining() {
             tracing::info!("the match worker claims no more matches: the process is draining");
             return;
         }
-        // Counted from the claim on: a drain that begins meanwhile waits for this run too.
-        let counted = drain.run_started();
         match store.claim_next(&runner.worker, runner.lease).await {
             Ok(Some(id)) => {
                 let runner = runner.clone();
