@@ -181,13 +181,21 @@ impl Arena {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ArenaConfig;
+    use crate::{ArenaConfig, Role};
+
+    /// An arena without match workers: the test's runs are the only ones counted.
+    async fn open() -> Arena {
+        Arena::open(ArenaConfig {
+            role: Role::Api,
+            ..ArenaConfig::local("sqlite::memory:")
+        })
+        .await
+        .expect("arena")
+    }
 
     #[tokio::test]
     async fn a_drain_lets_runs_end_then_stops_the_rest_and_ends_the_streams() {
-        let arena = Arena::open(ArenaConfig::local("sqlite::memory:"))
-            .await
-            .expect("arena");
+        let arena = open().await;
         let drain = arena.drain_state().clone();
         // A run that ends by itself within the drain, and one that only stops when told.
         let quick = drain.run_started();
@@ -222,9 +230,7 @@ mod tests {
         // A stream opened later ends at once.
         drain.restarting().await;
         // An idle process drains at once.
-        let idle = Arena::open(ArenaConfig::local("sqlite::memory:"))
-            .await
-            .expect("arena");
+        let idle = open().await;
         let drained = idle.drain_within(Duration::from_secs(30)).await;
         assert_eq!((drained.running, drained.suspended), (0, 0));
         assert!(drained.took < Duration::from_secs(30));
