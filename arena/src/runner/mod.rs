@@ -28,11 +28,13 @@
 
 mod banks;
 pub mod decision;
+mod drain;
 mod history;
 pub mod outside;
 pub mod presence;
 
 pub use banks::Banks;
+pub use drain::suspended;
 
 use crate::bots::{self, HealthPolicy};
 use crate::bus::{Bus, topic};
@@ -187,7 +189,7 @@ impl Runner {
             // logged, and the run that resumes the match asks again, with the whole time.
             let turned = tokio::select! {
                 turned = self.turn(&mut table, seat) => Some(turned),
-                () = crate::service::drain::suspended(self.suspension.clone()) => None,
+                () = suspended(self.suspension.clone()) => None,
             };
             let Some(turned) = turned else {
                 return self.suspend(&table).await;
@@ -209,25 +211,6 @@ impl Runner {
             table.published_at = Instant::now();
         }
         self.finish(table).await
-    }
-
-    /// Stops the run at a move boundary because the process is stopping: the move request in
-    /// flight, if any, is void (a stream bot's answer to it is refused as stale), and the lease
-    /// is given up so a worker resumes the match from its logged moves at once (another
-    /// process on PostgreSQL, this one after its restart on SQLite). Nothing is charged: the
-    /// banks are rebuilt from the logged moves.
-    async fn suspend(&self, table: &Table) -> anyhow::Result<Outcome> {
-        let id = &table.record.id;
-        self.store.clear_pending(id).await?;
-        self.store.release_leases(&self.worker, Some(id)).await?;
-        self.metrics.match_suspended(&table.record.game);
-        tracing::info!(
-            match_id = id,
-            game = table.record.game,
-            moves = table.history.len(),
-            "match suspended: the process is stopping; it resumes from its logged moves"
-        );
-        Ok(Outcome::Suspended)
     }
 
     /// Sets the table of a claimed match from the store: its bots, the game after its logged
@@ -385,7 +368,9 @@ impl Runner {
                 // An outside seat answers `GET /` by being connected.
                 let store = self.store.clone();
                 let bot = bot.clone();
-                probes.spawn(async move { (seat, connected_within(&*store, &bot, window).await) });
+                probes.spawn(async move {
+                    (seat, outside::connected_within(&*store, &bot, window).await)
+                });
                 continue;
             }
             let client = self.client.clone();
@@ -974,47 +959,6 @@ impl Runner {
 /// How long the runner waits for a person without a clock: as good as forever (the match's
 /// lease is renewed meanwhile), yet a finite time the clocks can add to.
 const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
-
-/// How often a starting match looks again whether an outside seat's bot is connected.
-const CONNECTED_POLL: Duration = Duration::from_millis(200);
-
-/// An outside seat's probe before its match: its bot is connected (`GET /v1/bot/stream`) now or
-/// within `window`. Reports what the bot registered with.
-async fn connected_within(
-    store: &dyn Store,
-    bot: &BotRecord,
-    window: Duration,
-) -> Result<crate::wire::BotInfo, crate::client::Fault> {
-    let started = Instant::now();
-    loop {
-        match store.connected_bots().await {
-            Ok(connected) if connected.contains(&bot.id) => {
-                return Ok(crate::wire::BotInfo {
-                    name: bot.name.clone(),
-                    author: bot.author.clone(),
-                    version: bot.version.clone(),
-                    games: bot.games.clone(),
-                });
-            }
-            Ok(_) => {}
-            Err(error) => tracing::warn!(
-                bot = bot.id,
-                error = format!("{error:#}"),
-                "reading who is connected failed"
-            ),
-        }
-        if started.elapsed() >= window {
-            return Err(crate::client::Fault::new(
-                crate::client::FaultKind::Transport,
-                format!(
-                    "the stream bot was not connected (GET /v1/bot/stream) within {} ms",
-                    window.as_millis()
-                ),
-            ));
-        }
-        tokio::time::sleep(CONNECTED_POLL).await;
-    }
-}
 
 /// An action as short JSON for messages (at most 200 characters).
 pub fn compact(action: &Value) -> String {

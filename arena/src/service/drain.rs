@@ -87,13 +87,6 @@ impl Drop for RunCount {
     }
 }
 
-/// Returns once `suspension` says the runs must stop (never if its sender is gone).
-pub async fn suspended(mut suspension: watch::Receiver<bool>) {
-    if suspension.wait_for(|suspend| *suspend).await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
 /// What a drain did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Drained {
@@ -181,6 +174,7 @@ impl Arena {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::suspended;
     use crate::{ArenaConfig, Role};
 
     /// An arena without match workers: the test's runs are the only ones counted.
