@@ -355,26 +355,27 @@ async fn a_deploy_mid_match_costs_no_match_and_charges_no_fault() {
         (from..from + rest.len() as u64).collect::<Vec<_>>(),
         "the watcher resumed after its last move"
     );
-    let seen = seen.lock().expect("seen");
-    assert!(
-        seen.kinds.iter().any(|k| k == "server_restarting"),
-        "{:?}",
-        seen.kinds
-    );
-    assert!(seen.refused.is_empty(), "{:?}", seen.refused);
-    assert!(seen.answered > 0);
-    eprintln!(
-        "drain: {} matches, {suspended} stopped at a move boundary by the drain; the watched match \
-         {at_signal} -> {during_drain} moves while draining; the stream bot answered {} moves, \
-         lines {:?}",
-        ids.len(),
-        seen.answered,
-        seen.kinds
-            .iter()
-            .filter(|k| *k != "move")
-            .collect::<Vec<_>>()
-    );
-    drop(seen);
+    {
+        let seen = seen.lock().expect("seen");
+        assert!(
+            seen.kinds.iter().any(|k| k == "server_restarting"),
+            "{:?}",
+            seen.kinds
+        );
+        assert!(seen.refused.is_empty(), "{:?}", seen.refused);
+        assert!(seen.answered > 0);
+        eprintln!(
+            "drain: {} matches, {suspended} stopped at a move boundary by the drain; the watched match \
+             {at_signal} -> {during_drain} moves while draining; the stream bot answered {} moves, \
+             lines {:?}",
+            ids.len(),
+            seen.answered,
+            seen.kinds
+                .iter()
+                .filter(|k| *k != "move")
+                .collect::<Vec<_>>()
+        );
+    }
     bot.abort();
 
     // An idle process stops at once, cleanly.

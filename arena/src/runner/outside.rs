@@ -361,38 +361,6 @@ fn line_text(mut fields: serde_json::Map<String, Value>) -> anyhow::Result<Strin
     Ok(text)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_replayed_line_carries_the_time_left_and_the_bank_after_the_time_used() {
-        let line = move_line(
-            "m_1",
-            "r_2",
-            br#"{"history":[],"seat":0,"deadline_ms":1000,"time_left_ms":60000}"#,
-        );
-        let line = String::from_utf8(line).expect("text");
-        let replayed: Value = serde_json::from_str(&with_time_left(&line, 400)).expect("JSON");
-        assert_eq!(replayed["deadline_ms"], 400);
-        assert_eq!(replayed["time_left_ms"], 59_400);
-        assert_eq!(replayed["request_id"], "r_2");
-        assert_eq!(replayed["type"], "move");
-        assert_eq!(with_time_left(&line, 1000), line, "no time used: as sent");
-    }
-
-    #[test]
-    fn a_move_line_is_the_request_with_its_stream_fields_first() {
-        let line = move_line("m_1", "r_2", br#"{"history":[],"seat":0,"history_from":0}"#);
-        let parsed: Value = serde_json::from_slice(&line).expect("JSON");
-        assert_eq!(
-            parsed,
-            serde_json::json!({"type": "move", "match_id": "m_1", "request_id": "r_2",
-                               "history_from": 0, "history": [], "seat": 0})
-        );
-    }
-}
-
 /// How often a starting match looks again whether an outside seat's bot is connected.
 const CONNECTED_POLL: Duration = Duration::from_millis(200);
 
@@ -431,5 +399,37 @@ pub(super) async fn connected_within(
             ));
         }
         tokio::time::sleep(CONNECTED_POLL).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replayed_line_carries_the_time_left_and_the_bank_after_the_time_used() {
+        let line = move_line(
+            "m_1",
+            "r_2",
+            br#"{"history":[],"seat":0,"deadline_ms":1000,"time_left_ms":60000}"#,
+        );
+        let line = String::from_utf8(line).expect("text");
+        let replayed: Value = serde_json::from_str(&with_time_left(&line, 400)).expect("JSON");
+        assert_eq!(replayed["deadline_ms"], 400);
+        assert_eq!(replayed["time_left_ms"], 59_400);
+        assert_eq!(replayed["request_id"], "r_2");
+        assert_eq!(replayed["type"], "move");
+        assert_eq!(with_time_left(&line, 1000), line, "no time used: as sent");
+    }
+
+    #[test]
+    fn a_move_line_is_the_request_with_its_stream_fields_first() {
+        let line = move_line("m_1", "r_2", br#"{"history":[],"seat":0,"history_from":0}"#);
+        let parsed: Value = serde_json::from_slice(&line).expect("JSON");
+        assert_eq!(
+            parsed,
+            serde_json::json!({"type": "move", "match_id": "m_1", "request_id": "r_2",
+                               "history_from": 0, "history": [], "seat": 0})
+        );
     }
 }
