@@ -73,7 +73,7 @@ seeding=$(count "SELECT COUNT(*) FROM matches m WHERE ranked AND $BUILTIN_ONLY")
 registered=$(count "SELECT COUNT(*) FROM matches m WHERE ranked AND NOT $BUILTIN_ONLY")
 seeding_moves=$(count "SELECT COUNT(*) FROM match_moves mm JOIN matches m ON m.seq = mm.match_seq WHERE $BUILTIN_ONLY")
 all_moves=$(count "SELECT COUNT(*) FROM match_moves")
-unsettled=$(count "SELECT COUNT(*) FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.builtin = 0 AND r.sigma >= 3.5")
+unsettled=$(count "SELECT COUNT(*) FROM ratings r JOIN bots b ON b.id = r.rated_id WHERE r.kind = 'bot' AND b.builtin = 0 AND r.sigma >= 3.5")
 phase1_bytes=$(size)
 game_ids=$(echo "$games" | jq length)
 # The bytes of a match with a registered bot: the stored bytes in proportion to its moves.

@@ -41,47 +41,36 @@ fn main() -> anyhow::Result<()> {
                 let arena = arena::Arena::open(arena_config).await?;
                 arena.register_builtins().await?;
                 // Health and metrics of a process without the API (`--admin-listen`).
-                let admin = match args.admin_listen() {
-                    Some(address) => {
-                        let running = api::startup::build_admin(&address, arena.clone())
-                            .with_context(|| format!(
-                                "cannot listen on {address} for /livez, /readyz and /metrics \
-                                 (--admin-listen): give each process on this machine its own \
-                                 address, or `off`"
-                            ))?;
-                        tracing::info!(addr = %running.addr, "cardroom admin listening (/livez, /readyz, /metrics)");
-                        let handle = running.server.handle();
-                        actix_web::rt::spawn(running.server);
-                        Some(handle)
-                    }
-                    None => None,
-                };
-                if role.serves_api() {
+                let mut servers = Vec::new();
+                if let Some(address) = args.admin_listen() {
+                    let running = api::startup::build_admin(&address, arena.clone())
+                        .with_context(|| format!(
+                            "cannot listen on {address} for /livez, /readyz and /metrics \
+                             (--admin-listen): give each process on this machine its own \
+                             address, or `off`"
+                        ))?;
+                    tracing::info!(addr = %running.addr, "cardroom admin listening (/livez, /readyz, /metrics)");
+                    servers.push(running.server.handle());
+                    actix_web::rt::spawn(running.server);
+                }
+                let api_server = if role.serves_api() {
                     config.arena = Some(arena.clone());
+                    // This process drains on SIGTERM before its listener closes (below).
+                    config.handle_signals = false;
                     let running = api::startup::build(config)?;
                     tracing::info!(addr = %running.addr, sealed, ?role, "cardroom listening");
-                    running.server.await?;
+                    servers.push(running.server.handle());
+                    Some(actix_web::rt::spawn(running.server))
                 } else {
-                    // A worker serves no HTTP: it plays matches until SIGTERM or Ctrl-C.
+                    // A worker serves no API: it plays matches until SIGTERM or Ctrl-C.
                     tracing::info!("cardroom arena worker running");
-                    let mut terminate = actix_web::rt::signal::unix::signal(
-                        actix_web::rt::signal::unix::SignalKind::terminate(),
-                    )?;
-                    tokio::select! {
-                        _ = actix_web::rt::signal::ctrl_c() => {}
-                        _ = terminate.recv() => {}
-                    }
-                }
-                if let Some(admin) = admin {
-                    admin.stop(true).await;
-                }
-                // Clean stop: other workers resume this process's matches at once.
-                match arena.release().await {
-                    Ok(released) => tracing::info!(released, "cardroom stopped"),
-                    Err(error) => tracing::warn!(
-                        error = format!("{error:#}"),
-                        "cardroom stopped; its match leases will run out instead"
-                    ),
+                    None
+                };
+                api::startup::stop_signal().await?;
+                tracing::info!("cardroom told to stop: draining");
+                api::startup::drain_and_stop(&arena, &servers).await;
+                if let Some(server) = api_server {
+                    server.await??;
                 }
                 anyhow::Ok(())
             })

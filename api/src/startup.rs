@@ -356,3 +356,35 @@ pub fn build_admin(address: &str, arena: arena::Arena) -> std::io::Result<Runnin
     .run();
     Ok(Running { addr, server })
 }
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C): the process was told to stop.
+pub async fn stop_signal() -> std::io::Result<()> {
+    let mut terminate =
+        actix_web::rt::signal::unix::signal(actix_web::rt::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        signalled = actix_web::rt::signal::ctrl_c() => signalled?,
+        _ = terminate.recv() => {}
+    }
+    Ok(())
+}
+
+/// Stops a process without costing a match (after [`stop_signal`]): drains the arena for
+/// `--drain-secs` (no new claim, `/readyz` 503, the listeners still open for the bots' answers,
+/// the streams and the watchers, what is left stopped at a move boundary; see
+/// `arena::service::drain`), ends the streams (`server_restarting`), stops the HTTP `servers`
+/// (requests in flight get `--shutdown-timeout-secs`), then releases the leases left so other
+/// workers resume at once.
+pub async fn drain_and_stop(arena: &arena::Arena, servers: &[actix_web::dev::ServerHandle]) {
+    arena.drain().await;
+    arena.end_streams();
+    for server in servers {
+        server.stop(true).await;
+    }
+    match arena.release().await {
+        Ok(released) => tracing::info!(released, "cardroom stopped"),
+        Err(error) => tracing::warn!(
+            error = format!("{error:#}"),
+            "cardroom stopped; its match leases will run out instead"
+        ),
+    }
+}

@@ -119,7 +119,14 @@ pub struct ArenaConfig {
     /// How long, per match, a stream seat waits for its bot to connect again before the time of
     /// its move runs on (`--reconnect-grace-ms`; zero: no grace).
     pub reconnect_grace: Duration,
+    /// How long a process that was told to stop (SIGTERM) lets the matches it plays finish
+    /// (`--drain-secs`); it claims no new match meanwhile, and what is still running then stops
+    /// at a move boundary, to be resumed by another process or after the restart.
+    pub drain: Duration,
 }
+
+/// How long a stopping process lets its running matches finish by default (`--drain-secs`).
+pub const DRAIN_SECS: u64 = 30;
 
 /// The reconnect grace of a stream seat per match by default (`--reconnect-grace-ms`): a bot or
 /// an arena process restarting in a few seconds costs nothing.
@@ -184,6 +191,7 @@ impl ArenaConfig {
             seal_key: None,
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(RECONNECT_GRACE_MS),
+            drain: Duration::from_secs(DRAIN_SECS),
         }
     }
 }
@@ -306,6 +314,14 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_RECONNECT_GRACE_MS", default_value_t = RECONNECT_GRACE_MS,
           value_parser = clap::value_parser!(u64).range(0..=600_000))]
     pub reconnect_grace_ms: u64,
+    /// Seconds a process told to stop (SIGTERM, Ctrl-C) lets the matches it plays finish: it
+    /// claims no new match, answers `/readyz` 503 and keeps its listener open for bot answers
+    /// and streams meanwhile. What is still running then stops at a move boundary and resumes,
+    /// no fault charged, on another process (PostgreSQL) or after the restart (SQLite). 0 stops
+    /// them at once.
+    #[arg(long, env = "CARDROOM_DRAIN_SECS", default_value_t = DRAIN_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub drain_secs: u64,
 }
 
 /// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
@@ -388,6 +404,7 @@ impl ArenaArgs {
             seal_key: None,
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
+            drain: Duration::from_secs(self.drain_secs),
         })
     }
 }
@@ -434,6 +451,30 @@ mod tests {
         assert_eq!(
             env.as_deref(),
             Some(std::ffi::OsStr::new("CARDROOM_RECONNECT_GRACE_MS"))
+        );
+    }
+
+    #[test]
+    fn a_stopping_process_drains_thirty_seconds_unless_told_by_flag_or_variable() {
+        let parse = |flags: &[&str]| {
+            Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))
+                .map(|flags| flags.arena.config().unwrap().drain)
+        };
+        assert_eq!(parse(&[]).ok(), Some(Duration::from_secs(30)));
+        assert_eq!(
+            parse(&["--drain-secs", "5"]).ok(),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(parse(&["--drain-secs", "0"]).ok(), Some(Duration::ZERO));
+        assert!(parse(&["--drain-secs", "-1"]).is_err());
+        let command = <Flags as clap::CommandFactory>::command();
+        let env = command
+            .get_arguments()
+            .find(|arg| arg.get_long() == Some("drain-secs"))
+            .and_then(|arg| arg.get_env().map(|env| env.to_os_string()));
+        assert_eq!(
+            env.as_deref(),
+            Some(std::ffi::OsStr::new("CARDROOM_DRAIN_SECS"))
         );
     }
 

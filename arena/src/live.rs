@@ -50,10 +50,11 @@ pub struct StreamEvent {
     /// have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// `move`, `result`, `end`, or `stream_error` (the stream failed; the data says why).
+    /// `move`, `result`, `end`, `stream_error` (the stream failed; the data says why) or
+    /// `server_restarting` (the server is stopping: reconnect to resume).
     pub event: StreamEventName,
     /// JSON text: a [`LiveMove`] for `move`, a [`LiveEnd`] for `result`, `{"status"}` for
-    /// `end`, a string for `stream_error`.
+    /// `end`, a string for `stream_error`, a [`LiveRestarting`] for `server_restarting`.
     pub data: String,
 }
 
@@ -69,6 +70,17 @@ pub enum StreamEventName {
     End,
     /// The stream failed; data is the reason.
     StreamError,
+    /// The server process is stopping (a deploy): the last event; data is a [`LiveRestarting`].
+    /// The match goes on: reconnect (an `EventSource` does by itself) to resume after the last
+    /// `move` event's id.
+    ServerRestarting,
+}
+
+/// The data of the live stream's `server_restarting` event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LiveRestarting {
+    /// What happens, in words.
+    pub detail: String,
 }
 
 impl StreamEventName {
@@ -79,6 +91,7 @@ impl StreamEventName {
             StreamEventName::Result => "result",
             StreamEventName::End => "end",
             StreamEventName::StreamError => "stream_error",
+            StreamEventName::ServerRestarting => "server_restarting",
         }
     }
 }
@@ -114,6 +127,9 @@ pub enum Watched {
     End(Box<LiveEnd>),
     /// The feed failed, for this reason: the last item.
     Failed(String),
+    /// The process serving the feed is stopping (a deploy): the last item. The match goes on
+    /// (elsewhere, or after the restart); the watcher reconnects.
+    Restarting,
 }
 
 /// The hub of live matches: each match's events on its bus topic.

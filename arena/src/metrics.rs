@@ -129,6 +129,7 @@ pub struct ArenaMetrics {
     started: Family<GameLabels, Counter>,
     finished: Family<FinishedLabels, Counter>,
     aborted: Family<ReasonLabels, Counter>,
+    suspended: Family<GameLabels, Counter>,
     moves: Family<GameLabels, Counter>,
     faults: Family<FaultLabels, Counter>,
     lease_resumes: Counter,
@@ -174,6 +175,7 @@ impl Default for ArenaMetrics {
             started: Family::default(),
             finished: Family::default(),
             aborted: Family::default(),
+            suspended: Family::default(),
             moves: Family::default(),
             faults: Family::default(),
             lease_resumes: Counter::default(),
@@ -244,6 +246,11 @@ impl ArenaMetrics {
             self.aborted.clone(),
         );
         registry.register(
+            "cardroom_arena_matches_suspended",
+            "Matches this process stopped at a move boundary when its drain time was up (resumed elsewhere or after the restart), by game",
+            self.suspended.clone(),
+        );
+        registry.register(
             "cardroom_arena_moves",
             "Moves stored, by game",
             self.moves.clone(),
@@ -312,6 +319,15 @@ impl ArenaMetrics {
         if resumed {
             self.lease_resumes.inc();
         }
+    }
+
+    /// A match of `game` was stopped at a move boundary: the process is stopping.
+    pub fn match_suspended(&self, game: &str) {
+        self.suspended
+            .get_or_create(&GameLabels {
+                game: game.to_string(),
+            })
+            .inc();
     }
 
     /// A match of `game` ended in this process.

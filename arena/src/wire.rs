@@ -277,6 +277,21 @@ pub enum StreamLine {
     Move(StreamMove),
     /// A match the bot played has ended.
     MatchEnd(StreamMatchEnd),
+    /// The arena process holding this connection is stopping (a deploy): the last line before
+    /// the connection closes. Connect again (the next process, or another one behind the same
+    /// address); the bot's seats wait for it within the reconnect grace, no fault charged.
+    ServerRestarting(StreamServerRestarting),
+}
+
+/// `server_restarting` on a stream bot's connection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"type": "server_restarting", "detail": "this arena process is stopping (a deploy); connect again: your matches wait for you", "reconnect_grace_ms": 10000}))]
+pub struct StreamServerRestarting {
+    /// What happens, in words.
+    pub detail: String,
+    /// How long each of the bot's seats waits for it to connect again, per match, in
+    /// milliseconds (`--reconnect-grace-ms`): its moves' time stands still meanwhile.
+    pub reconnect_grace_ms: u64,
 }
 
 /// `POST /v1/bot/matches/{match_id}/move`: a stream bot's answer to a `move` line.
@@ -474,7 +489,8 @@ action is a fault: the arena plays the seat's first legal action instead, and a 
 is disqualified (ranked last). A bot registered with `\"transport\": \"stream\"` serves nothing: it \
 connects out to the arena's `GET /v1/bot/stream` and answers each `move` line with \
 `POST /v1/bot/matches/{match_id}/move`, under the same deadlines and faults (both in the arena's own document, \
-`openapi/cardroom.json`: `StreamLine`, `StreamAnswer`). See docs/bots.md."
+`openapi/cardroom.json`: `StreamLine`, `StreamAnswer`); an arena process that stops for a deploy ends the stream \
+with a `server_restarting` line: connect again, the bot's seats wait within the reconnect grace. See docs/bots.md."
     ),
     paths(info, make_move, start, end),
     components(schemas(

@@ -19,6 +19,7 @@ mod cli;
 mod cluster;
 mod contract;
 mod determinize;
+mod drain;
 mod errors;
 mod http_edge;
 mod http_requests;

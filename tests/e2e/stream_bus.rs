@@ -52,7 +52,7 @@ async fn wait_up(base: &str, deadline: Instant) {
 }
 
 /// A URL bot on 127.0.0.1: plays its first legal action (it checks no signature).
-fn spawn_url_bot() -> String {
+pub(crate) fn spawn_url_bot() -> String {
     let server = HttpServer::new(|| {
         App::new()
             .route(

@@ -270,12 +270,14 @@ impl TestApp {
     }
 
     /// Registers a URL bot at this server's own built-in `random` for `game` (a registered bot
-    /// as the arena sees it: probed and called over HTTP); its id.
+    /// as the arena sees it: probed and called over HTTP), open to challenges so any test client
+    /// may seat it; its id.
     pub async fn register_url_bot(&self, name: &str, game: &str) -> String {
         let reply = self
             .post(
                 "/v1/bots",
-                &json!({"name": name, "url": format!("{}/bots/random", self.base), "games": [game]}),
+                &json!({"name": name, "url": format!("{}/bots/random", self.base), "games": [game],
+                        "open_to_challenges": true}),
             )
             .await;
         assert_eq!(reply.status, 201, "{}", reply.body);

@@ -44,12 +44,13 @@ pub async fn livez() -> web::Json<Live> {
 ///
 /// 200 while the process can serve: its arena database answers within 2 s and has every
 /// migration of this build. 503 otherwise (send no traffic to it; it is not restarted for
-/// that). A server without the arena has no database and is ready.
+/// that), and from the moment it is told to stop (SIGTERM: it drains its matches, `--drain-secs`).
+/// A server without the arena has no database and is ready.
 #[utoipa::path(
     tag = "service",
     responses(
         (status = 200, description = "Ready", body = Readiness),
-        (status = 503, description = "`not_ready`: the database does not answer, or lacks a migration of this build (`detail` says which)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`not_ready`: the database does not answer, lacks a migration of this build, or the process is draining before it stops (`detail` says which)", body = Problem, content_type = "application/problem+json"),
     ),
 )]
 #[get("/readyz")]
@@ -62,6 +63,15 @@ pub async fn readyz(arena: Option<web::Data<arena::Arena>>) -> HttpResponse {
             pending_migrations: Vec::new(),
         });
     };
+    // A process told to stop drains its matches: no new traffic should come to it.
+    if arena.is_draining() {
+        return ServiceError::new(
+            ErrorCode::NotReady,
+            "not ready: this process is draining before it stops (a deploy); its running matches \
+             finish or move to another process",
+        )
+        .error_response();
+    }
     let checked = arena.readiness().await;
     if let Some(error) = &checked.error {
         tracing::warn!(error, "not ready: the database does not answer");

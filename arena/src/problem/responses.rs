@@ -80,10 +80,17 @@ pub struct UnknownMatch(pub Problem);
 )]
 pub struct OwnerTokenRequired(pub Problem);
 
-/// What `DELETE` of a match or tournament answers besides success: 403 `forbidden` and 409
-/// `match_finished`.
+/// What `DELETE` of a match or tournament answers besides success: 401 `invalid_token`, 403
+/// `forbidden` and 409 `match_finished`.
 #[derive(IntoResponses)]
 pub enum CancelRefused {
+    /// 401 `invalid_token`.
+    #[response(
+        status = 401,
+        description = "`invalid_token`: the bearer token sent is neither the admin token nor a live bot's owner token",
+        content_type = "application/problem+json"
+    )]
+    InvalidToken(Problem),
     /// 403 `forbidden`.
     #[response(
         status = 403,

@@ -2,7 +2,9 @@
 //! (the match position by position, for replay viewers).
 
 use crate::http::{self, NoQuery};
-use crate::live::{FramesQuery, MatchFrames, StreamEvent, StreamEventName, Watched};
+use crate::live::{
+    FramesQuery, LiveRestarting, MatchFrames, StreamEvent, StreamEventName, Watched,
+};
 use crate::problem::responses::UnknownMatch;
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
@@ -47,7 +49,8 @@ pub async fn frames(
 /// Server-Sent Events (`text/event-stream`). First every move played so far, then each move as it
 /// happens: `event: move` with a [`LiveMove`] (the public events and the spectator's view after
 /// the move), its `id:` the move's index. When the match is over: `event: result` with a
-/// [`LiveEnd`], then `event: end`, and the stream closes. For a match already over, the whole
+/// [`LiveEnd`], then `event: end`, and the stream closes. When the server process stops (a
+/// deploy), the last event is `server_restarting`: reconnect to resume. For a match already over, the whole
 /// log, the result and the end at once. A client that reconnects with `Last-Event-ID: N` (as
 /// `EventSource` does by itself) gets the moves after move N only. Nothing hidden is sent: the
 /// same redaction as the spectator's view.
@@ -75,7 +78,10 @@ pub async fn events(
             value
                 .to_str()
                 .ok()
-                .and_then(|v| v.trim().parse::<usize>().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                // JSON-safe (2^53 - 1, as the document declares): a larger id names no move.
+                .filter(|index| *index <= engine::rng::MAX_SEED)
+                .and_then(|index| usize::try_from(index).ok())
                 .ok_or_else(|| {
                     ServiceError::invalid(
                         "`Last-Event-ID` must be the `id` of a `move` event: a move index",
@@ -105,6 +111,15 @@ pub async fn events(
                 sse(StreamEventName::Result, None, &end)
             }
             Ok(Some(Watched::Failed(reason))) => sse(StreamEventName::StreamError, None, &reason),
+            Ok(Some(Watched::Restarting)) => sse(
+                StreamEventName::ServerRestarting,
+                None,
+                &LiveRestarting {
+                    detail: "the server is restarting (a deploy); the match goes on: reconnect to \
+                             resume after the last move received"
+                        .into(),
+                },
+            ),
         };
         Some((Ok(bytes), (feed, next)))
     });

@@ -28,11 +28,13 @@
 
 mod banks;
 pub mod decision;
+mod drain;
 mod history;
 pub mod outside;
 pub mod presence;
 
 pub use banks::Banks;
+pub use drain::suspended;
 
 use crate::bots::{self, HealthPolicy};
 use crate::bus::{Bus, topic};
@@ -90,6 +92,9 @@ pub struct Runner {
     /// How long, per match, a stream seat waits for its bot to connect again before the time
     /// of its move runs on (see [`presence`]).
     pub reconnect_grace: Duration,
+    /// Turns true when the process's drain time is up: the run stops at its next move boundary
+    /// ([`Outcome::Suspended`], see [`crate::service::drain`]).
+    pub suspension: tokio::sync::watch::Receiver<bool>,
 }
 
 /// How a match ended, for callers that wait on it.
@@ -104,6 +109,10 @@ pub enum Outcome {
     /// Another worker holds the match (or took it over during this run, after this worker's
     /// lease ran out): this run stopped without writing anything more.
     NotHeld,
+    /// The process is stopping (its drain time is up): the run stopped at a move boundary and
+    /// gave its lease up; the match resumes from its logged moves on another worker or after
+    /// the restart.
+    Suspended,
 }
 
 /// Called with each move once it is stored (`cardroom play` prints them).
@@ -172,8 +181,20 @@ impl Runner {
             let Some(&seat) = table.game.to_act().first() else {
                 break;
             };
+            if *self.suspension.borrow() {
+                return self.suspend(&table).await;
+            }
             self.refresh_secrets(&mut table).await?;
-            let played = match self.turn(&mut table, seat).await? {
+            // A turn waiting for its answer when the drain time is up is void: no move is
+            // logged, and the run that resumes the match asks again, with the whole time.
+            let turned = tokio::select! {
+                turned = self.turn(&mut table, seat) => Some(turned),
+                () = suspended(self.suspension.clone()) => None,
+            };
+            let Some(turned) = turned else {
+                return self.suspend(&table).await;
+            };
+            let played = match turned? {
                 ControlFlow::Continue(played) => played,
                 ControlFlow::Break(outcome) => return Ok(outcome),
             };
@@ -347,7 +368,9 @@ impl Runner {
                 // An outside seat answers `GET /` by being connected.
                 let store = self.store.clone();
                 let bot = bot.clone();
-                probes.spawn(async move { (seat, connected_within(&*store, &bot, window).await) });
+                probes.spawn(async move {
+                    (seat, outside::connected_within(&*store, &bot, window).await)
+                });
                 continue;
             }
             let client = self.client.clone();
@@ -947,47 +970,6 @@ impl Runner {
 /// How long the runner waits for a person without a clock: as good as forever (the match's
 /// lease is renewed meanwhile), yet a finite time the clocks can add to.
 const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
-
-/// How often a starting match looks again whether an outside seat's bot is connected.
-const CONNECTED_POLL: Duration = Duration::from_millis(200);
-
-/// An outside seat's probe before its match: its bot is connected (`GET /v1/bot/stream`) now or
-/// within `window`. Reports what the bot registered with.
-async fn connected_within(
-    store: &dyn Store,
-    bot: &BotRecord,
-    window: Duration,
-) -> Result<crate::wire::BotInfo, crate::client::Fault> {
-    let started = Instant::now();
-    loop {
-        match store.connected_bots().await {
-            Ok(connected) if connected.contains(&bot.id) => {
-                return Ok(crate::wire::BotInfo {
-                    name: bot.name.clone(),
-                    author: bot.author.clone(),
-                    version: bot.version.clone(),
-                    games: bot.games.clone(),
-                });
-            }
-            Ok(_) => {}
-            Err(error) => tracing::warn!(
-                bot = bot.id,
-                error = format!("{error:#}"),
-                "reading who is connected failed"
-            ),
-        }
-        if started.elapsed() >= window {
-            return Err(crate::client::Fault::new(
-                crate::client::FaultKind::Transport,
-                format!(
-                    "the stream bot was not connected (GET /v1/bot/stream) within {} ms",
-                    window.as_millis()
-                ),
-            ));
-        }
-        tokio::time::sleep(CONNECTED_POLL).await;
-    }
-}
 
 /// An action as short JSON for messages (at most 200 characters).
 pub fn compact(action: &Value) -> String {

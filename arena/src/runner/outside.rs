@@ -361,6 +361,47 @@ fn line_text(mut fields: serde_json::Map<String, Value>) -> anyhow::Result<Strin
     Ok(text)
 }
 
+/// How often a starting match looks again whether an outside seat's bot is connected.
+const CONNECTED_POLL: Duration = Duration::from_millis(200);
+
+/// An outside seat's probe before its match: its bot is connected (`GET /v1/bot/stream`) now or
+/// within `window`. Reports what the bot registered with.
+pub(super) async fn connected_within(
+    store: &dyn Store,
+    bot: &crate::store::BotRecord,
+    window: Duration,
+) -> Result<crate::wire::BotInfo, crate::client::Fault> {
+    let started = Instant::now();
+    loop {
+        match store.connected_bots().await {
+            Ok(connected) if connected.contains(&bot.id) => {
+                return Ok(crate::wire::BotInfo {
+                    name: bot.name.clone(),
+                    author: bot.author.clone(),
+                    version: bot.version.clone(),
+                    games: bot.games.clone(),
+                });
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(
+                bot = bot.id,
+                error = format!("{error:#}"),
+                "reading who is connected failed"
+            ),
+        }
+        if started.elapsed() >= window {
+            return Err(crate::client::Fault::new(
+                crate::client::FaultKind::Transport,
+                format!(
+                    "the stream bot was not connected (GET /v1/bot/stream) within {} ms",
+                    window.as_millis()
+                ),
+            ));
+        }
+        tokio::time::sleep(CONNECTED_POLL).await;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

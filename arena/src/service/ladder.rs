@@ -39,6 +39,14 @@ pub async fn run(arena: Arena) {
     let mut leadership: Option<crate::store::Leadership> = None;
     loop {
         ticker.tick().await;
+        // A draining process schedules nothing more and hands the ladder over at once.
+        if arena.is_draining() {
+            if leadership.take().is_some() {
+                tracing::info!("draining: this process no longer schedules the ladder");
+                arena.metrics().set_ladder_leader(false);
+            }
+            continue;
+        }
         if let Some(held) = &mut leadership
             && !held.holds().await
         {

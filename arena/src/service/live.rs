@@ -117,6 +117,12 @@ impl Arena {
                 fed = arena.feed(&id, resume_after, receiver, &sender) => fed,
                 // The watcher has gone while the match waits for its next move.
                 () = sender.closed() => Ok(()),
+                // This process is stopping: the watcher is told, and reconnects (elsewhere or
+                // after the restart) from its last move.
+                () = arena.drain_state().restarting() => {
+                    let _ = sender.send(Watched::Restarting).await;
+                    Ok(())
+                }
             };
             if let Err(reason) = fed {
                 let _ = sender.send(Watched::Failed(reason)).await;

@@ -10,6 +10,7 @@
 //! database; SQLite serves one process.
 
 mod bots;
+pub mod drain;
 mod feedback;
 pub mod idempotency;
 mod info;
@@ -76,6 +77,8 @@ struct Inner {
     info_cache: info::InfoCache,
     /// Stream bots by owner-token hash, read lately (see [`outside::STREAM_TOKEN_TTL`]).
     stream_tokens: outside::StreamTokens,
+    /// Draining before the process stops (see [`drain`]).
+    drain: Arc<drain::Drain>,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -148,6 +151,7 @@ impl Arena {
                 sealer: Arc::new(Sealer::new(&seal_key)),
                 info_cache: Default::default(),
                 stream_tokens,
+                drain: Default::default(),
             }),
         };
         if config.role.runs_matches() {
@@ -157,7 +161,7 @@ impl Arena {
     }
 
     /// Ends this process's match leases so other workers resume its matches at once (call it on
-    /// a clean shutdown; after a crash the leases run out instead).
+    /// a clean shutdown, after [`Arena::drain`]; after a crash the leases run out instead).
     pub async fn release(&self) -> anyhow::Result<u64> {
         self.inner
             .store
@@ -218,6 +222,7 @@ impl Arena {
             slots: None,
             sealer: self.inner.sealer.clone(),
             reconnect_grace: self.inner.config.reconnect_grace,
+            suspension: self.inner.drain.suspension(),
         }
     }
 
@@ -269,8 +274,8 @@ impl<'a> Caller<'a> {
 
 impl Arena {
     /// Who `caller` is as a match's creator: the admin (its token), a bot's owner (that bot's
-    /// owner token), or else an anonymous client keyed by its address (a token the arena does
-    /// not know counts as none).
+    /// owner token), or else an anonymous client keyed by its address (the HTTP routes refuse a
+    /// token the arena does not know first, as 401 `invalid_token`).
     pub async fn creator(&self, caller: Caller<'_>) -> Result<Creator, ServiceError> {
         let Some(token) = caller.token else {
             return Ok(Creator::client(caller.address));

@@ -321,17 +321,34 @@ impl Arena {
         let arena = self.clone();
         tokio::spawn(async move {
             let _open = arena.metrics().stream_opened(StreamKind::Bot);
-            tokio::select! {
+            let restarting = tokio::select! {
                 fed = arena.feed_stream(&bot.id, &connection_id, (subscription, presence), pending, &sender) => {
                     if let Err(error) = fed {
                         tracing::warn!(bot = bot.id, error = format!("{error:#}"), "stream ended");
                     }
+                    false
                 }
-                () = sender.closed() => {}
+                () = sender.closed() => false,
+                () = arena.drain_state().restarting() => true,
+            };
+            if restarting {
+                // The last line; the connection closes when the sender is dropped.
+                let _ = sender.send(StreamItem::Line(arena.restarting_line())).await;
             }
             arena.end_stream(&bot.id, &connection_id).await;
         });
         Ok(lines)
+    }
+
+    /// The `server_restarting` line of a stream this process ends as it stops.
+    fn restarting_line(&self) -> String {
+        let line = crate::wire::StreamLine::ServerRestarting(crate::wire::StreamServerRestarting {
+            detail: "this arena process is stopping (a deploy); connect again: your matches wait \
+                     for you within the reconnect grace"
+                .into(),
+            reconnect_grace_ms: self.inner.config.reconnect_grace.as_millis() as u64,
+        });
+        serde_json::to_string(&line).unwrap_or_default()
     }
 
     /// Ends a stream connection: if it is still the bot's current one, it is forgotten and its

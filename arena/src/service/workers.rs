@@ -2,6 +2,7 @@
 //! leases, the ladder and the maintenance.
 
 use super::Arena;
+use super::drain::Drain;
 use crate::runner::{Outcome, Runner};
 use crate::store::Store;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ impl Arena {
             config.concurrency,
             self.inner.wake.clone(),
             config.poll_interval,
+            self.inner.drain.clone(),
         ));
         tokio::spawn(renew(
             self.inner.store.clone(),
@@ -34,8 +36,16 @@ impl Arena {
     }
 }
 
-/// A worker: claims matches from the database queue while it has a free slot, and plays each.
-async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Duration) {
+/// A worker: claims matches from the database queue while it has a free slot, and plays each,
+/// until the process drains (see [`super::drain`]): then it claims nothing more, and counts its
+/// runs until they end.
+async fn work(
+    runner: Runner,
+    concurrency: usize,
+    wake: Arc<Notify>,
+    poll: Duration,
+    drain: Arc<Drain>,
+) {
     let store = runner.store.clone();
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));
     // A run gives its slot back while it waits for a person (see `Runner::slots`).
@@ -47,12 +57,20 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
         let Ok(permit) = permits.clone().acquire_owned().await else {
             return;
         };
+        // Counted before the drain is looked at: a drain that begins meanwhile waits for this
+        // run, or this worker sees it and claims nothing.
+        let counted = drain.run_started();
+        if drain.is_draining() {
+            tracing::info!("the match worker claims no more matches: the process is draining");
+            return;
+        }
         match store.claim_next(&runner.worker, runner.lease).await {
             Ok(Some(id)) => {
                 let runner = runner.clone();
                 permit.forget();
                 let slot = Slot(permits.clone());
                 tokio::spawn(async move {
+                    let _counted = counted;
                     match runner.play_claimed(&id, None).await {
                         Ok(Outcome::Finished(false)) => {
                             tracing::warn!(match_id = id, "match was already finished")
@@ -88,14 +106,14 @@ async fn work(runner: Runner, concurrency: usize, wake: Arc<Notify>, poll: Durat
                 });
             }
             Ok(None) => {
-                drop(permit);
+                drop((permit, counted));
                 tokio::select! {
                     _ = wake.notified() => {}
                     _ = tokio::time::sleep(poll) => {}
                 }
             }
             Err(error) => {
-                drop(permit);
+                drop((permit, counted));
                 tracing::warn!(error = format!("{error:#}"), "claiming a match failed");
                 tokio::time::sleep(poll).await;
             }

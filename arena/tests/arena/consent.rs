@@ -87,10 +87,21 @@ async fn a_registered_bot_is_seated_only_with_its_owners_consent() {
         ("/v1/tournaments", &tournament_body),
         ("/v1/tables", &table_body),
     ];
-    // No token, a token the arena does not know, another bot's owner token: refused, naming
-    // the bot.
+    // No token, another bot's owner token: refused, naming the bot (a token the arena does not
+    // know is refused before, as 401 `invalid_token`: below).
     for (path, body) in creations {
-        for token in [None, Some("not a token"), Some(their_token.as_str())] {
+        let (status, problem) = send(
+            http.post(format!("{base}{path}"))
+                .bearer_auth("not a token")
+                .json(body),
+        )
+        .await;
+        assert_eq!(
+            (status, problem["code"].as_str()),
+            (401, Some("invalid_token")),
+            "{path}: {problem}"
+        );
+        for token in [None, Some(their_token.as_str())] {
             let mut request = http.post(format!("{base}{path}")).json(body);
             if let Some(token) = token {
                 request = request.bearer_auth(token);

@@ -8,6 +8,7 @@ mod bot_faults;
 mod cancels;
 mod consent;
 mod controls;
+mod drain;
 mod fair_deals;
 mod fairness;
 mod feedback;
