@@ -746,7 +746,7 @@ async fn bodies_say_each_thing_once_and_the_export_carries_training_data() {
         .expect("mapping");
     assert_eq!(
         mapping.keys().map(String::as_str).collect::<BTreeSet<_>>(),
-        BTreeSet::from(["match_end", "match_start", "move"])
+        BTreeSet::from(["match_end", "match_start", "move", "server_restarting"])
     );
     app.stop().await;
 }
