@@ -9,6 +9,7 @@
 
 mod conformance;
 mod determinize;
+mod playout_digests;
 mod rules_basra;
 mod rules_bird_dog;
 mod rules_chinese_ten;
