@@ -259,4 +259,3 @@ mod tests {
         assert_eq!(Few::of(&[Card::JOKER; 13]), None);
     }
 }
-

@@ -85,7 +85,10 @@ fn digest<G: GameDef>(id: &str, players: usize, games: u64) -> Option<u64> {
             legal.clear();
             state.legal_actions(seat, &mut legal);
             digest.json(&legal);
-            assert!(!legal.is_empty(), "{id} seed {seed}: seat {seat} has nothing listed");
+            assert!(
+                !legal.is_empty(),
+                "{id} seed {seed}: seat {seat} has nothing listed"
+            );
             let action = &legal[rng.below(legal.len())];
             events.clear();
             state

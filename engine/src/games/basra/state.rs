@@ -210,7 +210,10 @@ impl State {
         self.last_capture = LastCapture::default();
         self.turn = (self.dealer + 1) % n;
         self.phase = Phase::Play;
-        debug_assert!(floor.len() <= 8 && aside.len() <= 8, "four floor cards, five buried");
+        debug_assert!(
+            floor.len() <= 8 && aside.len() <= 8,
+            "four floor cards, five buried"
+        );
         push_in_place(events, || Event::Deal {
             deal: self.deal,
             dealer: self.dealer,

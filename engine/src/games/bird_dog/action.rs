@@ -1,8 +1,8 @@
 //! The action vocabulary of Bird Dog (spec §3), serialized as `{"type": ...}`.
 
 use super::state::{CardName, HandSummary, Pos};
-use crate::cards::Suit;
 use crate::cards::Card;
+use crate::cards::Suit;
 use crate::game::Seat;
 use crate::inline_cards::InlineCards;
 use serde::{Deserialize, Serialize};

@@ -119,7 +119,9 @@ impl SignalCode {
     /// The code, `None` past [`SignalCode::MAX`] bytes.
     pub fn new(code: &str) -> Option<SignalCode> {
         let mut bytes = [0; SignalCode::MAX];
-        bytes.get_mut(..code.len())?.copy_from_slice(code.as_bytes());
+        bytes
+            .get_mut(..code.len())?
+            .copy_from_slice(code.as_bytes());
         Some(SignalCode {
             len: code.len() as u8,
             bytes,

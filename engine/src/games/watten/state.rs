@@ -1076,10 +1076,7 @@ impl State {
             Action::Signal { code } => {
                 self.deal.signals.push((seat, code.to_string()));
                 self.deal.signals_used[seat] += 1;
-                push_in_place(events, || Event::Signal {
-                    seat,
-                    code: *code,
-                });
+                push_in_place(events, || Event::Signal { seat, code: *code });
             }
             _ => {}
         }
