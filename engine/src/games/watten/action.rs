@@ -47,8 +47,9 @@ pub enum Proposal {
     SchlagSwap,
 }
 
-/// Everything a seat can do in Watten. Plain data (no drop): a legal list is cleared without a
-/// loop over it, which showed in playout profiles.
+/// Everything a seat can do in Watten.
+// Plain data (no drop): a legal list is cleared without a loop over it, which showed in playout
+// profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
