@@ -6,7 +6,8 @@ Two OpenSpiel references: whole games from the initial state by uniform random b
 stricter post-deal MCTS rollouts described next.
 
 Run through bench/openspiel_compare.sh (it builds cardroom and installs OpenSpiel). Environment:
-CARDROOM_BIN, SECONDS_PER_ID, OPENSPIEL_SECONDS, GOAL, ONLY (substring filter on ids).
+CARDROOM_BIN, SECONDS_PER_ID, OPENSPIEL_SECONDS, GOAL, ONLY (substring filter on ids), BASELINE (a
+second cardroom binary, run right before this one on every id: two builds' ratios in one run).
 
 OpenSpiel side: pyspiel does not expose a bare playout loop, but its MCTS bot with the C++
 `RandomRolloutEvaluator` is one: with two simulations and n rollouts, `step` plays 2n uniformly
@@ -49,6 +50,7 @@ FAMILY_PLAYERS = {
 }
 
 BIN = os.environ.get("CARDROOM_BIN", "target/release/cardroom")
+BASELINE = os.environ.get("BASELINE", "")
 SECONDS_PER_ID = float(os.environ.get("SECONDS_PER_ID", "2"))
 OPENSPIEL_SECONDS = float(os.environ.get("OPENSPIEL_SECONDS", "3"))
 GOAL = float(os.environ.get("GOAL", "5"))
@@ -98,9 +100,9 @@ def runs(games):
     return pairs
 
 
-def cardroom_playouts(game, players):
+def cardroom_playouts(game, players, binary=BIN):
     out = subprocess.run(
-        [BIN, "playouts", "--game", game, "--players", str(players), "--seconds", str(SECONDS_PER_ID)],
+        [binary, "playouts", "--game", game, "--players", str(players), "--seconds", str(SECONDS_PER_ID)],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["actions_per_s"]
 
@@ -190,9 +192,12 @@ def main():
             f"{full_before / 1e6:.3f} M whole games")
     results = []
     for game, players in pairs:
+        # The baseline first, then this build, id by id: the two see the same moment's load.
+        base = cardroom_playouts(game, players, BASELINE) if BASELINE else None
         rate = cardroom_playouts(game, players)
-        results.append((game, players, rate))
-        log(f"{game} {players}p: {rate / 1e6:.3f} M actions/s")
+        results.append((game, players, rate, base))
+        baseline_note = f" (baseline {base / 1e6:.3f} M)" if base else ""
+        log(f"{game} {players}p: {rate / 1e6:.3f} M actions/s{baseline_note}")
     after = openspiel_hearts()
     full_after = openspiel_hearts_full_games()
     reference = strict = None
@@ -212,9 +217,12 @@ def main():
               f"ratio uses {reference / 1e6:.3f} M")
         print(f"# OpenSpiel hearts, post-deal MCTS random rollouts (stricter): {before / 1e6:.3f} M "
               f"before, {after / 1e6:.3f} M after; strict ratio uses {strict / 1e6:.3f} M")
-    print(f"{'id':<28} {'players':>7} {'actions/s':>12} {'ratio':>7} {'strict':>7}  goal")
+    if BASELINE:
+        print(f"# baseline: {BASELINE}, run right before this build ({BIN}) on every id")
+    baseline_columns = f" {'baseline':>12} {'ratio':>7}" if BASELINE else ""
+    print(f"{'id':<28} {'players':>7} {'actions/s':>12} {'ratio':>7} {'strict':>7}  goal{baseline_columns}")
     failed = 0
-    for game, players, rate in results:
+    for game, players, rate, base in results:
         if reference is None:
             ratio, strict_ratio, verdict = "n/a", "n/a", "n/a"
         else:
@@ -222,7 +230,11 @@ def main():
             strict_ratio = f"{rate / strict:.2f}x"
             verdict = "PASS" if rate >= GOAL * reference else "FAIL"
             failed += verdict == "FAIL"
-        print(f"{game:<28} {players:>7} {rate / 1e6:>10.3f} M {ratio:>7} {strict_ratio:>7}  {verdict}")
+        baseline = ""
+        if base is not None:
+            base_ratio = f"{base / reference:.2f}x" if reference is not None else "n/a"
+            baseline = f" {base / 1e6:>10.3f} M {base_ratio:>7}"
+        print(f"{game:<28} {players:>7} {rate / 1e6:>10.3f} M {ratio:>7} {strict_ratio:>7}  {verdict}{baseline}")
     if reference is None:
         return 2
     print(f"# {len(results) - failed} of {len(results)} runs at or above {GOAL:g}x")

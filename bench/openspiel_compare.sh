@@ -8,6 +8,7 @@
 #   SECONDS_PER_ID=3 bench/openspiel_compare.sh     # longer runs
 #   ONLY=watten bench/openspiel_compare.sh          # ids containing `watten` only
 #   CARDROOM_BIN=path/to/cardroom bench/openspiel_compare.sh   # skip the release build
+#   BASELINE=/tmp/cardroom-before bench/openspiel_compare.sh     # and a baseline build, id by id
 #
 # Needs python3 (with venv) and cargo. Installs OpenSpiel from PyPI into target/openspiel-venv once
 # (a wheel, about 20 s); if that fails, the cardroom side still runs and the ratios say n/a.
@@ -19,6 +20,7 @@ export SECONDS_PER_ID=${SECONDS_PER_ID:-2}
 export OPENSPIEL_SECONDS=${OPENSPIEL_SECONDS:-3}
 export GOAL=${GOAL:-5}
 export ONLY=${ONLY:-}
+export BASELINE=${BASELINE:-}
 VENV=${VENV:-target/openspiel-venv}
 OPENSPIEL_VERSION=${OPENSPIEL_VERSION:-2.0.2}
 

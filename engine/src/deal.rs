@@ -7,6 +7,7 @@
 use crate::cards::{Card, PackSpec};
 use crate::error::SetupError;
 use crate::rng::GameRng;
+use smallvec::SmallVec;
 
 /// Parses and checks stacked card deals against a pack: every code is a card, no entry holds a card
 /// more often than the pack does, no entry is longer than the pack.
@@ -60,13 +61,57 @@ pub fn deal_sequence<T: Copy + PartialEq>(
     entry: Option<&[T]>,
     rng: &mut GameRng,
 ) -> Vec<T> {
-    let mut rest: Vec<T> = current.to_vec();
-    let Some(entry) = entry else {
+    let mut sequence = Vec::new();
+    deal_sequence_into(current, entry, rng, &mut sequence);
+    sequence
+}
+
+/// [`deal_sequence`] held inline (on the stack) up to 64 pieces: a family that deals the
+/// sequence out at once needs no list per deal. The same draws, so the same deals.
+pub fn deal_sequence_inline<T: Copy + PartialEq>(
+    current: &[T],
+    entry: Option<&[T]>,
+    rng: &mut GameRng,
+) -> SmallVec<[T; 64]> {
+    match entry {
+        None => {
+            let mut sequence = SmallVec::from_slice(current);
+            rng.shuffle(&mut sequence);
+            sequence
+        }
+        Some(entry) => SmallVec::from_vec(stacked_sequence(current, entry, rng)),
+    }
+}
+
+/// [`deal_sequence`] written into `sequence` (its old content dropped, its memory kept): a family
+/// that keeps the sequence as its stock deals every deal without a new list.
+pub fn deal_sequence_into<T: Copy + PartialEq>(
+    current: &[T],
+    entry: Option<&[T]>,
+    rng: &mut GameRng,
+    sequence: &mut Vec<T>,
+) {
+    sequence.clear();
+    sequence.extend_from_slice(current);
+    deal_sequence_in_place(sequence, entry, rng);
+}
+
+/// [`deal_sequence`] of the pieces `sequence` holds (the current pack, in its order), in place.
+pub fn deal_sequence_in_place<T: Copy + PartialEq>(
+    sequence: &mut Vec<T>,
+    entry: Option<&[T]>,
+    rng: &mut GameRng,
+) {
+    match entry {
         // Nothing stacked (every random deal): the shuffled pack is the whole sequence, the same
-        // as below with an empty entry, without a second list.
-        rng.shuffle(&mut rest);
-        return rest;
-    };
+        // as with an empty entry, without a second list.
+        None => rng.shuffle(sequence),
+        Some(entry) => *sequence = stacked_sequence(sequence, entry, rng),
+    }
+}
+
+fn stacked_sequence<T: Copy + PartialEq>(current: &[T], entry: &[T], rng: &mut GameRng) -> Vec<T> {
+    let mut rest: Vec<T> = current.to_vec();
     let mut sequence = Vec::with_capacity(current.len());
     for piece in entry {
         if let Some(pos) = rest.iter().position(|p| p == piece) {

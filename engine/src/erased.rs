@@ -714,7 +714,12 @@ impl<G: GameDef> PlayoutLists<G> {
     pub fn play(&mut self, setup: &Setup<OptionsOf<G>>, choice_seed: u64) -> u64 {
         let PlayoutLists { events, actions } = self;
         events.clear();
-        let Ok(mut state) = G::setup(setup, events) else {
+        // The stops below other than a finished game would be rules bugs: debug builds (every
+        // test run, `playout_smoke` among them) fail on them; release builds (the benchmarks)
+        // only stop counting.
+        let state = G::setup(setup, events);
+        debug_assert!(state.is_ok(), "a playout's setup was refused");
+        let Ok(mut state) = state else {
             return 0;
         };
         let mut rng = PlayoutRng::new(choice_seed);
@@ -723,6 +728,12 @@ impl<G: GameDef> PlayoutLists<G> {
             let actors = state.to_act();
             let seats = actors.as_slice();
             if seats.is_empty() {
+                debug_assert!(
+                    state
+                        .result()
+                        .is_some_and(|r| r.scores.len() == setup.players),
+                    "a playout stopped without a result of one score per seat"
+                );
                 return applied;
             }
             // One actor (nearly every step) needs no draw.
@@ -732,13 +743,16 @@ impl<G: GameDef> PlayoutLists<G> {
             };
             actions.clear();
             state.legal_actions(seat, actions);
+            // A listed actor with nothing to do would be a rules bug; stop rather than spin.
+            debug_assert!(!actions.is_empty(), "seat {seat} is to act, nothing listed");
             if actions.is_empty() {
-                // A listed actor with nothing to do would be a rules bug; stop rather than spin.
                 return applied;
             }
             let action = &actions[rng.below(actions.len())];
             events.clear();
-            if state.apply_listed(seat, action, events).is_err() {
+            let outcome = state.apply_listed(seat, action, events);
+            debug_assert!(outcome.is_ok(), "a listed action was refused: {outcome:?}");
+            if outcome.is_err() {
                 return applied;
             }
             applied += 1;

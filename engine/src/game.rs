@@ -481,6 +481,40 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     fn heuristic(view: &ViewOf<Self>, legal: &[ActionOf<Self>]) -> usize;
 }
 
+/// Serde for a value an event shares with the state (`Arc<T>`: one deal scoring, not a copy per
+/// event), written and read as the value itself (serde's `Arc` support is a feature the workspace
+/// leaves off). `#[serde(serialize_with = "crate::game::shared::serialize")]` on an event's field,
+/// `#[serde(with = "crate::game::shared::option")]` on the state's `Option<Arc<T>>`.
+pub mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    /// Writes the shared value.
+    pub fn serialize<T: Serialize, S: Serializer>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        value.as_ref().serialize(s)
+    }
+
+    /// `Option<Arc<T>>`, written and read as `Option<T>`.
+    pub mod option {
+        use super::*;
+
+        /// Writes the shared value, or null.
+        pub fn serialize<T: Serialize, S: Serializer>(
+            value: &Option<Arc<T>>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            value.as_deref().serialize(s)
+        }
+
+        /// Reads the value, or null.
+        pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Arc<T>>, D::Error> {
+            Option::<T>::deserialize(d).map(|value| value.map(Arc::new))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 //!
 //! - [`common`]: mechanics shared by families: trick taking (`trick`) and fishing captures (`capture`).
 //! - [`cards`]: ranks, suits, cards (`TH`, `AS`, `JK`), card sets and packs from a description.
+//! - [`inline_cards`]: short card lists as plain data, for actions and events of hot paths.
 //! - [`tiles`]: domino tiles (`2-5`, `6-6#1`), tile sets from a description, stacked tile deals.
 //! - [`rng`]: the seeded, replayable RNG carried in states.
 //! - [`deal`]: stacked deals and deal sequences.
@@ -24,6 +25,7 @@ pub mod erased;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod inline_cards;
 pub mod options;
 pub mod registry;
 pub mod rng;

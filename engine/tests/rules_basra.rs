@@ -6,8 +6,8 @@ use engine::common::capture::Layout;
 use engine::game::GameState;
 use engine::game::{GameDef, Setup};
 use engine::games::basra::Basra;
-use engine::games::basra::action::Action;
 use engine::games::basra::action::Event;
+use engine::games::basra::action::{Action, Cards};
 use engine::games::basra::rules::{GameEnd, Options};
 use engine::games::basra::scoring;
 use engine::games::basra::state::{Phase, State};
@@ -107,13 +107,13 @@ fn legal(state: &State, seat: usize) -> Vec<Action> {
 
 fn play(card: &str) -> Action {
     Action::Play {
-        cards: [c(card)].into_iter().collect(),
+        cards: Cards::one(c(card)),
     }
 }
 
 fn cap(card: &str) -> Action {
     Action::Capture {
-        cards: [c(card)].into_iter().collect(),
+        cards: Cards::one(c(card)),
     }
 }
 
@@ -1006,7 +1006,7 @@ fn errors_name_the_cards_and_leave_the_state() {
         err(
             &mut s,
             Action::Play {
-                cards: cs("5S 9C").into()
+                cards: Cards::of(&cs("5S 9C")).unwrap_or_default()
             }
         )
         .reason(),

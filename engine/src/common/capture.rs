@@ -122,6 +122,19 @@ impl Layout {
         taken
     }
 
+    /// Lays exactly these cards, in this order (a new deal's layout), in the list's memory.
+    pub fn set_cards(&mut self, cards: &[Card]) {
+        self.cards.clear();
+        self.cards.extend_from_slice(cards);
+        self.set = CardSet::from_cards(cards.iter().copied());
+    }
+
+    /// Removes every card, keeping the list's memory for the next deal.
+    pub fn clear(&mut self) {
+        self.cards.clear();
+        self.set = CardSet::EMPTY;
+    }
+
     /// Removes every card and returns them in arrival order.
     pub fn take_all(&mut self) -> Vec<Card> {
         self.set = CardSet::EMPTY;
@@ -131,8 +144,15 @@ impl Layout {
 
 /// Every group of at least `min_size` cards among `candidates` (card, value) whose values add up
 /// to exactly `target`. Values must be positive; the number of groups is bounded by the number of
-/// subsets with that sum, small for card values up to 10.
+/// subsets with that sum, small for card values up to 10. The groups come in no particular order
+/// (callers sort what they keep).
 pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> CaptureSets {
+    // In increasing value order a walk stops at the first card worth more than what is left.
+    if !candidates.is_sorted_by_key(|c| c.1) {
+        let mut sorted: Valued = candidates.iter().copied().collect();
+        sorted.sort_by_key(|c| c.1);
+        return sum_groups(&sorted, target, min_size);
+    }
     fn walk(
         cands: &[(Card, u32)],
         start: usize,
@@ -142,20 +162,23 @@ pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> C
         min_size: usize,
         out: &mut CaptureSets,
     ) {
-        if left == 0 {
-            if size >= min_size {
-                out.push(set);
-            }
-            return;
-        }
         for i in start..cands.len() {
             let (card, value) = cands[i];
-            if value == 0 || value > left {
+            if value > left {
+                break;
+            }
+            if value == 0 {
                 continue;
             }
             let mut next = set;
             next.insert(card);
-            walk(cands, i + 1, left - value, size + 1, next, min_size, out);
+            if value == left {
+                if size + 1 >= min_size {
+                    out.push(next);
+                }
+            } else {
+                walk(cands, i + 1, left - value, size + 1, next, min_size, out);
+            }
         }
     }
     let mut out = CaptureSets::new();
@@ -169,6 +192,10 @@ pub fn sum_groups(candidates: &[(Card, u32)], target: u32, min_size: usize) -> C
 /// 52-card layout produces (a few hundred), it only guards against misuse.
 pub const UNION_LIMIT: usize = 1 << 16;
 
+/// Groups up to which [`disjoint_unions`] lists every family of disjoint groups directly (at most
+/// 2^12 unions, far below [`UNION_LIMIT`]); past it, a search that meets each union once.
+const FEW_GROUPS: usize = 12;
+
 /// Every union of pairwise disjoint `groups` (the empty union included), deduplicated, in a
 /// deterministic order (by size, then by card mask).
 pub fn disjoint_unions(groups: &[CardSet]) -> CaptureSets {
@@ -178,9 +205,34 @@ pub fn disjoint_unions(groups: &[CardSet]) -> CaptureSets {
         [one] if !one.is_empty() => return smallvec::smallvec![CardSet::EMPTY, *one],
         _ => {}
     }
-    let mut groups: Vec<CardSet> = groups.to_vec();
-    groups.sort_by_key(|g| g.0);
-    groups.dedup();
+    let mut sorted: CaptureSets = groups.iter().copied().collect();
+    sorted.sort_by_key(|g| g.0);
+    sorted.dedup();
+    let mut out = if sorted.len() <= FEW_GROUPS {
+        // A few groups (every real play): each family in index order, no hashing and no heap
+        // sets; a union two families share is listed twice and deduplicated below.
+        fn families(groups: &[CardSet], start: usize, union: u64, out: &mut CaptureSets) {
+            out.push(CardSet(union));
+            for (i, g) in groups.iter().enumerate().skip(start) {
+                if union & g.0 == 0 {
+                    families(groups, i + 1, union | g.0, out);
+                }
+            }
+        }
+        let mut out = CaptureSets::new();
+        families(&sorted, 0, 0, &mut out);
+        out
+    } else {
+        unions_searched(&sorted)
+    };
+    out.sort_by_key(|s| (s.len(), s.0));
+    out.dedup();
+    out
+}
+
+/// The distinct unions of disjoint families of `groups` (sorted, deduplicated), by a search that
+/// meets each (union, next group) state once.
+fn unions_searched(groups: &[CardSet]) -> CaptureSets {
     // States are (union, index of the last group used + 1); groups are added in index order so
     // each family of groups is built once. The sets hash card masks with a fixed multiplicative
     // hash: the output is sorted, so the hasher only has to be fast.
@@ -201,9 +253,7 @@ pub fn disjoint_unions(groups: &[CardSet]) -> CaptureSets {
             }
         }
     }
-    let mut out: CaptureSets = unions.into_iter().map(CardSet).collect();
-    out.sort_by_key(|s| (s.len(), s.0));
-    out
+    unions.into_iter().map(CardSet).collect()
 }
 
 /// A fast deterministic hasher for card masks and small integers (Fx-style multiply-rotate).
@@ -449,6 +499,65 @@ mod tests {
         let expected = sets(&["", "AS 8H", "4D 5C", "AS 3C 5C", "AS 8H 4D 5C"]);
         assert!(same(got.clone(), expected), "{got:?}");
         assert_eq!(got[0], CardSet::EMPTY);
+    }
+
+    /// The direct listing of a few groups' families and the search agree (sorted, deduplicated),
+    /// and sum groups are every subset of at least `min_size` cards with the sum, whatever the
+    /// candidates' order: checked against brute force over seeded random floors.
+    #[test]
+    fn unions_and_groups_agree_with_brute_force() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..3000 {
+            let pack: Vec<Card> = crate::cards::PackSpec::standard().cards();
+            let size = 1 + next(12) as usize;
+            let mut floor: Vec<(Card, u32)> = Vec::new();
+            while floor.len() < size {
+                let card = pack[next(52) as usize];
+                let v = match card.rank().map(|r| r.value()) {
+                    Some(14) => 1,
+                    Some(v) if v <= 10 => u32::from(v),
+                    _ => continue,
+                };
+                if !floor.iter().any(|(c, _)| *c == card) {
+                    floor.push((card, v));
+                }
+            }
+            let target = 1 + next(10) as u32;
+            let min_size = 1 + next(2) as usize;
+            let mut brute: Vec<u64> = (1u32..1 << floor.len())
+                .filter(|mask| {
+                    let chosen = floor.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1);
+                    chosen.clone().count() >= min_size
+                        && chosen.map(|(_, (_, v))| v).sum::<u32>() == target
+                })
+                .map(|mask| {
+                    floor
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask >> i & 1 == 1)
+                        .fold(0u64, |acc, (_, (c, _))| acc | 1 << c.index())
+                })
+                .collect();
+            brute.sort_unstable();
+            let mut groups: Vec<u64> = sum_groups(&floor, target, min_size)
+                .iter()
+                .map(|g| g.0)
+                .collect();
+            groups.sort_unstable();
+            assert_eq!(groups, brute, "{floor:?} {target} {min_size}");
+            let groups: Vec<CardSet> = groups.into_iter().map(CardSet).collect();
+            let mut searched = unions_searched(&groups);
+            searched.sort_by_key(|s| (s.len(), s.0));
+            if groups.len() >= 2 {
+                assert_eq!(disjoint_unions(&groups), searched, "{groups:?}");
+            }
+        }
     }
 
     #[test]

@@ -4,23 +4,30 @@ use super::scoring::DealScore;
 use crate::cards::Card;
 use crate::cards::CardList;
 use crate::game::{Ranking, Seat};
+use crate::inline_cards::InlineCards;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The card lists of actions and of the events that name one card, or a deal's four floor
+/// cards and its buried jacks: plain data (no drop), so a move's legal list and events are
+/// written in place and cleared without a loop. JSON and schema as a `CardList`.
+pub type Cards = InlineCards<8>;
 
 /// Everything a seat can do. Serialized as `{"type": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play one card from hand.
     Play {
         /// The one card.
         #[schemars(length(min = 1, max = 1))]
-        cards: CardList,
+        cards: Cards,
     },
     /// Add one floor card to the capture being chosen.
     Capture {
         /// The one floor card.
         #[schemars(length(min = 1, max = 1))]
-        cards: CardList,
+        cards: Cards,
     },
     /// Take exactly the cards selected (with none selected: trail).
     Pass {},
@@ -37,9 +44,11 @@ pub enum Event {
         /// The dealer.
         dealer: Seat,
         /// The initial floor after burying.
-        floor: Vec<Card>,
+        #[schemars(with = "Vec<Card>")]
+        floor: Cards,
         /// Cards buried in the stock (public identities).
-        buried: Vec<Card>,
+        #[schemars(with = "Vec<Card>")]
+        buried: Cards,
     },
     /// A new round of cards was dealt to the hands.
     Round {
@@ -51,7 +60,7 @@ pub enum Event {
         /// The player.
         seat: Seat,
         /// The card.
-        cards: CardList,
+        cards: Cards,
     },
     /// A floor card selected for the capture being chosen.
     Select {
@@ -90,9 +99,13 @@ pub enum Event {
         /// Deal number.
         deal: usize,
         /// The scoring.
-        score: Box<DealScore>,
+        // Shared with the state's `last_deal` (one scoring per deal, not a copy).
+        #[serde(serialize_with = "crate::game::shared::serialize")]
+        #[schemars(with = "DealScore")]
+        score: Arc<DealScore>,
         /// Side totals (points).
-        totals: Vec<f64>,
+        #[schemars(with = "Vec<f64>")]
+        totals: [f64; 2],
     },
     /// A game ended (one of a rubber, or the whole match).
     GameEnded {

@@ -10,13 +10,18 @@ use crate::common::capture::{
 };
 use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
+use std::sync::LazyLock;
 
 /// The seven of diamonds.
 pub const SEVEN_D: Card = Card::new(Rank::Seven, Suit::Diamonds);
 
 /// The pack of the options.
 pub fn pack(options: &Options) -> PackSpec {
-    match options.deck {
+    pack_of(options.deck)
+}
+
+fn pack_of(deck: Deck) -> PackSpec {
+    match deck {
         Deck::Full => PackSpec::standard(),
         Deck::NoQk => PackSpec::with_ranks(
             &Rank::ALL
@@ -25,6 +30,16 @@ pub fn pack(options: &Options) -> PackSpec {
                 .filter(|r| !matches!(r, Rank::Queen | Rank::King))
                 .collect::<Vec<_>>(),
         ),
+    }
+}
+
+/// The cards of [`pack`] in its order, listed once per pack (every deal shuffles them).
+pub fn pack_cards(options: &Options) -> &'static [Card] {
+    static FULL: LazyLock<Vec<Card>> = LazyLock::new(|| pack_of(Deck::Full).cards());
+    static NO_QK: LazyLock<Vec<Card>> = LazyLock::new(|| pack_of(Deck::NoQk).cards());
+    match options.deck {
+        Deck::Full => &FULL,
+        Deck::NoQk => &NO_QK,
     }
 }
 
@@ -37,9 +52,11 @@ pub fn value(card: Card) -> Option<u32> {
     }
 }
 
+/// The four aces (rank index 12, four bits per rank).
+const ACES: u64 = 0xF << (4 * 12);
+
 /// The mask of the cards worth less than `v` (aces are worth 1, a numeral its face value).
 fn values_below(v: u32) -> u64 {
-    const ACES: u64 = 0xF << (4 * 12);
     match v {
         0 | 1 => 0,
         // Ranks Two..=(v-1) are indexes 0..v-2, four bits each.
@@ -86,16 +103,19 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     };
     // A group of two or more cards adding up to `v` holds only cards worth less than `v`: the
     // others are left out, and when those left cannot reach `v` there is no sum to look for.
-    // Those cards are a mask (ranks 2 to v-1 are the low bits, aces the top four), read in index
-    // order: the sums found do not depend on the candidates' order (`sum_captures` returns one
-    // group as itself and several unions sorted).
-    let below = CardSet(floor.set().0 & values_below(v));
+    // Those cards are a mask (ranks 2 to v-1 are the low bits, aces the top four): the sums
+    // found do not depend on the candidates' order (`sum_captures` returns one group as itself
+    // and several unions sorted).
+    // In increasing value (aces, worth 1, first), as `sum_captures` walks them fastest.
+    let below = floor.set().0 & values_below(v);
     let mut candidates = Valued::new();
     let mut reach = 0;
-    for c in below.iter() {
-        let cv = value(c).unwrap_or(0);
-        candidates.push((c, cv));
-        reach += cv;
+    for part in [below & ACES, below & !ACES] {
+        for c in CardSet(part).iter() {
+            let cv = value(c).unwrap_or(0);
+            candidates.push((c, cv));
+            reach += cv;
+        }
     }
     if reach < v {
         return parts;

@@ -1,18 +1,20 @@
 //! State of a game of Basra: dealing and burying, turns with step-by-step capture choice, deal
 //! scoring, game and rubber end. Scores are kept in half-points.
 
-use super::action::{Action, Event};
+use super::action::{Action, Cards, Event};
 use super::rules::{BuryMode, GameEnd, Options, Rubber};
 use super::scoring::{self, DealScore};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, in_order, one_card};
+use crate::cards::{Card, CardList, CardSet, in_order};
 use crate::common::capture::{CaptureChoice, LastCapture, Layout};
-use crate::deal::deal_sequence;
+use crate::deal::deal_sequence_into;
 use crate::error::ActionError;
 use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Ranking, Table, Viewer, push_in_place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -74,8 +76,9 @@ pub struct State {
     pub ladder_step: usize,
     /// Games won per side (rubbers).
     pub games_won: Vec<u32>,
-    /// The last scored deal.
-    pub last_deal: Option<DealScore>,
+    /// The last scored deal (shared with its event).
+    #[serde(with = "crate::game::shared::option", default)]
+    pub last_deal: Option<Arc<DealScore>>,
     /// Winner of the match (side), once over; none with a draw.
     pub winner: Option<usize>,
 }
@@ -145,32 +148,37 @@ impl State {
     pub fn start_deal(&mut self, events: &mut Vec<Event>) {
         let n = self.table.players;
         let k = self.table.options.hand_size;
-        let pack = scoring::pack(&self.table.options).cards();
-        let entry = self.stacked.get(self.deal).cloned();
+        let pack = scoring::pack_cards(&self.table.options);
+        let entry = self.stacked.get(self.deal).map(Vec::as_slice);
+        // The deal sequence is written in the stock's memory: hands and floor are read from its
+        // front, which is then dropped (a list per deal showed in playout profiles).
+        deal_sequence_into(pack, entry, &mut self.table.rng, &mut self.stock);
         self.deal += 1;
-        let deck = deal_sequence(&pack, entry.as_deref(), &mut self.table.rng);
         // The per-seat and per-side lists are refilled in place (a deal is short).
         self.hands.clear();
         self.hands.resize(n, CardSet::EMPTY);
-        for (i, card) in deck.iter().take(k * n).enumerate() {
+        let dealt = (k * n).min(self.stock.len());
+        for (i, card) in self.stock[..dealt].iter().enumerate() {
             self.hands[(self.dealer + 1 + i) % n].insert(*card);
         }
-        let mut floor: Vec<Card> = deck.iter().skip(k * n).take(4).copied().collect();
-        self.stock.clear();
-        self.stock.extend(deck.iter().skip(k * n + 4).copied());
-        self.peek = deck.last().copied();
+        self.peek = self.stock.last().copied();
+        // Floor and buried cards inline (four and at most five cards), the stock read from `next`.
+        let mut next = (dealt + 4).min(self.stock.len());
+        let mut floor: SmallVec<[Card; 8]> = SmallVec::from_slice(&self.stock[dealt..next]);
         let buried_here = |c: &Card| {
             c.rank() == Some(crate::cards::Rank::Jack)
                 || scoring::is_special_seven(&self.table.options, *c)
         };
-        let mut aside: Vec<Card> = Vec::new();
+        let mut aside: SmallVec<[Card; 8]> = SmallVec::new();
         while floor.iter().any(buried_here) {
             aside.extend(floor.iter().copied().filter(buried_here));
             floor.retain(|c| !buried_here(c));
-            while floor.len() < 4 && !self.stock.is_empty() {
-                floor.push(self.stock.remove(0));
+            while floor.len() < 4 && next < self.stock.len() {
+                floor.push(self.stock[next]);
+                next += 1;
             }
         }
+        self.stock.drain(..next);
         match self.table.options.bury_mode {
             BuryMode::Random => {
                 for card in &aside {
@@ -189,8 +197,9 @@ impl State {
                 }
             }
         }
-        self.buried.clone_from(&aside);
-        self.floor = Layout::of(floor.clone());
+        self.buried.clear();
+        self.buried.extend_from_slice(&aside);
+        self.floor.set_cards(&floor);
         self.piles.clear();
         self.piles.resize(2, CardSet::EMPTY);
         self.unscored = CardSet::EMPTY;
@@ -201,11 +210,15 @@ impl State {
         self.last_capture = LastCapture::default();
         self.turn = (self.dealer + 1) % n;
         self.phase = Phase::Play;
-        events.push(Event::Deal {
+        debug_assert!(
+            floor.len() <= 8 && aside.len() <= 8,
+            "four floor cards, five buried"
+        );
+        push_in_place(events, || Event::Deal {
             deal: self.deal,
             dealer: self.dealer,
-            floor,
-            buried: aside,
+            floor: Cards::of(&floor).unwrap_or_default(),
+            buried: Cards::of(&aside).unwrap_or_default(),
         });
     }
 
@@ -244,7 +257,11 @@ impl State {
                 bonus: half(bonus),
             });
         }
-        self.turn = (seat + 1) % self.table.players;
+        self.turn = if seat + 1 == self.table.players {
+            0
+        } else {
+            seat + 1
+        };
         if self.hands_empty() {
             let n = self.table.players;
             let m = self.table.options.hand_size.min(self.stock.len() / n);
@@ -262,26 +279,23 @@ impl State {
 
     fn end_deal(&mut self, events: &mut Vec<Event>) {
         // Anything the stock could still hold (never with 52 or 44 cards) joins the floor.
-        let rest: Vec<Card> = std::mem::take(&mut self.stock);
-        for c in rest {
+        for c in self.stock.drain(..) {
             self.floor.add(c);
         }
-        let (side, cards) = self.last_capture.take_rest(&mut self.floor);
-        if !cards.is_empty() {
+        // The rest goes to the last capturer; the floor's and the stock's lists are kept for
+        // the next deal.
+        let side = self.last_capture.0;
+        if !self.floor.is_empty() {
+            let rest = self.floor.set();
             match side {
-                Some(s) => {
-                    self.piles[s] =
-                        CardSet(self.piles[s].0 | CardSet::from_cards(cards.iter().copied()).0)
-                }
-                None => {
-                    self.unscored =
-                        CardSet(self.unscored.0 | CardSet::from_cards(cards.iter().copied()).0)
-                }
+                Some(s) => self.piles[s] = CardSet(self.piles[s].0 | rest.0),
+                None => self.unscored = CardSet(self.unscored.0 | rest.0),
             }
             events.push(Event::Remainder {
                 side,
-                cards: cards.into(),
+                cards: CardList::from_slice(self.floor.cards()),
             });
+            self.floor.clear();
         }
         self.score_deal(events);
         if !self.check_game_end(events) {
@@ -301,10 +315,11 @@ impl State {
         for (t, x) in self.totals.iter_mut().zip(&total) {
             *t += x;
         }
+        let score = Arc::new(score);
         events.push(Event::DealScored {
             deal: self.deal,
-            score: Box::new(score.clone()),
-            totals: self.totals.iter().map(|x| half(*x)).collect(),
+            score: Arc::clone(&score),
+            totals: [half(self.totals[0]), half(self.totals[1])],
         });
         self.last_deal = Some(score);
     }
@@ -462,7 +477,7 @@ impl GameState for State {
                     // stalled on its narrow fields just stored (most of the list's time).
                     for card in hand.iter() {
                         push_in_place(out, || Action::Play {
-                            cards: one_card(card),
+                            cards: Cards::one(card),
                         });
                     }
                 }
@@ -470,7 +485,7 @@ impl GameState for State {
             Phase::Choose { choice, .. } => {
                 for card in choice.addable(self.floor.cards()) {
                     push_in_place(out, || Action::Capture {
-                        cards: one_card(card),
+                        cards: Cards::one(card),
                     });
                 }
                 if choice.can_stop() {
@@ -496,7 +511,7 @@ impl GameState for State {
         }
         match (&self.phase, action) {
             (Phase::Play, Action::Play { cards }) => {
-                let [card] = cards[..] else {
+                let [card] = *cards.as_slice() else {
                     return Err(ActionError::illegal(
                         "play_one_card",
                         format!("play exactly one card, not {}", list(cards.iter().copied())),
@@ -512,8 +527,13 @@ impl GameState for State {
                 self.hands[seat].remove(card);
                 push_in_place(events, || Event::Play {
                     seat,
-                    cards: one_card(card),
+                    cards: Cards::one(card),
                 });
+                // One capture set (nearly every play) is the capture: no choice to build.
+                if let [set] = options[..] {
+                    self.resolve(seat, card, set, events);
+                    return Ok(());
+                }
                 let choice = CaptureChoice::new(options);
                 match choice.resolved() {
                     Some(set) => self.resolve(seat, card, set, events),
@@ -523,7 +543,7 @@ impl GameState for State {
             }
             (Phase::Choose { card, choice }, Action::Capture { cards }) => {
                 let (card, mut choice) = (*card, choice.clone());
-                let ok = match cards[..] {
+                let ok = match *cards.as_slice() {
                     [one] => choice.select(one),
                     _ => false,
                 };
@@ -538,7 +558,7 @@ impl GameState for State {
                         ),
                     ));
                 }
-                if let [one] = cards[..] {
+                if let [one] = *cards.as_slice() {
                     push_in_place(events, || Event::Select { seat, card: one });
                 }
                 match choice.resolved() {
@@ -590,7 +610,7 @@ impl GameState for State {
                 "winner_side": self.winner,
                 "side_totals": self.totals.iter().map(|t| *t as f64 / 2.0).collect::<Vec<_>>(),
                 "games_won": self.games_won,
-                "last_deal": self.last_deal,
+                "last_deal": self.last_deal.as_deref(),
             }),
         })
     }

@@ -105,7 +105,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         turn: (state.phase != Phase::Over).then_some(state.turn),
         pending,
         selection,
-        last_deal: state.last_deal.clone(),
+        last_deal: state.last_deal.as_deref().cloned(),
         over: state.phase == Phase::Over,
     }
 }

@@ -1,11 +1,15 @@
 //! The action vocabulary of Bird Dog (spec §3), serialized as `{"type": ...}`.
 
 use super::state::{CardName, HandSummary, Pos};
+use crate::cards::Card;
 use crate::cards::Suit;
-use crate::cards::{Card, CardList};
 use crate::game::Seat;
+use crate::inline_cards::InlineCards;
 use serde::{Deserialize, Serialize};
-use smallvec::smallvec;
+
+/// The card list of a play and its event: plain data (no drop), so a legal list is cleared
+/// without a loop over it. JSON and schema as a `CardList`.
+pub type Cards = InlineCards<8>;
 
 /// What a declaration claims.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -18,7 +22,7 @@ pub enum Contract {
 }
 
 /// Everything a seat can do in Bird Dog.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type":"declare","contract":"solo"}` in the trump phase, `"nil"` in the nil phase.
@@ -31,7 +35,7 @@ pub enum Action {
     /// `{"type":"play","cards":["TH"]}`: one card (the dummy's when the controller plays for it).
     Play {
         /// Exactly one card.
-        cards: CardList,
+        cards: Cards,
     },
 }
 
@@ -39,7 +43,7 @@ impl Action {
     /// A one-card play.
     pub fn play(card: Card) -> Action {
         Action::Play {
-            cards: smallvec![card],
+            cards: Cards::one(card),
         }
     }
 }
@@ -92,7 +96,7 @@ pub enum Event {
         /// The seat that acted.
         seat: Seat,
         /// The card.
-        cards: CardList,
+        cards: Cards,
         /// True for a dummy card.
         dummy: bool,
     },

@@ -1,18 +1,17 @@
 //! The state of a Bird Dog game: hands of trump/solo, nil, play and scoring (spec §2-§5).
 
-use super::action::{Action, Contract, Event};
+use super::action::{Action, Cards, Contract, Event};
 use super::rules::{AllPass, HAND_SIZE, Options, PACK_SIZE, TieRule};
 use super::scoring;
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Rank, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
-use crate::deal::{deal_sequence, parse_card_deals};
+use crate::deal::{deal_sequence_inline, parse_card_deals};
 use crate::error::{ActionError, SetupError};
-use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Table, Viewer, push_in_place};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use smallvec::smallvec;
 use std::sync::LazyLock;
 
 /// Where a hand stands.
@@ -327,7 +326,7 @@ impl State {
             .stacked
             .get(self.deals_played as usize)
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&PACK, entry, &mut self.table.rng);
+        let sequence = deal_sequence_inline(&PACK, entry, &mut self.table.rng);
         let dealt = 3 * HAND_SIZE;
         self.hands.clear();
         self.hands.resize(self.table.players, CardSet::EMPTY);
@@ -474,9 +473,9 @@ impl State {
             by: self.next,
             card,
         });
-        events.push(Event::Play {
+        push_in_place(events, || Event::Play {
             seat,
-            cards: smallvec![card],
+            cards: Cards::one(card),
             dummy,
         });
         if self.trick.len() < 3 {

@@ -16,35 +16,6 @@ use smallvec::smallvec;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
-/// Serde for the shared deal scoring, written as the scoring itself (serde's `Arc` support is a
-/// feature the workspace leaves off).
-pub(super) mod shared_score {
-    use super::DealScore;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::sync::Arc;
-
-    pub fn serialize<S: Serializer>(score: &Arc<DealScore>, s: S) -> Result<S::Ok, S::Error> {
-        score.as_ref().serialize(s)
-    }
-
-    pub mod option {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(
-            score: &Option<Arc<DealScore>>,
-            s: S,
-        ) -> Result<S::Ok, S::Error> {
-            score.as_deref().serialize(s)
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Option<Arc<DealScore>>, D::Error> {
-            Option::<DealScore>::deserialize(d).map(|score| score.map(Arc::new))
-        }
-    }
-}
-
 /// Where the game stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "phase", rename_all = "snake_case")]
@@ -150,7 +121,7 @@ pub struct State {
     /// Cumulative points.
     pub totals: PerSeat<i64>,
     /// The last scored deal.
-    #[serde(with = "shared_score::option", default)]
+    #[serde(with = "crate::game::shared::option", default)]
     pub last_deal: Option<Arc<DealScore>>,
     /// The cutter and the card they saw (the last stock card).
     pub peek: Option<(Seat, Card)>,

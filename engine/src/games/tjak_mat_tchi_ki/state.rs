@@ -8,13 +8,14 @@ use super::combination::{
 use super::rules::{FirstPlayer, NoWinnerNext, Options, TakeFrom};
 use super::view;
 use super::view::View;
-use crate::deal::deal_sequence;
+use crate::deal::deal_sequence_inline;
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use crate::tiles::{Tile, TileList, parse_tile_deals};
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::sync::LazyLock;
 
 /// Tiles each non-first player is dealt (the first player gets one more).
@@ -185,7 +186,7 @@ impl State {
         let mut drawing: Vec<Seat> = (0..self.table.players).collect();
         // Each round leaves fewer tied seats with probability > 0; the cap only bounds the loop.
         for _ in 0..1000 {
-            let mut tiles = SET.clone();
+            let mut tiles: SmallVec<[Tile; 64]> = SmallVec::from_slice(&SET);
             self.table.rng.shuffle(&mut tiles);
             let round: DrawRound = drawing.iter().copied().zip(tiles).collect();
             let outcome = decide_draw(&round);
@@ -208,7 +209,7 @@ impl State {
         let f = self.first_player;
         let entry = self.stacked.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&SET, entry, &mut self.table.rng);
+        let sequence = deal_sequence_inline(&SET, entry, &mut self.table.rng);
         // Hands, laid pairs and the reserve are emptied in place (their lists are reused).
         self.concealed.resize_with(n, Vec::new);
         self.laid.resize_with(n, Vec::new);

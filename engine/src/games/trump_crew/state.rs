@@ -5,7 +5,7 @@ use super::rules::{MAX_PLAYERS, MIN_PLAYERS, Options, PACK_SIZE};
 use super::view::{self, View};
 use crate::cards::{Card, CardSet, PackSpec, Suit};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
-use crate::deal::{deal_sequence, parse_card_deals};
+use crate::deal::{deal_sequence_inline, parse_card_deals};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
@@ -243,7 +243,7 @@ impl State {
             .ok()
             .and_then(|d| self.stacked.get(d))
             .map(Vec::as_slice);
-        let sequence = deal_sequence(&PACK, entry, &mut self.table.rng);
+        let sequence = deal_sequence_inline(&PACK, entry, &mut self.table.rng);
         let dealt = n * self.stage as usize;
         self.hands.clear();
         self.hands.resize(n, CardSet::EMPTY);

@@ -7,10 +7,10 @@ use super::rules::{
 };
 use super::view::{self, View};
 use crate::cards::Card;
-use crate::deal::deal_sequence;
+use crate::deal::deal_sequence_in_place;
 use crate::error::ActionError;
 use crate::game::Seat;
-use crate::game::{Actors, GameResult, GameState, Table, Viewer};
+use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Rank codes by rank index, for messages.
@@ -381,8 +381,8 @@ impl State {
     }
 
     /// The seats in the game in dealing order, leader first (§2.4).
-    pub fn order(&self) -> Vec<Seat> {
-        let mut order = Vec::with_capacity(self.table.players);
+    pub fn order(&self) -> Seats {
+        let mut order = Seats::new();
         let mut seat = self.leader;
         for _ in 0..self.table.players {
             if self.in_game(seat) {
@@ -415,8 +415,15 @@ impl State {
 
     /// The full pack(s) in canonical order.
     pub fn full_pack(&self) -> Vec<Card> {
+        let mut cards = Vec::new();
+        self.full_pack_into(&mut cards);
+        cards
+    }
+
+    /// [`State::full_pack`] written into `cards` (its old content dropped, its memory kept).
+    fn full_pack_into(&self, cards: &mut Vec<Card>) {
         // The order of `PackSpec::standard().copies(packs).cards()`: by copy, suit, rank.
-        let mut cards = Vec::with_capacity(52 * self.packs);
+        cards.clear();
         for _ in 0..self.packs {
             for suit in 0..4 {
                 for rank in 0..13 {
@@ -424,7 +431,6 @@ impl State {
                 }
             }
         }
-        cards
     }
 
     /// Starts the next deal (§2.3, §2.4): shuffle, deal from the leader, stock, exchange.
@@ -439,18 +445,21 @@ impl State {
         } else {
             self.next_size
         };
-        let mut current = self.pack_without_markers();
-        if current.len() / n_in == 0 {
+        // The pack, then the deal sequence, in the last stock's memory (the rest becomes the
+        // stock): a list per deal showed in playout profiles.
+        let mut sequence = std::mem::take(&mut self.stock);
+        self.pack_without_markers_into(&mut sequence);
+        if sequence.len() / n_in == 0 {
             // §2.3 defensive rule (raised thresholds only): markers go back into the pack.
             self.withheld.clear();
-            current = self.full_pack();
+            self.full_pack_into(&mut sequence);
         }
-        let k = wanted.min(current.len() / n_in);
+        let k = wanted.min(sequence.len() / n_in);
         let entry = self
             .stacked
             .get(self.deal as usize - 1)
             .map(|e| e.as_slice());
-        let sequence = deal_sequence(&current, entry, &mut self.table.rng);
+        deal_sequence_in_place(&mut sequence, entry, &mut self.table.rng);
         for hand in &mut self.hands {
             hand.clear();
         }
@@ -464,8 +473,8 @@ impl State {
         for (j, card) in sequence[..dealt].iter().enumerate() {
             self.hands[order[j % n_in]].add(*card);
         }
-        self.stock.clear();
-        self.stock.extend_from_slice(&sequence[dealt..]);
+        sequence.drain(..dealt);
+        self.stock = sequence;
         self.cards_each = k;
         events.push(Event::Deal {
             deal: self.deal,
@@ -493,14 +502,18 @@ impl State {
         }
     }
 
-    fn pack_without_markers(&self) -> Vec<Card> {
+    /// The full pack without the withheld markers, written into `pack`.
+    fn pack_without_markers_into(&self, pack: &mut Vec<Card>) {
+        self.full_pack_into(pack);
+        if self.withheld.is_empty() {
+            return;
+        }
         let mut out = [0u8; 52];
         for card in &self.withheld {
             if let Some(c) = out.get_mut(card.index()) {
                 *c += 1;
             }
         }
-        let mut pack = self.full_pack();
         pack.retain(|card| match out.get_mut(card.index()) {
             Some(c) if *c > 0 => {
                 *c -= 1;
@@ -508,7 +521,6 @@ impl State {
             }
             _ => true,
         });
-        pack
     }
 
     /// The seat to act, if any.

@@ -1,9 +1,41 @@
 //! The action vocabulary of Watten (spec §3.0), serialized as `{"type": ...}`.
 
 use super::state::DealSummary;
-use crate::cards::{Card, CardList, Rank, Suit, one_card};
+use crate::cards::{Card, CardList, Rank, Suit};
 use crate::game::Seat;
-use serde::{Deserialize, Serialize};
+use crate::inline_cards::InlineCards;
+use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The card list of a play and its event: plain data (no drop), JSON and schema as a `CardList`.
+pub type Cards = InlineCards<8>;
+
+/// A finished deal's summary as its event carries it: shared with the state's `last_deal` (one
+/// summary per deal, not a copy), written and described as the summary itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedSummary(pub Arc<DealSummary>);
+
+impl Serialize for SharedSummary {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl schemars::JsonSchema for SharedSummary {
+    fn inline_schema() -> bool {
+        DealSummary::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        DealSummary::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        DealSummary::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        DealSummary::json_schema(generator)
+    }
+}
 
 /// What E may propose to the dealer during naming.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -16,7 +48,9 @@ pub enum Proposal {
 }
 
 /// Everything a seat can do in Watten.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// Plain data (no drop): a legal list is cleared without a loop over it, which showed in playout
+// profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type":"propose","proposal":"new_cards"}`.
@@ -45,7 +79,7 @@ pub enum Action {
     Play {
         /// The card, as a one-element list.
         #[schemars(length(min = 1, max = 1))]
-        cards: CardList,
+        cards: Cards,
     },
     /// Raises the deal's value to `to`.
     Raise {
@@ -66,8 +100,94 @@ pub enum Action {
     /// A public signal (`signals=public`).
     Signal {
         /// The signal code.
-        code: String,
+        code: SignalCode,
     },
+}
+
+/// A signal's code (§3.8) held inline: the codes are short words, so an action or an event
+/// carries no heap string. JSON and schema as a string; a code longer than [`SignalCode::MAX`]
+/// bytes (longer than any of §3.8's) is refused when parsed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SignalCode {
+    len: u8,
+    bytes: [u8; SignalCode::MAX],
+}
+
+impl SignalCode {
+    /// The longest code held.
+    pub const MAX: usize = 15;
+
+    /// The code, `None` past [`SignalCode::MAX`] bytes.
+    pub fn new(code: &str) -> Option<SignalCode> {
+        let mut bytes = [0; SignalCode::MAX];
+        bytes
+            .get_mut(..code.len())?
+            .copy_from_slice(code.as_bytes());
+        Some(SignalCode {
+            len: code.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The code as text.
+    pub fn as_str(&self) -> &str {
+        // The bytes of a whole `&str`: always UTF-8.
+        std::str::from_utf8(self.bytes.get(..usize::from(self.len)).unwrap_or_default())
+            .unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for SignalCode {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for SignalCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for SignalCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for SignalCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for SignalCode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(deserializer)?;
+        SignalCode::new(&code).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "signal code `{code}` is longer than any signal ({} bytes at most)",
+                SignalCode::MAX
+            ))
+        })
+    }
+}
+
+impl schemars::JsonSchema for SignalCode {
+    fn inline_schema() -> bool {
+        String::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        String::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        String::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
 }
 
 impl Action {
@@ -101,7 +221,7 @@ impl Action {
     /// `play`.
     pub fn play(card: Card) -> Action {
         Action::Play {
-            cards: one_card(card),
+            cards: Cards::one(card),
         }
     }
 }
@@ -154,7 +274,8 @@ pub enum Event {
         /// Cutter.
         seat: Seat,
         /// Criticals taken.
-        taken: Vec<Card>,
+        #[schemars(with = "Vec<Card>")]
+        taken: Cards,
         /// The shown card.
         shown: Option<Card>,
     },
@@ -207,7 +328,7 @@ pub enum Event {
         /// Seat.
         seat: Seat,
         /// The card.
-        cards: CardList,
+        cards: Cards,
     },
     /// A trick completed.
     TrickWon {
@@ -245,7 +366,7 @@ pub enum Event {
         /// Seat.
         seat: Seat,
         /// Code.
-        code: String,
+        code: SignalCode,
     },
     /// Bohemian: a seat discarded a card (face down).
     Discard {
@@ -263,7 +384,7 @@ pub enum Event {
     DealEnd {
         /// Summary.
         #[serde(flatten)]
-        summary: Box<DealSummary>,
+        summary: SharedSummary,
         /// Blind: the designated cards (E's, dealer's).
         #[serde(skip_serializing_if = "Vec::is_empty")]
         designated: Vec<Card>,

@@ -80,7 +80,12 @@ impl GameDef for Watten {
 
     fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         rules::check_players(&setup.options, setup.players)?;
-        let stacked = parse_card_deals(&setup.deals, &setup.options.pack())?;
+        // Nothing stacked (every random game): no pack description to build for the check.
+        let stacked = if setup.deals.is_empty() {
+            Vec::new()
+        } else {
+            parse_card_deals(&setup.deals, &setup.options.pack())?
+        };
         Ok(State::new(
             setup.options.clone(),
             setup.players,

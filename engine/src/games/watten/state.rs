@@ -1,15 +1,15 @@
 //! The state of a Watten game: deals (§2), naming (§3.1–3.2), raising (§3.4), play (§3.3, §3.5),
 //! the Bohemian exchange (§3.7) and scoring (§5).
 
-use super::action::{Action, Event, Proposal, SIGNAL_CODES};
+use super::action::{Action, Cards, Event, Proposal, SIGNAL_CODES, SharedSummary, SignalCode};
 use super::rules::{
     BlindReveal, LastTrickRaise, Options, RaiseCap, RaiseTiming, Signals, ThreePlayerDeclarer,
     Variant,
 };
 use super::scoring::Roles;
 use super::view::{self, View};
-use crate::cards::{Card, CardList, CardSet, Rank, Suit, one_card};
-use crate::deal::deal_sequence;
+use crate::cards::{Card, CardList, CardSet, Rank, Suit};
+use crate::deal::deal_sequence_into;
 use crate::error::ActionError;
 use crate::game::Seat;
 use crate::game::{Actors, GameResult, GameState, Seats, Table, Viewer, push_in_place};
@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use smallvec::{SmallVec, smallvec};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The phase of the current deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -154,8 +155,9 @@ pub struct State {
     pub phase: Phase,
     /// The current deal.
     pub deal: Deal,
-    /// The last finished deal.
-    pub last_deal: Option<DealSummary>,
+    /// The last finished deal (shared with its event).
+    #[serde(with = "crate::game::shared::option", default)]
+    pub last_deal: Option<Arc<DealSummary>>,
     /// The roles of the current deal once named (derived data, never serialized).
     #[serde(skip)]
     roles_cache: RolesCache,
@@ -313,6 +315,19 @@ impl State {
         Some(Cow::Owned(Roles::new(&self.table.options, s, t)))
     }
 
+    /// `f` of the current deal's roles, once Schlag and trump are known: the cached roles when
+    /// fresh (every move), else computed. No `Cow` handed out: moving one showed in profiles.
+    #[inline]
+    fn with_roles<R>(&self, f: impl FnOnce(&Roles) -> R) -> Option<R> {
+        let (s, t) = self.roles_key()?;
+        if let Some((cs, ct, roles)) = &self.roles_cache.0
+            && (*cs, *ct) == (s, t)
+        {
+            return Some(f(roles));
+        }
+        Some(f(&Roles::new(&self.table.options, s, t)))
+    }
+
     /// The Schlag (none in Bohemian Watten) and trump the roles depend on, once named.
     fn roles_key(&self) -> Option<(Option<Rank>, Suit)> {
         let t = self.deal.trump?;
@@ -349,7 +364,14 @@ impl State {
             .stacked
             .get(self.deals_played as usize)
             .map(Vec::as_slice);
-        let mut seq = deal_sequence(self.table.options.pack_cards(), entry, &mut self.table.rng);
+        // The deal sequence is written in the last stock's memory (it becomes the stock).
+        let mut seq = std::mem::take(&mut self.deal.stock);
+        deal_sequence_into(
+            self.table.options.pack_cards(),
+            entry,
+            &mut self.table.rng,
+            &mut seq,
+        );
         self.deal.reset(dealer, n);
         self.phase = Phase::Naming;
         events.push(Event::Deal {
@@ -375,7 +397,8 @@ impl State {
             }
             events.push(Event::Cut {
                 seat: cutter,
-                taken: self.deal.cut_taken.clone(),
+                // At most the criticals (four cards).
+                taken: Cards::of(&self.deal.cut_taken).unwrap_or_default(),
                 shown: self.deal.cut_shown,
             });
         } else if variant == Variant::Bohemian {
@@ -483,8 +506,9 @@ impl State {
             changes,
         };
         let designated = self.deal.designated.iter().flatten().copied().collect();
+        let summary = Arc::new(summary);
         events.push(Event::DealEnd {
-            summary: Box::new(summary.clone()),
+            summary: SharedSummary(Arc::clone(&summary)),
             designated,
         });
         self.last_deal = Some(summary);
@@ -607,30 +631,42 @@ impl State {
             && roles.plain_suit(led) == roles.plain_suit(last)
     }
 
-    /// The raises `seat` may open now (no raise pending), in increasing order.
-    pub fn raise_options(&self, seat: Seat) -> SmallVec<[u32; 2]> {
+    /// Whether `seat` may open a raise now, value aside (§3.4).
+    fn raise_open(&self, seat: Seat) -> bool {
         let d = &self.deal;
         if self.phase != Phase::Play
             || self.table.options.variant == Variant::Bohemian
             || d.pending.is_some()
         {
-            return SmallVec::new();
+            return false;
         }
-        let side = self.side_of(seat);
-        if d.raise_right.is_some_and(|r| r != side) {
-            return SmallVec::new();
+        if d.raise_right.is_some_and(|r| r != self.side_of(seat)) {
+            return false;
         }
         if self.table.options.raise_timing == RaiseTiming::OnTurn && seat != self.seat_to_play() {
-            return SmallVec::new();
+            return false;
         }
-        if self.table.options.last_trick_raise == LastTrickRaise::Restricted
+        !(self.table.options.last_trick_raise == LastTrickRaise::Restricted
             && self.table.options.variant.tyrolean_family()
             && self.in_last_trick_window()
             && !self.is_blind_seat(seat)
-            && !self.last_card_qualifies(seat)
-        {
+            && !self.last_card_qualifies(seat))
+    }
+
+    /// Whether [`State::raise_options`] lists anything, without listing: `to_act` asks it of
+    /// every other seat at every card. The jump to four needs the one-step raise allowed too (a
+    /// seat may raise to a value only up to a bound), so the one-step raise decides.
+    fn can_raise(&self, seat: Seat) -> bool {
+        self.raise_open(seat) && self.may_raise_to(seat, self.deal.stake + 1)
+    }
+
+    /// The raises `seat` may open now (no raise pending), in increasing order.
+    pub fn raise_options(&self, seat: Seat) -> SmallVec<[u32; 2]> {
+        let d = &self.deal;
+        if !self.raise_open(seat) {
             return SmallVec::new();
         }
+        let side = self.side_of(seat);
         let mut out = SmallVec::new();
         if self.may_raise_to(seat, d.stake + 1) {
             out.push(d.stake + 1);
@@ -684,17 +720,17 @@ impl State {
     pub fn legal_cards(&self, seat: Seat) -> CardSet {
         let d = &self.deal;
         let hand = d.hands.get(seat).copied().unwrap_or(CardSet::EMPTY);
-        let Some(roles) = self.roles() else {
-            return hand;
-        };
         let bound = !self.is_blind_seat(seat);
-        roles.legal_follow(
-            &self.table.options,
-            hand,
-            &d.current.plays,
-            d.tricks.len(),
-            bound,
-        )
+        self.with_roles(|roles| {
+            roles.legal_follow(
+                &self.table.options,
+                hand,
+                &d.current.plays,
+                d.tricks.len(),
+                bound,
+            )
+        })
+        .unwrap_or(hand)
     }
 
     fn declaring_schlag(&self) -> bool {
@@ -1038,12 +1074,9 @@ impl State {
                 }
             }
             Action::Signal { code } => {
-                self.deal.signals.push((seat, code.clone()));
+                self.deal.signals.push((seat, code.to_string()));
                 self.deal.signals_used[seat] += 1;
-                push_in_place(events, || Event::Signal {
-                    seat,
-                    code: code.clone(),
-                });
+                push_in_place(events, || Event::Signal { seat, code: *code });
             }
             _ => {}
         }
@@ -1054,13 +1087,14 @@ impl State {
         self.deal.current.plays.push((seat, card));
         push_in_place(events, || Event::Play {
             seat,
-            cards: one_card(card),
+            cards: Cards::one(card),
         });
         if self.deal.current.plays.len() < self.table.players {
             return;
         }
-        let Some(roles) = self.roles() else { return };
-        let w = roles.winner(&self.deal.current.plays);
+        let Some(w) = self.with_roles(|roles| roles.winner(&self.deal.current.plays)) else {
+            return;
+        };
         let winner = self.deal.current.plays[w].0;
         push_in_place(events, || Event::TrickWon { seat: winner });
         let mut done = std::mem::replace(
@@ -1182,7 +1216,7 @@ impl State {
                 });
                 if self.can_signal(seat) {
                     out.push_each(SIGNAL_CODES.iter(), |c| Action::Signal {
-                        code: c.to_string(),
+                        code: SignalCode::new(c).unwrap_or_else(|| unreachable!("{c} is short")),
                     });
                 }
             }
@@ -1324,7 +1358,7 @@ impl GameState for State {
                 let mut seats: Seats = smallvec![stp];
                 for k in 1..self.table.players {
                     let s = (stp + k) % self.table.players;
-                    if !self.raise_options(s).is_empty() || self.can_signal(s) {
+                    if self.can_raise(s) || self.can_signal(s) {
                         seats.push(s);
                     }
                 }

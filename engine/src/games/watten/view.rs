@@ -205,7 +205,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         signals: d.signals.clone(),
         exchanges: d.exchanges.clone(),
         stock_size: d.stock.len(),
-        last_deal: state.last_deal.clone(),
+        last_deal: state.last_deal.as_deref().cloned(),
     }
 }
 
