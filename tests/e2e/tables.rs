@@ -129,6 +129,11 @@ async fn people_and_bots_finish_a_table_recorded_like_any_match() {
     .await;
     expect_problem(&early, 409, "table_waiting");
 
+    // A body that is not an object takes no seat (serde would read `[null, null]` as a join
+    // with every field left out; schemathesis sent it).
+    let array = at(&app, &id, "join", json!([null, null])).await;
+    expect_problem(&array, 400, "malformed_json");
+
     // Bob takes the open seat through the table's link; the table is then full.
     let bob = at(&app, &id, "join", json!({"name": "Bob"})).await;
     assert_eq!(bob.status, 200, "{}", bob.body);

@@ -32,13 +32,22 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
 
 /// Parses a JSON body into `T`: 415 `unsupported_media_type` unless the request declares a JSON
-/// content type, 400 `malformed_json` if the body is not a valid `T`.
+/// content type, 400 `malformed_json` if the body is not a valid `T`. Every arena body is an
+/// object: serde would also read a struct from an array of its fields (`[null, null]`), which
+/// the documents do not allow, so anything else is refused first.
 pub fn parse_body<T: DeserializeOwned>(
     request: &HttpRequest,
     body: &[u8],
 ) -> Result<T, ServiceError> {
     if !is_json(request) {
         return Err(unsupported_media_type(request));
+    }
+    let first = body.iter().find(|byte| !byte.is_ascii_whitespace());
+    if first.is_some_and(|byte| *byte != b'{') {
+        return Err(ServiceError::new(
+            crate::problem::ErrorCode::MalformedJson,
+            "the request body is not valid JSON for this endpoint: it must be a JSON object",
+        ));
     }
     serde_json::from_slice(body).map_err(|e| invalid_body(&e))
 }
