@@ -53,53 +53,11 @@ impl Arena {
             )));
         }
         let rated = request.rated.unwrap_or(false);
-        let mut persons = Vec::new();
-        let mut bots = Vec::with_capacity(request.players);
-        // Each player seat's player (404 `unknown_player` first).
-        let mut players: Vec<Option<PlayerRecord>> = Vec::with_capacity(request.players);
-        for (seat, entry) in request.seats.iter().enumerate() {
-            if rated && matches!(entry, SeatRequest::Human(_) | SeatRequest::Open(_)) {
-                return Err(ServiceError::invalid(format!(
-                    "seat {seat}: a rated table seats players (`{{\"player\": id}}`) and bots only: whoever sits there is rated"
-                )));
-            }
-            let player = match entry {
-                SeatRequest::Player(id) => Some(self.player_record(id).await?),
-                _ => None,
-            };
-            if let Some(player) = &player
-                && players.iter().flatten().any(|p| p.id == player.id)
-            {
-                return Err(ServiceError::invalid(format!(
-                    "seat {seat}: player `{}` holds another seat of this table",
-                    player.id
-                )));
-            }
-            players.push(player);
-            match entry {
-                SeatRequest::Bot(key) => bots.push(key.clone()),
-                SeatRequest::Player(_) => {
-                    persons.push(seat);
-                    bots.push(String::new());
-                }
-                SeatRequest::Human(name) => {
-                    if let Some(name) = name {
-                        check_name(name)?;
-                    }
-                    persons.push(seat);
-                    bots.push(String::new());
-                }
-                SeatRequest::Open(true) => {
-                    persons.push(seat);
-                    bots.push(String::new());
-                }
-                SeatRequest::Open(false) => {
-                    return Err(ServiceError::invalid(format!(
-                        "seat {seat}: an open seat is `{{\"open\": true}}`"
-                    )));
-                }
-            }
-        }
+        let SeatPlan {
+            persons,
+            bots,
+            players,
+        } = self.seat_plan(&request, rated).await?;
         let mut record = self
             .build_seated_match(
                 CreateMatch {
@@ -191,6 +149,68 @@ impl Arena {
             match_id: record.id,
             seats: created,
         }))
+    }
+
+    /// Who sits where at a new table: the seats people take (`persons`), each seat's bot (empty
+    /// for a person), each player seat's player (404 `unknown_player` first); refuses a seat a
+    /// rated table cannot rate, a player seated twice, a bad name and a closed "open" seat.
+    async fn seat_plan(
+        &self,
+        request: &CreateTable,
+        rated: bool,
+    ) -> Result<SeatPlan, ServiceError> {
+        let mut persons = Vec::new();
+        let mut bots = Vec::with_capacity(request.players);
+        // Each player seat's player (404 `unknown_player` first).
+        let mut players: Vec<Option<PlayerRecord>> = Vec::with_capacity(request.players);
+        for (seat, entry) in request.seats.iter().enumerate() {
+            if rated && matches!(entry, SeatRequest::Human(_) | SeatRequest::Open(_)) {
+                return Err(ServiceError::invalid(format!(
+                    "seat {seat}: a rated table seats players (`{{\"player\": id}}`) and bots only: whoever sits there is rated"
+                )));
+            }
+            let player = match entry {
+                SeatRequest::Player(id) => Some(self.player_record(id).await?),
+                _ => None,
+            };
+            if let Some(player) = &player
+                && players.iter().flatten().any(|p| p.id == player.id)
+            {
+                return Err(ServiceError::invalid(format!(
+                    "seat {seat}: player `{}` holds another seat of this table",
+                    player.id
+                )));
+            }
+            players.push(player);
+            match entry {
+                SeatRequest::Bot(key) => bots.push(key.clone()),
+                SeatRequest::Player(_) => {
+                    persons.push(seat);
+                    bots.push(String::new());
+                }
+                SeatRequest::Human(name) => {
+                    if let Some(name) = name {
+                        check_name(name)?;
+                    }
+                    persons.push(seat);
+                    bots.push(String::new());
+                }
+                SeatRequest::Open(true) => {
+                    persons.push(seat);
+                    bots.push(String::new());
+                }
+                SeatRequest::Open(false) => {
+                    return Err(ServiceError::invalid(format!(
+                        "seat {seat}: an open seat is `{{\"open\": true}}`"
+                    )));
+                }
+            }
+        }
+        Ok(SeatPlan {
+            persons,
+            bots,
+            players,
+        })
     }
 
     /// The name of the bot in `seat` of `record`.
@@ -614,4 +634,11 @@ pub(super) fn listed_view(listed: &TableListing) -> TableView {
         watch_url: watch_url(&table.id),
         created_at: rfc3339(table.created_at),
     }
+}
+
+/// A new table's seats as [`Arena::seat_plan`] reads them.
+struct SeatPlan {
+    persons: Vec<usize>,
+    bots: Vec<String>,
+    players: Vec<Option<PlayerRecord>>,
 }
