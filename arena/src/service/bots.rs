@@ -243,17 +243,7 @@ impl Arena {
             ));
         }
         if let Some(name) = patch.name {
-            check_name(&name)?;
-            if self
-                .inner
-                .store
-                .bot_named(&name)
-                .await?
-                .is_some_and(|other| other.id != bot.id)
-            {
-                return Err(ServiceError::name_taken(&name));
-            }
-            bot.name = name;
+            self.rename(&mut bot, name).await?;
         }
         let info = match bot.transport {
             Transport::Url => {
@@ -312,6 +302,22 @@ impl Arena {
         Ok(bots::view(&bot, &ratings))
     }
 
+    /// Gives `bot` a new name (checked, and free among live bots); stored by the caller.
+    async fn rename(&self, bot: &mut BotRecord, name: String) -> Result<(), ServiceError> {
+        check_name(&name)?;
+        if self
+            .inner
+            .store
+            .bot_named(&name)
+            .await?
+            .is_some_and(|other| other.id != bot.id)
+        {
+            return Err(ServiceError::name_taken(&name));
+        }
+        bot.name = name;
+        Ok(())
+    }
+
     /// The admin's changes to a registered bot: `name`, and `paused` (`true`: off the ladder
     /// with `pause_reason` `moderated`, no trial match returns it; `false`: back, its health
     /// cleared). No probe: the bot may be down. Other fields are its owner's.
@@ -343,17 +349,7 @@ impl Arena {
             ));
         };
         if let Some(name) = name {
-            check_name(&name)?;
-            if self
-                .inner
-                .store
-                .bot_named(&name)
-                .await?
-                .is_some_and(|other| other.id != bot.id)
-            {
-                return Err(ServiceError::name_taken(&name));
-            }
-            bot.name = name;
+            self.rename(&mut bot, name).await?;
         }
         let health = match paused {
             Some(true) => Some(BotHealth {
