@@ -90,7 +90,8 @@ impl Drop for RunCount {
 /// What a drain did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Drained {
-    /// The matches this process played when it was told to stop.
+    /// The matches this process played when it was told to stop (a worker caught claiming one
+    /// counts too: its claim may become a run).
     pub running: usize,
     /// Those still running when the drain time was up: stopped at a move boundary, to be
     /// resumed elsewhere or after the restart.

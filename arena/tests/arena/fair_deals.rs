@@ -129,7 +129,10 @@ async fn a_running_matchs_seed_shows_nowhere_and_its_commitment_checks_out_at_th
         over["seed_commitment"].as_str().unwrap()
     );
 
-    // A match stored before commitments (no salt) shows none, before and after its end.
+    // A match stored before commitments (no salt) shows none, before and after its end. The
+    // process stops claiming first: a worker must not start the inserted match before it is
+    // aborted by hand (seen under a loaded CI).
+    arena.drain_within(Duration::ZERO).await;
     let mut old = arena.store().get_match(&id).await.unwrap().unwrap();
     old.id = "m_00000000000000ab".into();
     old.seed_salt = None;
