@@ -3,25 +3,20 @@
 # Four URL bots are registered for every game id, at the server's own /bots/heuristic (two) and
 # /bots/random (two): registered bots as the arena sees them (called over HTTP, signed, probed).
 #
-# Two phases on one fresh SQLite file:
-#   1. the one-off work, at no pace (--ladder-matches-per-minute 0, rounds every 200 ms) so it
-#      ends within minutes: the built-in bots' seeding matches (--ladder-builtin-matches, 50 per
-#      game id) and the registered bots' matches until their ratings settle (or $SETTLE_MAX
-#      minutes). Reported: matches and moves, split between built-in-only matches (their moves
-#      pruned after --retain-builtin-days) and matches with a registered bot (kept), the bytes
-#      stored, and from them the mean bytes of a match with a registered bot.
-#   2. the steady state, with every default, for $MINUTES minutes (0: skipped): the server
-#      restarted on that database; the matches it starts and the bytes it adds. Its first round
-#      starts one match per game id at once (the pace is kept in memory), then the settled pace
-#      holds: one match per game id an hour.
-# The steady state per day: the settled pace (24 matches a day per game id the registered bots
-# play) times the mean bytes of a match with a registered bot measured in phase 1, and (as a
-# check) phase 2's bytes per minute times 1440 when phase 2 ran.
-#
+# One fresh SQLite file, the server with every default, for $MINUTES minutes: the ladder's first
+# day, its busiest (the built-in bots' seeding matches, every registered bot's rating unsettled,
+# so every game id would play at its full pace). The ladder's daily budget
+# (--ladder-matches-per-day, default 5000, a burst of an hour's share) bounds it. Reported: the
+# matches started (seeding, with a registered bot), the bytes stored (database + WAL - free,
+# after a TRUNCATE checkpoint), the bytes of a match, the pace once the first burst is spent
+# (matches a minute over the second half of the run), and the day from them:
+#   - bound: (budget + burst) x the bytes of a match;
+#   - measured rate: the second half's bytes a minute x 1440 (+ the burst's bytes).
+# PER_DAY=N passes --ladder-matches-per-day N (the figure's budget follows it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MINUTES=${MINUTES:-10}
-SETTLE_MAX=${SETTLE_MAX:-40}
+MINUTES=${MINUTES:-30}
+PER_DAY=${PER_DAY:-5000}
 PORT=${PORT:-18196}
 for tool in curl jq sqlite3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y $tool)" >&2; exit 1; }
@@ -52,52 +47,36 @@ size() {
 count() { sqlite3 "$DB" "$1"; }
 BUILTIN_ONLY="NOT EXISTS (SELECT 1 FROM match_seats s JOIN bots b ON b.id = s.bot_id WHERE s.match_id = m.id AND b.builtin = 0)"
 
-# Phase 1: the one-off work, at no pace.
-start --ladder-matches-per-minute 0 --ladder-interval-ms 200
+start --ladder-matches-per-day "$PER_DAY"
 games=$(curl -fsS "$base/v1/games" | jq -c '[.[].id]')
 for i in 1 2; do
   for bot in heuristic random; do
     json "$base/v1/bots" "{\"name\":\"url-$bot-$i\",\"url\":\"$base/bots/$bot\",\"games\":$games}" >/dev/null
   done
 done
-phase1_start=$SECONDS
-last=0; quiet_since=$SECONDS
-while [ $((SECONDS - phase1_start)) -lt $((SETTLE_MAX * 60)) ]; do
-  sleep 10
-  now=$(count "SELECT COUNT(*) FROM matches")
-  if [ "$now" != "$last" ]; then last=$now; quiet_since=$SECONDS; fi
-  [ $((SECONDS - quiet_since)) -ge 60 ] && break
-done
+half=$((MINUTES * 30))
+sleep "$half"
+mid_bytes=$(size); mid_matches=$(count "SELECT COUNT(*) FROM matches")
+sleep "$half"
+end_bytes=$(size); end_matches=$(count "SELECT COUNT(*) FROM matches")
 stop
 seeding=$(count "SELECT COUNT(*) FROM matches m WHERE ranked AND $BUILTIN_ONLY")
 registered=$(count "SELECT COUNT(*) FROM matches m WHERE ranked AND NOT $BUILTIN_ONLY")
-seeding_moves=$(count "SELECT COUNT(*) FROM match_moves mm JOIN matches m ON m.seq = mm.match_seq WHERE $BUILTIN_ONLY")
-all_moves=$(count "SELECT COUNT(*) FROM match_moves")
-unsettled=$(count "SELECT COUNT(*) FROM ratings r JOIN bots b ON b.id = r.rated_id WHERE r.kind = 'bot' AND b.builtin = 0 AND r.sigma >= 3.5")
-phase1_bytes=$(size)
-game_ids=$(echo "$games" | jq length)
-# The bytes of a match with a registered bot: the stored bytes in proportion to its moves.
-per_registered=$(( phase1_bytes * (all_moves - seeding_moves) / (all_moves > 0 ? all_moves : 1) / (registered > 0 ? registered : 1) ))
-steady=$(( 24 * game_ids * per_registered ))
-echo "phase 1 (one-off, $(( (SECONDS - phase1_start) / 60 )) min at no pace): $seeding seeding matches ($seeding_moves moves), $registered with a registered bot ($((all_moves - seeding_moves)) moves); $phase1_bytes bytes; registered ratings still unsettled: $unsettled"
-
-echo "a match with a registered bot: $per_registered bytes; settled pace, $game_ids game ids: $((steady / 1000000)) MB a day"
-
-# Phase 2: every default, for $MINUTES minutes.
-grown=0; matches=0; per_day=0
-if [ "$MINUTES" -gt 0 ]; then
-  start
-  before=$(size); before_matches=$(count "SELECT COUNT(*) FROM matches")
-  sleep $((MINUTES * 60))
-  after=$(size); after_matches=$(count "SELECT COUNT(*) FROM matches")
-  stop
-  grown=$((after - before)); matches=$((after_matches - before_matches))
-  per_day=$((grown * 1440 / MINUTES))
-  echo "phase 2 (defaults, $MINUTES min): $matches matches, $grown bytes ($((per_day / 1000000)) MB a day at that rate, the restart's first round included)"
-fi
-jq -nc --argjson seeding "$seeding" --argjson registered "$registered" --argjson phase1 "$phase1_bytes" \
-  --argjson per_registered "$per_registered" --argjson steady "$steady" --argjson unsettled "$unsettled" \
-  --argjson minutes "$MINUTES" --argjson grown "$grown" --argjson matches "$matches" --argjson per_day "$per_day" \
-  '{one_off: {seeding_matches: $seeding, registered_matches: $registered, bytes: $phase1, unsettled_registered_ratings: $unsettled},
-    registered_match_bytes: $per_registered, steady_bytes_per_day: $steady,
-    phase2: {minutes: $minutes, matches: $matches, bytes: $grown, bytes_per_day: $per_day}}'
+moves=$(count "SELECT COUNT(*) FROM match_moves")
+per_match=$(( end_bytes / (end_matches > 0 ? end_matches : 1) ))
+burst=$(( PER_DAY / 24 ))
+bound=$(( (PER_DAY + burst) * per_match ))
+second_half_per_min=$(( (end_matches - mid_matches) * 60 / (half > 0 ? half : 1) ))
+measured=$(( (end_bytes - mid_bytes) * 1440 * 60 / (half > 0 ? half : 1) + burst * per_match ))
+echo "day one at the defaults, $MINUTES min: $end_matches matches ($seeding seeding, $registered with a registered bot, $moves moves), $end_bytes bytes, $per_match bytes a match"
+echo "second half: $((end_matches - mid_matches)) matches ($second_half_per_min a minute), $((end_bytes - mid_bytes)) bytes"
+echo "a day: at most $((bound / 1000000)) MB by the budget; $((measured / 1000000)) MB at the second half's rate"
+jq -nc --argjson minutes "$MINUTES" --argjson per_day "$PER_DAY" --argjson matches "$end_matches" \
+  --argjson seeding "$seeding" --argjson registered "$registered" --argjson moves "$moves" \
+  --argjson bytes "$end_bytes" --argjson per_match "$per_match" \
+  --argjson half_matches "$((end_matches - mid_matches))" --argjson half_bytes "$((end_bytes - mid_bytes))" \
+  --argjson bound "$bound" --argjson measured "$measured" \
+  '{minutes: $minutes, ladder_matches_per_day: $per_day, matches: $matches, seeding_matches: $seeding,
+    registered_matches: $registered, moves: $moves, bytes: $bytes, bytes_per_match: $per_match,
+    second_half: {matches: $half_matches, bytes: $half_bytes},
+    day_bytes_bound: $bound, day_bytes_at_second_half_rate: $measured}'

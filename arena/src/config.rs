@@ -85,6 +85,10 @@ pub struct ArenaConfig {
     /// Ladder matches each game id may start per minute at most (0: no pace, only one match of
     /// a game id in flight at a time, which always holds).
     pub ladder_matches_per_minute: u32,
+    /// Ladder matches the whole ladder may start a day, every game id together (0: no cap): the
+    /// bound on the disk the ladder fills, whatever its phase. Spent evenly, with a burst of an
+    /// hour's share.
+    pub ladder_matches_per_day: u32,
     /// A bot's rating counts as settled in a game once its sigma is below this: a game plays at
     /// the full pace only while one of its bots is unsettled.
     pub ladder_settled_sigma: f64,
@@ -139,6 +143,11 @@ pub const START_PROBE_WINDOW: Duration = Duration::from_secs(10);
 /// run plays at most 120 matches of a game id, and fewer once the bots' ratings settle.
 pub const LADDER_MATCHES_PER_MINUTE: u32 = 4;
 
+/// Ladder matches a day across every game id by default: with the 14 KB a ladder match stores
+/// (bench/journal/2026-11-29-ladder-storage.md), the ladder adds at most about 75 MB a day, its
+/// first day (seeding and unsettled ratings) included.
+pub const LADDER_MATCHES_PER_DAY: u32 = 5000;
+
 /// The sigma below which a built-in bot's rating counts as settled: two bots reach it after
 /// about 70 matches against each other (Weng-Lin, from sigma 8.33).
 pub const LADDER_SETTLED_SIGMA: f64 = 3.5;
@@ -180,6 +189,7 @@ impl ArenaConfig {
             poll_interval: Duration::from_millis(200),
             ismcts_ms: crate::builtin::ISMCTS_BUDGET_MS,
             ladder_matches_per_minute: 0,
+            ladder_matches_per_day: 0,
             ladder_settled_sigma: LADDER_SETTLED_SIGMA,
             ladder_settled_matches_per_hour: 0,
             retain_unranked_days: RETAIN_UNRANKED_DAYS,
@@ -275,6 +285,11 @@ pub struct ArenaArgs {
     /// registered bot plays at `--ladder-settled-matches-per-hour`.
     #[arg(long, env = "CARDROOM_LADDER_MATCHES_PER_MINUTE", default_value_t = LADDER_MATCHES_PER_MINUTE)]
     pub ladder_matches_per_minute: u32,
+    /// Ladder matches a day across every game id (0: no cap), spent evenly with a burst of an
+    /// hour's share: the bound on the storage the ladder adds a day, seeding and unsettled
+    /// ratings included.
+    #[arg(long, env = "CARDROOM_LADDER_MATCHES_PER_DAY", default_value_t = LADDER_MATCHES_PER_DAY)]
+    pub ladder_matches_per_day: u32,
     /// The rating sigma below which a bot counts as settled in a game: a game plays at the
     /// full pace while one of its bots is unsettled.
     #[arg(long, env = "CARDROOM_LADDER_SETTLED_SIGMA", default_value_t = LADDER_SETTLED_SIGMA)]
@@ -392,6 +407,7 @@ impl ArenaArgs {
             poll_interval: Duration::from_millis(200),
             ismcts_ms: self.ismcts_ms,
             ladder_matches_per_minute: self.ladder_matches_per_minute,
+            ladder_matches_per_day: self.ladder_matches_per_day,
             ladder_settled_sigma: self.ladder_settled_sigma,
             ladder_settled_matches_per_hour: self.ladder_settled_matches_per_hour,
             retain_unranked_days: self.retain_unranked_days,

@@ -6,7 +6,8 @@
 //! its bots has an unsettled rating (sigma at least `--ladder-settled-sigma`; once seeded, a
 //! registered bot's); once all are settled, built-in bots stop playing each other, and a
 //! registered bot keeps playing at `--ladder-settled-matches-per-hour`, so an arena left alone
-//! goes quiet instead of filling its disk. The
+//! goes quiet instead of filling its disk; and the whole ladder starts at most
+//! `--ladder-matches-per-day` matches a day (the game ids that waited longest first). The
 //! first seat goes to the most uncertain bot (highest sigma, so new bots get games), the others to
 //! the bots whose mu is closest to it. Each match's table size is the one the game id allows
 //! among its bots that has the fewest ranked matches so far, so every size gets played (the
@@ -31,7 +32,7 @@ use crate::ratings::Rating;
 use crate::store::{BotHealth, BotRecord, Creator, MatchFilter, MatchStatus, PauseReason, now_ms};
 use crate::wire::BotInfo;
 use std::collections::HashMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Runs the ladder forever: a round every interval while this process leads it.
 pub async fn run(arena: Arena) {
@@ -76,6 +77,13 @@ pub async fn run(arena: Arena) {
 
 /// One ladder round. Returns the ids of the matches scheduled.
 pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
+    let bots = available_bots(arena).await?;
+    schedule(arena, &bots).await
+}
+
+/// The bots the ladder may seat this round: every bot but those sitting out a back-off or
+/// failing their probe (probed now, all at once) or not connected.
+async fn available_bots(arena: &Arena) -> anyhow::Result<Vec<BotRecord>> {
     let store = arena.store();
     let policy = HealthPolicy::of(arena.config());
     let mut bots = store.bots().await?;
@@ -146,6 +154,124 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         }
     }
     bots.retain(|b| !unreachable.contains(&b.id));
+    Ok(bots)
+}
+
+/// The ladder's pace, kept by the process leading it: when each game id last started a match,
+/// and the whole ladder's daily budget (`--ladder-matches-per-day`, a GCRA: one match every
+/// day / N, a burst of an hour's share), which bounds the storage the ladder adds a day
+/// whatever its phase.
+#[derive(Debug)]
+pub struct LadderPace {
+    last: HashMap<String, Instant>,
+    /// One match of the budget per this (None: no budget).
+    interval: Option<Duration>,
+    burst: u32,
+    /// When the budget is all there again (the GCRA's theoretical arrival time).
+    full_at: Option<Instant>,
+}
+
+impl LadderPace {
+    /// A pace with a budget of `per_day` matches a day (0: none).
+    pub fn new(per_day: u32) -> Self {
+        LadderPace {
+            last: HashMap::new(),
+            interval: (per_day > 0).then(|| Duration::from_secs(86_400) / per_day),
+            burst: (per_day / 24).max(1),
+            full_at: None,
+        }
+    }
+
+    /// When the ladder last started a match of `game`.
+    pub fn last(&self, game: &str) -> Option<Instant> {
+        self.last.get(game).copied()
+    }
+
+    /// Takes one match from the daily budget at `now`; false (and nothing taken) when spent.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let Some(interval) = self.interval else {
+            return true;
+        };
+        let full_at = self.full_at.map_or(now, |at| at.max(now));
+        if full_at > now + interval * (self.burst - 1) {
+            return false;
+        }
+        self.full_at = Some(full_at + interval);
+        true
+    }
+
+    fn started(&mut self, game: &str, at: Instant) {
+        self.last.insert(game.to_string(), at);
+    }
+}
+
+/// Schedules this round's matches among `bots`: the game ids that waited longest first, so a
+/// spent daily budget delays every game id alike.
+async fn schedule(arena: &Arena, bots: &[BotRecord]) -> anyhow::Result<Vec<String>> {
+    let round_start = Instant::now();
+    let busy = arena
+        .store()
+        .matches(&MatchFilter {
+            statuses: vec![MatchStatus::Queued, MatchStatus::Running],
+            limit: 10_000,
+            ..MatchFilter::default()
+        })
+        .await?;
+    let mut games: Vec<_> = engine::registry::games()
+        .iter()
+        .filter(|game| !busy.iter().any(|m| m.ladder && m.game == game.info().id))
+        .map(|game| {
+            let last = arena
+                .ladder_pace()
+                .lock()
+                .expect("pace")
+                .last(&game.info().id);
+            (last, game)
+        })
+        .collect();
+    // Never started first (None sorts first), then the oldest start; stable: registry order.
+    games.sort_by_key(|(last, _)| *last);
+    let mut scheduled = Vec::new();
+    for (last, game) in games {
+        let Some(request) = plan(arena, game.as_ref(), bots, last, round_start).await? else {
+            continue;
+        };
+        if !arena
+            .ladder_pace()
+            .lock()
+            .expect("pace")
+            .take(Instant::now())
+        {
+            tracing::debug!("the ladder's daily budget is spent until its next share");
+            break;
+        }
+        let id = request.game.clone();
+        match arena.new_match(request, Creator::ladder(), true).await {
+            Ok(record) => {
+                arena
+                    .ladder_pace()
+                    .lock()
+                    .expect("pace")
+                    .started(&id, round_start);
+                scheduled.push(record.id)
+            }
+            Err(error) => {
+                tracing::warn!(game = id, error = %error, "ladder could not schedule a match")
+            }
+        }
+    }
+    Ok(scheduled)
+}
+
+/// The ladder match of `game` this round, if its pace and bots allow one (`last`: when its
+/// previous ladder match started).
+async fn plan(
+    arena: &Arena,
+    game: &dyn engine::erased::Game,
+    bots: &[BotRecord],
+    last: Option<Instant>,
+    round_start: Instant,
+) -> anyhow::Result<Option<CreateMatch>> {
     let config = arena.config();
     // The wait between two ladder matches of a game: the full pace while a bot there is
     // unsettled, the settled pace once all are (None: no wait).
@@ -155,113 +281,86 @@ pub async fn round(arena: &Arena) -> anyhow::Result<Vec<String>> {
         config.ladder_settled_matches_per_hour,
         Duration::from_secs(3600),
     );
-    let round_start = std::time::Instant::now();
-    let busy = store
-        .matches(&MatchFilter {
-            statuses: vec![MatchStatus::Queued, MatchStatus::Running],
-            limit: 10_000,
-            ..MatchFilter::default()
+    let id = &game.info().id;
+    // The faster pace is the first that can allow a match.
+    if let (Some(last), Some(pace)) = (last, unsettled_pace)
+        && round_start < last + pace
+    {
+        return Ok(None);
+    }
+    // The built-in searchers spend their budget of CPU on every move: they play the matches
+    // and tournaments that name them, not the automatic ladder.
+    let candidates: Vec<&BotRecord> = bots
+        .iter()
+        .filter(|b| !b.paused && b.games.contains(id))
+        .filter(|b| {
+            !(b.builtin
+                && crate::builtin::SEARCHES
+                    .iter()
+                    .any(|s| b.url == format!("{}{s}", crate::client::BUILTIN_SCHEME)))
         })
-        .await?;
-    let mut scheduled = Vec::new();
-    for game in engine::registry::games() {
-        let id = &game.info().id;
-        if busy.iter().any(|m| m.ladder && &m.game == id) {
-            continue;
+        .collect();
+    let Some(players) = table_size(arena, game, candidates.len()).await? else {
+        return Ok(None);
+    };
+    // The ratings at this table size: each size is its own competition.
+    let ratings: HashMap<String, Rating> = arena
+        .store()
+        .leaderboard(id, players)
+        .await?
+        .into_iter()
+        .map(|r| (r.bot_id, r.rating))
+        .collect();
+    let rating = |bot: &BotRecord| ratings.get(&bot.id).copied().unwrap_or_default();
+    // Built-in bots play each other only to seed the game id's ratings
+    // (`--ladder-builtin-matches`); after that every ladder match seats a registered bot.
+    let seeded = builtins_seeded(arena, id).await?;
+    let registered = candidates.iter().any(|b| !b.builtin);
+    if seeded && !registered {
+        return Ok(None);
+    }
+    // A bot whose rating is unsettled here needs opponents: the game plays at the full pace
+    // (once seeded, only a registered bot's rating counts). Once every bot is settled,
+    // built-in bots (yardsticks) stop playing each other, and a registered bot keeps its
+    // rating current at the settled pace.
+    let unsettled = candidates
+        .iter()
+        .filter(|b| !(seeded && b.builtin))
+        .any(|b| rating(b).sigma >= config.ladder_settled_sigma);
+    if !unsettled {
+        if !registered {
+            return Ok(None);
         }
-        let last = arena.ladder_pace().lock().expect("pace").get(id).copied();
-        // The faster pace is the first that can allow a match.
-        if let (Some(last), Some(pace)) = (last, unsettled_pace)
+        if let (Some(last), Some(pace)) = (last, settled_pace)
             && round_start < last + pace
         {
-            continue;
-        }
-        // The built-in searchers spend their budget of CPU on every move: they play the matches
-        // and tournaments that name them, not the automatic ladder.
-        let candidates: Vec<&BotRecord> = bots
-            .iter()
-            .filter(|b| !b.paused && b.games.contains(id))
-            .filter(|b| {
-                !(b.builtin
-                    && crate::builtin::SEARCHES
-                        .iter()
-                        .any(|s| b.url == format!("{}{s}", crate::client::BUILTIN_SCHEME)))
-            })
-            .collect();
-        let Some(players) = table_size(arena, game.as_ref(), candidates.len()).await? else {
-            continue;
-        };
-        // The ratings at this table size: each size is its own competition.
-        let ratings: HashMap<String, Rating> = store
-            .leaderboard(id, players)
-            .await?
-            .into_iter()
-            .map(|r| (r.bot_id, r.rating))
-            .collect();
-        let rating = |bot: &BotRecord| ratings.get(&bot.id).copied().unwrap_or_default();
-        // Built-in bots play each other only to seed the game id's ratings
-        // (`--ladder-builtin-matches`); after that every ladder match seats a registered bot.
-        let seeded = builtins_seeded(arena, id).await?;
-        let registered = candidates.iter().any(|b| !b.builtin);
-        if seeded && !registered {
-            continue;
-        }
-        // A bot whose rating is unsettled here needs opponents: the game plays at the full pace
-        // (once seeded, only a registered bot's rating counts). Once every bot is settled,
-        // built-in bots (yardsticks) stop playing each other, and a registered bot keeps its
-        // rating current at the settled pace.
-        let unsettled = candidates
-            .iter()
-            .filter(|b| !(seeded && b.builtin))
-            .any(|b| rating(b).sigma >= config.ladder_settled_sigma);
-        if !unsettled {
-            if !registered {
-                continue;
-            }
-            if let (Some(last), Some(pace)) = (last, settled_pace)
-                && round_start < last + pace
-            {
-                continue;
-            }
-        }
-        // A seeded or settled game is played for its registered bots: one of them takes the
-        // first seat (built-in bots count as certain for that pick), the others are the closest
-        // in mu.
-        let seats = choose(
-            &candidates
-                .iter()
-                .map(|b| {
-                    let mut pick = rating(b);
-                    if (seeded || !unsettled) && b.builtin {
-                        pick.sigma = 0.0;
-                    }
-                    (b.id.clone(), pick)
-                })
-                .collect::<Vec<_>>(),
-            players,
-            rand::random(),
-        );
-        let request = CreateMatch {
-            game: id.clone(),
-            bots: seats,
-            ranked: Some(true),
-            ..CreateMatch::default()
-        };
-        match arena.new_match(request, Creator::ladder(), true).await {
-            Ok(record) => {
-                arena
-                    .ladder_pace()
-                    .lock()
-                    .expect("pace")
-                    .insert(id.clone(), round_start);
-                scheduled.push(record.id)
-            }
-            Err(error) => {
-                tracing::warn!(game = id, error = %error, "ladder could not schedule a match")
-            }
+            return Ok(None);
         }
     }
-    Ok(scheduled)
+    // A seeded or settled game is played for its registered bots: one of them takes the
+    // first seat (built-in bots count as certain for that pick), the others are the closest
+    // in mu.
+    let seats = choose(
+        &candidates
+            .iter()
+            .map(|b| {
+                let mut pick = rating(b);
+                if (seeded || !unsettled) && b.builtin {
+                    pick.sigma = 0.0;
+                }
+                (b.id.clone(), pick)
+            })
+            .collect::<Vec<_>>(),
+        players,
+        rand::random(),
+    );
+    let request = CreateMatch {
+        game: id.clone(),
+        bots: seats,
+        ranked: Some(true),
+        ..CreateMatch::default()
+    };
+    Ok(Some(request))
 }
 
 /// Whether the built-in bots have played their `--ladder-builtin-matches` ranked matches among
@@ -451,6 +550,28 @@ mod tests {
 
     fn r(mu: f64, sigma: f64) -> Rating {
         Rating { mu, sigma }
+    }
+
+    #[test]
+    fn the_daily_budget_lets_an_hours_share_through_then_one_match_per_share() {
+        let mut pace = LadderPace::new(4800);
+        let start = Instant::now();
+        // A burst of an hour's share (200), then nothing more at once.
+        assert_eq!((0..1000).filter(|_| pace.take(start)).count(), 200);
+        // One match every 18 s (86,400 s / 4,800) from then on.
+        assert!(!pace.take(start + Duration::from_secs(17)));
+        assert!(pace.take(start + Duration::from_secs(18)));
+        assert!(!pace.take(start + Duration::from_secs(18)));
+        // Over a whole day, asked every second, it never gives more than the day's budget and
+        // the first burst.
+        let mut pace = LadderPace::new(4800);
+        let given = (0..86_400)
+            .filter(|s| pace.take(start + Duration::from_secs(*s)))
+            .count();
+        assert!((4800..=4800 + 200).contains(&given), "{given}");
+        // No budget: no cap.
+        let mut free = LadderPace::new(0);
+        assert!((0..10_000).all(|_| free.take(start)));
     }
 
     #[test]

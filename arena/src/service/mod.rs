@@ -66,9 +66,9 @@ struct Inner {
     metrics: Arc<ArenaMetrics>,
     /// Rate limits of registrations and match creations.
     limits: Limits,
-    /// When the ladder last started a match of each game id (its pace); held by the process
-    /// that leads the ladder.
-    ladder_pace: Mutex<HashMap<String, Instant>>,
+    /// When the ladder last started a match of each game id, and its daily budget; held by the
+    /// process that leads the ladder.
+    ladder_pace: Mutex<ladder::LadderPace>,
     /// The game ids whose built-in bots have played their seeding matches (ladder leader).
     builtins_seeded: Mutex<HashSet<String>>,
     /// Seals the `info` of move requests (the arena's key; see [`ArenaConfig::seal_key`]).
@@ -146,7 +146,7 @@ impl Arena {
                 bus,
                 metrics: Arc::new(ArenaMetrics::default()),
                 limits: Limits::new(config.registrations_per_minute, config.matches_per_minute),
-                ladder_pace: Default::default(),
+                ladder_pace: Mutex::new(ladder::LadderPace::new(config.ladder_matches_per_day)),
                 builtins_seeded: Default::default(),
                 sealer: Arc::new(Sealer::new(&seal_key)),
                 info_cache: Default::default(),
@@ -227,7 +227,7 @@ impl Arena {
     }
 
     /// When the ladder last started a match of each game id.
-    pub fn ladder_pace(&self) -> &Mutex<HashMap<String, Instant>> {
+    pub fn ladder_pace(&self) -> &Mutex<ladder::LadderPace> {
         &self.inner.ladder_pace
     }
 
