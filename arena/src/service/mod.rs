@@ -39,9 +39,8 @@ use crate::runner::Runner;
 use crate::seal::Sealer;
 use crate::store::{Creator, Dialect, SqlStore, Store};
 use crate::wire::Clock;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 use tokio::sync::Notify;
 
 /// The arena: a cheap, clonable handle.
