@@ -143,8 +143,8 @@ pub const START_PROBE_WINDOW: Duration = Duration::from_secs(10);
 /// run plays at most 120 matches of a game id, and fewer once the bots' ratings settle.
 pub const LADDER_MATCHES_PER_MINUTE: u32 = 4;
 
-/// Ladder matches a day across every game id by default: with the 14 KB a ladder match stores
-/// (bench/journal/2026-11-29-ladder-storage.md), the ladder adds at most about 75 MB a day, its
+/// Ladder matches a day across every game id by default: with the 16 KB a ladder match stores
+/// (bench/journal/2026-11-29-ladder-storage.md), the ladder adds at most about 85 MB a day, its
 /// first day (seeding and unsettled ratings) included.
 pub const LADDER_MATCHES_PER_DAY: u32 = 5000;
 
