@@ -127,7 +127,33 @@ pub struct ArenaConfig {
     /// (`--drain-secs`); it claims no new match meanwhile, and what is still running then stops
     /// at a move boundary, to be resumed by another process or after the restart.
     pub drain: Duration,
+    // Issue 48q (the fair queue): caps per client, table slots, table expiry.
+    /// Matches one client may have waiting (queued, or tables waiting for people) at once
+    /// (`--max-queued-per-client`; 0: no cap). The admin and the ladder have none.
+    pub max_queued_per_client: u32,
+    /// Tables a tournament may have without the admin token (`--max-tournament-matches`).
+    pub max_tournament_matches: u32,
+    /// Worker slots one client's matches may hold at once, over every process
+    /// (`--max-running-per-client`; 0: no cap).
+    pub max_running_per_client: u32,
+    /// Slots of each worker process for tables with people, beside `concurrency`
+    /// (`--table-slots`).
+    pub table_slots: usize,
+    /// How long a table waits for its people before it is aborted as `table_expired`
+    /// (`--table-expiry-minutes`; zero: never).
+    pub table_expiry: Duration,
 }
+
+/// Matches one client may have queued at once by default (`--max-queued-per-client`).
+pub const MAX_QUEUED_PER_CLIENT: u32 = 200;
+/// Tables a tournament may have without the admin token by default (`--max-tournament-matches`).
+pub const MAX_TOURNAMENT_MATCHES: u32 = 400;
+/// Worker slots one client's matches may hold at once by default (`--max-running-per-client`).
+pub const MAX_RUNNING_PER_CLIENT: u32 = 8;
+/// Slots for tables with people per worker process by default (`--table-slots`).
+pub const TABLE_SLOTS: usize = 16;
+/// Minutes a table waits for its people by default (`--table-expiry-minutes`).
+pub const TABLE_EXPIRY_MINUTES: u64 = 60;
 
 /// How long a stopping process lets its running matches finish by default (`--drain-secs`).
 pub const DRAIN_SECS: u64 = 30;
@@ -202,6 +228,11 @@ impl ArenaConfig {
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(RECONNECT_GRACE_MS),
             drain: Duration::from_secs(DRAIN_SECS),
+            max_queued_per_client: MAX_QUEUED_PER_CLIENT,
+            max_tournament_matches: MAX_TOURNAMENT_MATCHES,
+            max_running_per_client: MAX_RUNNING_PER_CLIENT,
+            table_slots: TABLE_SLOTS,
+            table_expiry: Duration::from_secs(TABLE_EXPIRY_MINUTES * 60),
         }
     }
 }
@@ -337,6 +368,29 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_DRAIN_SECS", default_value_t = DRAIN_SECS,
           value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub drain_secs: u64,
+    // Issue 48q (the fair queue): caps per client, table slots, table expiry.
+    /// Matches one client (its token, else its address) may have waiting at once: queued, or
+    /// tables waiting for people (counted apart from its other matches). A request that would
+    /// pass it is refused whole, 429 `queue_full`. 0: no cap. The admin has none.
+    #[arg(long, env = "CARDROOM_MAX_QUEUED_PER_CLIENT", default_value_t = MAX_QUEUED_PER_CLIENT)]
+    pub max_queued_per_client: u32,
+    /// Tables a tournament may have (deals times seat rotations) without the admin token; a
+    /// larger one is refused, 403 `admin_required`.
+    #[arg(long, env = "CARDROOM_MAX_TOURNAMENT_MATCHES", default_value_t = MAX_TOURNAMENT_MATCHES)]
+    pub max_tournament_matches: u32,
+    /// Worker slots one client's matches may hold at once, over every process on the database;
+    /// its other matches wait while the other clients' take turns. 0: no cap.
+    #[arg(long, env = "CARDROOM_MAX_RUNNING_PER_CLIENT", default_value_t = MAX_RUNNING_PER_CLIENT)]
+    pub max_running_per_client: u32,
+    /// Slots of each worker process for tables with people, beside `--match-concurrency`: a
+    /// person's table never waits behind bots' matches (at least 1).
+    #[arg(long, env = "CARDROOM_TABLE_SLOTS", default_value_t = TABLE_SLOTS)]
+    pub table_slots: usize,
+    /// Minutes a table waits for its people before it is aborted (`abort_reason`
+    /// `table_expired`); 0: tables wait for ever.
+    #[arg(long, env = "CARDROOM_TABLE_EXPIRY_MINUTES", default_value_t = TABLE_EXPIRY_MINUTES,
+          value_parser = clap::value_parser!(u64).range(0..=525_600))]
+    pub table_expiry_minutes: u64,
 }
 
 /// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
@@ -421,6 +475,11 @@ impl ArenaArgs {
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
             drain: Duration::from_secs(self.drain_secs),
+            max_queued_per_client: self.max_queued_per_client,
+            max_tournament_matches: self.max_tournament_matches,
+            max_running_per_client: self.max_running_per_client,
+            table_slots: self.table_slots.max(1),
+            table_expiry: Duration::from_secs(self.table_expiry_minutes * 60),
         })
     }
 }
@@ -492,6 +551,38 @@ mod tests {
             env.as_deref(),
             Some(std::ffi::OsStr::new("CARDROOM_DRAIN_SECS"))
         );
+    }
+
+    #[test]
+    fn the_queue_limits_have_their_defaults_unless_told_by_flag() {
+        let parse = |flags: &[&str]| {
+            Flags::try_parse_from(std::iter::once("serve").chain(flags.iter().copied()))
+                .map(|flags| flags.arena.config().unwrap())
+        };
+        let config = parse(&[]).expect("defaults");
+        assert_eq!(config.max_queued_per_client, 200);
+        assert_eq!(config.max_tournament_matches, 400);
+        assert_eq!(config.max_running_per_client, 8);
+        assert_eq!(config.table_slots, 16);
+        assert_eq!(config.table_expiry, Duration::from_secs(3600));
+        let config = parse(&[
+            "--max-queued-per-client",
+            "5",
+            "--max-tournament-matches",
+            "12",
+            "--max-running-per-client",
+            "2",
+            "--table-slots",
+            "0",
+            "--table-expiry-minutes",
+            "3",
+        ])
+        .expect("flags");
+        assert_eq!(config.max_queued_per_client, 5);
+        assert_eq!(config.max_tournament_matches, 12);
+        assert_eq!(config.max_running_per_client, 2);
+        assert_eq!(config.table_slots, 1);
+        assert_eq!(config.table_expiry, Duration::from_secs(180));
     }
 
     #[test]

@@ -214,6 +214,7 @@ impl ArenaMetrics {
             AbortReason::Cancelled,
             AbortReason::BotUnavailable,
             AbortReason::Failed,
+            AbortReason::TableExpired,
         ] {
             let _series = self.aborted.get_or_create(&ReasonLabels {
                 reason: reason.as_str(),

@@ -129,6 +129,13 @@ error_codes! {
     BotNameTaken = CONFLICT, "bot_name_taken", "Bot name taken";
     /// Too many requests of this kind from this client or token.
     RateLimited = TOO_MANY_REQUESTS, "rate_limited", "Too many requests";
+    // Issue 48q (costs counted per match): the queue's caps per client.
+    /// The client already has `--max-queued-per-client` matches waiting (queued, or tables
+    /// waiting for people): nothing of the request was stored (`Retry-After`).
+    QueueFull = TOO_MANY_REQUESTS, "queue_full", "Too many queued matches";
+    /// Only the server's admin token may do this: a tournament of more tables than
+    /// `--max-tournament-matches`.
+    AdminRequired = FORBIDDEN, "admin_required", "The admin token is required";
     /// No such route.
     NotFound = NOT_FOUND, "not_found", "Not found";
     /// The route exists, but not with this method (the `Allow` header lists those it takes).

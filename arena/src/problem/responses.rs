@@ -94,14 +94,14 @@ pub enum CancelRefused {
     /// 403 `forbidden`.
     #[response(
         status = 403,
-        description = "`forbidden`: neither the owner token of a seated bot nor the admin token",
+        description = "`forbidden`: neither the owner token of a seated bot nor the admin token, nor the client that created it",
         content_type = "application/problem+json"
     )]
     Forbidden(Problem),
     /// 409 `match_finished`.
     #[response(
         status = 409,
-        description = "`match_finished`: already over (every table, for a tournament); `match_underway`: the owner's bot has made its first move (a tournament: every open table of it has started), only the admin cancels now",
+        description = "`match_finished`: already over (every table, for a tournament); `match_underway`: the owner's bot has made its first move (a tournament: every open table of it has started), only the admin cancels now; for its creator, a worker has started it",
         content_type = "application/problem+json"
     )]
     Finished(Problem),
@@ -112,7 +112,9 @@ pub enum CancelRefused {
 #[response(
     status = 429,
     description = "`rate_limited`: too many requests of this kind from this client or token \
-                   (`serve --registrations-per-minute`, `--matches-per-minute`)",
+                   (`serve --registrations-per-minute`, `--matches-per-minute`: one unit per \
+                   match created); `queue_full` (routes that create matches): the client's \
+                   queued matches would pass `--max-queued-per-client`. Nothing is stored",
     content_type = "application/problem+json",
     headers(
         ("Retry-After" = u64, description = "Seconds until such a request is allowed again"),

@@ -1,13 +1,12 @@
 //! `/v1/matches`: create, list and show matches.
 
 use super::{created, list_query};
-use crate::bots::bearer;
 use crate::dto::{
     CreateMatch, ListFormat, MatchCancelled, MatchCreated, MatchList, MatchParts, MatchQuery,
     MatchShowQuery, MatchSummary, MatchView,
 };
 use crate::http::{self, Freshness, location, prefers_ndjson};
-use crate::limits::Limited;
+use crate::limits::Meter;
 use crate::problem::responses::{
     CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,
     UnknownMatch,
@@ -24,7 +23,8 @@ use futures_util::TryStreamExt;
 /// The match is queued and runs in the background (bounded concurrency); poll
 /// `GET /v1/matches/{id}`. Seats name bots by id or name; a `clock` gives each seat a time bank.
 /// Matches are unranked unless `"ranked": true`, which needs the admin token: ranked matches
-/// come from the ladder. A registered bot is seated only with its owner's token, the admin
+/// come from the ladder. Each match counts against its client's rate limit and cap of queued
+/// matches (429 `rate_limited`, `queue_full`). A registered bot is seated only with its owner's token, the admin
 /// token, or when its owner opened it to challenges (`open_to_challenges`); built-in bots are
 /// open.
 #[utoipa::path(
@@ -51,15 +51,16 @@ pub async fn create(
     body: web::Bytes,
 ) -> HttpResponse {
     let (arena, http_request) = (&arena, &request);
-    super::create(
+    let meter = &Meter::of(arena.limits(), http_request);
+    super::create_metered(
         arena,
         http_request,
         &body,
         "POST /v1/matches",
-        Limited::MatchCreation,
+        meter,
         |create: CreateMatch| async move {
             let made = arena
-                .create_match_as(create, Caller::of(http_request))
+                .create_match_as(create, Caller::of(http_request), meter)
                 .await?;
             created(
                 StatusCode::ACCEPTED,
@@ -169,12 +170,14 @@ pub fn freshness(status: MatchStatus) -> Freshness {
 /// A queued or running match becomes `aborted` with `abort_reason` `cancelled`, and moves no
 /// rating; a running one stops at its next move. Needs the server's admin token, or the owner
 /// token of a bot seated in it until that bot has made its first move (then 409
-/// `match_underway`): a bot must not abort the matches it is losing.
+/// `match_underway`): a bot must not abort the matches it is losing. The client that created it
+/// (the same token, or without one the same address) cancels it while it is still waiting
+/// (`queued`, or a table waiting for people).
 #[utoipa::path(
     operation_id = "cancel_match",
     tag = "arena",
     params(("id" = String, Path, description = "Match id")),
-    security(("owner_token" = []), ("admin_token" = [])),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 200, description = "Cancelled", body = MatchCancelled),
         CancelRefused,
@@ -187,5 +190,7 @@ pub async fn cancel(
     id: web::Path<String>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchCancelled>, ServiceError> {
-    Ok(web::Json(arena.cancel_match(&id, bearer(&request)).await?))
+    Ok(web::Json(
+        arena.cancel_match(&id, Caller::of(&request)).await?,
+    ))
 }

@@ -14,7 +14,7 @@ pub mod tables;
 pub mod tournaments;
 
 use crate::bots::{bearer, hash_token};
-use crate::limits::{Limited, RateLimit};
+use crate::limits::{Limited, Meter, RateLimit};
 use crate::problem::{ServiceError, invalid_body, is_json, unsupported_media_type};
 use crate::service::Arena;
 use crate::service::idempotency::{Answer, Created, IdempotencyKey};
@@ -99,6 +99,45 @@ where
     F: FnOnce(T) -> Fut,
     Fut: Future<Output = Result<Created, ServiceError>>,
 {
+    respond(arena, request, body, route, Some(limited), None, make).await
+}
+
+/// [`create`] for the routes that create matches (`/v1/matches`, `/v1/tournaments`,
+/// `/v1/tables`, rematches): nothing is charged up front; `make` charges `meter` one unit per
+/// match it creates once it knows how many, before it stores them
+/// ([`crate::Arena::admit`]). A refusal there (429 `rate_limited`, `queue_full`) answers with
+/// its headers.
+pub async fn create_metered<T, F, Fut>(
+    arena: &Arena,
+    request: &HttpRequest,
+    body: &[u8],
+    route: &'static str,
+    meter: &Meter<'_>,
+    make: F,
+) -> HttpResponse
+where
+    T: DeserializeOwned,
+    F: FnOnce(T) -> Fut,
+    Fut: Future<Output = Result<Created, ServiceError>>,
+{
+    respond(arena, request, body, route, None, Some(meter), make).await
+}
+
+/// The answer of a create: charged up front to `limited`, or by `make` to `meter`.
+async fn respond<T, F, Fut>(
+    arena: &Arena,
+    request: &HttpRequest,
+    body: &[u8],
+    route: &'static str,
+    limited: Option<Limited>,
+    meter: Option<&Meter<'_>>,
+    make: F,
+) -> HttpResponse
+where
+    T: DeserializeOwned,
+    F: FnOnce(T) -> Fut,
+    Fut: Future<Output = Result<Created, ServiceError>>,
+{
     let token = bearer(request);
     if let Err(error) = arena.check_token(token).await {
         return error.error_response();
@@ -132,7 +171,9 @@ where
     let counted: Cell<Option<RateLimit>> = Cell::new(None);
     let answer = arena
         .idempotent(key, body, || async {
-            counted.set(Some(arena.limits().check(limited, request)?));
+            if let Some(limited) = limited {
+                counted.set(Some(arena.limits().check(limited, request)?));
+            }
             let parsed: T = parse_body(request, body)?;
             make(parsed).await.map_err(actix_web::Error::from)
         })
@@ -156,9 +197,12 @@ where
             }
             response
         }
-        Err(error) => error.error_response(),
+        Err(error) => match meter.and_then(Meter::refusal) {
+            Some(refusal) => refusal.response(),
+            None => error.error_response(),
+        },
     };
-    if let Some(limit) = counted.get() {
+    if let Some(limit) = counted.get().or_else(|| meter.and_then(Meter::counted)) {
         limit.add_headers(response.headers_mut());
     }
     response

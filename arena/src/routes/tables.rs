@@ -2,7 +2,7 @@
 
 use super::{created, list_query, parse_body};
 use crate::http::{self, NoQuery, location};
-use crate::limits::Limited;
+use crate::limits::Meter;
 use crate::problem::responses::{
     IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse, SeatKeyRefused,
     UnknownTable,
@@ -50,15 +50,16 @@ pub async fn create(
     body: web::Bytes,
 ) -> HttpResponse {
     let (arena, http_request) = (&arena, &request);
-    super::create(
+    let meter = &Meter::of(arena.limits(), http_request);
+    super::create_metered(
         arena,
         http_request,
         &body,
         "POST /v1/tables",
-        Limited::MatchCreation,
+        meter,
         |table: CreateTable| async move {
             let creator = arena.creator(Caller::of(http_request)).await?;
-            let made = arena.create_table(table, creator).await?;
+            let made = arena.create_table_metered(table, creator, meter).await?;
             created(StatusCode::CREATED, location("/v1/tables", &made.id), &made)
         },
     )
@@ -124,15 +125,18 @@ pub async fn rematch(
     body: web::Bytes,
 ) -> HttpResponse {
     let (arena, http_request, id) = (&arena, &request, id.as_str());
-    super::create(
+    let meter = &Meter::of(arena.limits(), http_request);
+    super::create_metered(
         arena,
         http_request,
         &body,
         "POST /v1/tables/{id}/rematch",
-        Limited::MatchCreation,
+        meter,
         |asker: SeatKey| async move {
             let creator = arena.creator(Caller::of(http_request)).await?;
-            let (made, opened) = arena.rematch_table(id, asker, creator).await?;
+            let (made, opened) = arena
+                .rematch_table_metered(id, asker, creator, meter)
+                .await?;
             let status = if opened {
                 StatusCode::CREATED
             } else {
@@ -186,7 +190,7 @@ pub async fn show(
         (status = 400, description = "`malformed_json`, `invalid_request` (a bad name) or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`seat_key_refused`: the key holds no seat of this table; `not_your_seat`: it holds another seat; `player_token_refused`: a seat held for a player, joined without that player's token", body = Problem, content_type = "application/problem+json"),
         UnknownTable,
-        (status = 409, description = "`seat_taken`: the seat is not open or was taken first; `table_full`: no open seat is left", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat_taken`: the seat is not open or was taken first; `table_full`: no open seat is left; `match_finished`: an open seat of a table that is over (expired: `table_expired`, or cancelled)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
     )
 )]

@@ -1,13 +1,12 @@
 //! `/v1/tournaments`: duplicate tournaments.
 
 use super::{created, list_query};
-use crate::bots::bearer;
 use crate::dto::{
     CreateTournament, TournamentCancelled, TournamentCreated, TournamentList, TournamentQuery,
     TournamentView,
 };
 use crate::http::{self, NoQuery, location};
-use crate::limits::Limited;
+use crate::limits::Meter;
 use crate::problem::responses::{
     CancelRefused, IdempotencyHeader, InvalidToken, JsonBodyErrors, RateLimitedResponse,
 };
@@ -25,7 +24,10 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 /// secret until every table of its deal is over (`deal_in_play`), and no bot plays two tables
 /// of one deal at the same time: a deal's rotations that share a bot run one after another. A
 /// registered bot is seated only with its owner's token, the admin token, or when its owner
-/// opened it to challenges.
+/// opened it to challenges. Every table counts against the client's rate limit and cap of
+/// queued matches (429 `rate_limited`, `queue_full`: nothing is stored); more tables than the
+/// server's `--max-tournament-matches` (default 400) need the admin token (403
+/// `admin_required`).
 #[utoipa::path(
     operation_id = "create_tournament",
     tag = "arena",
@@ -36,7 +38,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
         (status = 202, description = "Queued: `Location` is the tournament", body = TournamentCreated),
         (status = 400, description = "Malformed JSON, no bots, `deals` outside 1..=1000, or a deadline out of range", body = Problem, content_type = "application/problem+json"),
         InvalidToken,
-        (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token; `admin_required`: more tables than `--max-tournament-matches` without the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown game or bot", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
         (status = 422, description = "Invalid setup (players, options), a seed above 2^53 - 1, a bot not registered for the game, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
@@ -50,15 +52,17 @@ pub async fn create(
     body: web::Bytes,
 ) -> HttpResponse {
     let (arena, http_request) = (&arena, &request);
-    super::create(
+    let meter = &Meter::of(arena.limits(), http_request);
+    super::create_metered(
         arena,
         http_request,
         &body,
         "POST /v1/tournaments",
-        Limited::MatchCreation,
+        meter,
         |tournament: CreateTournament| async move {
             let creator = arena.creator(Caller::of(http_request)).await?;
-            let made: TournamentCreated = arena.create_tournament(tournament, creator).await?;
+            let made: TournamentCreated =
+                arena.create_tournament(tournament, creator, meter).await?;
             created(
                 StatusCode::ACCEPTED,
                 location("/v1/tournaments", &made.id),
@@ -120,12 +124,13 @@ pub async fn show(
 /// With the server's admin token: every queued or running table becomes `aborted` with
 /// `abort_reason` `cancelled`; finished tables keep their results. With the owner token of one
 /// of its bots: that bot is withdrawn from the tables not yet started (409 `match_underway` if
-/// only started ones are left); the others play on.
+/// only started ones are left); the others play on. The client that created it (the same token,
+/// or without one the same address): its tables still queued.
 #[utoipa::path(
     operation_id = "cancel_tournament",
     tag = "arena",
     params(("id" = String, Path, description = "Tournament id")),
-    security(("owner_token" = []), ("admin_token" = [])),
+    security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 200, description = "Its open tables were cancelled", body = TournamentCancelled),
         CancelRefused,
@@ -139,6 +144,6 @@ pub async fn cancel(
     request: HttpRequest,
 ) -> Result<web::Json<TournamentCancelled>, ServiceError> {
     Ok(web::Json(
-        arena.cancel_tournament(&id, bearer(&request)).await?,
+        arena.cancel_tournament(&id, Caller::of(&request)).await?,
     ))
 }

@@ -9,6 +9,8 @@
 //!   deleted in small batches, oldest first; their results (and rating changes) stay. The pages freed are reused
 //!   by new moves (the file stops growing); `cardroom db vacuum` returns them to the file system.
 //! - Idempotency keys (`Idempotency-Key` on creates) are deleted a day after their first use.
+//! - Tables left waiting for their people longer than `--table-expiry-minutes` are aborted
+//!   (`table_expired`), a batch per pass.
 
 use super::Arena;
 use crate::store::{Retention, now_ms};
@@ -41,6 +43,10 @@ pub async fn pass(arena: &Arena) {
         if days > 0 {
             prune(arena, class, days).await;
         }
+    }
+    match arena.expire_tables().await {
+        Ok(_) => {}
+        Err(error) => tracing::warn!(error = format!("{error:#}"), "expiring tables failed"),
     }
     // Idempotency keys answer retries for a day, then go.
     match arena.prune_idempotency_keys().await {

@@ -8,6 +8,7 @@ use crate::dto::{
     CreateMatch, MatchCancelled, MatchCreated, MatchList, MatchParts, MatchQuery, MatchSummary,
     MatchView, MoveView, ReplayAction, ReplayInput, SeatView, rfc3339,
 };
+use crate::limits::Meter;
 use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
@@ -37,13 +38,31 @@ impl Arena {
         self.create_match_by(request, Creator::admin()).await
     }
 
-    /// Creates a match on behalf of `creator` (consent and health go by it) and queues it.
+    /// Creates a match on behalf of `creator` (consent and health go by it) and queues it: it
+    /// counts against the creator's cap of queued matches, not against a rate limit.
     pub async fn create_match_by(
         &self,
         request: CreateMatch,
         creator: Creator,
     ) -> Result<MatchCreated, ServiceError> {
-        let record = self.new_match(request, creator, true).await?;
+        self.create_match_metered(request, creator, &Meter::unmetered())
+            .await
+    }
+
+    /// [`Arena::create_match_by`], charged to `meter` (the rate limit of an HTTP request's
+    /// client) once it is checked, before it is stored.
+    async fn create_match_metered(
+        &self,
+        request: CreateMatch,
+        creator: Creator,
+        meter: &Meter<'_>,
+    ) -> Result<MatchCreated, ServiceError> {
+        let record = self.build_match(request, creator).await?;
+        let creator = record.creator.clone().unwrap_or_else(Creator::admin);
+        let admitted = self.admit(&creator, false, 1, meter).await?;
+        self.inner.store.insert_match(&record).await?;
+        drop(admitted);
+        self.enqueue();
         Ok(MatchCreated {
             id: record.id,
             status: MatchStatus::Queued,
@@ -57,6 +76,7 @@ impl Arena {
         &self,
         request: CreateMatch,
         caller: Caller<'_>,
+        meter: &Meter<'_>,
     ) -> Result<MatchCreated, ServiceError> {
         if request.ranked == Some(true) && !self.is_admin(caller.token) {
             return Err(ServiceError::new(
@@ -65,7 +85,7 @@ impl Arena {
             ));
         }
         let creator = self.creator(caller).await?;
-        self.create_match_by(request, creator).await
+        self.create_match_metered(request, creator, meter).await
     }
 
     /// True if `token` is the server's admin token (`--admin-token`).
@@ -106,34 +126,71 @@ impl Arena {
         Err(forbidden())
     }
 
+    /// [`Arena::authorize_for`], or else the client that created the match or tournament
+    /// (`created_by`): [`Actor::Creator`]. 403 `forbidden` when neither.
+    pub(super) async fn authorize_or_creator(
+        &self,
+        caller: Caller<'_>,
+        bots: &[String],
+        created_by: Option<&Creator>,
+    ) -> Result<Actor, ServiceError> {
+        match self.authorize_for(caller.token, bots).await {
+            Err(refused) if refused.code == ErrorCode::Forbidden => {
+                let me = self.creator(caller).await?;
+                if Self::same_client(&me, created_by) {
+                    Ok(Actor::Creator)
+                } else {
+                    Err(refused)
+                }
+            }
+            decided => decided,
+        }
+    }
+
     /// Cancels a queued or running match: it is aborted (`cancelled`) and moves no rating. The
     /// admin may cancel at any time; a seated bot's owner only until that bot has made its
-    /// first move (409 `match_underway` after: a bot must not abort the matches it is losing).
+    /// first move (409 `match_underway` after: a bot must not abort the matches it is losing);
+    /// the client that created it (the same token, or an anonymous client's address) while it
+    /// is still waiting for a worker (`queued`, or a table waiting for people).
     /// A running match stops at its next move, whichever process plays it: its worker's next
     /// write is refused.
     pub async fn cancel_match(
         &self,
         id: &str,
-        token: Option<&str>,
+        caller: Caller<'_>,
     ) -> Result<MatchCancelled, ServiceError> {
         let record = self.inner.store.get_match(id).await?.ok_or_else(|| {
             ServiceError::new(ErrorCode::UnknownMatch, format!("there is no match `{id}`"))
         })?;
-        let actor = self.authorize_for(token, &record.bots).await?;
+        let actor = self
+            .authorize_or_creator(caller, &record.bots, record.creator.as_ref())
+            .await?;
         // The owner's bot's seats must not have moved yet.
         let unmoved: Vec<usize> = match &actor {
-            Actor::Admin => Vec::new(),
+            Actor::Admin | Actor::Creator => Vec::new(),
             Actor::Owner(bot) => (0..record.bots.len())
                 .filter(|seat| record.bots[*seat] == *bot)
                 .collect(),
         };
         let detail = format!("cancelled by {actor}");
-        match self.inner.store.cancel_match(id, &detail, &unmoved).await? {
+        let cancelled = match actor {
+            Actor::Creator => self.inner.store.cancel_waiting(id, &detail).await?,
+            _ => self.inner.store.cancel_match(id, &detail, &unmoved).await?,
+        };
+        match cancelled {
             Cancelled::Cancelled => {}
             Cancelled::Over => {
                 return Err(ServiceError::new(
                     ErrorCode::MatchFinished,
                     format!("match `{id}` is already over: nothing to cancel"),
+                ));
+            }
+            Cancelled::Underway if actor == Actor::Creator => {
+                return Err(ServiceError::new(
+                    ErrorCode::MatchUnderway,
+                    format!(
+                        "match `{id}` has started: its creator cancels it only while it waits for a worker (the admin, or a seated bot's owner before its bot's first move, may still cancel)"
+                    ),
                 ));
             }
             Cancelled::Underway => {
@@ -618,6 +675,8 @@ pub(super) enum Actor {
     Admin,
     /// The owner token of this seated bot.
     Owner(String),
+    /// The client that created it (only while it waits for a worker).
+    Creator,
 }
 
 impl std::fmt::Display for Actor {
@@ -625,6 +684,8 @@ impl std::fmt::Display for Actor {
         match self {
             Actor::Admin => f.write_str("the admin"),
             Actor::Owner(bot) => write!(f, "the owner of bot {bot}"),
+            // Never the client's key: an anonymous client's is its address.
+            Actor::Creator => f.write_str("its creator"),
         }
     }
 }

@@ -22,6 +22,7 @@ mod matches;
 pub mod operations;
 pub mod outside;
 mod players;
+mod queue;
 mod rematch;
 mod tables;
 mod tournaments;
@@ -78,6 +79,9 @@ struct Inner {
     stream_tokens: outside::StreamTokens,
     /// Draining before the process stops (see [`drain`]).
     drain: Arc<drain::Drain>,
+    /// Held from a creation's count of the client's queued matches until its matches are
+    /// stored (see [`queue`]).
+    admission: tokio::sync::Mutex<()>,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -151,6 +155,7 @@ impl Arena {
                 info_cache: Default::default(),
                 stream_tokens,
                 drain: Default::default(),
+                admission: Default::default(),
             }),
         };
         if config.role.runs_matches() {
@@ -246,7 +251,9 @@ impl Arena {
     }
 
     pub(super) fn enqueue(&self) {
-        // The match is queued in the database; this only wakes an idle worker of this process.
+        // The match is queued in the database; this only wakes the idle workers of this process
+        // (both sets of slots: each claims from its own lanes), or the next to wait.
+        self.inner.wake.notify_waiters();
         self.inner.wake.notify_one();
     }
 }

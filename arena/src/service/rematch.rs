@@ -8,6 +8,7 @@
 use super::Arena;
 use super::tables::{Rematch, seat_of_key};
 use crate::bots::hash_token;
+use crate::limits::Meter;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{Creator, MatchStatus, SeatKind};
 use crate::tables::{
@@ -29,6 +30,19 @@ impl Arena {
         id: &str,
         request: SeatKey,
         creator: Creator,
+    ) -> Result<(TableCreated, bool), ServiceError> {
+        self.rematch_table_metered(id, request, creator, &Meter::unmetered())
+            .await
+    }
+
+    /// [`Arena::rematch_table`] for an HTTP request: a new table is charged to `meter` (the
+    /// client's rate limit) before it is stored.
+    pub async fn rematch_table_metered(
+        &self,
+        id: &str,
+        request: SeatKey,
+        creator: Creator,
+        meter: &Meter<'_>,
     ) -> Result<(TableCreated, bool), ServiceError> {
         let (table, record) = self.table_and_match(id).await?;
         seat_of_key(&table, &request.key, Some(request.seat))?;
@@ -83,7 +97,10 @@ impl Arena {
             of: id.to_string(),
             keys: keys.clone(),
         };
-        if let Some(created) = self.open_table(again, creator, Some(&rematch)).await? {
+        if let Some(created) = self
+            .open_table(again, creator, Some(&rematch), meter)
+            .await?
+        {
             tracing::info!(table = id, rematch = created.id, "rematch opened");
             return Ok((created, true));
         }

@@ -5,6 +5,7 @@
 use super::Arena;
 use crate::bots::{check_name, hash_token, new_id, new_secret, token_matches};
 use crate::dto::{CreateMatch, rfc3339};
+use crate::limits::Meter;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::tables::{TableFilter, TableListing};
@@ -32,18 +33,33 @@ impl Arena {
         request: CreateTable,
         creator: Creator,
     ) -> Result<TableCreated, ServiceError> {
-        self.open_table(request, creator, None)
+        self.create_table_metered(request, creator, &Meter::unmetered())
+            .await
+    }
+
+    /// [`Arena::create_table`] for an HTTP request: charged to `meter` (the client's rate limit:
+    /// a table with people against its own allowance, one without against the matches') before
+    /// it is stored.
+    pub async fn create_table_metered(
+        &self,
+        request: CreateTable,
+        creator: Creator,
+        meter: &Meter<'_>,
+    ) -> Result<TableCreated, ServiceError> {
+        self.open_table(request, creator, None, meter)
             .await?
             .ok_or_else(|| ServiceError::from(anyhow::anyhow!("a new table lost no race")))
     }
 
     /// [`Arena::create_table`], or with `rematch` a table's rematch: its person seats keyed as
-    /// given, stored only if the old table has none yet (None otherwise).
+    /// given, stored only if the old table has none yet (None otherwise). It counts one match
+    /// against its creator's cap and allowance (a table with people: the people's own).
     pub(super) async fn open_table(
         &self,
         request: CreateTable,
         creator: Creator,
         rematch: Option<&Rematch>,
+        meter: &Meter<'_>,
     ) -> Result<Option<TableCreated>, ServiceError> {
         if request.seats.len() != request.players {
             return Err(ServiceError::invalid(format!(
@@ -71,7 +87,7 @@ impl Arena {
                     ranked: Some(rated),
                     ..CreateMatch::default()
                 },
-                creator,
+                creator.clone(),
                 &persons,
             )
             .await?;
@@ -124,6 +140,7 @@ impl Arena {
             seats,
             rematch: None,
         };
+        let admitted = self.admit(&creator, !persons.is_empty(), 1, meter).await?;
         if !self
             .inner
             .store
@@ -132,6 +149,7 @@ impl Arena {
         {
             return Ok(None);
         }
+        drop(admitted);
         if record.status == MatchStatus::Queued {
             self.enqueue();
         }
@@ -286,7 +304,17 @@ impl Arena {
         request: JoinTable,
         token: Option<&str>,
     ) -> Result<SeatJoined, ServiceError> {
-        let (table, _) = self.table_and_match(id).await?;
+        let (table, record) = self.table_and_match(id).await?;
+        // An expired or cancelled table is over: nobody takes an open seat there any more (a
+        // seat's key still resumes its seat, to see how it ended).
+        if request.key.is_none()
+            && matches!(record.status, MatchStatus::Finished | MatchStatus::Aborted)
+        {
+            return Err(ServiceError::new(
+                ErrorCode::MatchFinished,
+                format!("table `{id}` is over: nobody joins it any more"),
+            ));
+        }
         if let Some(name) = &request.name {
             check_name(name)?;
         }

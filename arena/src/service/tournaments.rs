@@ -1,7 +1,7 @@
 //! Duplicate tournaments: creation, one tournament with its standings, the list.
 
-use super::Arena;
 use super::matches::Actor;
+use super::{Arena, Caller};
 use crate::bots::new_id;
 use crate::commitment;
 use crate::dto::{
@@ -9,6 +9,7 @@ use crate::dto::{
     TournamentList, TournamentMatchView, TournamentQuery, TournamentStatus, TournamentSummary,
     TournamentView, rfc3339,
 };
+use crate::limits::Meter;
 use crate::live::LiveEnd;
 use crate::paging;
 use crate::problem::{ErrorCode, ServiceError};
@@ -23,10 +24,15 @@ impl Arena {
     /// deal once per distinct rotation of the seats, every rotation of a deal with the same seed
     /// (the same cards in the same seats), all stored in one transaction. The workers never run
     /// two tables of one deal that share a bot at the same time (see `Store::claim_next`).
+    ///
+    /// Every table counts: more than `--max-tournament-matches` need the admin token (403
+    /// `admin_required`), and all of them are charged to the client's cap of queued matches and
+    /// rate limit (429 `queue_full`, `rate_limited`) before anything is stored.
     pub async fn create_tournament(
         &self,
         request: CreateTournament,
         creator: Creator,
+        meter: &Meter<'_>,
     ) -> Result<TournamentCreated, ServiceError> {
         if !(1..=1000).contains(&request.deals) {
             return Err(ServiceError::invalid("`deals` must be between 1 and 1000"));
@@ -53,7 +59,18 @@ impl Arena {
                     deadline_ms: request.deadline_ms,
                     ..CreateMatch::default()
                 },
-                creator,
+                creator.clone(),
+            )
+            .await?;
+        let seatings = tournament::rotations(&template.bots, seat_rotations);
+        let tables = request.deals as usize * seatings.len();
+        self.check_tournament_size(&creator, tables)?;
+        let admitted = self
+            .admit(
+                &creator,
+                false,
+                u32::try_from(tables).unwrap_or(u32::MAX),
+                meter,
             )
             .await?;
         let tournament = TournamentRecord {
@@ -67,8 +84,7 @@ impl Arena {
             bots: template.bots.clone(),
             created_at: template.created_at,
         };
-        let seatings = tournament::rotations(&template.bots, seat_rotations);
-        let mut matches = Vec::with_capacity(request.deals as usize * seatings.len());
+        let mut matches = Vec::with_capacity(tables);
         for deal in 0..request.deals {
             for (rotation, bots) in &seatings {
                 matches.push(TournamentMatch {
@@ -95,6 +111,7 @@ impl Arena {
             .store
             .insert_tournament(&tournament, &matches)
             .await?;
+        drop(admitted);
         self.enqueue();
         tracing::info!(
             tournament = tournament.id,
@@ -112,11 +129,13 @@ impl Arena {
     /// Cancels a tournament's open tables. The admin: every queued or running table. A bot's
     /// owner: withdraws the bot from the tables not yet started (no move played), so a running
     /// table is never aborted by a player who may be losing it; 409 `match_underway` if only
-    /// started tables of its bot are left, `match_finished` if none is.
+    /// started tables of its bot are left, `match_finished` if none is. The client that
+    /// created it: every table still waiting for a worker (409 `match_underway` if only
+    /// started ones are left).
     pub async fn cancel_tournament(
         &self,
         id: &str,
-        token: Option<&str>,
+        caller: Caller<'_>,
     ) -> Result<TournamentCancelled, ServiceError> {
         let tournament = self.inner.store.get_tournament(id).await?.ok_or_else(|| {
             ServiceError::new(
@@ -124,9 +143,14 @@ impl Arena {
                 format!("there is no tournament `{id}`"),
             )
         })?;
-        let actor = self.authorize_for(token, &tournament.bots).await?;
+        let tables = self.inner.store.tournament_matches(id).await?;
+        // Every table has the tournament's creator.
+        let created_by = tables.first().and_then(|t| t.record.creator.as_ref());
+        let actor = self
+            .authorize_or_creator(caller, &tournament.bots, created_by)
+            .await?;
         let withdrawn = match &actor {
-            Actor::Admin => None,
+            Actor::Admin | Actor::Creator => None,
             Actor::Owner(bot) => Some(bot.clone()),
         };
         let detail = match &withdrawn {
@@ -135,7 +159,7 @@ impl Arena {
         };
         let mut cancelled = 0;
         let mut underway = false;
-        for table in self.inner.store.tournament_matches(id).await? {
+        for table in tables {
             let record = &table.record;
             if crate::tournament::over(record.status) {
                 continue;
@@ -146,12 +170,15 @@ impl Arena {
                 Some(bot) if record.bots.contains(bot) => (0..record.bots.len()).collect(),
                 Some(_) => continue,
             };
-            match self
-                .inner
-                .store
-                .cancel_match(&record.id, &detail, &unmoved)
-                .await?
-            {
+            let outcome = if actor == Actor::Creator {
+                self.inner.store.cancel_waiting(&record.id, &detail).await?
+            } else {
+                self.inner
+                    .store
+                    .cancel_match(&record.id, &detail, &unmoved)
+                    .await?
+            };
+            match outcome {
                 Cancelled::Cancelled => {
                     cancelled += 1;
                     self.inner.metrics.match_aborted(AbortReason::Cancelled);
@@ -175,7 +202,7 @@ impl Arena {
             return Err(ServiceError::new(
                 ErrorCode::MatchUnderway,
                 format!(
-                    "every open table of your bot in tournament `{id}` has started: a bot is withdrawn only from tables not yet started (the admin may still cancel)"
+                    "every open table of tournament `{id}` you may cancel has started: a bot is withdrawn only from tables not yet started, its creator cancels only tables still queued (the admin may still cancel)"
                 ),
             ));
         }

@@ -4,7 +4,7 @@
 use super::Arena;
 use super::drain::Drain;
 use crate::runner::{Outcome, Runner};
-use crate::store::Store;
+use crate::store::{Claim, Lane, Store};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
@@ -17,13 +17,24 @@ impl Arena {
     pub(super) fn start_background_work(&self) {
         let config = self.config();
         tracing::info!(worker = self.inner.worker, "arena match workers starting");
-        tokio::spawn(work(
-            self.runner(),
-            config.concurrency,
-            self.inner.wake.clone(),
-            config.poll_interval,
-            self.inner.drain.clone(),
-        ));
+        // Two sets of slots: the bots' matches (the ladder first, then the clients' matches
+        // round robin), and tables with people, which never wait behind the first.
+        for (lanes, slots) in [
+            (Lane::MATCH_SLOTS, config.concurrency),
+            (Lane::TABLE_SLOTS, config.table_slots),
+        ] {
+            tokio::spawn(work(
+                self.runner(),
+                Slots {
+                    lanes,
+                    count: slots,
+                    max_running_per_client: config.max_running_per_client,
+                },
+                self.inner.wake.clone(),
+                config.poll_interval,
+                self.inner.drain.clone(),
+            ));
+        }
         tokio::spawn(renew(
             self.inner.store.clone(),
             self.inner.worker.clone(),
@@ -36,18 +47,20 @@ impl Arena {
     }
 }
 
+/// One set of a worker's slots: how many, the lanes of the queue they take from, in order, and
+/// the cap of running matches per client.
+struct Slots {
+    lanes: &'static [Lane],
+    count: usize,
+    max_running_per_client: u32,
+}
+
 /// A worker: claims matches from the database queue while it has a free slot, and plays each,
 /// until the process drains (see [`super::drain`]): then it claims nothing more, and counts its
 /// runs until they end.
-async fn work(
-    runner: Runner,
-    concurrency: usize,
-    wake: Arc<Notify>,
-    poll: Duration,
-    drain: Arc<Drain>,
-) {
+async fn work(runner: Runner, slots: Slots, wake: Arc<Notify>, poll: Duration, drain: Arc<Drain>) {
     let store = runner.store.clone();
-    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    let permits = Arc::new(Semaphore::new(slots.count.max(1)));
     // A run gives its slot back while it waits for a person (see `Runner::slots`).
     let runner = Runner {
         slots: Some(permits.clone()),
@@ -64,7 +77,12 @@ async fn work(
             tracing::info!("the match worker claims no more matches: the process is draining");
             return;
         }
-        match store.claim_next(&runner.worker, runner.lease).await {
+        let claim = Claim {
+            lanes: slots.lanes,
+            max_running_per_client: slots.max_running_per_client,
+            lease: runner.lease,
+        };
+        match store.claim_fair(&runner.worker, claim).await {
             Ok(Some(id)) => {
                 let runner = runner.clone();
                 permit.forget();
@@ -109,6 +127,7 @@ async fn work(
                 drop((permit, counted));
                 tokio::select! {
                     _ = wake.notified() => {}
+                    // A match that ends may let a capped client's next one start.
                     _ = tokio::time::sleep(poll) => {}
                 }
             }

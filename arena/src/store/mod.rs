@@ -9,6 +9,7 @@ pub mod idempotency;
 pub mod outside;
 mod pending;
 pub mod players;
+pub mod queue;
 pub mod sql;
 pub mod tables;
 pub mod upkeep;
@@ -18,6 +19,7 @@ pub use creator::{Creator, CreatorKind};
 pub use idempotency::{IdempotencyStore, Reservation};
 pub use outside::OutsideStore;
 pub use players::{PlayerRecord, PlayerStore};
+pub use queue::{Claim, Lane, QueueStore};
 pub use sql::{Dialect, Leadership, SqlStore};
 pub use tables::{SeatKind, TableFilter, TableListing, TableRecord, TableSeat, TableStore};
 pub use upkeep::{PoolStats, QueueDepth, Readiness, UpkeepStore};
@@ -212,6 +214,8 @@ pub enum AbortReason {
     BotUnavailable,
     /// The arena could not go on (a game no longer served, a deleted bot, a broken log).
     Failed,
+    /// A table waited for its people longer than `--table-expiry-minutes`.
+    TableExpired,
 }
 
 /// The names of [`PauseReason`] and [`AbortReason`] as stored (their wire names).
@@ -246,6 +250,7 @@ stored_names!(AbortReason {
     Cancelled = "cancelled",
     BotUnavailable = "bot_unavailable",
     Failed = "failed",
+    TableExpired = "table_expired",
 });
 
 /// What a seat's bot reported at `GET /` when its match started.
@@ -600,6 +605,7 @@ pub trait Store:
     + UpkeepStore
     + OutsideStore
     + IdempotencyStore
+    + QueueStore
     + Send
     + Sync
     + std::fmt::Debug

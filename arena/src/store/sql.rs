@@ -129,7 +129,7 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 15] = match self {
+        let files: [(i64, &'static str, &'static str); 16] = match self {
             Dialect::Sqlite => [
                 (
                     1,
@@ -195,6 +195,11 @@ impl Dialect {
                     13,
                     "http",
                     include_str!("../../migrations/sqlite/0013_http.sql"),
+                ),
+                (
+                    14,
+                    "fair queue",
+                    include_str!("../../migrations/sqlite/0014_fair_queue.sql"),
                 ),
                 (
                     15,
@@ -272,6 +277,11 @@ impl Dialect {
                     13,
                     "http",
                     include_str!("../../migrations/postgres/0013_http.sql"),
+                ),
+                (
+                    14,
+                    "fair queue",
+                    include_str!("../../migrations/postgres/0014_fair_queue.sql"),
                 ),
                 (
                     15,
@@ -793,8 +803,8 @@ macro_rules! insert_match_rows {
         sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO matches (id, game, options, seed, deals, ranked, ladder, deadline_ms, \
              max_faults, status, created_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, \
-             creator_kind, creator_bot, creator_key, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $15, $10, $11, $12, $13, $14, $16, $17, $18, {})",
+             creator_kind, creator_bot, creator_key, lane, seq) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $15, $10, $11, $12, $13, $14, $16, $17, $18, $19, {})",
             dialect.next_seq()
         )))
         .bind(&record.id)
@@ -814,7 +824,8 @@ macro_rules! insert_match_rows {
         .bind(record.status.as_str())
         .bind(record.creator.as_ref().map(|c| c.kind.as_str()))
         .bind(record.creator.as_ref().and_then(|c| c.bot.clone()))
-        .bind(record.creator.as_ref().map(|c| c.key.clone()))
+        .bind($crate::store::queue::client_key(record))
+        .bind($crate::store::Lane::of(record).as_str())
         .execute($tx)
         .await?;
         for (seat, bot) in record.bots.iter().enumerate() {
@@ -1338,7 +1349,7 @@ impl Store for SqlStore {
                     "INSERT INTO matches (id, seq, game, options, seed, deals, ranked, ladder, \
                      deadline_ms, max_faults, status, result, error, created_at, started_at, \
                      finished_at, clock_initial_ms, clock_increment_ms, pace_ms, seed_salt, prunable_since, \
-                     creator_kind, creator_bot, creator_key) ",
+                     creator_kind, creator_bot, creator_key, lane) ",
                 );
                 let mut rows = Vec::with_capacity(chunk.len());
                 for ((record, _), seq) in chunk.iter().zip(seqs) {
@@ -1376,7 +1387,8 @@ impl Store for SqlStore {
                         .push_bind(*prunable)
                         .push_bind(record.creator.as_ref().map(|c| c.kind.as_str()))
                         .push_bind(record.creator.as_ref().and_then(|c| c.bot.clone()))
-                        .push_bind(record.creator.as_ref().map(|c| c.key.clone()));
+                        .push_bind(crate::store::queue::client_key(record))
+                        .push_bind(crate::store::Lane::of(record).as_str());
                 });
                 query.build().execute(&mut *tx).await?;
                 let seats: Vec<(&MatchRecord, usize, &String)> = chunk
@@ -1986,6 +1998,7 @@ impl Store for SqlStore {
 mod idempotency;
 mod lists;
 mod players;
+mod queue;
 mod tables;
 mod upkeep;
 pub use upkeep::seal_key_fingerprint;

@@ -20,6 +20,7 @@ mod operations;
 mod people;
 mod play;
 mod protocol;
+mod queue;
 mod ratings;
 mod ratings_by_size;
 mod restart;
