@@ -173,8 +173,14 @@ async fn docs_file(request: actix_web::HttpRequest) -> HttpResponse {
 /// A file of the vendored Swagger UI: its bytes, `ETag` and type.
 fn swagger_file(path: &str) -> Option<(web::Bytes, String, &'static str)> {
     // No online validator: its badge is an image from swagger.io (the page is offline, its CSP
-    // loads images from this server only, and the document's URL stays here).
-    let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json").validator_url("none"));
+    // loads images from this server only, and the document's URL stays here). The base layout:
+    // the standalone one's top bar (a URL box, and a logo whose SVG holds an inline `<style>`
+    // the page's CSP blocks) has nothing to offer a page that documents one API.
+    let config = Arc::new(
+        utoipa_swagger_ui::Config::from("/openapi.json")
+            .validator_url("none")
+            .use_base_layout(),
+    );
     let file = utoipa_swagger_ui::serve(path, config).ok()??;
     let bytes = if path == "index.html" {
         web::Bytes::from(String::from_utf8_lossy(&file.bytes).replace(
