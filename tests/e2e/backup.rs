@@ -78,10 +78,7 @@ async fn a_backup_of_a_running_server_restores_with_its_key_and_old_tokens_open(
         use std::os::unix::fs::PermissionsExt;
         // The key and the copy itself (issue 48), and the server's own database.
         for file in [&copy_key, &copy, &database] {
-            let mode = std::fs::metadata(file)
-                .expect("file")
-                .permissions()
-                .mode();
+            let mode = std::fs::metadata(file).expect("file").permissions().mode();
             assert_eq!(mode & 0o777, 0o600, "{file}");
         }
     }
