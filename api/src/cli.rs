@@ -252,6 +252,25 @@ pub struct ServeArgs {
     /// Log format.
     #[arg(long, env = "CARDROOM_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    // Issue 48 (48f): hardening.
+    /// Make `/metrics` (on the API's listener and on `--admin-listen`'s) require
+    /// `Authorization: Bearer <token>` with this token (401 `invalid_token` otherwise). Without
+    /// it `/metrics` is open to whoever reaches the listener.
+    #[arg(
+        long,
+        env = "CARDROOM_METRICS_TOKEN",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
+    pub metrics_token: Option<String>,
+    /// A file holding the metrics token (one line), in place of `--metrics-token`.
+    #[arg(
+        long,
+        env = "CARDROOM_METRICS_TOKEN_FILE",
+        value_name = "PATH",
+        conflicts_with = "metrics_token"
+    )]
+    pub metrics_token_file: Option<PathBuf>,
     /// The bot arena: database, bot address policy, ladder, concurrency, deadlines.
     #[command(flatten)]
     pub arena: arena::ArenaArgs,
@@ -290,6 +309,15 @@ impl ServeArgs {
         }
     }
 
+    /// The metrics token: `--metrics-token`, or the one in `--metrics-token-file` (None if unset
+    /// or empty).
+    pub fn metrics_token(&self) -> anyhow::Result<Option<String>> {
+        Ok(match &self.metrics_token_file {
+            Some(path) => Some(arena::config::read_secret_file(path, "metrics token")?),
+            None => self.metrics_token.clone().filter(|token| !token.is_empty()),
+        })
+    }
+
     /// The server configuration these flags describe (reads the key file).
     pub fn config(&self) -> anyhow::Result<ServeConfig> {
         let codec = match self.seal_key()? {
@@ -311,6 +339,7 @@ impl ServeArgs {
             handle_signals: true,
             arena: None,
             cors_origins: self.cors_origins.clone(),
+            metrics_token: self.metrics_token()?,
         })
     }
 }

@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<()> {
                 // Health and metrics of a process without the API (`--admin-listen`).
                 let mut servers = Vec::new();
                 if let Some(address) = args.admin_listen() {
-                    let running = api::startup::build_admin(&address, arena.clone())
+                    let running = api::startup::build_admin(&address, arena.clone(), config.metrics_token.clone())
                         .with_context(|| format!(
                             "cannot listen on {address} for /livez, /readyz and /metrics \
                              (--admin-listen): give each process on this machine its own \

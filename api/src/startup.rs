@@ -3,6 +3,7 @@
 //! what runs. This module uses [`crate::openapi`] (to serve the document); never the reverse.
 
 use crate::codec::StateCodec;
+use crate::http::security::MetricsToken;
 use crate::http::{CorsOrigins, Edge, EdgeConfig, RouteTable};
 use crate::metrics::Metrics;
 use crate::routes::configure_all;
@@ -52,6 +53,9 @@ pub struct ServeConfig {
     /// The origins a browser may call the routes that take a token from (`--cors-origins`);
     /// every other route answers any origin.
     pub cors_origins: CorsOrigins,
+    // Issue 48 (48f): hardening.
+    /// The bearer token `/metrics` requires (`--metrics-token`); None: `/metrics` is open.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for ServeConfig {
@@ -68,6 +72,7 @@ impl Default for ServeConfig {
             handle_signals: true,
             arena: None,
             cors_origins: CorsOrigins::Any,
+            metrics_token: None,
         }
     }
 }
@@ -167,7 +172,15 @@ async fn docs_file(request: actix_web::HttpRequest) -> HttpResponse {
 
 /// A file of the vendored Swagger UI: its bytes, `ETag` and type.
 fn swagger_file(path: &str) -> Option<(web::Bytes, String, &'static str)> {
-    let config = Arc::new(utoipa_swagger_ui::Config::from("/openapi.json"));
+    // No online validator: its badge is an image from swagger.io (the page is offline, its CSP
+    // loads images from this server only, and the document's URL stays here). The base layout:
+    // the standalone one's top bar (a URL box, and a logo whose SVG holds an inline `<style>`
+    // the page's CSP blocks) has nothing to offer a page that documents one API.
+    let config = Arc::new(
+        utoipa_swagger_ui::Config::from("/openapi.json")
+            .validator_url("none")
+            .use_base_layout(),
+    );
     let file = utoipa_swagger_ui::serve(path, config).ok()??;
     let bytes = if path == "index.html" {
         web::Bytes::from(String::from_utf8_lossy(&file.bytes).replace(
@@ -234,6 +247,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         None => config.codec.clone(),
     });
     let metrics = web::Data::new(Metrics::default());
+    let metrics_token = web::Data::new(MetricsToken(config.metrics_token.clone()));
     let limit = config.max_body_bytes;
     let arena = config.arena.clone().map(web::Data::new);
     let mut server = HttpServer::new(move || {
@@ -245,6 +259,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         let (app, _) = app
             .app_data(codec.clone())
             .app_data(metrics.clone())
+            .app_data(metrics_token.clone())
             .app_data(web::Data::new(GameDocuments(crate::contract::cached_document)))
             // JSON bodies only (415 otherwise: a cross-origin form cannot post text/plain JSON).
             .app_data(json_config(limit))
@@ -307,6 +322,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                     res.headers_mut()
                         .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
                 }
+                crate::http::security::add_headers(res.headers_mut());
                 Ok(res)
             }
             .instrument(span)
@@ -335,15 +351,29 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
 /// Binds the admin listener (`--admin-listen`): `/livez`, `/readyz`, `/healthz` and `/metrics`
 /// of a process that serves no API (a worker), on one thread. It handles no signal: the
 /// process stops it.
-pub fn build_admin(address: &str, arena: arena::Arena) -> std::io::Result<Running> {
+pub fn build_admin(
+    address: &str,
+    arena: arena::Arena,
+    metrics_token: Option<String>,
+) -> std::io::Result<Running> {
     let listener = TcpListener::bind(address)?;
     let addr = listener.local_addr()?;
     let metrics = web::Data::new(Metrics::default());
+    let metrics_token = web::Data::new(MetricsToken(metrics_token));
     let arena = web::Data::new(arena);
     let server = HttpServer::new(move || {
         App::new()
             .app_data(metrics.clone())
+            .app_data(metrics_token.clone())
             .app_data(arena.clone())
+            .wrap_fn(|request, service| {
+                let response = service.call(request);
+                async move {
+                    let mut response = response.await?;
+                    crate::http::security::add_headers(response.headers_mut());
+                    Ok(response)
+                }
+            })
             .service(crate::routes::health::livez)
             .service(crate::routes::health::readyz)
             .service(crate::routes::health::healthz)

@@ -136,6 +136,18 @@ pub fn document(openapi: &mut utoipa::openapi::OpenApi) {
                 .build(),
         ),
     );
+    // Issue 48 (48f): `/metrics` behind `--metrics-token`.
+    components.add_security_scheme(
+        "metrics_token",
+        SecurityScheme::Http(
+            Http::builder()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some(
+                    "The server's metrics token (`serve --metrics-token`, `CARDROOM_METRICS_TOKEN`), when it has one",
+                ))
+                .build(),
+        ),
+    );
     let tags = openapi.tags.get_or_insert_with(Vec::new);
     for (name, description) in [
         ("arena", "Bots, matches, ratings and leaderboards"),

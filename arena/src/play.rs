@@ -160,13 +160,14 @@ async fn connect_stream_bots(
 
 /// A name for the bot that is not taken yet in this match (the bot's own name if it is free).
 fn unique_name(wanted: &str, url: &str, taken: &[String]) -> String {
-    let base: String = wanted
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(56)
-        .collect();
-    let base = if base.trim().is_empty() {
-        url.chars().filter(|c| !c.is_control()).take(56).collect()
+    // Text a name may hold (issue 48's rules), at most 56 characters.
+    let printable = |text: &str| -> String {
+        let kept: String = crate::bots::printable_name(text).chars().take(56).collect();
+        kept.trim_end().to_string()
+    };
+    let base = printable(wanted);
+    let base = if base.is_empty() {
+        printable(url)
     } else {
         base
     };

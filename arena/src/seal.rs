@@ -459,6 +459,66 @@ pub struct InfoClaims {
     pub moves: usize,
 }
 
+/// Prefix of a secret stored sealed in the database (a bot's signing secret, a table's rematch
+/// secret). A stored value without it is a plaintext secret written before secrets were sealed.
+pub const STORED_SECRET_PREFIX: &str = "s1.";
+
+/// The cipher of the secrets the arena stores (issue 48): XAES-256-GCM (as `v2.` tokens) under a
+/// key derived from the seal key for this one purpose, each secret bound to what it belongs to
+/// (`bot:<id>`, `table:<id>`) by the associated data, so a sealed value copied into another row
+/// does not open. The database and its backups then hold no secret in the clear: whoever reads
+/// them also needs the seal key (the file beside a SQLite database, mode 0600, or
+/// `--seal-key-file`).
+#[derive(Clone, Debug)]
+pub struct StoredSecrets {
+    sealer: Sealer,
+}
+
+impl StoredSecrets {
+    /// The cipher of `key`'s stored secrets.
+    pub fn new(key: &SealKey) -> StoredSecrets {
+        let derived = Sealer::new(key).derive_key(b"cardroom stored secrets v1", b"");
+        StoredSecrets {
+            sealer: Sealer::new(&derived),
+        }
+    }
+
+    fn aad(owner: &str) -> Vec<u8> {
+        let mut aad = b"cardroom/stored-secret/v1\0".to_vec();
+        aad.extend_from_slice(owner.as_bytes());
+        aad
+    }
+
+    /// `secret` sealed for `owner`: `s1.` and base64url of `nonce || ciphertext || tag`.
+    pub fn seal(&self, owner: &str, secret: &str) -> String {
+        self.sealer
+            .seal_token(
+                STORED_SECRET_PREFIX,
+                &Self::aad(owner),
+                secret.as_bytes().to_vec(),
+                "",
+            )
+            .expect("XAES-256-GCM seals any text under a 32-byte key")
+    }
+
+    /// The secret a stored value holds: a sealed one opened (None if it does not open: another
+    /// key, another owner, changed), a plaintext one (stored before secrets were sealed) as is.
+    pub fn open(&self, owner: &str, stored: &str) -> Option<String> {
+        match stored.strip_prefix(STORED_SECRET_PREFIX) {
+            Some(body) => self
+                .sealer
+                .open_token(TokenFormat::V2, &Self::aad(owner), body)
+                .and_then(|bytes| String::from_utf8(bytes).ok()),
+            None => Some(stored.to_string()),
+        }
+    }
+
+    /// Whether a stored value is sealed (else a plaintext secret to seal).
+    pub fn is_sealed(stored: &str) -> bool {
+        stored.starts_with(STORED_SECRET_PREFIX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,5 +745,31 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         assert_eq!(SealKey::load_or_create(&path).expect("reused"), created);
+    }
+
+    /// A stored secret is sealed (its text nowhere in the value), opens for its owner under the
+    /// same key only, and a plaintext one stored before sealing still reads.
+    #[test]
+    fn stored_secrets_are_sealed_and_bound_to_their_owner() {
+        let key = SealKey::generate();
+        let secrets = StoredSecrets::new(&key);
+        let secret = "00112233445566778899aabbccddeeff";
+        let sealed = secrets.seal("bot:b_1", secret);
+        assert!(StoredSecrets::is_sealed(&sealed));
+        assert!(!sealed.contains(secret));
+        assert_ne!(
+            sealed,
+            secrets.seal("bot:b_1", secret),
+            "a fresh nonce each time"
+        );
+        assert_eq!(secrets.open("bot:b_1", &sealed).as_deref(), Some(secret));
+        assert_eq!(
+            secrets.open("bot:b_2", &sealed),
+            None,
+            "another row's value"
+        );
+        let other = StoredSecrets::new(&SealKey::generate());
+        assert_eq!(other.open("bot:b_1", &sealed), None, "another key");
+        assert_eq!(secrets.open("bot:b_1", secret).as_deref(), Some(secret));
     }
 }

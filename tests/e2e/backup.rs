@@ -76,11 +76,11 @@ async fn a_backup_of_a_running_server_restores_with_its_key_and_old_tokens_open(
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&copy_key)
-            .expect("key")
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600);
+        // The key and the copy itself (issue 48), and the server's own database.
+        for file in [&copy_key, &copy, &database] {
+            let mode = std::fs::metadata(file).expect("file").permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{file}");
+        }
     }
     // A backup never overwrites.
     let again = db_refused(&database, &["backup", &copy, "--seal-key-file", &key]);

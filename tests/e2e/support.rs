@@ -104,6 +104,12 @@ impl ServerOptions {
         self
     }
 
+    /// `/metrics` behind a bearer token (`--metrics-token`).
+    pub fn metrics_token(mut self, token: &str) -> Self {
+        self.config.metrics_token = Some(token.to_string());
+        self
+    }
+
     /// The built-in bots registered before the server starts (needs an arena).
     pub fn builtins(mut self) -> Self {
         self.builtins = true;

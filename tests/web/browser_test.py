@@ -4,7 +4,8 @@ Run by tests/e2e/web.rs, which starts the server (with its arena and a slow loop
 passes a JSON config as argv[1]:
   {"base", "finished_match", "slow_bots", "builtin_bots", "admin_token", "screenshots", "bot",
    "failing_bot"}
-Checks: every page loads with no console error; the replay viewer steps through a finished match
+Checks: every page loads with no console error and no Content-Security-Policy violation (the
+docs page too); the replay viewer steps through a finished match
 (buttons, slider, keys, speeds) and the scores it shows equal the API's; a live match page receives
 events while the match runs; on a paced live match with a clock the seat to act is highlighted and its
 clock ticks, and the deal's commitment is verified once it is over; the match page reads no "null",
@@ -63,24 +64,44 @@ def check(condition, message):
         raise AssertionError(message)
 
 
+# Records every Content-Security-Policy violation of a page (issue 48: the pages send a CSP that
+# allows scripts and styles from the server only; an inline script or style would be blocked).
+CSP_JS = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', e =>
+  window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+"""
+
+
 class Console:
-    """Collects console errors and uncaught page errors of one page."""
+    """Collects console errors, uncaught page errors and CSP violations of one page."""
 
     def __init__(self, page):
+        self.page = page
         self.errors = []
         self.allowed = []
+        page.add_init_script(CSP_JS)
         page.on("console", self.on_console)
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
 
     def on_console(self, message):
+        text = message.text
+        # A CSP violation fails the check whatever is allowed.
+        if "Content Security Policy" in text or "Content-Security-Policy" in text:
+            self.errors.append(f"CSP violation: {text} at {message.location}")
+            return
         if message.type != "error":
             return
-        text = message.text
         if any(allowed in text for allowed in self.allowed):
             return
         self.errors.append(f"console error: {text} at {message.location}")
 
     def assert_clean(self, where):
+        try:
+            violations = self.page.evaluate("() => window.__cspViolations || []")
+        except Exception:  # the page navigated away or closed: its console still counts
+            violations = []
+        check(not violations, f"{where}: CSP violations {violations}")
         check(not self.errors, f"{where}: {self.errors}")
 
 
@@ -174,7 +195,8 @@ def site_pages(families):
 def every_page_loads(context):
     games = api("/v1/games")
     families = sorted({g["family"] for g in games})
-    pages = site_pages(families) + [("/docs/", "body")]
+    # The docs page (Swagger UI, offline) rendered in full: its title comes from /openapi.json.
+    pages = site_pages(families) + [("/docs/", ".swagger-ui .info .title")]
     for path, ready in pages:
         page, console = open_page(context, path, ready)
         console.assert_clean(path)

@@ -16,6 +16,7 @@
 pub mod compress;
 pub mod cors;
 pub mod routes;
+pub mod security;
 
 pub use cors::CorsOrigins;
 pub use routes::RouteTable;

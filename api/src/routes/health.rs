@@ -108,20 +108,29 @@ pub async fn readyz(arena: Option<web::Data<arena::Arena>>) -> HttpResponse {
 /// latency by route, problem responses by code, `cardroom_build_info`, `process_*`; with the
 /// arena: matches started, finished and aborted, moves, faults, lease resumes, stream
 /// connections, each registered bot's move latency (built-in bots apart), the queue by class,
-/// the database pool and the ladder's leader (docs/deploy.md lists them).
+/// the database pool and the ladder's leader (docs/deploy.md lists them). A server started with
+/// `--metrics-token` answers only `Authorization: Bearer <token>` (401 `invalid_token` otherwise).
 #[utoipa::path(
     tag = "service",
-    responses((status = 200, description = "The metrics, in the format asked", content(
-        (String = "text/plain; version=0.0.4"),
-        (String = "application/openmetrics-text; version=1.0.0"),
-    ))),
+    security((), ("metrics_token" = [])),
+    responses(
+        (status = 200, description = "The metrics, in the format asked", content(
+            (String = "text/plain; version=0.0.4"),
+            (String = "application/openmetrics-text; version=1.0.0"),
+        )),
+        (status = 401, description = "`invalid_token`: the server has a metrics token (`--metrics-token`) and the request does not carry it; `WWW-Authenticate: Bearer`", body = arena::problem::Problem, content_type = "application/problem+json"),
+    ),
 )]
 #[get("/metrics")]
 pub async fn metrics(
     request: HttpRequest,
     metrics: web::Data<Metrics>,
     arena: Option<web::Data<arena::Arena>>,
+    token: Option<web::Data<crate::http::security::MetricsToken>>,
 ) -> HttpResponse {
+    if token.is_some_and(|token| !token.allows(&request)) {
+        return crate::http::security::MetricsToken::refusal();
+    }
     let format = Format::from_accept(
         request
             .headers()

@@ -48,13 +48,45 @@ pub fn token_matches(token: &str, stored: &str) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Checks a display name.
+/// Checks a name others see: a bot's, a person's at a table, a player's (issue 48; the rule is
+/// docs/api.md's "Names"). 1 to 64 characters, in Unicode Normalization Form C (a decomposed
+/// form is refused, not rewritten: the name stored is the one sent), none of them unprintable
+/// (a control, format, private-use or unassigned character, or a line or paragraph separator:
+/// bidi controls such as U+202E and zero-width characters such as U+200B are format
+/// characters), no `<` or `>` (a name is text, never markup), not blank nor padded with spaces.
+/// A refused character is 422 `invalid_name`, its `detail` naming it; a wrong length or a name
+/// shaped like a bot id stays 400 `invalid_request`.
 pub fn check_name(name: &str) -> Result<(), ServiceError> {
+    use unicode_normalization::is_nfc;
+    let refuse = |why: String| Err(ServiceError::new(ErrorCode::InvalidName, why));
     let length = name.chars().count();
-    if !(1..=64).contains(&length) || name.chars().any(char::is_control) {
-        return Err(ServiceError::invalid(
-            "`name` must be 1 to 64 printable characters",
+    if !(1..=64).contains(&length) {
+        // A wrong length was 400 `invalid_request` before names had rules of their own: kept.
+        return Err(ServiceError::invalid(format!(
+            "`name` must be 1 to 64 printable characters (it has {length})"
+        )));
+    }
+    if let Some(c) = name.chars().find(|&c| unprintable(c).is_some()) {
+        let what = unprintable(c).unwrap_or_default();
+        return refuse(format!(
+            "`name` must be printable text: it contains U+{:04X}, {what}",
+            u32::from(c)
         ));
+    }
+    if let Some(c) = name.chars().find(|c| matches!(c, '<' | '>')) {
+        return refuse(format!(
+            "`name` must not contain `{c}`: a name is plain text, never markup"
+        ));
+    }
+    if name.trim().is_empty() || name.trim() != name {
+        return refuse("`name` must not be blank nor start or end with white space".to_string());
+    }
+    if !is_nfc(name) {
+        return refuse(
+            "`name` must be in Unicode Normalization Form C (NFC): send composed characters \
+             (`é` as U+00E9, not `e` followed by U+0301)"
+                .to_string(),
+        );
     }
     // Matches name bots by id or name: a name shaped like an id would be ambiguous.
     if name.len() == 18
@@ -66,6 +98,44 @@ pub fn check_name(name: &str) -> Result<(), ServiceError> {
         ));
     }
     Ok(())
+}
+
+/// `wanted` made into text [`check_name`] takes, length apart: in NFC, without the characters a
+/// name may not hold, trimmed (`cardroom play` names a bot after its own `GET /`).
+pub fn printable_name(wanted: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let kept: String = wanted
+        .nfc()
+        .filter(|&c| unprintable(c).is_none() && !matches!(c, '<' | '>'))
+        .collect();
+    kept.trim().to_string()
+}
+
+/// Why `c` may not be in a name, if it may not: what it is.
+fn unprintable(c: char) -> Option<&'static str> {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    const BIDI_CONTROLS: &[char] = &[
+        '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}',
+        '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+    ];
+    const ZERO_WIDTH: &[char] = &['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'];
+    if BIDI_CONTROLS.contains(&c) {
+        return Some("a bidirectional control (it reorders the text around it)");
+    }
+    if ZERO_WIDTH.contains(&c) {
+        return Some("a zero-width character (invisible)");
+    }
+    match c.general_category() {
+        GeneralCategory::Control => Some("a control character"),
+        GeneralCategory::Format => Some("an invisible format character"),
+        GeneralCategory::Surrogate | GeneralCategory::PrivateUse | GeneralCategory::Unassigned => {
+            Some("a private-use or unassigned code point")
+        }
+        GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
+            Some("a line or paragraph separator")
+        }
+        _ => None,
+    }
 }
 
 /// Checks a version a stream bot reports through `PATCH` (1 to 64 printable characters).

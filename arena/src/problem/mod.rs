@@ -165,6 +165,9 @@ error_codes! {
     BotUnreachable = UNPROCESSABLE_ENTITY, "bot_unreachable", "Bot unreachable";
     /// The bot answered `GET /` with something other than the protocol's identity.
     BotNonconforming = UNPROCESSABLE_ENTITY, "bot_nonconforming", "Bot does not speak the protocol";
+    /// A name (a bot's, a person's, a player's) that is not NFC, holds an unprintable, bidi
+    /// control or zero-width character, or markup (`<`, `>`); `detail` names the character.
+    InvalidName = UNPROCESSABLE_ENTITY, "invalid_name", "Invalid name";
     /// The bot does not play (or is not registered for) the game.
     BotGameMismatch = UNPROCESSABLE_ENTITY, "bot_game_mismatch", "Bot does not play this game";
     /// A ranked match was given options, a seed or deals.

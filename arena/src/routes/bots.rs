@@ -27,12 +27,12 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
     security((), ("owner_token" = []), ("admin_token" = [])),
     responses(
         (status = 201, description = "Registered: `Location` is the bot", body = RegisteredBot),
-        (status = 400, description = "Malformed JSON or an invalid name", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, or `invalid_request`: a name of the wrong length or shaped like a bot id", body = Problem, content_type = "application/problem+json"),
         InvalidToken,
         UnknownGame,
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "URL refused, bot unreachable or non-conforming, a game the bot does not list, or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, a game the bot does not list, `idempotency_key_reused`, or `invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -128,7 +128,7 @@ pub async fn show(
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "URL refused, bot unreachable or non-conforming", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, or `invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/v1/bots/{id}")]

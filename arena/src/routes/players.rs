@@ -24,11 +24,11 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
     params(IdempotencyHeader),
     responses(
         (status = 201, description = "Created: keep the `token`, it is shown once (an `Idempotency-Key` gets it again on a retry); `Location` is the player", body = PlayerCreated),
-        (status = 400, description = "`malformed_json`, or `invalid_request`: a bad name (1 to 64 printable characters, not shaped like an id)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`, or `invalid_request`: a name of the wrong length (1 to 64 characters) or shaped like an id", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`invalid_token`: a bearer token that is no token of this server", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`player_name_taken`: a player has this name", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "`idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`idempotency_key_reused`, or `invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]

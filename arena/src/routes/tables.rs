@@ -39,7 +39,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
         (status = 403, description = "`consent_required`: a bot (named in `detail`) not open to challenges, without its owner's token or the admin token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`unknown_game`, `unknown_bot` or `unknown_player`", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "Invalid setup (players, options), a bot not registered for the game, `ranked_overrides` (`options` or `seed` at a rated table), `duplicate_bots` (a bot twice at a rated table), or `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid setup (players, options), a bot not registered for the game, `ranked_overrides` (`options` or `seed` at a rated table), `duplicate_bots` (a bot twice at a rated table), `idempotency_key_reused`, or `invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
         RateLimitedResponse,
     )
 )]
@@ -187,11 +187,12 @@ pub async fn show(
     request_body = JoinTable,
     responses(
         (status = 200, description = "The seat is yours: keep its `join_url`", body = SeatJoined),
-        (status = 400, description = "`malformed_json`, `invalid_request` (a bad name) or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed_json`, `invalid_request` (a name of the wrong length) or `invalid_seat`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`seat_key_refused`: the key holds no seat of this table; `not_your_seat`: it holds another seat; `player_token_refused`: a seat held for a player, joined without that player's token", body = Problem, content_type = "application/problem+json"),
         UnknownTable,
         (status = 409, description = "`seat_taken`: the seat is not open or was taken first; `table_full`: no open seat is left; `match_finished`: an open seat of a table that is over (expired: `table_expired`, or cancelled)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
+        (status = 422, description = "`invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/tables/{id}/join")]

@@ -125,6 +125,27 @@ impl Arena {
             None => sql.own_seal_key(config.new_seal_key).await?,
         };
         sql.check_seal_key(&seal_key, config.new_seal_key).await?;
+        // Issue 48: secrets are stored sealed under the key; a database from before is sealed now.
+        sql.keep_secrets_under(&seal_key);
+        let secrets = sql
+            .seal_stored_secrets()
+            .await
+            .map_err(|error| error.context("sealing the secrets stored in plaintext"))?;
+        if secrets.sealed > 0 {
+            tracing::info!(
+                sealed = secrets.sealed,
+                "sealed the secrets stored in plaintext under the seal key"
+            );
+        }
+        if secrets.unreadable_bots > 0 || secrets.dropped_rematch > 0 {
+            tracing::warn!(
+                bots = secrets.unreadable_bots,
+                rematch_secrets = secrets.dropped_rematch,
+                "stored secrets were sealed under another seal key (replaced with --new-seal-key): \
+                 these bots' requests are signed with a secret they do not know until their owners \
+                 rotate it (POST /v1/bots/{{id}}/secret)"
+            );
+        }
         let store: Arc<dyn Store> = Arc::new(sql);
         // A token replaced or a bot deleted through any process stops here at once.
         let stream_tokens = outside::StreamTokens::default();

@@ -13,6 +13,7 @@ mod fair_deals;
 mod fairness;
 mod feedback;
 mod grace;
+mod hardening;
 mod history;
 mod idempotency;
 mod module_graph;

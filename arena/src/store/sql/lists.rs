@@ -2,7 +2,7 @@
 //! ratings of a page's bots.
 
 use super::rated::rating_row;
-use super::{Pool, SqlStore, bot_row};
+use super::{Pool, SqlStore};
 use crate::store::{BotRecord, RatingRecord};
 use sqlx::AssertSqlSafe;
 
@@ -28,7 +28,7 @@ impl SqlStore {
             if let Some((at, id)) = &after {
                 query = query.bind(*at).bind(id.clone());
             }
-            query.fetch_all(p).await?.iter().map(bot_row).collect()
+            query.fetch_all(p).await?.iter().map(|row| self.bot_from(row)).collect()
         })
     }
 

@@ -117,12 +117,13 @@ impl TableStore for SqlStore {
             sqlx::query(
                 "UPDATE tables SET rematch_secret = $1 WHERE id = $2 AND rematch_secret IS NULL",
             )
-            .bind(
-                rand::random::<[u8; 32]>()
+            .bind(self.seal_secret(
+                &super::secrets::table_owner(table_id),
+                &rand::random::<[u8; 32]>()
                     .iter()
                     .map(|b| format!("{b:02x}"))
                     .collect::<String>(),
-            )
+            ))
             .bind(table_id)
             .execute(p)
             .await?;
@@ -132,7 +133,8 @@ impl TableStore for SqlStore {
                     .fetch_optional(p)
                     .await?
                     .flatten();
-            secret.with_context(|| format!("no table `{table_id}`"))
+            let secret = secret.with_context(|| format!("no table `{table_id}`"))?;
+            Ok(self.open_secret(&super::secrets::table_owner(table_id), &secret))
         })
     }
 

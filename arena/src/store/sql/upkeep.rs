@@ -152,20 +152,26 @@ impl SqlStore {
         let Pool::Sqlite(pool) = &self.pool else {
             anyhow::bail!("a PostgreSQL database is backed up with pg_dump");
         };
-        anyhow::ensure!(
-            !to.exists(),
-            "{} exists already: a backup never overwrites a file",
-            to.display()
-        );
         let target = to
             .to_str()
             .context("the backup's path must be valid UTF-8")?
             .to_string();
-        sqlx::query("VACUUM INTO $1")
+        // Made empty and private first (`VACUUM INTO` fills an empty file, keeping its mode): the
+        // copy holds what the database holds, readable by its owner only.
+        anyhow::ensure!(
+            super::files::create_private(to)?,
+            "{} exists already: a backup never overwrites a file",
+            to.display()
+        );
+        let copied = sqlx::query("VACUUM INTO $1")
             .bind(target)
             .execute(pool)
             .await
-            .with_context(|| format!("copying the database into {}", to.display()))?;
+            .with_context(|| format!("copying the database into {}", to.display()));
+        if let Err(error) = copied {
+            let _ = std::fs::remove_file(to);
+            return Err(error);
+        }
         Ok(std::fs::metadata(to)?.len())
     }
 

@@ -1,0 +1,3 @@
+//! Issue 48: each attack on an open server reproduced, and shown stopped (one file per part).
+
+mod pages;
