@@ -123,6 +123,9 @@ pub struct ArenaConfig {
     /// (`--drain-secs`); it claims no new match meanwhile, and what is still running then stops
     /// at a move boundary, to be resumed by another process or after the restart.
     pub drain: Duration,
+    // Issue 48, part 48s (bounded connections).
+    /// Streams per client and in all (`--max-streams-per-client`, `--max-streams`).
+    pub streams: crate::streams::StreamLimits,
 }
 
 /// How long a stopping process lets its running matches finish by default (`--drain-secs`).
@@ -192,6 +195,7 @@ impl ArenaConfig {
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(RECONNECT_GRACE_MS),
             drain: Duration::from_secs(DRAIN_SECS),
+            streams: Default::default(),
         }
     }
 }
@@ -322,6 +326,10 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_DRAIN_SECS", default_value_t = DRAIN_SECS,
           value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub drain_secs: u64,
+    // Issue 48, part 48s (bounded connections).
+    /// Streams per client and in all.
+    #[command(flatten)]
+    pub streams: crate::streams::StreamArgs,
 }
 
 /// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
@@ -405,6 +413,7 @@ impl ArenaArgs {
             new_seal_key: false,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
             drain: Duration::from_secs(self.drain_secs),
+            streams: self.streams.limits(),
         })
     }
 }

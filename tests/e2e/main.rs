@@ -10,6 +10,7 @@
 
 mod support;
 
+mod abuse;
 mod architecture;
 mod arena;
 mod arena_workers;

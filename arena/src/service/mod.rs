@@ -79,6 +79,8 @@ struct Inner {
     stream_tokens: outside::StreamTokens,
     /// Draining before the process stops (see [`drain`]).
     drain: Arc<drain::Drain>,
+    /// The streams open, per client and in all (48s).
+    streams: crate::streams::StreamGate,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -152,6 +154,7 @@ impl Arena {
                 info_cache: Default::default(),
                 stream_tokens,
                 drain: Default::default(),
+                streams: crate::streams::StreamGate::new(config.streams),
             }),
         };
         if config.role.runs_matches() {
@@ -239,6 +242,11 @@ impl Arena {
     /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
     pub fn live(&self) -> &LiveHub {
         &self.inner.live
+    }
+
+    /// The streams open, per client and in all: a stream route takes its slot here first.
+    pub fn streams(&self) -> &crate::streams::StreamGate {
+        &self.inner.streams
     }
 
     /// The event bus.
