@@ -336,7 +336,10 @@ impl SearchClock {
     pub fn keep_going(&self) -> bool {
         match self.budget {
             Some(budget) => self.arrived.elapsed() < budget,
-            None => self.cpu.as_ref().is_none_or(|cpu| cpu.elapsed() < MAX_BUDGET),
+            None => self
+                .cpu
+                .as_ref()
+                .is_none_or(|cpu| cpu.elapsed() < MAX_BUDGET),
         }
     }
 }
@@ -358,7 +361,9 @@ mod tests {
         let third = pool.admit(client).err().expect("third refused");
         assert_eq!(third.code, ErrorCode::TooManySearches);
         // Another client is admitted meanwhile.
-        let _other = pool.admit(Some(IpAddr::from([10, 0, 0, 1]))).expect("other");
+        let _other = pool
+            .admit(Some(IpAddr::from([10, 0, 0, 1])))
+            .expect("other");
         drop(first);
         pool.admit(client).expect("admitted again");
     }
@@ -371,7 +376,10 @@ mod tests {
         })
         .expect("pool");
         let permits: Vec<SearchPermit> = (0..QUEUED_PER_THREAD as u8)
-            .map(|i| pool.admit(Some(IpAddr::from([10, 0, 0, i]))).expect("admitted"))
+            .map(|i| {
+                pool.admit(Some(IpAddr::from([10, 0, 0, i])))
+                    .expect("admitted")
+            })
             .collect();
         let refused = pool.admit(Some(IpAddr::from([10, 0, 1, 1]))).err();
         assert_eq!(refused.map(|e| e.code), Some(ErrorCode::ServerBusy));
@@ -384,15 +392,22 @@ mod tests {
     fn an_estimate_over_the_budget_is_refused_and_names_what_fits() {
         let unit = Duration::from_micros(100);
         assert!(check_estimate(20_000, unit, "playouts").is_ok());
-        let refused = check_estimate(20_001, unit, "playouts").err().expect("refused");
+        let refused = check_estimate(20_001, unit, "playouts").expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SearchOverBudget);
-        assert!(refused.detail.contains("about 20000 fit"), "{}", refused.detail);
+        assert!(
+            refused.detail.contains("about 20000 fit"),
+            "{}",
+            refused.detail
+        );
     }
 
     #[test]
     fn budget_ms_is_one_to_two_thousand() {
         assert_eq!(budget(None).ok(), Some(None));
-        assert_eq!(budget(Some(300)).ok(), Some(Some(Duration::from_millis(300))));
+        assert_eq!(
+            budget(Some(300)).ok(),
+            Some(Some(Duration::from_millis(300)))
+        );
         assert!(budget(Some(0)).is_err());
         assert!(budget(Some(2001)).is_err());
     }

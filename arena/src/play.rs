@@ -103,7 +103,8 @@ struct StreamSeat {
 /// Routes `cardroom play` serves beside the stream bots' (the `cardroom` binary adds the rules
 /// API's `/rollouts` and `/determinize`, opening the `info` of this arena's move requests): a
 /// search bot can be tried locally.
-pub type ExtraRoutes = std::sync::Arc<dyn Fn(&mut actix_web::web::ServiceConfig, &Arena) + Send + Sync>;
+pub type ExtraRoutes =
+    std::sync::Arc<dyn Fn(&mut actix_web::web::ServiceConfig, &Arena) + Send + Sync>;
 
 /// Serves the arena's stream routes (and `extra`) on `--listen` until the handle stops it.
 fn serve(
@@ -140,6 +141,32 @@ fn serve(
     let handle = server.handle();
     tokio::spawn(server);
     Ok((handle, address))
+}
+
+/// Serves `--listen` while the match runs when a seat is a stream bot or `extra` routes are
+/// given (saying where the search routes are), once every stream bot is connected.
+async fn start_serving(
+    arena: &Arena,
+    args: &PlayArgs,
+    stream_seats: &[StreamSeat],
+    extra: Option<ExtraRoutes>,
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<Option<actix_web::dev::ServerHandle>> {
+    let searchable = extra.is_some();
+    if stream_seats.is_empty() && !searchable {
+        return Ok(None);
+    }
+    let (handle, address) = serve(arena, args, extra)?;
+    if searchable {
+        writeln!(
+            out,
+            "search: POST http://{address}/v1/games/{}/rollouts and /determinize with a move request's `info` (a search bot's --search http://{address})",
+            args.game
+        )?;
+    }
+    Ok(Some(
+        connect_stream_bots(arena, args, stream_seats, (handle, address), out).await?,
+    ))
 }
 
 /// Prints how to start each stream bot against `address`, and waits until all of them are
@@ -345,20 +372,7 @@ pub async fn play_serving(
         bots.push(registered.id);
     }
     // Served until the match is over: the stream bots read their lines and answer through it.
-    let searchable = extra.is_some();
-    let server = if stream_seats.is_empty() && !searchable {
-        None
-    } else {
-        let (handle, address) = serve(&arena, args, extra)?;
-        if searchable {
-            writeln!(
-                out,
-                "search: POST http://{address}/v1/games/{}/rollouts and /determinize with a move request's `info` (a search bot's --search http://{address})",
-                args.game
-            )?;
-        }
-        Some(connect_stream_bots(&arena, args, &stream_seats, (handle, address), out).await?)
-    };
+    let server = start_serving(&arena, args, &stream_seats, extra, out).await?;
     let options = match &args.options {
         Some(text) => Some(
             serde_json::from_str(text)

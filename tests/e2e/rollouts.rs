@@ -191,5 +191,8 @@ async fn more_than_two_seconds_of_playouts_is_refused() {
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert_eq!(reply.problem_code(), "search_over_budget");
     let detail = reply.body["detail"].as_str().unwrap();
-    assert!(detail.contains("ask for fewer") && detail.contains("budget_ms"), "{detail}");
+    assert!(
+        detail.contains("ask for fewer") && detail.contains("budget_ms"),
+        "{detail}"
+    );
 }

@@ -107,12 +107,6 @@ impl ServerOptions {
         self
     }
 
-    /// The search pool's limits (`--search-threads`, `--search-per-client`).
-    pub fn search(mut self, limits: api::search::SearchLimits) -> Self {
-        self.config.search = limits;
-        self
-    }
-
     /// The time a request body has to arrive (`--body-timeout-ms`).
     pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
         self.config.body_timeout = timeout;

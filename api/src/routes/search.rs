@@ -65,7 +65,8 @@ pub async fn determinize(
     let budget = budget(request.budget_ms)?;
     let seed = request_seed(request.seed)?;
     let permit = pool.admit(http.peer_addr().map(|peer| peer.ip()))?;
-    let position = Position::open(game, &codec, &request.state, request.seat, &request.info).await?;
+    let position =
+        Position::open(game, &codec, &request.state, request.seat, &request.info).await?;
     let unit = pool.cost(game, CostKind::Determinization, &codec).await;
     if budget.is_none() {
         check_estimate(request.count as u64, unit, "states")?;
@@ -191,7 +192,6 @@ impl Position {
     }
 }
 
-
 impl Position {
     /// The position of a request: `state` and `seat`, or `info` (rebuilt by the arena), decoded
     /// and checked here (as `/apply` decodes its state) so a refusal costs the pool nothing.
@@ -265,7 +265,8 @@ pub async fn rollouts(
     let budget = budget(request.budget_ms)?;
     let seed = request_seed(request.seed)?;
     let permit = pool.admit(http.peer_addr().map(|peer| peer.ip()))?;
-    let position = Position::open(game, &codec, &request.state, request.seat, &request.info).await?;
+    let position =
+        Position::open(game, &codec, &request.state, request.seat, &request.info).await?;
     let weighed = guard(|| weighed_actions(&position, request.actions.as_deref()))?;
     let kind = match request.policy {
         RolloutPolicy::Random => CostKind::RandomPlayout,
@@ -399,7 +400,9 @@ impl RolloutRun<'_> {
                 go
             })
             .map_err(|stop| match stop {
-                RolloutStop::Budget => ServiceError::new(ErrorCode::Internal, "the rollouts stopped"),
+                RolloutStop::Budget => {
+                    ServiceError::new(ErrorCode::Internal, "the rollouts stopped")
+                }
                 RolloutStop::NoConsistentDeal => no_consistent_deal(seat),
             })?;
         Ok(RolloutsResponse {
@@ -450,4 +453,3 @@ fn no_consistent_deal(seat: usize) -> ServiceError {
         format!("no deal is consistent with this state's record as seat {seat} sees it"),
     )
 }
-

@@ -93,43 +93,47 @@ pub async fn events(
         ),
     };
     // Counted (per client: its address) before the store is read; given back with the stream.
-    let slot = arena.streams().open(
-        &crate::store::Creator::client(request.peer_addr().map(|peer| peer.ip())).key,
-    )?;
+    let slot = arena
+        .streams()
+        .open(&crate::store::Creator::client(request.peer_addr().map(|peer| peer.ip())).key)?;
     let feed = arena.watch_after(&id, resume_after).await?;
     // The result is followed by the last event, `end`: held for the next poll.
-    let stream = futures_util::stream::unfold((feed, None, slot), |(mut feed, held, slot)| async move {
-        if let Some(end) = held {
-            return Some((Ok::<_, Infallible>(end), (feed, None, slot)));
-        }
-        let mut next = None;
-        let bytes = match tokio::time::timeout(KEEP_ALIVE, feed.recv()).await {
-            Err(_idle) => Bytes::from_static(b": keep-alive\n\n"),
-            Ok(None) => return None,
-            Ok(Some(Watched::Move(live_move))) => {
-                sse(StreamEventName::Move, Some(live_move.index), &live_move)
+    let stream =
+        futures_util::stream::unfold((feed, None, slot), |(mut feed, held, slot)| async move {
+            if let Some(end) = held {
+                return Some((Ok::<_, Infallible>(end), (feed, None, slot)));
             }
-            Ok(Some(Watched::End(end))) => {
-                next = Some(sse(
-                    StreamEventName::End,
+            let mut next = None;
+            let bytes = match tokio::time::timeout(KEEP_ALIVE, feed.recv()).await {
+                Err(_idle) => Bytes::from_static(b": keep-alive\n\n"),
+                Ok(None) => return None,
+                Ok(Some(Watched::Move(live_move))) => {
+                    sse(StreamEventName::Move, Some(live_move.index), &live_move)
+                }
+                Ok(Some(Watched::End(end))) => {
+                    next = Some(sse(
+                        StreamEventName::End,
+                        None,
+                        &serde_json::json!({ "status": end.status }),
+                    ));
+                    sse(StreamEventName::Result, None, &end)
+                }
+                Ok(Some(Watched::Failed(reason))) => {
+                    sse(StreamEventName::StreamError, None, &reason)
+                }
+                Ok(Some(Watched::Restarting)) => sse(
+                    StreamEventName::ServerRestarting,
                     None,
-                    &serde_json::json!({ "status": end.status }),
-                ));
-                sse(StreamEventName::Result, None, &end)
-            }
-            Ok(Some(Watched::Failed(reason))) => sse(StreamEventName::StreamError, None, &reason),
-            Ok(Some(Watched::Restarting)) => sse(
-                StreamEventName::ServerRestarting,
-                None,
-                &LiveRestarting {
-                    detail: "the server is restarting (a deploy); the match goes on: reconnect to \
+                    &LiveRestarting {
+                        detail:
+                            "the server is restarting (a deploy); the match goes on: reconnect to \
                              resume after the last move received"
-                        .into(),
-                },
-            ),
-        };
-        Some((Ok(bytes), (feed, next, slot)))
-    });
+                                .into(),
+                    },
+                ),
+            };
+            Some((Ok(bytes), (feed, next, slot)))
+        });
     Ok(http::unencoded(
         HttpResponse::Ok()
             .content_type("text/event-stream")

@@ -3,13 +3,13 @@
 
 use super::parse_body;
 use crate::bots::bearer;
+use crate::bus::topic;
 use crate::dto::StreamQuery;
 use crate::http;
 use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, StreamRefusals, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
-use crate::service::Arena;
-use crate::bus::topic;
 use crate::runner::outside::WrittenNotice;
+use crate::service::Arena;
 use crate::service::outside::StreamItem;
 use crate::wire::{StreamAnswer, StreamLine};
 use actix_web::web::Bytes;

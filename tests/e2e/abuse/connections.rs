@@ -25,7 +25,10 @@ async fn long_match(app: &TestApp, name: &str) -> String {
         bots.push(registered.body["id"].clone());
     }
     let created = app
-        .post("/v1/matches", &json!({"game": GAME, "bots": bots, "seed": 3}))
+        .post(
+            "/v1/matches",
+            &json!({"game": GAME, "bots": bots, "seed": 3}),
+        )
         .await;
     assert_eq!(created.status, 202, "{}", created.body);
     created.body["id"].as_str().expect("id").to_string()
@@ -67,7 +70,10 @@ async fn open_streams(
 
 #[tokio::test]
 async fn the_33rd_stream_of_a_client_is_429_and_past_the_global_cap_503() {
-    let app = ServerOptions::default().arena("abuse-streams").spawn().await;
+    let app = ServerOptions::default()
+        .arena("abuse-streams")
+        .spawn()
+        .await;
     let id = long_match(&app, "streamed").await;
     let (open, refused) = open_streams(&app, &id, 33).await;
     assert_eq!(open.len(), 32, "{refused:?}");
@@ -179,10 +185,16 @@ async fn four_hundred_event_streams_from_one_client_leave_healthz_and_matches_al
     let asked = Instant::now();
     let health = app.get("/healthz").await;
     assert_eq!(health.status, 200, "{}", health.body);
-    assert!(asked.elapsed() < Duration::from_secs(1), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
     // A match of the built-in bots starts and finishes while the streams are held.
     let bots = json!([app.builtins[0], app.builtins[1]]);
-    let shown = app.play(&json!({"game": GAME, "bots": bots, "seed": 9})).await;
+    let shown = app
+        .play(&json!({"game": GAME, "bots": bots, "seed": 9}))
+        .await;
     assert_eq!(shown["status"], "finished");
     drop(open);
 }

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 /// The largest search one request may ask: every action, ten thousand heuristic playouts each.
 fn largest(step: &Value, budget_ms: Option<u64>) -> Value {
     let seat = step["legal_actions"][0]["seat"].as_u64().expect("a seat");
-    let mut body = json!({"state": step["state"], "seat": seat, "count": 10_000, "policy": "heuristic"});
+    let mut body =
+        json!({"state": step["state"], "seat": seat, "count": 10_000, "policy": "heuristic"});
     if let Some(budget) = budget_ms {
         body["budget_ms"] = json!(budget);
     }
@@ -79,7 +80,13 @@ async fn budget_ms_answers_the_playouts_that_fitted_with_standard_errors() {
         )
         .await;
     assert_eq!(whole.body["complete"], true, "{}", whole.body);
-    assert!(whole.body["results"].as_array().unwrap().iter().all(|e| e["count_done"] == 4));
+    assert!(
+        whole.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["count_done"] == 4)
+    );
     // `/determinize` with a budget answers at least one state, at most `count`.
     let drawn = app
         .op(
@@ -94,46 +101,45 @@ async fn budget_ms_answers_the_playouts_that_fitted_with_standard_errors() {
     assert_eq!(drawn.body["states"].as_array().unwrap().len() as u64, done);
 }
 
-/// One client has two searches at once: a third, while two run, is 429 `too_many_searches`
-/// with `Retry-After`; another search is admitted once they are answered.
+/// One client has two searches at once: of three sent together, each holding its place for
+/// 1.5 s, one is 429 `too_many_searches` with `Retry-After`, at once; another search is
+/// admitted once they are answered.
 #[tokio::test]
 async fn a_third_concurrent_search_of_one_client_is_refused() {
     let app = spawn_app().await;
     let step = app.new_game(4, 7).await;
     let long = largest(&step, Some(1500));
-    let running: Vec<_> = (0..2)
+    let sent: Vec<_> = (0..3)
         .map(|_| {
             let (client, url, body) = (
                 app.client.clone(),
                 format!("{}/v1/games/{GAME}/rollouts", app.base),
                 long.clone(),
             );
-            tokio::spawn(async move { client.post(url).json(&body).send().await })
+            tokio::spawn(async move {
+                let reply = client.post(url).json(&body).send().await.expect("POST");
+                let status = reply.status().as_u16();
+                let retry = reply.headers().contains_key("retry-after");
+                let body: Value = reply.json().await.expect("JSON");
+                (status, retry, body)
+            })
         })
         .collect();
+    let mut answers = Vec::new();
+    for task in sent {
+        answers.push(task.await.expect("task"));
+    }
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(status, ..)| *status == 429)
+        .collect();
+    let answered = answers.iter().filter(|(status, ..)| *status == 200).count();
+    assert_eq!((refused.len(), answered), (1, 2), "{answers:?}");
+    let (_, retry, problem) = refused[0];
+    assert!(retry, "Retry-After");
+    assert_eq!(problem["code"], "too_many_searches", "{problem}");
     let seat = &long["seat"];
     let small = json!({"state": step["state"], "seat": seat, "count": 1, "policy": "random"});
-    let mut refused = None;
-    while refused.is_none() && running.iter().any(|task| !task.is_finished()) {
-        let reply = app
-            .client
-            .post(format!("{}/v1/games/{GAME}/rollouts", app.base))
-            .json(&small)
-            .send()
-            .await
-            .expect("POST");
-        if reply.status() == 429 {
-            refused = Some(reply);
-        }
-    }
-    let refused = refused.expect("a third search refused while two ran");
-    assert!(refused.headers().contains_key("retry-after"));
-    let problem: Value = refused.json().await.expect("a problem");
-    assert_eq!(problem["code"], "too_many_searches", "{problem}");
-    for task in running {
-        let answered = task.await.expect("task").expect("answer");
-        assert_eq!(answered.status(), 200);
-    }
     assert_eq!(app.op(GAME, "rollouts", &small).await.status, 200);
 }
 
@@ -182,7 +188,10 @@ async fn sixteen_largest_searches_leave_apply_and_an_honest_bots_match_alone() {
     }
     assert_eq!(shown["status"], "finished", "{shown}");
     assert_eq!(shown["result"]["faults"], json!([0, 0]), "{shown}");
-    assert!(applied > 0 && answers > 0, "{applied} applies, {answers} searches answered");
+    assert!(
+        applied > 0 && answers > 0,
+        "{applied} applies, {answers} searches answered"
+    );
 }
 
 /// One flooding client's lane: the largest search again and again until told to stop; the
@@ -204,4 +213,84 @@ async fn flood_one(
         }
     }
     answered
+}
+
+/// `cardroom play` serves `/rollouts` and `/determinize` on `--listen` (bounded as `serve`
+/// bounds them), and says where: a search bot can be tried locally.
+#[tokio::test]
+async fn cardroom_play_serves_the_search_routes() {
+    use api::cli::{Cli, Command as Sub};
+    use clap::Parser as _;
+    use std::io::BufRead as _;
+
+    let cli = Cli::try_parse_from([
+        "cardroom",
+        "play",
+        "--game",
+        GAME,
+        "--bot",
+        "stream:searcher",
+        "--bot",
+        "heuristic",
+        "--connect-wait",
+        "5",
+    ])
+    .expect("the play flags parse");
+    let Sub::Play(args) = cli.command else {
+        panic!("`cardroom play` parses as Play");
+    };
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    // On its own thread and actix system, as `cardroom play` runs; no stream bot comes, so it
+    // gives up after `--connect-wait`.
+    let played = std::thread::spawn(move || {
+        let routes = api::cli::play_routes().expect("the search pool");
+        actix_web::rt::System::new()
+            .block_on(async { arena::play_serving(&args, &mut writer, Some(routes)).await })
+            .is_ok()
+    });
+    let search_line = tokio::task::spawn_blocking(move || {
+        std::io::BufReader::new(reader)
+            .lines()
+            .map_while(Result::ok)
+            .find(|line| line.starts_with("search: "))
+    })
+    .await
+    .expect("read the output")
+    .expect("play says where the search routes are");
+    let url = search_line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://") && word.ends_with("/rollouts"))
+        .expect("the rollouts URL")
+        .to_string();
+    let app = spawn_app().await;
+    let step = app.new_game(4, 7).await;
+    let seat = step["legal_actions"][0]["seat"].clone();
+    let client = reqwest::Client::new();
+    let answered = client
+        .post(&url)
+        .json(&json!({"state": step["state"], "seat": seat, "count": 3, "policy": "random", "seed": 1}))
+        .send()
+        .await
+        .expect("POST rollouts");
+    assert_eq!(answered.status(), 200);
+    let body: Value = answered.json().await.expect("JSON");
+    assert_eq!(body["complete"], true, "{body}");
+    let refused = client
+        .post(&url)
+        .json(&largest(&step, None))
+        .send()
+        .await
+        .expect("POST rollouts");
+    assert_eq!(refused.status(), 422);
+    let determinized = client
+        .post(url.replace("/rollouts", "/determinize"))
+        .json(&json!({"state": step["state"], "seat": 0, "count": 2}))
+        .send()
+        .await
+        .expect("POST determinize");
+    assert_eq!(determinized.status(), 200);
+    let gave_up = tokio::task::spawn_blocking(move || played.join().expect("play ran"))
+        .await
+        .expect("join");
+    assert!(!gave_up, "no stream bot connected: play gives up");
 }
