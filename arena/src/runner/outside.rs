@@ -466,6 +466,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_move_lines_write_is_noticed_for_its_match_and_request_and_other_lines_are_not() {
+        let line = move_line(
+            "m_1",
+            "r_2",
+            br#"{"history":[],"seat":0,"deadline_ms":1000}"#,
+        );
+        let line = String::from_utf8(line).expect("UTF-8");
+        let before = now_ms();
+        let (match_id, notice) = WrittenNotice::of_line(&line).expect("a move line");
+        assert_eq!(match_id, "m_1");
+        let notice: WrittenNotice = serde_json::from_str(&notice).expect("a notice");
+        assert_eq!(
+            (notice.kind.as_str(), notice.request_id.as_str()),
+            ("written", "r_2")
+        );
+        assert!(notice.written_at >= before);
+        // Not an answer: the runner reads it as a notice only.
+        assert!(
+            serde_json::from_str::<OutsideAnswer>(&serde_json::to_string(&notice).unwrap())
+                .is_err()
+        );
+        assert!(WrittenNotice::of_line(r#"{"type":"match_start","match_id":"m_1"}"#).is_none());
+    }
+
+    #[test]
     fn a_replayed_line_carries_the_time_left_and_the_bank_after_the_time_used() {
         let line = move_line(
             "m_1",
