@@ -3,10 +3,10 @@
 # side by side in one run (issue 48's goal: under 16 concurrent max-size searches, `/apply` p99
 # within 3x its idle p99 + 20 ms). One release server; rounds alternate idle and flooded.
 #
-# The flood: $FLOOD lanes from one client (loopback), each sending the largest request (every
-# action of a fresh 4-player game, 10000 heuristic playouts, `budget_ms` 2000) again as soon as
-# it is answered, and 50 ms after a refusal (429 `too_many_searches`): at most
-# `--search-per-client` run at once, on the search pool.
+# The flood: $FLOOD connections from one client (loopback, a second wrk), each sending the
+# largest request (every action of a fresh 4-player game, 10000 heuristic playouts, `budget_ms`
+# 2000) again as soon as it is answered: at most `--search-per-client` run at once, on the
+# search pool; the rest are refused at once (429 `too_many_searches`) and sent again.
 #
 # Needs wrk, curl and jq (Debian: apt-get install -y wrk curl jq); installs nothing.
 #   bench/search_flood.sh                      # 2 rounds of 10 s idle and 10 s flooded
@@ -50,33 +50,29 @@ done
 jq -c '{state, seat: .legal_actions[0].seat, action: .legal_actions[0].actions[0]}' <<<"$step" >"$TMP/apply.json"
 curl -fsS -o /dev/null -H 'content-type: application/json' -d @"$TMP/apply.json" "$base/v1/games/$GAME/apply"
 
-# One flooding lane: counts its answers and refusals in $TMP/lane-N.
-flood_lane() {
-  local lane=$1 status
-  while true; do
-    status=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' \
-      -d @"$TMP/search.json" "$base/v1/games/$GAME/rollouts" || echo 000)
-    echo "$status" >>"$TMP/lane-$lane"
-    [ "$status" = 200 ] || sleep 0.05
-  done
-}
-
 run_wrk() { # name
   BODY_FILE="$TMP/apply.json" wrk -t1 -c"$CONNS" -d"$DURATION" --latency -s bench/apply.lua \
     "$base/v1/games/$GAME/apply" | tee "$OUT/search-flood-$1.txt" | grep RESULT | sed "s/^RESULT/$1/"
 }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores, commit $(git rev-parse --short HEAD), wrk -t1 -c$CONNS -d$DURATION on /apply, flood of $FLOOD lanes of the largest $GAME rollouts"
+# The flood: a second wrk, $FLOOD connections from one client, each sending the largest search
+# again as soon as it is answered (a refusal comes back at once), for the flooded run and a
+# second on each side. Its RESULT line counts every answer; `errors` are the non-2xx ones (429).
+flood() { # round
+  BODY_FILE="$TMP/search.json" wrk -t1 -c"$FLOOD" -d"$FLOOD_DURATION" --timeout 10s -s bench/apply.lua \
+    "$base/v1/games/$GAME/rollouts" | grep RESULT | sed "s/^RESULT/flood-$1/" >"$TMP/flood-$1" &
+  FLOOD_PIDS+=($!)
+}
+
+FLOOD_DURATION=$(( ${DURATION%s} + 2 ))s
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), commit $(git rev-parse --short HEAD), wrk -t1 -c$CONNS -d$DURATION on /apply, flood: wrk -c$FLOOD of the largest $GAME rollouts"
 for round in $(seq "$ROUNDS"); do
   run_wrk "idle-$round"
-  rm -f "$TMP"/lane-*
-  for lane in $(seq "$FLOOD"); do flood_lane "$lane" & FLOOD_PIDS+=($!); done
+  flood "$round"
   # The flood is under way (two searches admitted) before the measurement starts.
   sleep 1
   run_wrk "flooded-$round"
-  stop_flood
-  answered=$(cat "$TMP"/lane-* 2>/dev/null | grep -c '^200$' || true)
-  refused=$(cat "$TMP"/lane-* 2>/dev/null | grep -c '^429$' || true)
-  other=$(cat "$TMP"/lane-* 2>/dev/null | grep -vc '^\(200\|429\)$' || true)
-  echo "flood-$round searches_answered=$answered refused_429=$refused other=$other"
+  wait "${FLOOD_PIDS[@]}" 2>/dev/null || true
+  FLOOD_PIDS=()
+  cat "$TMP/flood-$round"
 done
