@@ -27,6 +27,7 @@ fn main() {
         actions: &actions,
         count,
         start: RolloutStart::Exact,
+        partial: false,
     };
     let started = Instant::now();
     let values = state

@@ -271,6 +271,21 @@ pub struct ServeArgs {
         conflicts_with = "metrics_token"
     )]
     pub metrics_token_file: Option<PathBuf>,
+    // Issue 48, part 48s (bounded search and connections).
+    /// Threads that run `/rollouts` and `/determinize` (a pool of their own, apart from the
+    /// workers answering requests). Default: the cores but one, at least one.
+    #[arg(long, env = "CARDROOM_SEARCH_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub search_threads: Option<u64>,
+    /// Searches (`/rollouts`, `/determinize`) one client (TCP peer address) may have running or
+    /// waiting at once; beyond, 429 `too_many_searches`.
+    #[arg(long, env = "CARDROOM_SEARCH_PER_CLIENT", default_value_t = crate::search::DEFAULT_SEARCH_PER_CLIENT as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub search_per_client: u64,
+    /// Milliseconds a request's body has to arrive whole, from its head; then 408
+    /// `request_timeout` and the connection closes (a body trickled a byte at a time).
+    #[arg(long, env = "CARDROOM_BODY_TIMEOUT_MS", default_value_t = crate::http::body_timeout::BODY_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub body_timeout_ms: u64,
     /// The bot arena: database, bot address policy, ladder, concurrency, deadlines.
     #[command(flatten)]
     pub arena: arena::ArenaArgs,
@@ -340,8 +355,46 @@ impl ServeArgs {
             arena: None,
             cors_origins: self.cors_origins.clone(),
             metrics_token: self.metrics_token()?,
+            search: self.search_limits(),
+            body_timeout: Duration::from_millis(self.body_timeout_ms),
         })
     }
+
+    /// The search pool's limits: `--search-threads` (default the cores but one) and
+    /// `--search-per-client`.
+    pub fn search_limits(&self) -> crate::search::SearchLimits {
+        let default = crate::search::SearchLimits::default();
+        crate::search::SearchLimits {
+            threads: self
+                .search_threads
+                .map_or(default.threads, |threads| threads as usize),
+            per_client: self.search_per_client as usize,
+        }
+    }
+}
+
+/// The routes `cardroom play` serves beside the stream bots': the rules API's `/rollouts` and
+/// `/determinize` (bounded as `serve` bounds them), opening the `info` of the local arena's
+/// move requests, so a search bot can be tried locally.
+pub fn play_routes() -> std::io::Result<arena::ExtraRoutes> {
+    use actix_web::web;
+    let search = web::Data::new(crate::search::SearchPool::new(
+        crate::search::SearchLimits::default(),
+    )?);
+    Ok(std::sync::Arc::new(
+        move |config: &mut web::ServiceConfig, arena: &arena::Arena| {
+            config
+                .app_data(web::Data::new(
+                    StateCodec::transparent().with_info(arena.clone()),
+                ))
+                .app_data(search.clone())
+                .app_data(arena::problem::json_config(
+                    ServeConfig::default().max_body_bytes,
+                ))
+                .service(crate::routes::search::rollouts)
+                .service(crate::routes::search::determinize);
+        },
+    ))
 }
 
 /// Where a worker serves its health and metrics unless told (`--admin-listen`).

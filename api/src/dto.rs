@@ -329,6 +329,13 @@ pub struct DeterminizeRequest {
     /// the same request with it answers the same states.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Milliseconds (1 to 2000) from the request's arrival in which to draw what fits: the
+    /// answer holds up to `count` states (at least one) and is never refused for its size.
+    /// Omitted: all `count` states, refused at once (`search_over_budget`) when they would take
+    /// more than 2 s.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 2000)]
+    pub budget_ms: Option<u64>,
 }
 
 /// Determinizations of a state for one seat.
@@ -342,6 +349,10 @@ pub struct DeterminizeResponse {
     /// the given state shows it; play continues from any of them with `/apply`.
     #[schema(value_type = Vec<WireState>)]
     pub states: Vec<Value>,
+    /// The states drawn: `count`, or fewer when `budget_ms` ran out first.
+    pub count_done: usize,
+    /// Whether all `count` states were drawn.
+    pub complete: bool,
 }
 
 /// How the rest of each playout is played.
@@ -386,6 +397,13 @@ pub struct RolloutsRequest {
     /// in canonical order.
     #[serde(default)]
     pub actions: Option<Vec<Value>>,
+    /// Milliseconds (1 to 2000) from the request's arrival in which to play what fits: the
+    /// answer holds the rounds that fitted (at least one; `count_done` per action, `complete`
+    /// false when short of `count`) and is never refused for its size. Omitted: all `count`
+    /// rounds, refused at once (`search_over_budget`) when they would take more than 2 s.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 2000)]
+    pub budget_ms: Option<u64>,
 }
 
 /// What the playouts after one action found.
@@ -395,6 +413,9 @@ pub struct ActionRollouts {
     pub action: Value,
     /// Playouts run after it (each to the end of the game).
     pub playouts: u32,
+    /// The same count as `playouts`: the playouts that fitted (`count`, or fewer when
+    /// `budget_ms` ran out first).
+    pub count_done: u32,
     /// Every seat's mean final score (`result.scores`), by seat.
     pub mean: Vec<f64>,
     /// The standard error of each mean, by seat.
@@ -405,6 +426,9 @@ pub struct ActionRollouts {
     /// whichever way its scores count: a search picks the action with the largest value for
     /// its seat.
     pub mean_standing: Vec<f64>,
+    /// The standard error of each seat's `mean_standing` (0 with fewer than two playouts): two
+    /// actions whose standings differ by less than about twice it are not told apart.
+    pub mean_standing_error: Vec<f64>,
 }
 
 /// Rollouts after a seat's actions.
@@ -418,6 +442,17 @@ pub struct RolloutsResponse {
     pub policy: RolloutPolicy,
     /// True when the playouts started from determinizations (a sealed state).
     pub determinized: bool,
+    /// The rounds asked (`count`).
+    pub count: u32,
+    /// Whether every round asked was played (false: `budget_ms`, or the 2 s cap of a request
+    /// estimated below it, ran out first; `count_done` says how many were).
+    pub complete: bool,
+    /// The `budget_ms` asked, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_ms: Option<u64>,
+    /// The time the whole count was estimated to take, in milliseconds (from the game's
+    /// playout cost, measured once per game id and policy).
+    pub estimated_ms: u64,
     /// One entry per action weighed, in the order asked (or canonical order).
     pub results: Vec<ActionRollouts>,
 }

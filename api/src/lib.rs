@@ -30,6 +30,7 @@ pub mod openapi;
 pub mod openapi30;
 mod openapi_http;
 pub mod routes;
+pub mod search;
 pub mod startup;
 pub mod step;
 pub mod telemetry;

@@ -76,8 +76,12 @@ fn main() -> anyhow::Result<()> {
             })
         }
         Command::Openapi(args) => api::cli::openapi(&args),
-        Command::Play(args) => actix_web::rt::System::new()
-            .block_on(async move { arena::play(&args, &mut std::io::stdout()).await.map(|_| ()) }),
+        Command::Play(args) => actix_web::rt::System::new().block_on(async move {
+            let routes = api::cli::play_routes()?;
+            arena::play_serving(&args, &mut std::io::stdout(), Some(routes))
+                .await
+                .map(|_| ())
+        }),
         Command::Db(args) => actix_web::rt::System::new().block_on(async move {
             let report = api::cli::db(&args).await?;
             println!("{report}");

@@ -454,6 +454,7 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         actions: &seat_actions,
         count: 20,
         start: engine::search::RolloutStart::Exact,
+        partial: false,
     };
     if let Ok(values) = sample.start.rollouts(
         first_seat,

@@ -183,7 +183,13 @@ fn declare_operation(method: &str, operation: &mut Value) {
     let Some(Value::Object(responses)) = operation.get_mut("responses") else {
         return;
     };
-    let limited = responses.contains_key("429");
+    // `RateLimit-*` come with the rate limits (429 `rate_limited`), not with the caps on what a
+    // client holds at once (`too_many_searches`, `too_many_streams`: `Retry-After` only).
+    let limited = responses.get("429").is_some_and(|refused| {
+        refused["description"]
+            .as_str()
+            .is_some_and(|text| text.contains("rate_limited"))
+    });
     for (status, response) in responses.iter_mut() {
         insert_headers(response, &["X-Request-Id"]);
         if limited && (status.starts_with('2') || status == "429") {

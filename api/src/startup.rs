@@ -56,6 +56,11 @@ pub struct ServeConfig {
     // Issue 48 (48f): hardening.
     /// The bearer token `/metrics` requires (`--metrics-token`); None: `/metrics` is open.
     pub metrics_token: Option<String>,
+    // Issue 48, part 48s (bounded search and connections).
+    /// The search pool and its per-client share (`--search-threads`, `--search-per-client`).
+    pub search: crate::search::SearchLimits,
+    /// Time a request's body has to arrive whole (`--body-timeout-ms`): then 408.
+    pub body_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -73,6 +78,8 @@ impl Default for ServeConfig {
             arena: None,
             cors_origins: CorsOrigins::Any,
             metrics_token: None,
+            search: crate::search::SearchLimits::default(),
+            body_timeout: Duration::from_millis(crate::http::body_timeout::BODY_TIMEOUT_MS),
         }
     }
 }
@@ -248,6 +255,8 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
     });
     let metrics = web::Data::new(Metrics::default());
     let metrics_token = web::Data::new(MetricsToken(config.metrics_token.clone()));
+    let search = web::Data::new(crate::search::SearchPool::new(config.search)?);
+    let body_timeout = config.body_timeout;
     let limit = config.max_body_bytes;
     let arena = config.arena.clone().map(web::Data::new);
     let mut server = HttpServer::new(move || {
@@ -258,6 +267,7 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
         }
         let (app, _) = app
             .app_data(codec.clone())
+            .app_data(search.clone())
             .app_data(metrics.clone())
             .app_data(metrics_token.clone())
             .app_data(web::Data::new(GameDocuments(crate::contract::cached_document)))
@@ -282,6 +292,8 @@ pub fn build(config: ServeConfig) -> std::io::Result<Running> {
                         payload_too_large(res, limit)
                     }),
             )
+            // A body that does not arrive in time is cut (408), whichever extractor reads it.
+            .wrap(crate::http::body_timeout::BodyTimeout(body_timeout))
             // Inside the request-id layer: its 304s, 405s and CORS answers carry the id too.
             .wrap(Edge(edge.clone()))
             .wrap_fn(move |req, srv| {

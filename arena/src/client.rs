@@ -505,6 +505,9 @@ impl BotClient {
                 .previous_now()
                 .map(|previous| sign(previous, timestamp, &body)),
         };
+        // The bot's time runs from here, as the deadline does (`call_raw`): building and
+        // signing the request is the server's time, not the bot's.
+        let sent = Instant::now();
         let answer = self
             .call(
                 target,
@@ -518,7 +521,7 @@ impl BotClient {
             .await
             .map(|(answer, _)| answer)
             .map_err(|fault| expected_move(fault, timeout));
-        (answer, started.elapsed().as_millis() as u64)
+        (answer, sent.elapsed().as_millis() as u64)
     }
 
     /// `POST {url}/{path}` with a notification; failures are logged and ignored.

@@ -142,6 +142,9 @@ pub struct ArenaConfig {
     /// How long a table waits for its people before it is aborted as `table_expired`
     /// (`--table-expiry-minutes`; zero: never).
     pub table_expiry: Duration,
+    // Issue 48, part 48s (bounded connections).
+    /// Streams per client and in all (`--max-streams-per-client`, `--max-streams`).
+    pub streams: crate::streams::StreamLimits,
 }
 
 /// Matches one client may have queued at once by default (`--max-queued-per-client`).
@@ -233,6 +236,7 @@ impl ArenaConfig {
             max_running_per_client: MAX_RUNNING_PER_CLIENT,
             table_slots: TABLE_SLOTS,
             table_expiry: Duration::from_secs(TABLE_EXPIRY_MINUTES * 60),
+            streams: Default::default(),
         }
     }
 }
@@ -391,6 +395,10 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_TABLE_EXPIRY_MINUTES", default_value_t = TABLE_EXPIRY_MINUTES,
           value_parser = clap::value_parser!(u64).range(0..=525_600))]
     pub table_expiry_minutes: u64,
+    // Issue 48, part 48s (bounded connections).
+    /// Streams per client and in all.
+    #[command(flatten)]
+    pub streams: crate::streams::StreamArgs,
 }
 
 /// The secret a `*_FILE` variable names: the file's text without its surrounding whitespace (a
@@ -480,6 +488,7 @@ impl ArenaArgs {
             max_running_per_client: self.max_running_per_client,
             table_slots: self.table_slots.max(1),
             table_expiry: Duration::from_secs(self.table_expiry_minutes * 60),
+            streams: self.streams.limits(),
         })
     }
 }

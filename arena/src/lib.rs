@@ -41,13 +41,14 @@ pub mod safety;
 pub mod seal;
 pub mod service;
 pub mod store;
+pub mod streams;
 pub mod synthetic;
 pub mod tables;
 pub mod tournament;
 pub mod wire;
 
 pub use config::{ArenaArgs, ArenaConfig, Role};
-pub use play::{PlayArgs, play};
+pub use play::{ExtraRoutes, PlayArgs, play, play_serving};
 pub use problem::{ErrorCode, Problem, ServiceError};
 pub use service::{Arena, Caller, ladder, maintenance};
 

@@ -100,21 +100,34 @@ struct StreamSeat {
     token: String,
 }
 
-/// Serves the arena's routes on `--listen` for the stream bots, prints how to start each one, and
-/// waits until all of them are connected (the server runs until the handle stops it).
-async fn connect_stream_bots(
+/// Routes `cardroom play` serves beside the stream bots' (the `cardroom` binary adds the rules
+/// API's `/rollouts` and `/determinize`, opening the `info` of this arena's move requests): a
+/// search bot can be tried locally.
+pub type ExtraRoutes =
+    std::sync::Arc<dyn Fn(&mut actix_web::web::ServiceConfig, &Arena) + Send + Sync>;
+
+/// Serves the arena's stream routes (and `extra`) on `--listen` until the handle stops it.
+fn serve(
     arena: &Arena,
     args: &PlayArgs,
-    seats: &[StreamSeat],
-    out: &mut (dyn Write + Send),
-) -> anyhow::Result<actix_web::dev::ServerHandle> {
+    extra: Option<ExtraRoutes>,
+) -> anyhow::Result<(actix_web::dev::ServerHandle, std::net::SocketAddr)> {
     let data = actix_web::web::Data::new(arena.clone());
+    let served = arena.clone();
     let server = actix_web::HttpServer::new(move || {
-        // The stream bots' front door only: nothing else of the arena is served here.
+        // The stream bots' front door and the search routes only: nothing else of the arena is
+        // served here.
+        let served = served.clone();
+        let extra = extra.clone();
         actix_web::App::new()
             .app_data(data.clone())
             .service(crate::routes::stream::stream)
             .service(crate::routes::stream::answer)
+            .configure(move |config| {
+                if let Some(extra) = &extra {
+                    extra(config, &served);
+                }
+            })
     })
     .workers(1)
     .disable_signals()
@@ -127,6 +140,44 @@ async fn connect_stream_bots(
     let server = server.run();
     let handle = server.handle();
     tokio::spawn(server);
+    Ok((handle, address))
+}
+
+/// Serves `--listen` while the match runs when a seat is a stream bot or `extra` routes are
+/// given (saying where the search routes are), once every stream bot is connected.
+async fn start_serving(
+    arena: &Arena,
+    args: &PlayArgs,
+    stream_seats: &[StreamSeat],
+    extra: Option<ExtraRoutes>,
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<Option<actix_web::dev::ServerHandle>> {
+    let searchable = extra.is_some();
+    if stream_seats.is_empty() && !searchable {
+        return Ok(None);
+    }
+    let (handle, address) = serve(arena, args, extra)?;
+    if searchable {
+        writeln!(
+            out,
+            "search: POST http://{address}/v1/games/{}/rollouts and /determinize with a move request's `info` (a search bot's --search http://{address})",
+            args.game
+        )?;
+    }
+    Ok(Some(
+        connect_stream_bots(arena, args, stream_seats, (handle, address), out).await?,
+    ))
+}
+
+/// Prints how to start each stream bot against `address`, and waits until all of them are
+/// connected.
+async fn connect_stream_bots(
+    arena: &Arena,
+    args: &PlayArgs,
+    seats: &[StreamSeat],
+    (handle, address): (actix_web::dev::ServerHandle, std::net::SocketAddr),
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<actix_web::dev::ServerHandle> {
     for seat in seats {
         writeln!(
             out,
@@ -199,6 +250,16 @@ fn describe(event: &Value) -> Option<String> {
 /// Plays the match and writes the move log and the result to `out`. Returns the result as JSON
 /// (as `GET /v1/matches/{id}` shows it).
 pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Result<Value> {
+    play_serving(args, out, None).await
+}
+
+/// [`play`], serving `extra` routes on `--listen` too (the `cardroom` binary: the rules API's
+/// search routes), and saying where.
+pub async fn play_serving(
+    args: &PlayArgs,
+    out: &mut (dyn Write + Send),
+    extra: Option<ExtraRoutes>,
+) -> anyhow::Result<Value> {
     let url_bots = args
         .bots
         .iter()
@@ -312,11 +373,7 @@ pub async fn play(args: &PlayArgs, out: &mut (dyn Write + Send)) -> anyhow::Resu
         bots.push(registered.id);
     }
     // Served until the match is over: the stream bots read their lines and answer through it.
-    let server = if stream_seats.is_empty() {
-        None
-    } else {
-        Some(connect_stream_bots(&arena, args, &stream_seats, out).await?)
-    };
+    let server = start_serving(&arena, args, &stream_seats, extra, out).await?;
     let options = match &args.options {
         Some(text) => Some(
             serde_json::from_str(text)

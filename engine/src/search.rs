@@ -261,6 +261,8 @@ pub struct ActionValue {
     squares: Vec<f64>,
     /// Per seat, the sum of its [`standing`]s.
     standings: Vec<f64>,
+    /// Per seat, the sum of its squared [`standing`]s (the standard error of the mean standing).
+    standing_squares: Vec<f64>,
 }
 
 impl ActionValue {
@@ -270,6 +272,7 @@ impl ActionValue {
             sums: vec![0.0; players],
             squares: vec![0.0; players],
             standings: vec![0.0; players],
+            standing_squares: vec![0.0; players],
         }
     }
 
@@ -281,8 +284,15 @@ impl ActionValue {
             *square += score * score;
         }
         let players = self.standings.len();
-        for (seat, standing_sum) in self.standings.iter_mut().enumerate() {
-            *standing_sum += standing(result, seat, players);
+        for (seat, (standing_sum, square)) in self
+            .standings
+            .iter_mut()
+            .zip(&mut self.standing_squares)
+            .enumerate()
+        {
+            let value = standing(result, seat, players);
+            *standing_sum += value;
+            *square += value * value;
         }
     }
 
@@ -302,19 +312,30 @@ impl ActionValue {
     /// The standard error of each mean (the sample standard deviation over the square root of
     /// the playouts; 0 with fewer than two).
     pub fn standard_error(&self) -> Vec<f64> {
-        if self.playouts < 2 {
-            return vec![0.0; self.sums.len()];
-        }
-        let n = f64::from(self.playouts);
-        self.sums
-            .iter()
-            .zip(&self.squares)
-            .map(|(sum, square)| {
-                let variance = ((square - sum * sum / n) / (n - 1.0)).max(0.0);
-                (variance / n).sqrt()
-            })
-            .collect()
+        standard_errors(self.playouts, &self.sums, &self.squares)
     }
+
+    /// The standard error of each seat's [`ActionValue::mean_standing`] (0 with fewer than two
+    /// playouts): how far apart two actions' standings must be to tell them apart.
+    pub fn standing_error(&self) -> Vec<f64> {
+        standard_errors(self.playouts, &self.standings, &self.standing_squares)
+    }
+}
+
+/// Per seat, the standard error of a mean of `playouts` values from their sums and sums of
+/// squares (the sample standard deviation over the square root of the count).
+fn standard_errors(playouts: u32, sums: &[f64], squares: &[f64]) -> Vec<f64> {
+    if playouts < 2 {
+        return vec![0.0; sums.len()];
+    }
+    let n = f64::from(playouts);
+    sums.iter()
+        .zip(squares)
+        .map(|(sum, square)| {
+            let variance = ((square - sum * sum / n) / (n - 1.0)).max(0.0);
+            (variance / n).sqrt()
+        })
+        .collect()
 }
 
 /// Why [`rollouts`] answered nothing.
@@ -336,6 +357,9 @@ pub struct RolloutPlan<'a> {
     pub count: u32,
     /// Where each round starts.
     pub start: RolloutStart,
+    /// What a stop of `keep_going` answers: the rounds run so far (a budget in time: what
+    /// fitted), or [`RolloutStop::Budget`] (a count that had to be met whole).
+    pub partial: bool,
 }
 
 /// Flat Monte Carlo for `seat`: `plan.count` rounds; in each, one starting state (see
@@ -344,7 +368,8 @@ pub struct RolloutPlan<'a> {
 /// actions of a round share its starting state and chance (common random numbers: their
 /// difference is measured with less noise than their values). Answers one [`ActionValue`] per
 /// action, in the order given. `keep_going` is asked before every round with the playouts run so
-/// far. No clock here: the caller turns its budget into `keep_going`.
+/// far; when it says stop, `plan.partial` decides whether the rounds run so far are the answer.
+/// No clock here: the caller turns its budget into `keep_going`.
 pub fn rollouts<S: GameState>(
     state: &S,
     seat: Seat,
@@ -357,6 +382,7 @@ pub fn rollouts<S: GameState>(
         actions,
         count,
         start,
+        partial,
     } = plan;
     let players = state.players();
     let mut values = vec![ActionValue::new(players); actions.len()];
@@ -365,6 +391,9 @@ pub fn rollouts<S: GameState>(
     let mut played = 0u64;
     for _ in 0..count {
         if !keep_going(played) {
+            if partial {
+                break;
+            }
             return Err(RolloutStop::Budget);
         }
         let round_start = match start {
@@ -445,6 +474,8 @@ mod tests {
         assert_eq!(value.playouts, 4);
         assert_eq!(value.mean(), vec![4.0, -4.0]);
         assert_eq!(value.mean_standing(), vec![0.75, 0.25]);
+        // Standings 1, 1, 1, 0: sample variance 1/4, so the standard error sqrt(1/4/4).
+        assert_eq!(value.standing_error(), vec![0.25, 0.25]);
         // Sample variance of 1, 3, 5, 7 is 20/3; the standard error sqrt(20/3/4).
         let expected = (20.0f64 / 3.0 / 4.0).sqrt();
         for error in value.standard_error() {

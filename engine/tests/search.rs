@@ -186,6 +186,7 @@ fn rollouts_weigh_every_action_and_replay_with_their_seed() {
                     actions: &actions,
                     count: 4,
                     start,
+                    partial: false,
                 };
                 let run = |seed: u64| {
                     state
@@ -217,6 +218,7 @@ fn rollouts_weigh_every_action_and_replay_with_their_seed() {
             actions: &actions,
             count: 50,
             start: RolloutStart::Exact,
+            partial: false,
         };
         let mut asked = Vec::new();
         let stopped = state.rollouts(
@@ -235,5 +237,23 @@ fn rollouts_weigh_every_action_and_replay_with_their_seed() {
             vec![0, actions.len() as u64, 2 * actions.len() as u64],
             "{id}"
         );
+        // A partial plan answers the rounds run before the stop: two per action here.
+        let partial = state
+            .rollouts(
+                seat,
+                RolloutPlan {
+                    partial: true,
+                    ..plan
+                },
+                Rollout::Uniform,
+                &mut PlayoutRng::new(1),
+                &mut |done| done < 2 * actions.len() as u64,
+            )
+            .expect("a partial answer");
+        assert_eq!(partial.len(), actions.len(), "{id}");
+        for value in &partial {
+            assert!(value.playouts <= 2, "{id}: {} playouts", value.playouts);
+            assert_eq!(value.standing_error().len(), state.players(), "{id}");
+        }
     }
 }

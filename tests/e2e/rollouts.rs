@@ -126,6 +126,16 @@ async fn bad_rollout_requests_get_stable_codes() {
             "invalid_request",
         ),
         (
+            json!({"state": state, "seat": seat, "count": 1, "policy": "random", "budget_ms": 2001}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"state": state, "seat": seat, "count": 1, "policy": "random", "budget_ms": 0}),
+            400,
+            "invalid_request",
+        ),
+        (
             json!({"state": state, "seat": seat, "count": 1, "policy": "random", "actions": []}),
             400,
             "invalid_request",
@@ -164,9 +174,10 @@ async fn bad_rollout_requests_get_stable_codes() {
 }
 
 /// Ten thousand heuristic playouts of every action of a four-player game take far more than the
-/// 2 s of CPU a request may spend: refused as `invalid_request`, saying what to ask instead.
+/// 2 s a request may take: refused at once (estimated, not run) as `search_over_budget`, saying
+/// what fits and what to ask instead.
 #[tokio::test]
-async fn more_than_two_seconds_of_cpu_is_refused() {
+async fn more_than_two_seconds_of_playouts_is_refused() {
     let app = spawn_app().await;
     let step = app.new_game(4, 7).await;
     let seat = step["legal_actions"][0]["seat"].as_u64().unwrap();
@@ -177,14 +188,11 @@ async fn more_than_two_seconds_of_cpu_is_refused() {
             &json!({"state": step["state"], "seat": seat, "count": 10_000, "policy": "heuristic"}),
         )
         .await;
-    assert_eq!(reply.status, 400, "{}", reply.body);
-    assert_eq!(reply.problem_code(), "invalid_request");
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert_eq!(reply.problem_code(), "search_over_budget");
+    let detail = reply.body["detail"].as_str().unwrap();
     assert!(
-        reply.body["detail"]
-            .as_str()
-            .unwrap()
-            .contains("ask for fewer"),
-        "{}",
-        reply.body
+        detail.contains("ask for fewer") && detail.contains("budget_ms"),
+        "{detail}"
     );
 }

@@ -53,6 +53,8 @@ pub struct ServerOptions {
     config: ServeConfig,
     arena: ArenaData,
     builtins: bool,
+    /// The arena's stream limits, if not its defaults (48s).
+    streams: Option<arena::streams::StreamLimits>,
 }
 
 impl Default for ServerOptions {
@@ -66,6 +68,7 @@ impl Default for ServerOptions {
             },
             arena: ArenaData::None,
             builtins: false,
+            streams: None,
         }
     }
 }
@@ -110,6 +113,18 @@ impl ServerOptions {
         self
     }
 
+    /// The time a request body has to arrive (`--body-timeout-ms`).
+    pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.config.body_timeout = timeout;
+        self
+    }
+
+    /// The arena's stream limits (`--max-streams-per-client`, `--max-streams`).
+    pub fn streams(mut self, limits: arena::streams::StreamLimits) -> Self {
+        self.streams = Some(limits);
+        self
+    }
+
     /// The built-in bots registered before the server starts (needs an arena).
     pub fn builtins(mut self) -> Self {
         self.builtins = true;
@@ -122,17 +137,26 @@ impl ServerOptions {
             mut config,
             arena,
             builtins,
+            streams,
         } = self;
+        let configured = |database: String| arena::ArenaConfig {
+            streams: streams.unwrap_or_default(),
+            ..arena_config(database)
+        };
         let (arena, dir) = match arena {
             ArenaData::None => (None, None),
             ArenaData::Memory => {
-                let arena = arena::Arena::open(arena_config("sqlite::memory:"))
+                let arena = arena::Arena::open(configured("sqlite::memory:".into()))
                     .await
                     .expect("open the arena");
                 (Some(arena), None)
             }
             ArenaData::File(name) => {
-                let (arena, dir) = open_arena(&name).await;
+                let dir = temp_dir(&name);
+                let database = dir.path().join("arena.db").display().to_string();
+                let arena = arena::Arena::open(configured(database))
+                    .await
+                    .expect("open the arena");
                 (Some(arena), Some(dir))
             }
         };

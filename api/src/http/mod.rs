@@ -13,6 +13,7 @@
 //! A plain small answer to a client that asks for none of this (the rules API's hot path) costs
 //! three header lookups and no copy of its body.
 
+pub mod body_timeout;
 pub mod compress;
 pub mod cors;
 pub mod routes;

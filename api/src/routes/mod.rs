@@ -5,6 +5,7 @@
 pub mod contract;
 pub mod games;
 pub mod health;
+pub mod search;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -19,8 +20,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::legal)
         .service(games::view)
         .service(games::start)
-        .service(games::determinize)
-        .service(games::rollouts)
+        .service(search::determinize)
+        .service(search::rollouts)
         .service(games::replay)
         .service(games::list)
         .service(games::describe)

@@ -209,6 +209,20 @@ error_codes! {
     /// An `Idempotency-Key` already used, within 24 hours, by this client on this route with
     /// another body: a new request needs a new key.
     IdempotencyKeyReused = UNPROCESSABLE_ENTITY, "idempotency_key_reused", "Idempotency key reused";
+    // Issue 48, part 48s (bounded search and connections).
+    /// A `/rollouts` or `/determinize` request whose estimated cost is over the 2 s a search
+    /// may take (`detail` names the estimate and what fits): ask for fewer, or give `budget_ms`.
+    SearchOverBudget = UNPROCESSABLE_ENTITY, "search_over_budget", "Search over budget";
+    /// The client has `--search-per-client` searches running or waiting already (`Retry-After`).
+    TooManySearches = TOO_MANY_REQUESTS, "too_many_searches", "Too many searches";
+    /// The client has `--max-streams-per-client` streams open already (SSE and bot streams;
+    /// `Retry-After`).
+    TooManyStreams = TOO_MANY_REQUESTS, "too_many_streams", "Too many streams";
+    /// The server holds as much of this kind of work as it takes (`--max-streams` streams, or a
+    /// full search queue): try again shortly (`Retry-After`).
+    ServerBusy = SERVICE_UNAVAILABLE, "server_busy", "Server busy";
+    /// The request body did not arrive within `--body-timeout-ms`; the connection is closed.
+    RequestTimeout = REQUEST_TIMEOUT, "request_timeout", "Request timeout";
     /// A bug on our side; details are only in the server log.
     Internal = INTERNAL_SERVER_ERROR, "internal", "Internal error";
 }
@@ -404,6 +418,22 @@ impl ResponseError for ServiceError {
                 HeaderValue::from(DATABASE_RETRY_AFTER_SECS),
             );
         }
+        // 48s: a refused search or stream may be asked again shortly.
+        if matches!(
+            self.code,
+            ErrorCode::TooManySearches | ErrorCode::TooManyStreams | ErrorCode::ServerBusy
+        ) {
+            headers.insert(
+                actix_web::http::header::RETRY_AFTER,
+                HeaderValue::from(BUSY_RETRY_AFTER_SECS),
+            );
+        }
+        if self.code == ErrorCode::RequestTimeout {
+            headers.insert(
+                actix_web::http::header::CONNECTION,
+                HeaderValue::from_static("close"),
+            );
+        }
         // The code, for the server's count of problem responses by code (`/metrics`).
         response.extensions_mut().insert(self.code);
         response
@@ -425,6 +455,10 @@ impl From<anyhow::Error> for ServiceError {
 
 /// Seconds a client is told to wait (`Retry-After`) after a 503 `database_unavailable`.
 pub const DATABASE_RETRY_AFTER_SECS: u64 = 5;
+
+/// Seconds a client is told to wait (`Retry-After`) after 429 `too_many_searches` or
+/// `too_many_streams`, or 503 `server_busy`.
+pub const BUSY_RETRY_AFTER_SECS: u64 = 1;
 
 /// Whether `error` says the database cannot be reached or used now, rather than that a query was
 /// wrong: no connection within the pool's acquire timeout, a connection that failed (I/O, TLS, a

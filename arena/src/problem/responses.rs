@@ -172,3 +172,47 @@ pub struct IdempotencyHeader {
     #[allow(dead_code)]
     idempotency_key: Option<String>,
 }
+
+/// What a search (`/rollouts`, `/determinize`) is refused with before it runs: 429 and 503,
+/// each with `Retry-After` (48s).
+#[derive(IntoResponses)]
+pub enum SearchRefusals {
+    /// 429 `too_many_searches`.
+    #[response(
+        status = 429,
+        description = "`too_many_searches`: this client has `--search-per-client` searches running or waiting already",
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+    )]
+    TooManySearches(Problem),
+    /// 503 `server_busy`.
+    #[response(
+        status = 503,
+        description = "`server_busy`: the search pool's queue is full",
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+    )]
+    ServerBusy(Problem),
+}
+
+/// What opening a stream (`/v1/matches/{id}/events`, `/v1/bot/stream`) is refused with for
+/// its number: 429 and 503, each with `Retry-After` (48s).
+#[derive(IntoResponses)]
+pub enum StreamRefusals {
+    /// 429 `too_many_streams`.
+    #[response(
+        status = 429,
+        description = "`too_many_streams`: this client has `--max-streams-per-client` streams open already (event streams and bot streams together)",
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+    )]
+    TooManyStreams(Problem),
+    /// 503 `server_busy`.
+    #[response(
+        status = 503,
+        description = "`server_busy`: the server has `--max-streams` streams open",
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+    )]
+    ServerBusy(Problem),
+}

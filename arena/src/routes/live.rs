@@ -5,7 +5,7 @@ use crate::http::{self, NoQuery};
 use crate::live::{
     FramesQuery, LiveRestarting, MatchFrames, StreamEvent, StreamEventName, Watched,
 };
-use crate::problem::responses::UnknownMatch;
+use crate::problem::responses::{StreamRefusals, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
 use crate::service::Arena;
 use actix_web::web::Bytes;
@@ -53,7 +53,9 @@ pub async fn frames(
 /// deploy), the last event is `server_restarting`: reconnect to resume. For a match already over, the whole
 /// log, the result and the end at once. A client that reconnects with `Last-Event-ID: N` (as
 /// `EventSource` does by itself) gets the moves after move N only. Nothing hidden is sent: the
-/// same redaction as the spectator's view.
+/// same redaction as the spectator's view. A client (its address) holds at most
+/// `--max-streams-per-client` streams at once (429 `too_many_streams`), the server at most
+/// `--max-streams` (503 `server_busy`), both with `Retry-After`.
 #[utoipa::path(
     operation_id = "match_events",
     tag = "arena",
@@ -63,6 +65,7 @@ pub async fn frames(
         (status = 400, description = "`invalid_request`: a `Last-Event-ID` that is not a move index, or a query parameter (this route takes none)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`deal_in_play`: a tournament table whose deal another table still plays", body = Problem, content_type = "application/problem+json"),
         UnknownMatch,
+        StreamRefusals,
     )
 )]
 #[get("/v1/matches/{id}/events")]
@@ -89,40 +92,48 @@ pub async fn events(
                 })?,
         ),
     };
+    // Counted (per client: its address) before the store is read; given back with the stream.
+    let slot = arena
+        .streams()
+        .open(&crate::store::Creator::client(request.peer_addr().map(|peer| peer.ip())).key)?;
     let feed = arena.watch_after(&id, resume_after).await?;
     // The result is followed by the last event, `end`: held for the next poll.
-    let stream = futures_util::stream::unfold((feed, None), |(mut feed, held)| async move {
-        if let Some(end) = held {
-            return Some((Ok::<_, Infallible>(end), (feed, None)));
-        }
-        let mut next = None;
-        let bytes = match tokio::time::timeout(KEEP_ALIVE, feed.recv()).await {
-            Err(_idle) => Bytes::from_static(b": keep-alive\n\n"),
-            Ok(None) => return None,
-            Ok(Some(Watched::Move(live_move))) => {
-                sse(StreamEventName::Move, Some(live_move.index), &live_move)
+    let stream =
+        futures_util::stream::unfold((feed, None, slot), |(mut feed, held, slot)| async move {
+            if let Some(end) = held {
+                return Some((Ok::<_, Infallible>(end), (feed, None, slot)));
             }
-            Ok(Some(Watched::End(end))) => {
-                next = Some(sse(
-                    StreamEventName::End,
+            let mut next = None;
+            let bytes = match tokio::time::timeout(KEEP_ALIVE, feed.recv()).await {
+                Err(_idle) => Bytes::from_static(b": keep-alive\n\n"),
+                Ok(None) => return None,
+                Ok(Some(Watched::Move(live_move))) => {
+                    sse(StreamEventName::Move, Some(live_move.index), &live_move)
+                }
+                Ok(Some(Watched::End(end))) => {
+                    next = Some(sse(
+                        StreamEventName::End,
+                        None,
+                        &serde_json::json!({ "status": end.status }),
+                    ));
+                    sse(StreamEventName::Result, None, &end)
+                }
+                Ok(Some(Watched::Failed(reason))) => {
+                    sse(StreamEventName::StreamError, None, &reason)
+                }
+                Ok(Some(Watched::Restarting)) => sse(
+                    StreamEventName::ServerRestarting,
                     None,
-                    &serde_json::json!({ "status": end.status }),
-                ));
-                sse(StreamEventName::Result, None, &end)
-            }
-            Ok(Some(Watched::Failed(reason))) => sse(StreamEventName::StreamError, None, &reason),
-            Ok(Some(Watched::Restarting)) => sse(
-                StreamEventName::ServerRestarting,
-                None,
-                &LiveRestarting {
-                    detail: "the server is restarting (a deploy); the match goes on: reconnect to \
+                    &LiveRestarting {
+                        detail:
+                            "the server is restarting (a deploy); the match goes on: reconnect to \
                              resume after the last move received"
-                        .into(),
-                },
-            ),
-        };
-        Some((Ok(bytes), (feed, next)))
-    });
+                                .into(),
+                    },
+                ),
+            };
+            Some((Ok(bytes), (feed, next, slot)))
+        });
     Ok(http::unencoded(
         HttpResponse::Ok()
             .content_type("text/event-stream")

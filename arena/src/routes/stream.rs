@@ -3,10 +3,12 @@
 
 use super::parse_body;
 use crate::bots::bearer;
+use crate::bus::topic;
 use crate::dto::StreamQuery;
 use crate::http;
-use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, UnknownMatch};
+use crate::problem::responses::{JsonBodyErrors, OwnerTokenRequired, StreamRefusals, UnknownMatch};
 use crate::problem::{Problem, ServiceError};
+use crate::runner::outside::WrittenNotice;
 use crate::service::Arena;
 use crate::service::outside::StreamItem;
 use crate::wire::{StreamAnswer, StreamLine};
@@ -22,7 +24,8 @@ use std::convert::Infallible;
 /// come at once, each with the time it has left. A bot has one connection: while one is open a
 /// second is 409 `already_connected`, unless it asks `?replace=true` (the previous one then
 /// ends). A dropped connection costs nothing if the bot is back within its reconnect grace. The
-/// ladder schedules the bot only while it is connected.
+/// ladder schedules the bot only while it is connected. Streams count against the server's
+/// `--max-streams` (503 `server_busy` beyond, with `Retry-After`).
 #[utoipa::path(
     operation_id = "bot_stream",
     tag = "arena",
@@ -34,6 +37,7 @@ use std::convert::Infallible;
         OwnerTokenRequired,
         (status = 403, description = "`forbidden`: the bot was registered with a URL (the arena calls it)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`already_connected`: the bot has an open connection (ask `?replace=true` to replace it)", body = Problem, content_type = "application/problem+json"),
+        StreamRefusals,
     )
 )]
 #[get("/v1/bot/stream")]
@@ -45,15 +49,23 @@ pub async fn stream(
     let items = arena
         .connect_stream(bearer(&request), query.replace.unwrap_or(false))
         .await?;
-    let lines = futures_util::stream::unfold(items, |mut items| async move {
+    let bus = arena.bus().clone();
+    let lines = futures_util::stream::unfold((items, bus), |(mut items, bus)| async move {
         let bytes = match items.recv().await? {
             StreamItem::Line(mut line) => {
+                // A move's clock runs from here: the line is written as this poll returns.
+                if let Some((match_id, notice)) = WrittenNotice::of_line(&line) {
+                    let bus = bus.clone();
+                    actix_web::rt::spawn(async move {
+                        let _ = bus.publish(&topic::answers(&match_id), notice).await;
+                    });
+                }
                 line.push('\n');
                 Bytes::from(line)
             }
             StreamItem::KeepAlive => Bytes::from_static(b"\n"),
         };
-        Some((Ok::<_, Infallible>(bytes), items))
+        Some((Ok::<_, Infallible>(bytes), (items, bus)))
     });
     Ok(http::unencoded(
         HttpResponse::Ok()

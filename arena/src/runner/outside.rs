@@ -36,6 +36,47 @@ pub struct OutsideAnswer {
     pub illegal: Option<String>,
 }
 
+/// The notice that a `move` line was written to its bot's connection (published on the match's
+/// answers topic by the process that holds the connection): the move's clock runs from then,
+/// not from the announcement, so time the server spent busy before the line left is not the
+/// bot's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WrittenNotice {
+    /// Always `written`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The pending move whose line was written.
+    pub request_id: String,
+    /// When (unix milliseconds).
+    pub written_at: i64,
+}
+
+impl WrittenNotice {
+    /// The notice of `line` (a stream line as sent), when it is a `move` line: its match and
+    /// the notice's JSON.
+    pub fn of_line(line: &str) -> Option<(String, String)> {
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(rename = "type")]
+            kind: String,
+            match_id: String,
+            request_id: String,
+        }
+        let head: Head = serde_json::from_str(line).ok()?;
+        (head.kind == "move").then(|| {
+            let notice = WrittenNotice {
+                kind: "written".into(),
+                request_id: head.request_id,
+                written_at: now_ms(),
+            };
+            (
+                head.match_id,
+                serde_json::to_string(&notice).unwrap_or_default(),
+            )
+        })
+    }
+}
+
 /// What came back for a pending move.
 pub struct Answered {
     /// The answer, or the fault (a timeout).
@@ -155,7 +196,6 @@ pub async fn ask(
     let away = presence
         .as_deref()
         .is_some_and(|p| p.away() && !p.grace_left().is_zero());
-    let mut time = MoveTime::new(timeout, Instant::now(), away);
     let created_at = now_ms();
     store
         .put_pending(&PendingMove {
@@ -170,6 +210,10 @@ pub async fn ask(
         })
         .await?;
     bus.publish(&topic::bot(bot_id), line).await?;
+    // The clock runs from the announcement (the line stored and published), and once the line
+    // is written to the bot's connection, from then (a [`WrittenNotice`]).
+    let mut time = MoveTime::new(timeout, Instant::now(), away);
+    let mut written = false;
     let clock = PendingClock {
         store,
         match_id: request.match_id,
@@ -199,6 +243,21 @@ pub async fn ask(
                     continue;
                 };
                 let Ok(answer) = serde_json::from_str::<OutsideAnswer>(&message) else {
+                    if let Ok(notice) = serde_json::from_str::<WrittenNotice>(&message)
+                        && notice.request_id == request_id
+                        && !written
+                        && !time.frozen()
+                    {
+                        written = true;
+                        // The bus's delay since the write counts (clocks of one arena agree to
+                        // well under a deadline); the server's time before it does not.
+                        let since = Duration::from_millis(
+                            u64::try_from(now_ms() - notice.written_at).unwrap_or(0),
+                        )
+                        .min(timeout);
+                        let now = Instant::now();
+                        time = MoveTime::new(timeout, now.checked_sub(since).unwrap_or(now), false);
+                    }
                     continue;
                 };
                 if answer.seat != request.seat || answer.request_id != request_id {
@@ -405,6 +464,31 @@ pub(super) async fn connected_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_lines_write_is_noticed_for_its_match_and_request_and_other_lines_are_not() {
+        let line = move_line(
+            "m_1",
+            "r_2",
+            br#"{"history":[],"seat":0,"deadline_ms":1000}"#,
+        );
+        let line = String::from_utf8(line).expect("UTF-8");
+        let before = now_ms();
+        let (match_id, notice) = WrittenNotice::of_line(&line).expect("a move line");
+        assert_eq!(match_id, "m_1");
+        let notice: WrittenNotice = serde_json::from_str(&notice).expect("a notice");
+        assert_eq!(
+            (notice.kind.as_str(), notice.request_id.as_str()),
+            ("written", "r_2")
+        );
+        assert!(notice.written_at >= before);
+        // Not an answer: the runner reads it as a notice only.
+        assert!(
+            serde_json::from_str::<OutsideAnswer>(&serde_json::to_string(&notice).unwrap())
+                .is_err()
+        );
+        assert!(WrittenNotice::of_line(r#"{"type":"match_start","match_id":"m_1"}"#).is_none());
+    }
 
     #[test]
     fn a_replayed_line_carries_the_time_left_and_the_bank_after_the_time_used() {

@@ -82,6 +82,8 @@ struct Inner {
     /// Held from a creation's count of the client's queued matches until its matches are
     /// stored (see [`queue`]).
     admission: tokio::sync::Mutex<()>,
+    /// The streams open, per client and in all (48s).
+    streams: crate::streams::StreamGate,
 }
 
 /// The clock of ranked matches of `game`: a 60 s bank per seat plus 200 ms per move, beside the
@@ -177,6 +179,7 @@ impl Arena {
                 stream_tokens,
                 drain: Default::default(),
                 admission: Default::default(),
+                streams: crate::streams::StreamGate::new(config.streams),
             }),
         };
         if config.role.runs_matches() {
@@ -264,6 +267,11 @@ impl Arena {
     /// The hub of live matches (the runner publishes to it; `/v1/matches/{id}/events` reads it).
     pub fn live(&self) -> &LiveHub {
         &self.inner.live
+    }
+
+    /// The streams open, per client and in all: a stream route takes its slot here first.
+    pub fn streams(&self) -> &crate::streams::StreamGate {
+        &self.inner.streams
     }
 
     /// The event bus.

@@ -277,6 +277,10 @@ impl Arena {
         replace: bool,
     ) -> Result<mpsc::Receiver<StreamItem>, ServiceError> {
         let bot = self.stream_bot(token).await?;
+        // Counted before anything is stored; given back when the connection's task ends.
+        let slot = self
+            .streams()
+            .open(&crate::store::Creator::owner(&bot.id).key)?;
         let connection_id = crate::bots::new_id("c");
         // Subscribed before anything is read: a move announced meanwhile is heard or stored.
         let subscription = self.inner.bus.subscribe(&topic::bot(&bot.id));
@@ -320,6 +324,7 @@ impl Arena {
         let (sender, lines) = mpsc::channel(STREAM_CAPACITY);
         let arena = self.clone();
         tokio::spawn(async move {
+            let _slot = slot;
             let _open = arena.metrics().stream_opened(StreamKind::Bot);
             let restarting = tokio::select! {
                 fed = arena.feed_stream(&bot.id, &connection_id, (subscription, presence), pending, &sender) => {
