@@ -304,6 +304,29 @@ impl Card {
         &CARD_CODES[at..at + 2]
     }
 
+    /// The card of a two-byte code (`TH`, `JK`), None for any other pair of bytes.
+    const fn from_code_bytes(rank: u8, suit: u8) -> Option<Card> {
+        let rank = match rank {
+            b'2'..=b'9' => rank - b'2',
+            b'T' => 8,
+            b'J' if suit == b'K' => return Some(Card::JOKER),
+            b'J' => 9,
+            b'Q' => 10,
+            b'K' => 11,
+            b'A' => 12,
+            _ => return None,
+        };
+        // Suit indices in `CARD_CODES` order: S H D C.
+        let suit = match suit {
+            b'S' => 0,
+            b'H' => 1,
+            b'D' => 2,
+            b'C' => 3,
+            _ => return None,
+        };
+        Some(Card(rank * 4 + suit))
+    }
+
     /// Parses a card code: rank then suit (`TH`, `AS`, `7C`; `10H` is accepted for `TH`), or `JK`.
     pub fn parse(code: &str) -> Result<Card, CardParseError> {
         code.parse()
@@ -342,6 +365,13 @@ pub struct CardParseError(pub String);
 impl FromStr for Card {
     type Err = CardParseError;
     fn from_str(code: &str) -> Result<Card, CardParseError> {
+        // Nearly every code on the wire is two bytes: read them by table (a state carries
+        // dozens of cards, parsed on every request of the rules API).
+        if let &[rank, suit] = code.as_bytes()
+            && let Some(card) = Card::from_code_bytes(rank, suit)
+        {
+            return Ok(card);
+        }
         if code == "JK" {
             return Ok(Card::JOKER);
         }
@@ -665,6 +695,27 @@ impl schemars::JsonSchema for CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_byte_codes_read_by_table_as_by_rank_and_suit() {
+        // The table read of a two-byte code against the general reading, over every pair of
+        // ASCII bytes: the same card, or refused by both.
+        for rank in 0u8..128 {
+            for suit in 0u8..128 {
+                let code = [rank, suit];
+                let code = std::str::from_utf8(&code).unwrap();
+                let general = if code == "JK" {
+                    Some(Card::JOKER)
+                } else {
+                    Rank::from_code(&code[..1])
+                        .zip(Suit::from_code(&code[1..]))
+                        .map(|(rank, suit)| Card::new(rank, suit))
+                };
+                assert_eq!(Card::from_code_bytes(rank, suit), general, "{code:?}");
+                assert_eq!(code.parse::<Card>().ok(), general, "{code:?}");
+            }
+        }
+    }
 
     #[test]
     fn codes_round_trip_for_every_card() {
