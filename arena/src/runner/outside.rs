@@ -243,21 +243,7 @@ pub async fn ask(
                     continue;
                 };
                 let Ok(answer) = serde_json::from_str::<OutsideAnswer>(&message) else {
-                    if let Ok(notice) = serde_json::from_str::<WrittenNotice>(&message)
-                        && notice.request_id == request_id
-                        && !written
-                        && !time.frozen()
-                    {
-                        written = true;
-                        // The bus's delay since the write counts (clocks of one arena agree to
-                        // well under a deadline); the server's time before it does not.
-                        let since = Duration::from_millis(
-                            u64::try_from(now_ms() - notice.written_at).unwrap_or(0),
-                        )
-                        .min(timeout);
-                        let now = Instant::now();
-                        time = MoveTime::new(timeout, now.checked_sub(since).unwrap_or(now), false);
-                    }
+                    clock_from_write(&message, &request_id, &mut written, &mut time, timeout);
                     continue;
                 };
                 if answer.seat != request.seat || answer.request_id != request_id {
@@ -313,24 +299,51 @@ pub async fn ask(
                     }
                 }
                 return Ok(Answered {
-                    answer: Err(Fault::new(
-                        FaultKind::Timeout,
-                        format!(
-                            "no answer to request {request_id} within {} ms",
-                            timeout.as_millis()
-                        ),
-                    )
-                    .expecting(format!(
-                        "POST /v1/bot/matches/{}/move with this request_id within {} ms (the move's deadline, or the seat's time bank if shorter)",
-                        request.match_id,
-                        timeout.as_millis()
-                    ))),
+                    answer: Err(timeout_fault(request.match_id, &request_id, timeout)),
                     latency_ms: time.used(now).as_millis() as u64,
                     illegal: None,
                 });
             }
         }
     }
+}
+
+/// On a [`WrittenNotice`] of this request (the first, and not while the clock is frozen), the
+/// clock restarts from the write: the bus's delay since it counts (clocks of one arena agree to
+/// well under a deadline); the server's time before it does not.
+fn clock_from_write(
+    message: &str,
+    request_id: &str,
+    written: &mut bool,
+    time: &mut MoveTime,
+    timeout: Duration,
+) {
+    if let Ok(notice) = serde_json::from_str::<WrittenNotice>(message)
+        && notice.request_id == request_id
+        && !*written
+        && !time.frozen()
+    {
+        *written = true;
+        let since = Duration::from_millis(u64::try_from(now_ms() - notice.written_at).unwrap_or(0))
+            .min(timeout);
+        let now = Instant::now();
+        *time = MoveTime::new(timeout, now.checked_sub(since).unwrap_or(now), false);
+    }
+}
+
+/// The fault of a move not answered within `timeout`.
+fn timeout_fault(match_id: &str, request_id: &str, timeout: Duration) -> Fault {
+    Fault::new(
+        FaultKind::Timeout,
+        format!(
+            "no answer to request {request_id} within {} ms",
+            timeout.as_millis()
+        ),
+    )
+    .expecting(format!(
+        "POST /v1/bot/matches/{match_id}/move with this request_id within {} ms (the move's deadline, or the seat's time bank if shorter)",
+        timeout.as_millis()
+    ))
 }
 
 /// The next presence notice of a stream seat; never, for a seat without one.
