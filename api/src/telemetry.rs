@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal as _;
 use tracing_subscriber::EnvFilter;
-use tracing_subscriber::filter::filter_fn;
+use tracing_subscriber::filter::{LevelFilter, filter_fn};
 use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::prelude::*;
 
@@ -37,7 +37,14 @@ pub fn init(filter: &str, json: bool) {
     };
     let result = tracing_subscriber::registry()
         .with(lines.with_filter(filter))
-        .with(SlowAcquires.with_filter(filter_fn(|meta| meta.target() == ACQUIRE_TARGET)))
+        // sqlx logs a slow acquire at DEBUG (the pool's setting): the hint keeps every TRACE
+        // callsite (reqwest's, sqlx's) disabled at once instead of asked on every call.
+        .with(
+            SlowAcquires.with_filter(
+                filter_fn(|meta| meta.target() == ACQUIRE_TARGET)
+                    .with_max_level_hint(LevelFilter::DEBUG),
+            ),
+        )
         .try_init();
     // A second init (tests) keeps the first subscriber.
     drop(result);
