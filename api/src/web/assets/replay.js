@@ -324,12 +324,14 @@ export async function matchPage(id) {
   fillScores();
   if (!isOver()) {
     watch();
-    // The clock of the seat to act ticks between moves.
+    // The clock of the seat to act ticks between moves: redrawn four times a second, so what it
+    // shows is never more than a quarter second old (a redraw once a second could show the same
+    // second 1.3 s apart).
     if (match.clock) {
       const tick = setInterval(() => {
         if (isOver()) { clearInterval(tick); return; }
         if (frames[pos] && pos === frames.length - 1) drawFrame(frames[pos]);
-      }, 1000);
+      }, 250);
     }
   }
 }
