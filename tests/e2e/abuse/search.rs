@@ -233,12 +233,17 @@ async fn cardroom_play_serves_the_search_routes() {
         "--bot",
         "heuristic",
         "--connect-wait",
-        "5",
+        "15",
     ])
     .expect("the play flags parse");
     let Sub::Play(args) = cli.command else {
         panic!("`cardroom play` parses as Play");
     };
+    // The position first: `play` gives up `--connect-wait` seconds after it starts (no stream
+    // bot comes), and the requests must reach it before then, even on a loaded machine.
+    let app = spawn_app().await;
+    let step = app.new_game(4, 7).await;
+    let seat = step["legal_actions"][0]["seat"].clone();
     let (reader, mut writer) = std::io::pipe().expect("a pipe");
     // On its own thread and actix system, as `cardroom play` runs; no stream bot comes, so it
     // gives up after `--connect-wait`.
@@ -262,9 +267,6 @@ async fn cardroom_play_serves_the_search_routes() {
         .find(|word| word.starts_with("http://") && word.ends_with("/rollouts"))
         .expect("the rollouts URL")
         .to_string();
-    let app = spawn_app().await;
-    let step = app.new_game(4, 7).await;
-    let seat = step["legal_actions"][0]["seat"].clone();
     let client = reqwest::Client::new();
     let answered = client
         .post(&url)
