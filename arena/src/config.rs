@@ -383,7 +383,8 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_MAX_TOURNAMENT_MATCHES", default_value_t = MAX_TOURNAMENT_MATCHES)]
     pub max_tournament_matches: u32,
     /// Worker slots one client's matches may hold at once, over every process on the database;
-    /// its other matches wait while the other clients' take turns. 0: no cap.
+    /// its other matches wait while the other clients' take turns. 0: no cap. Tables with
+    /// people are not counted: they hold a table slot only while their bots play.
     #[arg(long, env = "CARDROOM_MAX_RUNNING_PER_CLIENT", default_value_t = MAX_RUNNING_PER_CLIENT)]
     pub max_running_per_client: u32,
     /// Slots of each worker process for tables with people, beside `--match-concurrency`: a
@@ -391,7 +392,8 @@ pub struct ArenaArgs {
     #[arg(long, env = "CARDROOM_TABLE_SLOTS", default_value_t = TABLE_SLOTS)]
     pub table_slots: usize,
     /// Minutes a table waits for its people before it is aborted (`abort_reason`
-    /// `table_expired`); 0: tables wait for ever.
+    /// `table_expired`): to join, and, at a table without a clock, for each of their moves (the
+    /// table was left); 0: tables wait for ever.
     #[arg(long, env = "CARDROOM_TABLE_EXPIRY_MINUTES", default_value_t = TABLE_EXPIRY_MINUTES,
           value_parser = clap::value_parser!(u64).range(0..=525_600))]
     pub table_expiry_minutes: u64,

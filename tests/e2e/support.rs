@@ -19,12 +19,8 @@ pub const ADMIN_TOKEN: &str = "e2e-admin-token";
 pub fn arena_config(database: impl Into<String>) -> arena::ArenaConfig {
     arena::ArenaConfig {
         admin_token: Some(ADMIN_TOKEN.into()),
-        // Every request of a test comes from one client (127.0.0.1), and the browser test leaves
-        // tables it looked at running (a person's table holds its slot until its clock ends): no
-        // per-client running cap here, and room for those tables. The caps are tested in
-        // arena/tests/arena/queue.rs.
-        max_running_per_client: 0,
-        table_slots: 64,
+        // The defaults otherwise (the caps included: tables the browser test leaves open hold
+        // no slot and no turn of its one client).
         ..arena::ArenaConfig::local(database)
     }
 }

@@ -92,6 +92,9 @@ pub struct Runner {
     /// How long, per match, a stream seat waits for its bot to connect again before the time
     /// of its move runs on (see [`presence`]).
     pub reconnect_grace: Duration,
+    /// How long a table waits for its people (`--table-expiry-minutes`; zero: for ever): to
+    /// join, and, without a clock, over each move (then the table is aborted as left).
+    pub table_expiry: Duration,
     /// Turns true when the process's drain time is up: the run stops at its next move boundary
     /// ([`Outcome::Suspended`], see [`crate::service::drain`]).
     pub suspension: tokio::sync::watch::Receiver<bool>,
@@ -555,9 +558,10 @@ impl Runner {
                 };
                 let bot = &table.seats[seat];
                 // A person has no per-move deadline: only the clock, if the table has one.
+                let idle_person = bot.transport == Transport::Person && time_left_ms.is_none();
                 let timeout_ms = match (bot.transport, time_left_ms) {
                     (Transport::Person, Some(bank)) => bank.max(1),
-                    (Transport::Person, None) => PERSON_WAIT.as_millis() as u64,
+                    (Transport::Person, None) => self.person_wait().as_millis() as u64,
                     _ => timeout_ms,
                 };
                 let request = OutgoingMove {
@@ -566,27 +570,20 @@ impl Runner {
                 };
                 let timeout = Duration::from_millis(timeout_ms);
                 let (answer, latency, illegal) = if bot.transport.answers_from_outside() {
-                    let person = bot.transport == Transport::Person;
-                    if person && let Some(slots) = &self.slots {
-                        slots.add_permits(1);
+                    let answered = self
+                        .ask_outside(bot, &request, history.entries, timeout, presence)
+                        .await?;
+                    if idle_person && answered.answer.is_err() {
+                        // Nobody moved for the seat in the table's time: the table was left.
+                        let minutes = timeout.as_secs() / 60;
+                        let reason = format!(
+                            "nobody moved for seat {seat} in {minutes} minutes: the table was left"
+                        );
+                        return self
+                            .abort(record, AbortReason::TableExpired, reason)
+                            .await
+                            .map(ControlFlow::Break);
                     }
-                    let answered = outside::ask(
-                        &self.store,
-                        &self.bus,
-                        &bot.id,
-                        &request,
-                        history.entries,
-                        timeout,
-                        presence,
-                    )
-                    .await;
-                    if person
-                        && let Some(slots) = &self.slots
-                        && let Ok(permit) = slots.acquire().await
-                    {
-                        permit.forget();
-                    }
-                    let answered = answered?;
                     (answered.answer, answered.latency_ms, answered.illegal)
                 } else {
                     let (answer, latency) = self
@@ -683,6 +680,49 @@ impl Runner {
             comment: decision.comment,
             events,
         }))
+    }
+
+    /// How long a person without a clock may take over a move before the table counts as left:
+    /// the table's expiry (`--table-expiry-minutes`), or as good as forever when it is 0.
+    fn person_wait(&self) -> Duration {
+        if self.table_expiry.is_zero() {
+            PERSON_WAIT
+        } else {
+            self.table_expiry
+        }
+    }
+
+    /// Asks a seat answered from outside the worker (a stream bot, a person). A run waiting for
+    /// a person gives its slot back meanwhile and takes one again for the bots' moves after.
+    async fn ask_outside(
+        &self,
+        bot: &BotRecord,
+        request: &OutgoingMove<'_>,
+        history_entries: &[u8],
+        timeout: Duration,
+        presence: Option<&mut Presence>,
+    ) -> anyhow::Result<outside::Answered> {
+        let person = bot.transport == Transport::Person;
+        if person && let Some(slots) = &self.slots {
+            slots.add_permits(1);
+        }
+        let answered = outside::ask(
+            &self.store,
+            &self.bus,
+            &bot.id,
+            request,
+            history_entries,
+            timeout,
+            presence,
+        )
+        .await;
+        if person
+            && let Some(slots) = &self.slots
+            && let Ok(permit) = slots.acquire().await
+        {
+            permit.forget();
+        }
+        answered
     }
 
     /// Stores a played move (durable before the match goes on: the next bot sees its effects),
@@ -967,8 +1007,8 @@ impl Runner {
     }
 }
 
-/// How long the runner waits for a person without a clock: as good as forever (the match's
-/// lease is renewed meanwhile), yet a finite time the clocks can add to.
+/// How long the runner waits for a person without a clock when tables never expire: as good as
+/// forever (the match's lease is renewed meanwhile), yet a finite time the clocks can add to.
 const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// An action as short JSON for messages (at most 200 characters).

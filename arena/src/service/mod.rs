@@ -250,6 +250,7 @@ impl Arena {
             slots: None,
             sealer: self.inner.sealer.clone(),
             reconnect_grace: self.inner.config.reconnect_grace,
+            table_expiry: self.inner.config.table_expiry,
             suspension: self.inner.drain.suspension(),
         }
     }

@@ -442,15 +442,25 @@ impl Arena {
     pub async fn table_seat(&self, id: &str, request: SeatKey) -> Result<SeatState, ServiceError> {
         let (table, record) = self.table_and_match(id).await?;
         seat_of_key(&table, &request.key, Some(request.seat))?;
+        let seat = request.seat;
+        // The pending request is read before the moves: a move is stored before the next request
+        // is made, so the moves read next hold at least every move the request saw. Read the
+        // other way round, the moves could lag the request (the person asked to play from a
+        // position missing the bots' last cards, a completed trick never shown).
+        let pending = self.pending_request(&record.id, seat).await?;
         let mut moves = self.inner.store.moves(&record.id).await?;
         let replayed = crate::replay::logged(&record, &mut moves)
             .map_err(|error| ServiceError::from(anyhow::Error::from(error)))?;
         let game = replayed.game;
-        let seat = request.seat;
-        // The legal actions exactly as the arena listed them in the pending request.
-        let (request_id, legal_actions) = match self.pending_request(&record.id, seat).await? {
-            Some(pending) => (Some(pending.request_id), pending.legal_actions),
-            None => (None, Vec::new()),
+        let view = game.view(Viewer::Seat(seat));
+        // The legal actions exactly as the arena listed them in the pending request, if it was
+        // made from the position shown (else it was answered meanwhile: the next poll shows the
+        // newer one).
+        let (request_id, legal_actions) = match pending {
+            Some(pending) if pending.view.as_ref().is_none_or(|asked| *asked == view) => {
+                (Some(pending.request_id), pending.legal_actions)
+            }
+            _ => (None, Vec::new()),
         };
         let mut events = replayed.setup_events;
         events.extend(moves.iter().flat_map(|m| m.events.iter().cloned()));
@@ -458,7 +468,7 @@ impl Arena {
             table: table_view(&table, &record),
             seat,
             moves: moves.len(),
-            view: game.view(Viewer::Seat(seat)),
+            view,
             to_act: game.to_act(),
             legal_actions,
             request_id,
@@ -551,6 +561,7 @@ impl Arena {
         Ok(Some(PendingRequest {
             request_id: pending.request_id,
             legal_actions,
+            view: line.get("view").cloned(),
         }))
     }
 }
@@ -560,6 +571,8 @@ struct PendingRequest {
     request_id: String,
     /// The legal actions as the request listed them.
     legal_actions: Vec<serde_json::Value>,
+    /// The seat's view the request was made from.
+    view: Option<serde_json::Value>,
 }
 
 /// The seat `key` holds at `table` (it must be `wanted`, when named): 403 `seat_key_refused`

@@ -214,7 +214,8 @@ pub enum AbortReason {
     BotUnavailable,
     /// The arena could not go on (a game no longer served, a deleted bot, a broken log).
     Failed,
-    /// A table waited for its people longer than `--table-expiry-minutes`.
+    /// A table waited for its people longer than `--table-expiry-minutes`: to join, or (without
+    /// a clock) for one of their moves.
     TableExpired,
 }
 

@@ -56,8 +56,9 @@ pub struct Claim<'a> {
     /// The lanes, first tried first.
     pub lanes: &'a [Lane],
     /// Matches one client may have running in a lane, counted over every process on the
-    /// database (`--max-running-per-client`; 0: no cap). The ladder's lane has none: it runs
-    /// one match per game id at a time.
+    /// database (`--max-running-per-client`; 0: no cap). The ladder's lane has none (it runs
+    /// one match per game id at a time), nor the people's (a table holds a slot only while its
+    /// bots play).
     pub max_running_per_client: u32,
     /// The lease the claimed match is held under.
     pub lease: Duration,

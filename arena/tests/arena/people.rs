@@ -2,7 +2,8 @@
 //! PostgreSQL database, on PostgreSQL: players (a name taken once), the lobby (a table listed
 //! while it has an open seat, a seat taken with a player's token becoming the player's), a rated
 //! table of two players and two bots played to its end (every seat rated at its table size, the
-//! people on their own board) and its one rematch.
+//! people on their own board) and its one rematch. A seat is offered a move only from the
+//! position its view shows.
 
 use crate::support::{fresh_postgres, spawn_arena};
 use arena::dto::{LeaderboardKind, LeaderboardQuery};
@@ -143,6 +144,8 @@ async fn people(arena: &Arena) {
             if let (Some(request_id), Some(action)) =
                 (state.request_id, state.legal_actions.first())
             {
+                // The move is asked from the position shown: the seat is to act in it.
+                assert!(state.to_act.contains(seat), "{:?} at {seat}", state.to_act);
                 arena
                     .table_move(
                         &created.id,
@@ -223,4 +226,68 @@ async fn people_play_rated_tables_on_postgres_when_a_database_is_given() {
     };
     let arena = Arena::open(ArenaConfig::local(url)).await.expect("open");
     people(&arena).await;
+}
+
+/// A pending request made from a position other than the one the stored moves give (the moves
+/// read before a bot's last card was stored, or the request answered meanwhile) is not offered:
+/// the seat sees no `request_id` until the two agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_is_asked_to_move_only_from_the_position_it_is_shown() {
+    let arena = spawn_arena("people_position").await;
+    arena.register_builtins().await.expect("builtins");
+    let created = arena
+        .create_table(
+            table(
+                "twenty_two",
+                vec![SeatRequest::Human(None), SeatRequest::Bot("random".into())],
+                false,
+            ),
+            Creator::admin(),
+        )
+        .await
+        .expect("table");
+    let key = key_of(created.seats[0].join_url.as_ref());
+    let request = JoinTable {
+        key: Some(key.clone()),
+        ..JoinTable::default()
+    };
+    arena
+        .join_table(&created.id, request, None)
+        .await
+        .expect("join");
+    let seat = || SeatKey {
+        seat: 0,
+        key: key.clone(),
+    };
+    let mut asked = None;
+    for _ in 0..2_000 {
+        let state = arena.table_seat(&created.id, seat()).await.expect("seat");
+        if state.request_id.is_some() {
+            asked = Some(state);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let asked = asked.expect("the person is asked to move");
+    let match_id = created.match_id.clone();
+    let pending = arena
+        .match_pending_moves(&match_id)
+        .await
+        .expect("pending")
+        .into_iter()
+        .find(|p| p.seat == 0)
+        .expect("the seat's pending move");
+    // The same request, as if made from a later position than the stored moves give.
+    let mut line: serde_json::Value = serde_json::from_str(&pending.request).expect("line");
+    line["view"]["hand"] = serde_json::json!([]);
+    let mut ahead = pending.clone();
+    ahead.request = line.to_string();
+    arena.store().put_pending(&ahead).await.expect("put");
+    let state = arena.table_seat(&created.id, seat()).await.expect("seat");
+    assert_eq!(state.request_id, None, "offered from another position");
+    assert!(state.legal_actions.is_empty());
+    arena.store().put_pending(&pending).await.expect("put back");
+    let state = arena.table_seat(&created.id, seat()).await.expect("seat");
+    assert_eq!(state.request_id, Some(pending.request_id));
+    assert_eq!(state.legal_actions, asked.legal_actions);
 }

@@ -423,6 +423,77 @@ async fn a_table_left_waiting_for_people_expires() {
     assert_eq!(refused.code, arena::ErrorCode::MatchFinished, "{refused:?}");
 }
 
+/// Tables a person left in the middle (their seat's move asked, nobody answering, no clock) hold
+/// no slot and no per-client turn: with the cap at 1 running match per client and one table
+/// slot, the same client's next tables still start; and a left table is aborted
+/// (`table_expired`) once nobody moved for its seat in `--table-expiry-minutes`.
+#[tokio::test]
+async fn tables_left_in_the_middle_keep_no_table_waiting_and_expire() {
+    let game = two_player_game();
+    let arena = spawn_arena_with("queue-left", |config| {
+        config.max_running_per_client = 1;
+        config.table_slots = 1;
+        config.table_expiry = Duration::from_secs(3);
+    })
+    .await;
+    arena.register_builtins().await.expect("built-in bots");
+    let mut opened = Vec::new();
+    for _ in 0..3 {
+        let table = arena
+            .create_table(
+                CreateTable {
+                    game: game.clone(),
+                    players: 2,
+                    options: None,
+                    seats: vec![SeatRequest::Human(None), SeatRequest::Bot("random".into())],
+                    seed: None,
+                    clock: None,
+                    pace_ms: None,
+                    rated: Some(false),
+                },
+                Creator::client(None),
+            )
+            .await
+            .expect("table");
+        let url = table.seats[0].join_url.as_deref().expect("join url");
+        let key = url.split_once("&key=").expect("a key").1.to_string();
+        let join = JoinTable {
+            key: Some(key),
+            ..JoinTable::default()
+        };
+        arena.join_table(&table.id, join, None).await.expect("join");
+        // The table runs and asks the person (who never answers) before the next one opens.
+        let match_id = table.match_id.clone();
+        wait(Duration::from_secs(20), "the person is asked", || {
+            let arena = arena.clone();
+            let match_id = match_id.clone();
+            async move {
+                let pending = arena.match_pending_moves(&match_id).await.expect("pending");
+                pending.iter().any(|p| p.seat == 0)
+            }
+        })
+        .await;
+        opened.push(table.match_id);
+    }
+    for match_id in &opened {
+        let record = arena
+            .wait_for(match_id, Duration::from_secs(30))
+            .await
+            .expect("the left table ends");
+        assert_eq!(record.status, MatchStatus::Aborted);
+        assert_eq!(record.abort_reason, Some(AbortReason::TableExpired));
+        let shown = arena.get_match(match_id).await.expect("match");
+        assert!(
+            shown
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("the table was left")),
+            "{:?}",
+            shown.error
+        );
+    }
+}
+
 /// Polls `ready` every 20 ms until it holds, at most `within`.
 async fn wait<F, Fut>(within: Duration, what: &str, ready: F)
 where
@@ -500,21 +571,30 @@ async fn fair_claims(store: &dyn Store, bot: &str) {
         900,
     );
     store.insert_match(&people).await.expect("insert");
+    for i in 0..2 {
+        let more = queued(
+            &format!("m_people{i}"),
+            b.clone(),
+            &[arena::tables::PERSON_BOT_ID, bot],
+            901 + i,
+        );
+        store.insert_match(&more).await.expect("insert");
+    }
     assert_eq!(store.queued_by(&a.key, false).await.expect("count"), 5);
     assert_eq!(store.queued_by(&b.key, false).await.expect("count"), 2);
-    assert_eq!(store.queued_by(&b.key, true).await.expect("count"), 1);
+    assert_eq!(store.queued_by(&b.key, true).await.expect("count"), 3);
 
-    // Table slots take tables with people only, however old the others.
+    // Table slots take tables with people only, however old the others, and one client's
+    // running tables do not count against its cap (they hold a slot only while bots play).
     let take = |lanes: &'static [Lane], cap| async move {
         store
             .claim_fair("w_1", claim(lanes, cap))
             .await
             .expect("claim")
     };
-    assert_eq!(
-        take(Lane::TABLE_SLOTS, 2).await.as_deref(),
-        Some("m_people")
-    );
+    for expected in ["m_people", "m_people0", "m_people1"] {
+        assert_eq!(take(Lane::TABLE_SLOTS, 2).await.as_deref(), Some(expected));
+    }
     assert_eq!(take(Lane::TABLE_SLOTS, 2).await, None);
     // Match slots: the ladder first, then the clients in turn, each under its cap of 2.
     assert_eq!(

@@ -174,7 +174,12 @@ export async function tablePage(tableId) {
   const heldTrick = () => (held && (held.until === 0 || Date.now() < held.until) ? held.trick : null);
   const nextTrickStarted = () => playsInProgress(layout, view) > 0;
 
-  commitmentLine(table.match_id).then(line => { if (line) commitmentBox.replaceChildren(line); });
+  commitmentLine(table.match_id).then(line => {
+    if (!line) return;
+    commitmentBox.replaceChildren(line);
+    // The line moves the table down: it may no longer fit.
+    if (table.status === 'running') bringTableIntoView();
+  });
 
   // The seats' list is redrawn only when it changes, and what a visitor types into an open
   // seat's name field survives the redraw (with the focus and the caret).
@@ -262,6 +267,19 @@ export async function tablePage(tableId) {
     tableBox.replaceChildren(drawTable(view, { ...ctx(), onPiece, handButtons: true, showLastTrick, heldTrick: heldTrick(), onToggleLastTrick: open => { showLastTrick = open; } }));
     rawBox.replaceChildren(rawView(view));
     keepHandFocus();
+    if (table.status === 'running') bringTableIntoView();
+  }
+
+  // Once the match is on, a page still at its top scrolls to the table if the table does not
+  // fit below the title (on a phone the title, the seats and the commitment fill half the
+  // screen, and laid pairs or a long trick push the hand below it). Looked at on every draw
+  // while the page is at its top; done at most once, never after the person scrolled.
+  let broughtIntoView = false;
+  function bringTableIntoView() {
+    if (broughtIntoView || window.scrollY > 0) return;
+    if (tableBox.getBoundingClientRect().bottom <= window.innerHeight) return;
+    broughtIntoView = true;
+    status.scrollIntoView({ block: 'start' });
   }
 
   // The tab says whose turn it is; a chime too when asked for, as a turn begins.

@@ -71,9 +71,12 @@ impl QueueStore for SqlStore {
                 if chosen.is_some() {
                     break;
                 }
+                // Tables with people are not capped per client: a table's run holds a slot
+                // only while its bots play (it gives it back while it waits for a person), so
+                // tables a client left open never stop its next one; the table slots bound them.
                 let cap = match lane {
-                    Lane::Ladder => 0,
-                    Lane::People | Lane::Clients => i64::from(claim.max_running_per_client),
+                    Lane::Ladder | Lane::People => 0,
+                    Lane::Clients => i64::from(claim.max_running_per_client),
                 };
                 let turn: Vec<String> = sqlx::query_scalar(AssertSqlSafe(clients.clone()))
                     .bind(lane.as_str())
