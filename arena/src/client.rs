@@ -371,7 +371,7 @@ impl BotClient {
             false,
         )
         .await
-        .map(|(info, _)| info)
+        .map(|(info, _): (BotInfo, _)| info.shown())
     }
 
     /// `GET {url}/` before a match starts: each try has `timeout` (the move deadline), and a

@@ -44,6 +44,7 @@ pub mod store;
 pub mod streams;
 pub mod synthetic;
 pub mod tables;
+pub mod text;
 pub mod tournament;
 pub mod wire;
 

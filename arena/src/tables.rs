@@ -4,7 +4,7 @@
 //! in the seat's link, of which the store keeps only the hash.
 
 use crate::result::MatchResult;
-use crate::store::{MatchStatus, SeatKind};
+use crate::store::{AbortReason, MatchStatus, SeatKind};
 use crate::wire::Clock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -133,6 +133,10 @@ pub struct TableView {
     pub players: usize,
     /// The match's status: `waiting` for people to join, then as any match.
     pub status: MatchStatus,
+    /// Why the match was aborted (`status` `aborted` only): `table_expired` for a table nobody
+    /// joined in time or one its person left in the middle, `cancelled`, ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_reason: Option<AbortReason>,
     /// Whether the table is rated (its match is ranked): every seat is rated at the end.
     pub rated: bool,
     /// Every seat, who sits there and whether they joined.

@@ -33,6 +33,20 @@ pub struct BotInfo {
     pub games: Vec<String>,
 }
 
+impl BotInfo {
+    /// The report as shown: name, author and version made printable text of at most 64
+    /// characters ([`crate::text::shown`]; a bidi override or markup in a report never reaches a
+    /// page).
+    pub fn shown(self) -> Self {
+        Self {
+            name: crate::text::shown(&self.name),
+            author: crate::text::shown(&self.author),
+            version: crate::text::shown(&self.version),
+            games: self.games,
+        }
+    }
+}
+
 /// A time bank per seat (Fischer clock, as Lichess and Kaggle run them): each seat starts with
 /// `initial_ms`; the time a bot takes to answer a move is taken from its bank, and `increment_ms`
 /// is added after every move it answers in time. A seat whose bank runs out is *flagged*: the

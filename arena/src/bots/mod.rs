@@ -9,6 +9,7 @@ use crate::client::{Fault, Target, hex};
 use crate::dto::{BotView, GameRating};
 use crate::problem::{ErrorCode, ServiceError};
 use crate::store::{BotRecord, RatingRecord};
+pub use crate::text::printable_name;
 use crate::wire::BotInfo;
 use sha2::{Digest, Sha256};
 
@@ -57,37 +58,7 @@ pub fn token_matches(token: &str, stored: &str) -> bool {
 /// A refused character is 422 `invalid_name`, its `detail` naming it; a wrong length or a name
 /// shaped like a bot id stays 400 `invalid_request`.
 pub fn check_name(name: &str) -> Result<(), ServiceError> {
-    use unicode_normalization::is_nfc;
-    let refuse = |why: String| Err(ServiceError::new(ErrorCode::InvalidName, why));
-    let length = name.chars().count();
-    if !(1..=64).contains(&length) {
-        // A wrong length was 400 `invalid_request` before names had rules of their own: kept.
-        return Err(ServiceError::invalid(format!(
-            "`name` must be 1 to 64 printable characters (it has {length})"
-        )));
-    }
-    if let Some(c) = name.chars().find(|&c| unprintable(c).is_some()) {
-        let what = unprintable(c).unwrap_or_default();
-        return refuse(format!(
-            "`name` must be printable text: it contains U+{:04X}, {what}",
-            u32::from(c)
-        ));
-    }
-    if let Some(c) = name.chars().find(|c| matches!(c, '<' | '>')) {
-        return refuse(format!(
-            "`name` must not contain `{c}`: a name is plain text, never markup"
-        ));
-    }
-    if name.trim().is_empty() || name.trim() != name {
-        return refuse("`name` must not be blank nor start or end with white space".to_string());
-    }
-    if !is_nfc(name) {
-        return refuse(
-            "`name` must be in Unicode Normalization Form C (NFC): send composed characters \
-             (`é` as U+00E9, not `e` followed by U+0301)"
-                .to_string(),
-        );
-    }
+    check_shown_text("name", name)?;
     // Matches name bots by id or name: a name shaped like an id would be ambiguous.
     if name.len() == 18
         && name.starts_with("b_")
@@ -100,53 +71,49 @@ pub fn check_name(name: &str) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// `wanted` made into text [`check_name`] takes, length apart: in NFC, without the characters a
-/// name may not hold, trimmed (`cardroom play` names a bot after its own `GET /`).
-pub fn printable_name(wanted: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    let kept: String = wanted
-        .nfc()
-        .filter(|&c| unprintable(c).is_none() && !matches!(c, '<' | '>'))
-        .collect();
-    kept.trim().to_string()
-}
-
-/// Why `c` may not be in a name, if it may not: what it is.
-fn unprintable(c: char) -> Option<&'static str> {
-    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
-    const BIDI_CONTROLS: &[char] = &[
-        '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}',
-        '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
-    ];
-    const ZERO_WIDTH: &[char] = &['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'];
-    if BIDI_CONTROLS.contains(&c) {
-        return Some("a bidirectional control (it reorders the text around it)");
+/// Checks text others see under `field` (a name, a version) by [`check_name`]'s rule, the id
+/// shape apart.
+fn check_shown_text(field: &str, text: &str) -> Result<(), ServiceError> {
+    use crate::text::unprintable;
+    use unicode_normalization::is_nfc;
+    let refuse = |why: String| Err(ServiceError::new(ErrorCode::InvalidName, why));
+    let length = text.chars().count();
+    if !(1..=64).contains(&length) {
+        // A wrong length was 400 `invalid_request` before names had rules of their own: kept.
+        return Err(ServiceError::invalid(format!(
+            "`{field}` must be 1 to 64 printable characters (it has {length})"
+        )));
     }
-    if ZERO_WIDTH.contains(&c) {
-        return Some("a zero-width character (invisible)");
+    if let Some(c) = text.chars().find(|&c| unprintable(c).is_some()) {
+        let what = unprintable(c).unwrap_or_default();
+        return refuse(format!(
+            "`{field}` must be printable text: it contains U+{:04X}, {what}",
+            u32::from(c)
+        ));
     }
-    match c.general_category() {
-        GeneralCategory::Control => Some("a control character"),
-        GeneralCategory::Format => Some("an invisible format character"),
-        GeneralCategory::Surrogate | GeneralCategory::PrivateUse | GeneralCategory::Unassigned => {
-            Some("a private-use or unassigned code point")
-        }
-        GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
-            Some("a line or paragraph separator")
-        }
-        _ => None,
+    if let Some(c) = text.chars().find(|c| matches!(c, '<' | '>')) {
+        return refuse(format!(
+            "`{field}` must not contain `{c}`: it is plain text, never markup"
+        ));
     }
-}
-
-/// Checks a version a stream bot reports through `PATCH` (1 to 64 printable characters).
-pub fn check_version(version: &str) -> Result<(), ServiceError> {
-    let length = version.chars().count();
-    if !(1..=64).contains(&length) || version.chars().any(char::is_control) {
-        return Err(ServiceError::invalid(
-            "`version` must be 1 to 64 printable characters",
+    if text.trim().is_empty() || text.trim() != text {
+        return refuse(format!(
+            "`{field}` must not be blank nor start or end with white space"
+        ));
+    }
+    if !is_nfc(text) {
+        return refuse(format!(
+            "`{field}` must be in Unicode Normalization Form C (NFC): send composed characters \
+             (`é` as U+00E9, not `e` followed by U+0301)"
         ));
     }
     Ok(())
+}
+
+/// Checks a version a stream bot reports through `PATCH`: [`check_name`]'s rule (a version is
+/// shown beside the name).
+pub fn check_version(version: &str) -> Result<(), ServiceError> {
+    check_shown_text("version", version)
 }
 
 /// Checks a requested game list against the registry and the bot's own list.
@@ -233,6 +200,20 @@ mod tests {
         assert_eq!(
             hash_token("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn a_version_follows_the_rule_of_names() {
+        assert!(check_version("2.1.0-beta+7").is_ok());
+        for bad in ["1.0\u{202E}", "<b>1</b>", " 1.0", "1\u{200B}"] {
+            let refused = check_version(bad).expect_err(bad);
+            assert_eq!(refused.code, ErrorCode::InvalidName, "{bad:?}");
+            assert!(refused.detail.contains("`version`"), "{}", refused.detail);
+        }
+        assert_eq!(
+            check_version(&"9".repeat(65)).expect_err("long").code,
+            ErrorCode::InvalidRequest
         );
     }
 }

@@ -128,7 +128,7 @@ pub async fn show(
         (status = 404, description = "Unknown bot or game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another bot has this name (`bot_name_taken`)", body = Problem, content_type = "application/problem+json"),
         JsonBodyErrors,
-        (status = 422, description = "URL refused, bot unreachable or non-conforming, or `invalid_name`: a name not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "URL refused, bot unreachable or non-conforming, or `invalid_name`: a name or a `version` not in NFC, or with an unprintable, bidi control or zero-width character, or `<`/`>` (docs/api.md, \"Names\")", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/v1/bots/{id}")]

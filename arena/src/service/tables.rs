@@ -638,6 +638,7 @@ fn table_view(table: &TableRecord, record: &MatchRecord) -> TableView {
         game: record.game.clone(),
         status: record.status,
         rated: record.ranked,
+        abort_reason: record.abort_reason,
     });
     view.clock = record.clock;
     view
@@ -652,6 +653,7 @@ pub(super) fn listed_view(listed: &TableListing) -> TableView {
         game: listed.game.clone(),
         players: table.seats.len(),
         status: listed.status,
+        abort_reason: listed.abort_reason,
         rated: listed.rated,
         open_seats: table
             .seats

@@ -94,6 +94,8 @@ pub struct TableListing {
     pub status: super::MatchStatus,
     /// Whether its match is ranked (a rated table).
     pub rated: bool,
+    /// Why its match was aborted, if it was.
+    pub abort_reason: Option<super::AbortReason>,
 }
 
 /// Which tables a list selects.

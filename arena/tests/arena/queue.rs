@@ -415,6 +415,8 @@ async fn a_table_left_waiting_for_people_expires() {
     assert_eq!(record.abort_reason, Some(AbortReason::TableExpired));
     let shown = arena.get_match(&table.match_id).await.expect("match");
     assert_eq!(shown.abort_reason, Some(AbortReason::TableExpired));
+    let listed = arena.get_table(&table.id).await.expect("table");
+    assert_eq!(listed.abort_reason, Some(AbortReason::TableExpired));
     // Nobody joins an expired table.
     let refused = arena
         .join_table(&table.id, JoinTable::default(), None)
@@ -473,9 +475,9 @@ async fn tables_left_in_the_middle_keep_no_table_waiting_and_expire() {
             }
         })
         .await;
-        opened.push(table.match_id);
+        opened.push((table.id, table.match_id));
     }
-    for match_id in &opened {
+    for (table_id, match_id) in &opened {
         let record = arena
             .wait_for(match_id, Duration::from_secs(30))
             .await
@@ -491,6 +493,8 @@ async fn tables_left_in_the_middle_keep_no_table_waiting_and_expire() {
             "{:?}",
             shown.error
         );
+        let table = arena.get_table(table_id).await.expect("table");
+        assert_eq!(table.abort_reason, Some(AbortReason::TableExpired));
     }
 }
 

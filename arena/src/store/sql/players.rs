@@ -125,6 +125,7 @@ impl SqlStore {
             game: record.game,
             status: record.status,
             rated: record.ranked,
+            abort_reason: record.abort_reason,
         }))
     }
 }

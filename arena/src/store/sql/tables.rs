@@ -4,7 +4,7 @@ use super::{Columns, Dialect, Pool, SqlStore, json, older_than};
 use crate::store::tables::{
     SeatKind, TableFilter, TableListing, TableRecord, TableSeat, TableStore,
 };
-use crate::store::{MatchRecord, MatchStatus, now_ms};
+use crate::store::{AbortReason, MatchRecord, MatchStatus, now_ms};
 use anyhow::Context;
 use sqlx::AssertSqlSafe;
 
@@ -167,7 +167,7 @@ impl TableStore for SqlStore {
             next,
         ));
         let sql = format!(
-            "SELECT {TABLE_COLUMNS}, m.game, m.status, m.ranked FROM tables t JOIN matches m ON m.id = t.match_id \
+            "SELECT {TABLE_COLUMNS}, m.game, m.status, m.ranked, m.abort_reason FROM tables t JOIN matches m ON m.id = t.match_id \
              WHERE 1 = 1{conditions} ORDER BY t.created_at DESC, t.id DESC LIMIT $1"
         );
         let rows = on_pool!(&self.pool, p => {
@@ -194,12 +194,15 @@ impl TableStore for SqlStore {
                             .with_context(|| format!("unknown match status `{status}`"))?,
                         row.flag("ranked")?,
                         row.opt_text("rematch_id")?,
+                        row.opt_text("abort_reason")?
+                            .and_then(|name| AbortReason::parse(&name)),
                     ))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?
         });
         let mut listed = Vec::with_capacity(rows.len());
-        for (id, match_id, pace_ms, created_at, game, status, rated, rematch) in rows {
+        for (id, match_id, pace_ms, created_at, game, status, rated, rematch, abort_reason) in rows
+        {
             listed.push(TableListing {
                 table: TableRecord {
                     seats: self.table_seats(&id).await?,
@@ -212,6 +215,7 @@ impl TableStore for SqlStore {
                 game,
                 status,
                 rated,
+                abort_reason,
             });
         }
         Ok(listed)
