@@ -6,15 +6,18 @@ use super::Arena;
 use crate::limits::{Limited, Meter};
 use crate::live::LiveEnd;
 use crate::problem::{ErrorCode, ServiceError};
+use crate::store::queue::AdmissionHold;
 use crate::store::{AbortReason, Creator, CreatorKind, MatchStatus, now_ms};
 
 /// Tables one expiry pass aborts at most (the rest wait for the next pass).
 const EXPIRY_BATCH: u32 = 200;
 
 /// A request admitted to the queue: while it is held, no other creation of this process is
-/// admitted, so what the cap counted is still true when the request's matches are stored.
+/// admitted, nor (on PostgreSQL) another creation of the same client in any process, so what the
+/// cap counted is still true when the request's matches are stored.
 pub(super) struct Admitted<'a> {
     _held: tokio::sync::MutexGuard<'a, ()>,
+    _client: AdmissionHold,
 }
 
 impl Arena {
@@ -30,13 +33,22 @@ impl Arena {
         matches: u32,
         meter: &Meter<'_>,
     ) -> Result<Admitted<'_>, ServiceError> {
-        let admitted = Admitted {
-            _held: self.inner.admission.lock().await,
-        };
+        let held = self.inner.admission.lock().await;
         if matches!(creator.kind, CreatorKind::Admin | CreatorKind::Ladder) {
-            return Ok(admitted);
+            return Ok(Admitted {
+                _held: held,
+                _client: AdmissionHold::none(),
+            });
         }
         let cap = self.inner.config.max_queued_per_client;
+        let admitted = Admitted {
+            _held: held,
+            _client: if cap > 0 {
+                self.inner.store.hold_admission(&creator.key).await?
+            } else {
+                AdmissionHold::none()
+            },
+        };
         if cap > 0 {
             let queued = self.inner.store.queued_by(&creator.key, people).await?;
             if queued + u64::from(matches) > u64::from(cap) {

@@ -80,6 +80,13 @@ pub trait QueueStore {
     /// in the people's lane if `people`, else in the others.
     async fn queued_by(&self, client_key: &str, people: bool) -> anyhow::Result<u64>;
 
+    /// Holds the admission of `client_key`'s new matches across every process on the database
+    /// until the hold is dropped: on PostgreSQL a transaction holding an advisory lock of the
+    /// client (released when the transaction rolls back as the hold drops), so two processes
+    /// never both count the same queue before either stores its matches; on SQLite, whose one
+    /// process admits under its own lock, nothing.
+    async fn hold_admission(&self, client_key: &str) -> anyhow::Result<AdmissionHold>;
+
     /// Cancels match `id` (`cancelled`, with `detail`) only while it waits (`waiting`, `queued`):
     /// [`Cancelled::Underway`] once a worker has taken it, [`Cancelled::Over`] if it has ended
     /// or does not exist.
@@ -88,6 +95,25 @@ pub trait QueueStore {
     /// Aborts (`table_expired`) at most `limit` tables still waiting for people that were
     /// created before `created_before` (unix ms), oldest first. Returns their match ids.
     async fn expire_waiting(&self, created_before: i64, limit: u32) -> anyhow::Result<Vec<String>>;
+}
+
+/// What [`QueueStore::hold_admission`] holds (dropped: released).
+pub struct AdmissionHold {
+    _held: Option<sqlx::Transaction<'static, sqlx::Postgres>>,
+}
+
+impl AdmissionHold {
+    /// A hold of nothing (one process admits alone).
+    pub fn none() -> Self {
+        Self { _held: None }
+    }
+
+    /// A hold by `transaction`, which holds the client's advisory lock.
+    pub(super) fn postgres(transaction: sqlx::Transaction<'static, sqlx::Postgres>) -> Self {
+        Self {
+            _held: Some(transaction),
+        }
+    }
 }
 
 /// The client key of a match stored without a creator (tools, imports, matches from before

@@ -498,6 +498,65 @@ async fn tables_left_in_the_middle_keep_no_table_waiting_and_expire() {
     }
 }
 
+/// Two API processes on one PostgreSQL database, one client creating matches through both at
+/// once (a thread and a runtime each): the cap of queued matches holds over both (each admission
+/// holds the client's lock across processes from its count to its insert), so exactly the cap is
+/// queued and the rest is refused `queue_full`.
+#[test]
+fn the_queued_cap_holds_across_processes_on_postgres_when_a_database_is_given() {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let Some(database) = runtime.block_on(fresh_postgres()) else {
+        return;
+    };
+    const CAP: u32 = 20;
+    let open = |database: String| async move {
+        let arena = Arena::open(ArenaConfig {
+            role: Role::Api,
+            max_queued_per_client: CAP,
+            ..ArenaConfig::local(database)
+        })
+        .await
+        .expect("open");
+        arena.register_builtins().await.expect("built-in bots");
+        arena
+    };
+    runtime.block_on(open(database.clone()));
+    let client = Creator::client(None);
+    let start = Arc::new(std::sync::Barrier::new(2));
+    let process = |database: String| {
+        let (client, start) = (client.clone(), start.clone());
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Runtime::new().expect("runtime");
+            runtime.block_on(async move {
+                let arena = open(database).await;
+                start.wait();
+                let mut results = Vec::new();
+                for _ in 0..CAP {
+                    let request = arena::dto::CreateMatch {
+                        game: two_player_game(),
+                        bots: vec!["random".into(), "heuristic".into()],
+                        ..arena::dto::CreateMatch::default()
+                    };
+                    let created = arena.create_match_by(request, client.clone()).await;
+                    results.push(created.map(|_| ()).map_err(|e| e.code));
+                }
+                results
+            })
+        })
+    };
+    let (first, second) = (process(database.clone()), process(database));
+    let mut results = first.join().expect("first process");
+    results.extend(second.join().expect("second process"));
+    let queued = results.iter().filter(|r| r.is_ok()).count();
+    assert!(
+        results
+            .iter()
+            .all(|r| matches!(r, Ok(()) | Err(arena::ErrorCode::QueueFull))),
+        "{results:?}"
+    );
+    assert_eq!(queued, CAP as usize, "queued over both processes");
+}
+
 /// Polls `ready` every 20 ms until it holds, at most `within`.
 async fn wait<F, Fut>(within: Duration, what: &str, ready: F)
 where

@@ -2,13 +2,18 @@
 //! matches, cancels of waiting matches and the expiry of tables nobody joined.
 
 use super::{CLAIM_LOCK, DEAL_FREE, Dialect, Pool, SqlStore, millis};
-use crate::store::queue::{Claim, Lane, QueueStore};
+use crate::store::queue::{AdmissionHold, Claim, Lane, QueueStore};
 use crate::store::{AbortReason, Cancelled, now_ms};
 use sqlx::AssertSqlSafe;
 
 /// Clients of a lane a claim looks at, in their turn: the first with a claimable match wins
 /// (the others only when every match of the first waits for its deal's other tables).
 const CLIENTS_PER_CLAIM: i64 = 64;
+
+/// The first key of the advisory locks that admit one client's new matches at a time across
+/// processes (the second is the client key's hash; [`CLAIM_LOCK`] is a one-key lock, so the two
+/// never meet).
+const ADMISSION_LOCK: i32 = 7264;
 
 impl SqlStore {
     /// The statements of a claim in `lane` (`$1` the lane throughout): an abandoned running
@@ -127,6 +132,21 @@ impl QueueStore for SqlStore {
             .fetch_one(p)
             .await)?;
         Ok(u64::try_from(count).unwrap_or(0))
+    }
+
+    async fn hold_admission(&self, client_key: &str) -> anyhow::Result<AdmissionHold> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return Ok(AdmissionHold::none());
+        };
+        let mut transaction = pool.begin().await?;
+        // One lock per client (two keys: the admission's class, the client's hash), so clients
+        // are admitted in parallel and one client's requests one at a time.
+        sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            .bind(ADMISSION_LOCK)
+            .bind(client_key)
+            .execute(&mut *transaction)
+            .await?;
+        Ok(AdmissionHold::postgres(transaction))
     }
 
     async fn cancel_waiting(&self, id: &str, detail: &str) -> anyhow::Result<Cancelled> {
