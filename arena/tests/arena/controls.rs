@@ -37,11 +37,20 @@ async fn a_stream_bot_reports_its_version_shown_on_its_later_matches() {
         (200, &json!("2.1-beta")),
         "{shown}"
     );
-    for bad in [json!(""), json!("x".repeat(65)), json!("line\nbreak")] {
+    for bad in [json!(""), json!("x".repeat(65))] {
         let (status, problem) = patch(&base, &id, Some(&token), &json!({"version": bad})).await;
         assert_eq!(
             (status, problem["code"].as_str()),
             (400, Some("invalid_request")),
+            "{problem}"
+        );
+    }
+    // A version is shown beside the name: the rule of names (docs/api.md, "Names").
+    for bad in ["line\nbreak", "2.0\u{202E}", "<b>3</b>"] {
+        let (status, problem) = patch(&base, &id, Some(&token), &json!({"version": bad})).await;
+        assert_eq!(
+            (status, problem["code"].as_str()),
+            (422, Some("invalid_name")),
             "{problem}"
         );
     }

@@ -426,7 +426,9 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
         .expect("stored")
         .seq;
     // created_at 0: the oldest claimable match of the database, so claim_next takes it.
-    let short = Duration::from_millis(150);
+    // A lease long enough that a loaded machine's late wake-ups (hundreds of ms) change nothing
+    // below: the renewal comes at 60% of the term, the check after it past the first term.
+    let short = Duration::from_millis(2000);
     assert_eq!(
         store.claim_next(&one, short).await.expect("claim"),
         Some(record.id.clone())
@@ -439,18 +441,23 @@ async fn leases(store: &dyn Store, bot_id: &str, game: &str) {
     let first = plain_move(0, "a");
     assert!(store.append_move(seq, &one, &first).await.expect("move"));
     // Renewing keeps the lease alive past its first term.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::sleep(short * 6 / 10).await;
     assert!(store.renew_leases(&one, short).await.expect("renew") >= 1);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::sleep(short * 6 / 10).await;
     assert!(!store.claim(&record.id, &two, short).await.expect("claim"));
     // The first worker stops renewing (it died): the lease runs out, the second takes over.
-    tokio::time::sleep(Duration::from_millis(250)).await;
-    assert!(
-        store
-            .claim(&record.id, &two, short)
-            .await
-            .expect("take over")
-    );
+    let stopped = std::time::Instant::now();
+    while !store
+        .claim(&record.id, &two, short)
+        .await
+        .expect("take over")
+    {
+        assert!(
+            stopped.elapsed() < short * 5,
+            "the lease never ran out for another worker"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(
         store.moves(&record.id).await.expect("moves"),
         vec![first.clone()]
