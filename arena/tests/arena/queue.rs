@@ -393,16 +393,7 @@ async fn a_table_left_waiting_for_people_expires() {
     arena.register_builtins().await.expect("built-in bots");
     let table = arena
         .create_table(
-            CreateTable {
-                game: game.clone(),
-                players: 2,
-                options: None,
-                seats: vec![SeatRequest::Open(true), SeatRequest::Bot("random".into())],
-                seed: None,
-                clock: None,
-                pace_ms: None,
-                rated: Some(false),
-            },
+            table_against_random(&game, SeatRequest::Open(true)),
             Creator::admin(),
         )
         .await
@@ -443,16 +434,7 @@ async fn tables_left_in_the_middle_keep_no_table_waiting_and_expire() {
     for _ in 0..3 {
         let table = arena
             .create_table(
-                CreateTable {
-                    game: game.clone(),
-                    players: 2,
-                    options: None,
-                    seats: vec![SeatRequest::Human(None), SeatRequest::Bot("random".into())],
-                    seed: None,
-                    clock: None,
-                    pace_ms: None,
-                    rated: Some(false),
-                },
+                table_against_random(&game, SeatRequest::Human(None)),
                 Creator::client(None),
             )
             .await
@@ -555,6 +537,20 @@ fn the_queued_cap_holds_across_processes_on_postgres_when_a_database_is_given() 
         "{results:?}"
     );
     assert_eq!(queued, CAP as usize, "queued over both processes");
+}
+
+/// An unrated table without a clock: `person` in seat 0, the built-in `random` in seat 1.
+fn table_against_random(game: &str, person: SeatRequest) -> CreateTable {
+    CreateTable {
+        game: game.to_string(),
+        players: 2,
+        options: None,
+        seats: vec![person, SeatRequest::Bot("random".into())],
+        seed: None,
+        clock: None,
+        pace_ms: None,
+        rated: Some(false),
+    }
 }
 
 /// Polls `ready` every 20 ms until it holds, at most `within`.
