@@ -3,16 +3,45 @@
 //! This library holds the test helpers other crates' test suites share (the arena's tests
 //! dev-depend on it); it depends on no crate of the workspace, so no dependency cycle forms.
 
+/// Says that the running test is skipped because `missing` (one `SKIPPED: <test>: <missing>`
+/// line, straight to stderr past the harness's capture: shown even when the test passes), or,
+/// when `CARDROOM_REQUIRE_TOOLS` is set (`.ci/run` sets it, having installed every tool), fails
+/// it: CI never skips a test silently.
+pub fn skip(missing: &str) {
+    use std::io::Write as _;
+    let current = std::thread::current();
+    let test = current.name().unwrap_or("a test");
+    if std::env::var_os("CARDROOM_REQUIRE_TOOLS").is_some() {
+        panic!("{test}: {missing} (CARDROOM_REQUIRE_TOOLS is set: nothing may be skipped)");
+    }
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {missing}");
+}
+
+/// Whether `program` runs here (`program --version` succeeds); if not, the test is skipped
+/// ([`skip`], naming `what` to install) and the caller returns.
+pub fn tool_or_skip(program: &str, what: &str) -> bool {
+    let ran = std::process::Command::new(program)
+        .arg("--version")
+        .output();
+    if ran.is_ok_and(|output| output.status.success()) {
+        return true;
+    }
+    skip(&format!("needs `{program}` on PATH ({what})"));
+    false
+}
+
 /// A new, empty PostgreSQL database on the server `DATABASE_URL` names (as `.ci/run` provides),
-/// so tests running at once do not claim each other's matches; returns its URL. None, with a
-/// printed line, when no PostgreSQL server is given: the test then returns.
+/// so tests running at once do not claim each other's matches; returns its URL. None when no
+/// PostgreSQL server is given: the test is skipped ([`skip`]) and returns.
 pub async fn fresh_postgres() -> Option<String> {
     use sqlx::Connection as _;
     let Some(url) = std::env::var("DATABASE_URL")
         .ok()
         .filter(|url| url.starts_with("postgres"))
     else {
-        eprintln!("DATABASE_URL is not a postgres:// URL: PostgreSQL not tested");
+        skip(
+            "needs PostgreSQL: DATABASE_URL is not a postgres:// URL (.ci/postgres.sh starts one)",
+        );
         return None;
     };
     // 48 random bits: unique among the databases of one run.

@@ -108,6 +108,11 @@ fn pipe(program: &str, args: &[&str], input: &str) -> String {
 /// `replay` block replays to the same result after passing through either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_replay_block_through_jq_and_node_replays_to_the_same_result() {
+    if !e2e::tool_or_skip("jq", "apt-get install -y jq")
+        || !e2e::tool_or_skip("node", "Node.js 20 or later: apt-get install -y nodejs")
+    {
+        return;
+    }
     let (app, builtins) = spawn_arena("replay-jq").await;
     let (base, http) = (&app.base, &app.client);
     let created: Value = http

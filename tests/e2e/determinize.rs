@@ -146,6 +146,9 @@ async fn bad_determinize_requests_get_stable_codes() {
 /// The server only takes sealed states: the example never reads one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_ismcts_example_plays_duplicate_games_over_http() {
+    if !e2e::tool_or_skip("python3", "Python 3.9 or later: apt-get install -y python3") {
+        return;
+    }
     let app = spawn_with(StateCodec::sealed(&test_key(), true)).await;
     let base = app.base.clone();
     let output = tokio::task::spawn_blocking(move || {

@@ -436,6 +436,9 @@ async fn the_seal_key_is_made_once_beside_the_database_and_reused() {
 /// (`/determinize`, `/rollouts`) and finishes a match against `heuristic` without a fault.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_ismcts_example_plays_in_the_arena_from_info() {
+    if !e2e::tool_or_skip("python3", "Python 3.9 or later: apt-get install -y python3") {
+        return;
+    }
     let app: TestApp = ServerOptions::default()
         .arena("ismcts-example")
         .builtins()
