@@ -42,6 +42,39 @@ pub enum Dialect {
     Postgres,
 }
 
+/// Every migration of one dialect, in order: (version, description, SQL), the SQL embedded from
+/// `arena/migrations/<dialect>/<file>.sql`. Both dialects have the same files; a new migration is
+/// one line here (its two files written).
+macro_rules! migrations {
+    ($dialect:literal) => {
+        migrations!(@files $dialect,
+            (1, "init", "0001_init"),
+            (2, "queue", "0002_queue"),
+            (3, "operations", "0003_operations"),
+            (4, "tournaments", "0004_tournaments"),
+            (5, "storage", "0005_storage"),
+            (6, "fairness", "0006_fairness"),
+            (7, "feedback", "0007_feedback"),
+            (8, "outside_seats", "0008_outside_seats"),
+            (9, "delta_history", "0009_delta_history"),
+            (10, "tables", "0010_tables"),
+            (11, "watchable", "0011_watchable"),
+            (12, "fair_competition", "0012_fair_competition"),
+            (13, "http", "0013_http"),
+            (14, "fair queue", "0014_fair_queue"),
+            (15, "upkeep", "0015_upkeep"),
+            (16, "people", "0016_people"),
+        )
+    };
+    (@files $dialect:literal, $(($version:literal, $description:literal, $file:literal)),* $(,)?) => {
+        [$((
+            $version,
+            $description,
+            include_str!(concat!("../../migrations/", $dialect, "/", $file, ".sql")),
+        )),*]
+    };
+}
+
 impl Dialect {
     /// The database clock in unix milliseconds: leases compare against one clock, whatever the
     /// clocks of the worker machines say.
@@ -129,171 +162,9 @@ impl Dialect {
 
     /// The migrations of this database, embedded in the binary.
     fn migrator(self) -> Migrator {
-        let files: [(i64, &'static str, &'static str); 16] = match self {
-            Dialect::Sqlite => [
-                (
-                    1,
-                    "init",
-                    include_str!("../../migrations/sqlite/0001_init.sql"),
-                ),
-                (
-                    2,
-                    "queue",
-                    include_str!("../../migrations/sqlite/0002_queue.sql"),
-                ),
-                (
-                    3,
-                    "operations",
-                    include_str!("../../migrations/sqlite/0003_operations.sql"),
-                ),
-                (
-                    4,
-                    "tournaments",
-                    include_str!("../../migrations/sqlite/0004_tournaments.sql"),
-                ),
-                (
-                    5,
-                    "storage",
-                    include_str!("../../migrations/sqlite/0005_storage.sql"),
-                ),
-                (
-                    6,
-                    "fairness",
-                    include_str!("../../migrations/sqlite/0006_fairness.sql"),
-                ),
-                (
-                    7,
-                    "feedback",
-                    include_str!("../../migrations/sqlite/0007_feedback.sql"),
-                ),
-                (
-                    8,
-                    "outside_seats",
-                    include_str!("../../migrations/sqlite/0008_outside_seats.sql"),
-                ),
-                (
-                    9,
-                    "delta_history",
-                    include_str!("../../migrations/sqlite/0009_delta_history.sql"),
-                ),
-                (
-                    10,
-                    "tables",
-                    include_str!("../../migrations/sqlite/0010_tables.sql"),
-                ),
-                (
-                    11,
-                    "watchable",
-                    include_str!("../../migrations/sqlite/0011_watchable.sql"),
-                ),
-                (
-                    12,
-                    "fair_competition",
-                    include_str!("../../migrations/sqlite/0012_fair_competition.sql"),
-                ),
-                (
-                    13,
-                    "http",
-                    include_str!("../../migrations/sqlite/0013_http.sql"),
-                ),
-                (
-                    14,
-                    "fair queue",
-                    include_str!("../../migrations/sqlite/0014_fair_queue.sql"),
-                ),
-                (
-                    15,
-                    "upkeep",
-                    include_str!("../../migrations/sqlite/0015_upkeep.sql"),
-                ),
-                (
-                    16,
-                    "people",
-                    include_str!("../../migrations/sqlite/0016_people.sql"),
-                ),
-            ],
-            Dialect::Postgres => [
-                (
-                    1,
-                    "init",
-                    include_str!("../../migrations/postgres/0001_init.sql"),
-                ),
-                (
-                    2,
-                    "queue",
-                    include_str!("../../migrations/postgres/0002_queue.sql"),
-                ),
-                (
-                    3,
-                    "operations",
-                    include_str!("../../migrations/postgres/0003_operations.sql"),
-                ),
-                (
-                    4,
-                    "tournaments",
-                    include_str!("../../migrations/postgres/0004_tournaments.sql"),
-                ),
-                (
-                    5,
-                    "storage",
-                    include_str!("../../migrations/postgres/0005_storage.sql"),
-                ),
-                (
-                    6,
-                    "fairness",
-                    include_str!("../../migrations/postgres/0006_fairness.sql"),
-                ),
-                (
-                    7,
-                    "feedback",
-                    include_str!("../../migrations/postgres/0007_feedback.sql"),
-                ),
-                (
-                    8,
-                    "outside_seats",
-                    include_str!("../../migrations/postgres/0008_outside_seats.sql"),
-                ),
-                (
-                    9,
-                    "delta_history",
-                    include_str!("../../migrations/postgres/0009_delta_history.sql"),
-                ),
-                (
-                    10,
-                    "tables",
-                    include_str!("../../migrations/postgres/0010_tables.sql"),
-                ),
-                (
-                    11,
-                    "watchable",
-                    include_str!("../../migrations/postgres/0011_watchable.sql"),
-                ),
-                (
-                    12,
-                    "fair_competition",
-                    include_str!("../../migrations/postgres/0012_fair_competition.sql"),
-                ),
-                (
-                    13,
-                    "http",
-                    include_str!("../../migrations/postgres/0013_http.sql"),
-                ),
-                (
-                    14,
-                    "fair queue",
-                    include_str!("../../migrations/postgres/0014_fair_queue.sql"),
-                ),
-                (
-                    15,
-                    "upkeep",
-                    include_str!("../../migrations/postgres/0015_upkeep.sql"),
-                ),
-                (
-                    16,
-                    "people",
-                    include_str!("../../migrations/postgres/0016_people.sql"),
-                ),
-            ],
+        let files = match self {
+            Dialect::Sqlite => migrations!("sqlite"),
+            Dialect::Postgres => migrations!("postgres"),
         };
         Migrator::with_migrations(
             files
