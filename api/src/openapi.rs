@@ -378,58 +378,87 @@ fn set_example(doc: &mut Value, path: &str, pointer: &str, example: Value) {
     }
 }
 
-pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
-    let codec = StateCodec::transparent();
-    let id = &sample.game.info().id;
-    let json_body = "post/requestBody/content/application~1json";
-    let ok_body = "post/responses/200/content/application~1json";
-    let problem = "content/application~1problem+json";
-    let path = |op: &str| format!("/v1/games/{{game}}/{op}");
+/// Where an operation's request example goes in the document: its JSON request body.
+const JSON_BODY: &str = "post/requestBody/content/application~1json";
+/// Where an operation's answer example goes: its 200 answer.
+const OK_BODY: &str = "post/responses/200/content/application~1json";
+/// The problem+json content of a response.
+const PROBLEM: &str = "content/application~1problem+json";
 
+/// The path of a rules operation (`new`, `apply`...).
+fn rules_path(op: &str) -> String {
+    format!("/v1/games/{{game}}/{op}")
+}
+
+/// Puts real requests and answers of the sample's game into the document, operation by
+/// operation, and names the game in its description.
+pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
+    let id = &sample.game.info().id;
+    setup_examples(doc, sample);
+    search_examples(doc, sample);
+    apply_examples(doc, sample);
+    replay_examples(doc, sample);
+    catalog_examples(doc, sample);
+    if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
+        description.push_str(&format!(
+            " The examples below are real requests and responses of `{id}` (seed {EXAMPLE_SEED})."
+        ));
+    }
+}
+
+/// `new`, `legal` and `view` from the sample's first position.
+fn setup_examples(doc: &mut Value, sample: &Sample) {
+    let codec = StateCodec::transparent();
+    let start_state = sample.start.save();
+    let first_seat = sample.start.to_act().first().copied().unwrap_or(0);
     set_example(
         doc,
-        &path("new"),
-        json_body,
+        &rules_path("new"),
+        JSON_BODY,
         json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed}),
     );
     if let Ok(step) = make_step(&codec, sample.start.as_ref(), sample.start_events.clone()) {
         set_example(
             doc,
-            &path("new"),
-            ok_body,
+            &rules_path("new"),
+            OK_BODY,
             serde_json::to_value(step).unwrap_or_default(),
         );
     }
-    let start_state = sample.start.save();
-    let first_seat = sample.start.to_act().first().copied().unwrap_or(0);
     set_example(
         doc,
-        &path("legal"),
-        json_body,
+        &rules_path("legal"),
+        JSON_BODY,
         json!({"state": start_state, "seat": first_seat}),
     );
     set_example(
         doc,
-        &path("legal"),
-        ok_body,
+        &rules_path("legal"),
+        OK_BODY,
         json!({"seat": first_seat, "actions": sample.start.legal_actions(first_seat)}),
     );
     set_example(
         doc,
-        &path("view"),
-        json_body,
+        &rules_path("view"),
+        JSON_BODY,
         json!({"state": start_state, "seat": 0}),
     );
     set_example(
         doc,
-        &path("view"),
-        ok_body,
+        &rules_path("view"),
+        OK_BODY,
         json!({"seat": 0, "view": sample.start.view(Viewer::Seat(0))}),
     );
+}
+
+/// `determinize` and `rollouts` from the sample's first position.
+fn search_examples(doc: &mut Value, sample: &Sample) {
+    let start_state = sample.start.save();
+    let first_seat = sample.start.to_act().first().copied().unwrap_or(0);
     set_example(
         doc,
-        &path("determinize"),
-        json_body,
+        &rules_path("determinize"),
+        JSON_BODY,
         json!({"state": start_state, "seat": 0, "count": 2, "seed": EXAMPLE_SEED}),
     );
     let mut rng = engine::rng::PlayoutRng::new(EXAMPLE_SEED);
@@ -439,15 +468,15 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         .collect();
     set_example(
         doc,
-        &path("determinize"),
-        ok_body,
+        &rules_path("determinize"),
+        OK_BODY,
         json!({"seat": 0, "seed": EXAMPLE_SEED, "states": samples}),
     );
     let seat_actions: Vec<usize> = (0..sample.start.legal_actions(first_seat).len()).collect();
     set_example(
         doc,
-        &path("rollouts"),
-        json_body,
+        &rules_path("rollouts"),
+        JSON_BODY,
         json!({"state": start_state, "seat": first_seat, "count": 20, "policy": "random", "seed": EXAMPLE_SEED}),
     );
     let plan = engine::search::RolloutPlan {
@@ -480,11 +509,17 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
             .collect();
         set_example(
             doc,
-            &path("rollouts"),
-            ok_body,
+            &rules_path("rollouts"),
+            OK_BODY,
             json!({"seat": first_seat, "seed": EXAMPLE_SEED, "policy": "random", "determinized": false, "results": results}),
         );
     }
+}
+
+/// `apply`: the sample's move from the middle of a game, and the same action from a seat not to
+/// act (422).
+fn apply_examples(doc: &mut Value, sample: &Sample) {
+    let codec = StateCodec::transparent();
     if let Some(Move {
         before,
         seat,
@@ -495,15 +530,15 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
     {
         set_example(
             doc,
-            &path("apply"),
-            json_body,
+            &rules_path("apply"),
+            JSON_BODY,
             json!({"state": before.save(), "seat": seat, "action": action}),
         );
         if let Ok(step) = make_step(&codec, after.as_ref(), events.clone()) {
             set_example(
                 doc,
-                &path("apply"),
-                ok_body,
+                &rules_path("apply"),
+                OK_BODY,
                 serde_json::to_value(step).unwrap_or_default(),
             );
         }
@@ -515,13 +550,18 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
                 let problem_example = crate::error::ServiceError::from(error).problem();
                 set_example(
                     doc,
-                    &path("apply"),
-                    &format!("post/responses/422/{problem}"),
+                    &rules_path("apply"),
+                    &format!("post/responses/422/{PROBLEM}"),
                     serde_json::to_value(problem_example).unwrap_or_default(),
                 );
             }
         }
     }
+}
+
+/// `replay` of the sample's first four actions.
+fn replay_examples(doc: &mut Value, sample: &Sample) {
+    let codec = StateCodec::transparent();
     let history: Vec<Value> = sample
         .history
         .iter()
@@ -530,8 +570,8 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         .collect();
     set_example(
         doc,
-        &path("replay"),
-        json_body,
+        &rules_path("replay"),
+        JSON_BODY,
         json!({"players": sample.setup.players, "options": {}, "seed": sample.setup.seed, "actions": history}),
     );
     let prefix: Vec<(usize, Value)> = sample.history.iter().take(4).cloned().collect();
@@ -546,12 +586,16 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
         if let Ok(step) = make_step(&codec, replayed.game.as_ref(), last_events) {
             set_example(
                 doc,
-                &path("replay"),
-                ok_body,
+                &rules_path("replay"),
+                OK_BODY,
                 json!({"step": step, "log": replayed.events}),
             );
         }
     }
+}
+
+/// The catalog's answers for the sample's game, and an unknown game (404).
+fn catalog_examples(doc: &mut Value, sample: &Sample) {
     set_example(
         doc,
         "/v1/games",
@@ -568,15 +612,10 @@ pub(crate) fn add_examples(doc: &mut Value, sample: &Sample) {
     set_example(
         doc,
         "/v1/games/{game}",
-        &format!("get/responses/404/{problem}"),
+        &format!("get/responses/404/{PROBLEM}"),
         serde_json::to_value(crate::error::ServiceError::unknown_game("chess").problem())
             .unwrap_or_default(),
     );
-    if let Some(Value::String(description)) = doc.pointer_mut("/info/description") {
-        description.push_str(&format!(
-            " The examples below are real requests and responses of `{id}` (seed {EXAMPLE_SEED})."
-        ));
-    }
 }
 
 /// The document the handlers' annotations describe (rules API and arena), before any game's
