@@ -260,12 +260,6 @@ pub async fn play_serving(
     out: &mut (dyn Write + Send),
     extra: Option<ExtraRoutes>,
 ) -> anyhow::Result<Value> {
-    let url_bots = args
-        .bots
-        .iter()
-        .filter(|spec| !crate::builtin::is_builtin(spec) && stream_spec(spec).is_none())
-        .count();
-    let mut secrets = secrets(args, url_bots)?.into_iter();
     let mut config = ArenaConfig::local("sqlite::memory:");
     if args.public {
         config.policy = crate::safety::AddressPolicy::public();
@@ -274,104 +268,13 @@ pub async fn play_serving(
     // No workers: this command plays its one match itself, below.
     config.role = crate::config::Role::Api;
     let arena = Arena::open(config).await?;
-    let builtins = arena.register_builtins().await?;
-    let mut bots = Vec::new();
-    // Names taken so far (bot names are unique in an arena); per seat, a short name for the move
-    // log and a long label for the header.
-    let mut names: Vec<String> = crate::builtin::NAMES
-        .iter()
-        .map(|n| n.to_string())
-        .collect();
-    let mut seat_names = Vec::new();
-    let mut labels = Vec::new();
-    let mut stream_seats = Vec::new();
-    for (seat, spec) in args.bots.iter().enumerate() {
-        if let Some(i) = crate::builtin::NAMES.iter().position(|n| n == spec) {
-            bots.push(builtins[i].clone());
-            seat_names.push(spec.clone());
-            labels.push(format!("{spec} (built-in)"));
-            continue;
-        }
-        if let Some(wanted) = stream_spec(spec) {
-            let name = unique_name(wanted, spec, &names);
-            let registered = arena
-                .register_bot(RegisterBot {
-                    name: name.clone(),
-                    url: String::new(),
-                    games: vec![args.game.clone()],
-                    transport: crate::store::Transport::Stream,
-                    history: Default::default(),
-                    open_to_challenges: false,
-                })
-                .await
-                .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
-            labels.push(format!("{name} (stream bot)"));
-            names.push(name.clone());
-            seat_names.push(name.clone());
-            stream_seats.push(StreamSeat {
-                seat,
-                name,
-                id: registered.id.clone(),
-                token: registered.token.clone(),
-            });
-            bots.push(registered.id);
-            continue;
-        }
-        let given = secrets.next().flatten();
-        let signing_secret = given.clone().unwrap_or_else(crate::bots::new_secret);
-        let target = Target {
-            url: spec.trim_end_matches('/').to_string(),
-            signing_secret: signing_secret.clone(),
-            ..Target::default()
-        };
-        let info = arena
-            .client()
-            .probe(&target, arena.config().probe_timeout)
-            .await
-            .map_err(|fault| {
-                // The client words a refusal "the bot answered HTTP 401" (or 403).
-                let refused = fault.kind == FaultKind::BadStatus
-                    && (fault.detail.ends_with(" 401") || fault.detail.ends_with(" 403"));
-                let hint = match (refused, &given) {
-                    (true, Some(_)) => {
-                        ". Is the bot running with the same secret as --bot-secret / CARDROOM_SIGNING_SECRET?"
-                    }
-                    (true, None) => {
-                        ". If the bot checks signatures, pass the secret it was started with: --bot-secret SECRET or CARDROOM_SIGNING_SECRET"
-                    }
-                    _ => "",
-                };
-                anyhow::anyhow!("bot {spec}: GET / failed: {}{hint}", fault.detail)
-            })?;
-        let name = unique_name(&info.name, spec, &names);
-        let registered = arena
-            .register_bot_with_secret(
-                RegisterBot {
-                    name: name.clone(),
-                    url: spec.clone(),
-                    games: vec![args.game.clone()],
-                    transport: Default::default(),
-                    history: Default::default(),
-                    open_to_challenges: false,
-                },
-                signing_secret,
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
-        labels.push(format!(
-            "{name} {} by {} ({spec}{})",
-            registered.bot.version,
-            registered.bot.author,
-            if given.is_some() {
-                ", signed with the given secret"
-            } else {
-                ""
-            }
-        ));
-        names.push(name.clone());
-        seat_names.push(name);
-        bots.push(registered.id);
-    }
+    let Seated {
+        bots,
+        seat_names,
+        labels,
+        stream_seats,
+        ..
+    } = seat_bots(&arena, args).await?;
     // Served until the match is over: the stream bots read their lines and answer through it.
     let server = start_serving(&arena, args, &stream_seats, extra, out).await?;
     let options = match &args.options {
@@ -414,36 +317,9 @@ pub async fn play_serving(
     let outcome = {
         let out = Mutex::new(&mut *out);
         let print = |m: &MoveRecord| {
-            let Ok(mut out) = out.lock() else {
-                return;
-            };
-            let fault = match &m.fault {
-                Some(f) if f.kind == FaultKind::Disqualified => {
-                    "  (disqualified: first legal action)".to_string()
-                }
-                Some(f) => format!(
-                    "  FAULT {}: {} → first legal action",
-                    serde_json::to_value(f.kind)
-                        .unwrap_or_default()
-                        .as_str()
-                        .unwrap_or(""),
-                    f.detail
-                ),
-                None => String::new(),
-            };
-            let name = seat_names.get(m.seat).map(String::as_str).unwrap_or("");
-            // A failed write (a closed pipe) must not stop the match: it is ignored here and
-            // the result below reports the error.
-            let _ = writeln!(
-                out,
-                "{:>4}  seat {} {name:<width$}  {}  {} ms{fault}",
-                m.index + 1,
-                m.seat,
-                compact(&m.action),
-                m.latency_ms
-            );
-            for line in m.events.iter().filter_map(describe) {
-                let _ = writeln!(out, "      -- {line}");
+            if let Ok(mut out) = out.lock() {
+                let name = seat_names.get(m.seat).map(String::as_str).unwrap_or("");
+                write_move(&mut **out, m, name, width);
             }
         };
         arena.runner().run(&record_id, Some(&print)).await?
@@ -463,6 +339,150 @@ pub async fn play_serving(
         server.stop(true).await;
     }
     let moves = arena.store().moves(&record_id).await?.len();
+    write_result(out, &result, &labels, moves)?;
+    Ok(serde_json::to_value(result)?)
+}
+
+/// The seats of `args.bots`, in order: built-in bots by name, stream bots (`stream:<name>`)
+/// registered to connect, URL bots probed and registered.
+async fn seat_bots(arena: &Arena, args: &PlayArgs) -> anyhow::Result<Seated> {
+    let url_bots = args
+        .bots
+        .iter()
+        .filter(|spec| !crate::builtin::is_builtin(spec) && stream_spec(spec).is_none())
+        .count();
+    let mut secrets = secrets(args, url_bots)?.into_iter();
+    let builtins = arena.register_builtins().await?;
+    let mut seated = Seated {
+        names: crate::builtin::NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        ..Seated::default()
+    };
+    for (seat, spec) in args.bots.iter().enumerate() {
+        if let Some(i) = crate::builtin::NAMES.iter().position(|n| n == spec) {
+            seated.bots.push(builtins[i].clone());
+            seated.seat_names.push(spec.clone());
+            seated.labels.push(format!("{spec} (built-in)"));
+            continue;
+        }
+        if let Some(wanted) = stream_spec(spec) {
+            let name = unique_name(wanted, spec, &seated.names);
+            let registered = arena
+                .register_bot(RegisterBot {
+                    name: name.clone(),
+                    url: String::new(),
+                    games: vec![args.game.clone()],
+                    transport: crate::store::Transport::Stream,
+                    history: Default::default(),
+                    open_to_challenges: false,
+                })
+                .await
+                .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
+            seated.labels.push(format!("{name} (stream bot)"));
+            seated.names.push(name.clone());
+            seated.seat_names.push(name.clone());
+            seated.stream_seats.push(StreamSeat {
+                seat,
+                name,
+                id: registered.id.clone(),
+                token: registered.token.clone(),
+            });
+            seated.bots.push(registered.id);
+            continue;
+        }
+        seat_url_bot(arena, args, spec, secrets.next().flatten(), &mut seated).await?;
+    }
+    Ok(seated)
+}
+
+/// Who sits where in `cardroom play`'s match.
+#[derive(Default)]
+struct Seated {
+    /// Each seat's bot id.
+    bots: Vec<String>,
+    /// Names taken so far (bot names are unique in an arena).
+    names: Vec<String>,
+    /// Per seat, a short name for the move log.
+    seat_names: Vec<String>,
+    /// Per seat, a long label for the header.
+    labels: Vec<String>,
+    /// The seats of stream bots, told how to connect.
+    stream_seats: Vec<StreamSeat>,
+}
+
+/// Registers the URL bot `spec` (its `GET /` names it) with `given` secret or a new one.
+async fn seat_url_bot(
+    arena: &Arena,
+    args: &PlayArgs,
+    spec: &str,
+    given: Option<String>,
+    seated: &mut Seated,
+) -> anyhow::Result<()> {
+    let signing_secret = given.clone().unwrap_or_else(crate::bots::new_secret);
+    let target = Target {
+        url: spec.trim_end_matches('/').to_string(),
+        signing_secret: signing_secret.clone(),
+        ..Target::default()
+    };
+    let info = arena
+        .client()
+        .probe(&target, arena.config().probe_timeout)
+        .await
+        .map_err(|fault| {
+            // The client words a refusal "the bot answered HTTP 401" (or 403).
+            let refused = fault.kind == FaultKind::BadStatus
+                && (fault.detail.ends_with(" 401") || fault.detail.ends_with(" 403"));
+            let hint = match (refused, &given) {
+                (true, Some(_)) => {
+                    ". Is the bot running with the same secret as --bot-secret / CARDROOM_SIGNING_SECRET?"
+                }
+                (true, None) => {
+                    ". If the bot checks signatures, pass the secret it was started with: --bot-secret SECRET or CARDROOM_SIGNING_SECRET"
+                }
+                _ => "",
+            };
+            anyhow::anyhow!("bot {spec}: GET / failed: {}{hint}", fault.detail)
+        })?;
+    let name = unique_name(&info.name, spec, &seated.names);
+    let registered = arena
+        .register_bot_with_secret(
+            RegisterBot {
+                name: name.clone(),
+                url: spec.to_string(),
+                games: vec![args.game.clone()],
+                transport: Default::default(),
+                history: Default::default(),
+                open_to_challenges: false,
+            },
+            signing_secret,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("bot {spec}: {}", e.detail))?;
+    seated.labels.push(format!(
+        "{name} {} by {} ({spec}{})",
+        registered.bot.version,
+        registered.bot.author,
+        if given.is_some() {
+            ", signed with the given secret"
+        } else {
+            ""
+        }
+    ));
+    seated.names.push(name.clone());
+    seated.seat_names.push(name);
+    seated.bots.push(registered.id);
+    Ok(())
+}
+
+/// Writes the result: each seat's place, score and faults, the disqualified seats.
+fn write_result(
+    out: &mut (dyn Write + Send),
+    result: &crate::result::MatchResult,
+    labels: &[String],
+    moves: usize,
+) -> anyhow::Result<()> {
     writeln!(out, "result after {moves} moves:")?;
     for (place, group) in result.ranking.iter().enumerate() {
         for &seat in group {
@@ -490,5 +510,36 @@ pub async fn play_serving(
             Value::from(result.disqualified.clone())
         )?;
     }
-    Ok(serde_json::to_value(result)?)
+    Ok(())
+}
+
+/// A played move as the log shows it: its line, then one line per event.
+fn write_move(out: &mut (dyn Write + Send), m: &MoveRecord, name: &str, width: usize) {
+    let fault = match &m.fault {
+        Some(f) if f.kind == FaultKind::Disqualified => {
+            "  (disqualified: first legal action)".to_string()
+        }
+        Some(f) => format!(
+            "  FAULT {}: {} → first legal action",
+            serde_json::to_value(f.kind)
+                .unwrap_or_default()
+                .as_str()
+                .unwrap_or(""),
+            f.detail
+        ),
+        None => String::new(),
+    };
+    // A failed write (a closed pipe) must not stop the match: it is ignored here and the result
+    // reports the error.
+    let _ = writeln!(
+        out,
+        "{:>4}  seat {} {name:<width$}  {}  {} ms{fault}",
+        m.index + 1,
+        m.seat,
+        compact(&m.action),
+        m.latency_ms
+    );
+    for line in m.events.iter().filter_map(describe) {
+        let _ = writeln!(out, "      -- {line}");
+    }
 }

@@ -253,15 +253,25 @@ async fn cardroom_play_serves_the_search_routes() {
             .block_on(async { arena::play_serving(&args, &mut writer, Some(routes)).await })
             .is_ok()
     });
-    let search_line = tokio::task::spawn_blocking(move || {
-        std::io::BufReader::new(reader)
+    // The output is read to its end (a reader gone after the line it wanted would make play's
+    // next write fail with a broken pipe, and play stop serving).
+    let (found, search_line) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let mut found = Some(found);
+        for line in std::io::BufReader::new(reader)
             .lines()
             .map_while(Result::ok)
-            .find(|line| line.starts_with("search: "))
-    })
-    .await
-    .expect("read the output")
-    .expect("play says where the search routes are");
+        {
+            if line.starts_with("search: ")
+                && let Some(found) = found.take()
+            {
+                let _ = found.send(line);
+            }
+        }
+    });
+    let search_line = search_line
+        .await
+        .expect("play says where the search routes are");
     let url = search_line
         .split_whitespace()
         .find(|word| word.starts_with("http://") && word.ends_with("/rollouts"))
