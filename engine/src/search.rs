@@ -113,110 +113,23 @@ pub fn ismcts<S: GameState>(
         available: 0,
         reward: 0.0,
     }];
-    let mut legal = Vec::new();
-    let mut events = Vec::new();
-    let mut path = Vec::new();
+    let mut scratch = Scratch {
+        legal: Vec::new(),
+        events: Vec::new(),
+        path: Vec::new(),
+    };
     let mut iterations = 0u32;
     while keep_going(iterations) {
         iterations += 1;
         let Some(mut game) = state.determinize(seat, rng) else {
             break;
         };
-        path.clear();
-        let mut node = 0usize;
-        // Selection and expansion.
-        while let Some(&actor) = game.to_act().as_slice().first() {
-            legal.clear();
-            game.legal_actions(actor, &mut legal);
-            narrow(&game, actor, &mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let mut best: Option<(f64, usize)> = None;
-            let mut tried = vec![false; legal.len()];
-            for ci in 0..nodes[node].children.len() {
-                let child = nodes[node].children[ci];
-                let Some((who, action)) = &nodes[child].action else {
-                    continue;
-                };
-                if *who != actor {
-                    continue;
-                }
-                let Some(i) = legal.iter().position(|a| a == action) else {
-                    continue;
-                };
-                tried[i] = true;
-                nodes[child].available += 1;
-                let c = &nodes[child];
-                let visits = f64::from(c.visits.max(1));
-                let score =
-                    c.reward / visits + EXPLORATION * (f64::from(c.available).ln() / visits).sqrt();
-                if best.is_none_or(|(b, _)| score > b) {
-                    best = Some((score, child));
-                }
-            }
-            let untried: Vec<usize> = (0..legal.len()).filter(|&i| !tried[i]).collect();
-            if !untried.is_empty() {
-                let action = legal[untried[rng.below(untried.len())]].clone();
-                events.clear();
-                if game.apply_listed(actor, &action, &mut events).is_err() {
-                    break;
-                }
-                nodes.push(Node {
-                    action: Some((actor, action)),
-                    children: Vec::new(),
-                    visits: 0,
-                    available: 1,
-                    reward: 0.0,
-                });
-                let child = nodes.len() - 1;
-                nodes[node].children.push(child);
-                path.push(child);
-                break;
-            }
-            let Some((_, child)) = best else { break };
-            let Some((_, action)) = nodes[child].action.clone() else {
-                break;
-            };
-            events.clear();
-            if game.apply_listed(actor, &action, &mut events).is_err() {
-                break;
-            }
-            path.push(child);
-            node = child;
-        }
-        // Rollout: the policy's moves to the end of the game.
-        let mut steps = 0;
-        while let Some(&actor) = game.to_act().as_slice().first() {
-            if steps >= MAX_ROLLOUT {
-                break;
-            }
-            legal.clear();
-            game.legal_actions(actor, &mut legal);
-            narrow(&game, actor, &mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let index = rollout(&game, actor, &legal, rng);
-            // A policy answers an index into the list it was given; one that does not is a bug
-            // in that policy, not a reason to play another move in its place.
-            debug_assert!(
-                index < legal.len(),
-                "rollout index {index} of {}",
-                legal.len()
-            );
-            let Some(action) = legal.get(index).cloned() else {
-                break;
-            };
-            events.clear();
-            if game.apply_listed(actor, &action, &mut events).is_err() {
-                break;
-            }
-            steps += 1;
-        }
+        scratch.path.clear();
+        select_and_expand(&mut nodes, &mut game, &narrow, rng, &mut scratch);
+        roll_out(&mut game, &narrow, &mut rollout, rng, &mut scratch);
         let result = game.result();
         // Backpropagation: each node scores for the seat that chose its action.
-        for &n in &path {
+        for &n in &scratch.path {
             let Some((who, _)) = &nodes[n].action else {
                 continue;
             };
@@ -239,6 +152,135 @@ pub fn ismcts<S: GameState>(
         }
     }
     index_in_all(choice)
+}
+
+/// The buffers one search reuses across its iterations: a legal list, the events an apply
+/// writes (unread), the path of the nodes an iteration went through.
+struct Scratch<A, E> {
+    legal: Vec<A>,
+    events: Vec<E>,
+    path: Vec<usize>,
+}
+
+/// One iteration's selection (UCB among the children the determinization allows) and expansion
+/// (one untried move, chosen at random), applied to `game`; the nodes gone through in
+/// `scratch.path`.
+fn select_and_expand<S: GameState>(
+    nodes: &mut Vec<Node<S::Action>>,
+    game: &mut S,
+    narrow: &impl Fn(&S, Seat, &mut Vec<S::Action>),
+    rng: &mut PlayoutRng,
+    scratch: &mut Scratch<S::Action, S::Event>,
+) {
+    let mut node = 0usize;
+    while let Some(&actor) = game.to_act().as_slice().first() {
+        scratch.legal.clear();
+        game.legal_actions(actor, &mut scratch.legal);
+        narrow(game, actor, &mut scratch.legal);
+        if scratch.legal.is_empty() {
+            break;
+        }
+        let mut best: Option<(f64, usize)> = None;
+        let mut tried = vec![false; scratch.legal.len()];
+        for ci in 0..nodes[node].children.len() {
+            let child = nodes[node].children[ci];
+            let Some((who, action)) = &nodes[child].action else {
+                continue;
+            };
+            if *who != actor {
+                continue;
+            }
+            let Some(i) = scratch.legal.iter().position(|a| a == action) else {
+                continue;
+            };
+            tried[i] = true;
+            nodes[child].available += 1;
+            let c = &nodes[child];
+            let visits = f64::from(c.visits.max(1));
+            let score =
+                c.reward / visits + EXPLORATION * (f64::from(c.available).ln() / visits).sqrt();
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, child));
+            }
+        }
+        let untried: Vec<usize> = (0..scratch.legal.len()).filter(|&i| !tried[i]).collect();
+        if !untried.is_empty() {
+            let action = scratch.legal[untried[rng.below(untried.len())]].clone();
+            scratch.events.clear();
+            if game
+                .apply_listed(actor, &action, &mut scratch.events)
+                .is_err()
+            {
+                break;
+            }
+            nodes.push(Node {
+                action: Some((actor, action)),
+                children: Vec::new(),
+                visits: 0,
+                available: 1,
+                reward: 0.0,
+            });
+            let child = nodes.len() - 1;
+            nodes[node].children.push(child);
+            scratch.path.push(child);
+            break;
+        }
+        let Some((_, child)) = best else { break };
+        let Some((_, action)) = nodes[child].action.clone() else {
+            break;
+        };
+        scratch.events.clear();
+        if game
+            .apply_listed(actor, &action, &mut scratch.events)
+            .is_err()
+        {
+            break;
+        }
+        scratch.path.push(child);
+        node = child;
+    }
+}
+
+/// One iteration's rollout from `game`: the policy's moves to the end (at most
+/// [`MAX_ROLLOUT`]).
+fn roll_out<S: GameState>(
+    game: &mut S,
+    narrow: &impl Fn(&S, Seat, &mut Vec<S::Action>),
+    rollout: &mut impl FnMut(&S, Seat, &[S::Action], &mut PlayoutRng) -> usize,
+    rng: &mut PlayoutRng,
+    scratch: &mut Scratch<S::Action, S::Event>,
+) {
+    let mut steps = 0;
+    while let Some(&actor) = game.to_act().as_slice().first() {
+        if steps >= MAX_ROLLOUT {
+            break;
+        }
+        scratch.legal.clear();
+        game.legal_actions(actor, &mut scratch.legal);
+        narrow(game, actor, &mut scratch.legal);
+        if scratch.legal.is_empty() {
+            break;
+        }
+        let index = rollout(game, actor, &scratch.legal, rng);
+        // A policy answers an index into the list it was given; one that does not is a bug
+        // in that policy, not a reason to play another move in its place.
+        debug_assert!(
+            index < scratch.legal.len(),
+            "rollout index {index} of {}",
+            scratch.legal.len()
+        );
+        let Some(action) = scratch.legal.get(index).cloned() else {
+            break;
+        };
+        scratch.events.clear();
+        if game
+            .apply_listed(actor, &action, &mut scratch.events)
+            .is_err()
+        {
+            break;
+        }
+        steps += 1;
+    }
 }
 
 /// Where the playouts of [`rollouts`] start.
