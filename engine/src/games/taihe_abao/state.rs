@@ -10,7 +10,7 @@ use super::rules::{Options, StakeScheme};
 use super::view;
 use super::view::View;
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
-use crate::deal::{deal_sequence, parse_card_deals};
+use crate::deal::{deal_sequence_inline, parse_card_deals};
 use crate::error::{ActionError, SetupError};
 use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
@@ -226,8 +226,13 @@ impl State {
         deck(self.table.players, &self.table.options)
     }
 
+    /// The seat after `seat` (a seat of the game), without a division: it runs on every move.
     fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.table.players
+        if seat + 1 >= self.table.players {
+            0
+        } else {
+            seat + 1
+        }
     }
 
     /// Deals a hand (§2, R16) and opens round 1.
@@ -236,16 +241,21 @@ impl State {
         let deck = self.deck();
         let entry = self.stacked.get(self.deals_used).map(|e| e.as_slice());
         self.deals_used += 1;
-        let sequence = deal_sequence(&deck, entry, &mut self.table.rng);
+        // On the stack, the same draws as `deal_sequence` (the deck is at most 52 cards).
+        let sequence = deal_sequence_inline(&deck, entry, &mut self.table.rng);
         // First bidder known before the deal: later hands (not under four_hearts_always_starts).
         let known = match (self.table.options.four_hearts_always_starts, self.last) {
             (false, Some((declarer, won))) => Some(if won { declarer } else { (declarer + 1) % n }),
             _ => None,
         };
         let base = known.unwrap_or(0);
-        self.hands = vec![CardSet::EMPTY; n];
-        for (i, card) in sequence.into_iter().enumerate() {
-            self.hands[(base + i) % n].insert(card);
+        // Emptied in place; card i goes to seat (base + i) % n, counted round, not divided.
+        self.hands.clear();
+        self.hands.resize(n, CardSet::EMPTY);
+        let mut seat = base % n;
+        for card in sequence {
+            self.hands[seat].insert(card);
+            seat = if seat + 1 >= n { 0 } else { seat + 1 };
         }
         self.first_bidder = known.unwrap_or_else(|| {
             (0..n)
@@ -263,7 +273,8 @@ impl State {
         self.stake = 0;
         self.top = None;
         self.passes = 0;
-        self.played = vec![0; n];
+        self.played.clear();
+        self.played.resize(n, 0);
         events.push(Event::Deal {
             hand: self.deals_played + 1,
             first_bidder: self.first_bidder,

@@ -199,8 +199,13 @@ impl State {
         drawing.first().copied().unwrap_or(0)
     }
 
+    /// The seat after `seat` (a seat of the game), without a division: it runs on every discard.
     fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.table.players
+        if seat + 1 >= self.table.players {
+            0
+        } else {
+            seat + 1
+        }
     }
 
     /// Deals a hand (R12) and plays the first player's automatic start.
@@ -223,8 +228,11 @@ impl State {
         let mut hands: [TileMask; 4] = [0; 4];
         let dealt = sequence.len().min(HAND * n + 1);
         let (mut by_mask, mut all) = (n <= hands.len(), 0);
+        // Seat `(f + i) % n` for tile i, counted round rather than divided for every tile.
+        let mut next_seat = f;
         for (i, &tile) in sequence[..dealt].iter().enumerate() {
-            let seat = if i < HAND * n { (f + i) % n } else { f };
+            let seat = if i < HAND * n { next_seat } else { f };
+            next_seat = if next_seat + 1 >= n { 0 } else { next_seat + 1 };
             match hands.get_mut(seat) {
                 Some(hand) if bit(tile) & !all != 0 => *hand |= bit(tile),
                 _ => by_mask = false,
@@ -407,6 +415,30 @@ impl State {
                 ),
             ),
         }
+    }
+
+    /// `seat` takes the discard at `at` (takeable: `tile`, live, not its own).
+    fn take_discard(&mut self, seat: Seat, at: usize, tile: Tile, events: &mut Vec<Event>) {
+        let discard = self.discards.remove(at);
+        events.push(Event::Take {
+            seat,
+            tiles: one(tile),
+            from: discard.seat,
+        });
+        self.acquire(seat, tile, events);
+        self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
+    }
+
+    /// `seat` discards `tile`, its concealed tile at `pos`, and the next turn begins.
+    fn discard_at(&mut self, seat: Seat, pos: usize, tile: Tile, events: &mut Vec<Event>) {
+        self.concealed[seat].remove(pos);
+        self.discards.push(Discard { tile, seat });
+        events.push(Event::Discard {
+            seat,
+            tiles: one(tile),
+        });
+        let next = self.next(seat);
+        self.begin_turn(next, events);
     }
 
     fn after_acquire(
@@ -592,14 +624,7 @@ impl GameState for State {
                 let Some(at) = found else {
                     return Err(self.why_not_take(seat, tile));
                 };
-                let discard = self.discards.remove(start + at);
-                events.push(Event::Take {
-                    seat,
-                    tiles: one(tile),
-                    from: discard.seat,
-                });
-                self.acquire(seat, tile, events);
-                self.after_acquire(seat, WinBy::Take, Some(discard.seat), events);
+                self.take_discard(seat, start + at, tile, events);
                 Ok(())
             }
             (Phase::Acquire, Action::Draw {}) => {
@@ -626,14 +651,7 @@ impl GameState for State {
                         format!("{tile} is not among your concealed tiles"),
                     ));
                 };
-                self.concealed[seat].remove(pos);
-                self.discards.push(Discard { tile, seat });
-                events.push(Event::Discard {
-                    seat,
-                    tiles: one(tile),
-                });
-                let next = self.next(seat);
-                self.begin_turn(next, events);
+                self.discard_at(seat, pos, tile, events);
                 Ok(())
             }
             (Phase::Acquire, Action::Discard { .. }) => Err(ActionError::illegal(
@@ -645,6 +663,54 @@ impl GameState for State {
                 "you have acquired a tile this turn: now discard one",
             )),
             (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    /// A listed take or discard skips the checks its listing made (one tile, takeable or held):
+    /// only its place is looked up; every other listed action goes through `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        debug_assert!(
+            {
+                let mut listed = Vec::new();
+                self.legal_actions(seat, &mut listed);
+                listed.contains(action)
+            },
+            "{action:?} of seat {seat} is listed"
+        );
+        match (self.phase, action) {
+            (Phase::Acquire, Action::Take { tiles }) if tiles.len() == 1 => {
+                let tile = tiles[0];
+                let start = self.discards.len() - self.live_discards().len();
+                let found = self.discards[start..]
+                    .iter()
+                    .position(|d| key(d.tile) == key(tile) && d.seat != seat);
+                match found {
+                    Some(at) => {
+                        self.take_discard(seat, start + at, tile, events);
+                        Ok(())
+                    }
+                    None => self.apply(seat, action, events),
+                }
+            }
+            (Phase::Discard, Action::Discard { tiles }) if tiles.len() == 1 => {
+                let tile = tiles[0];
+                let found = self.concealed[seat]
+                    .iter()
+                    .position(|t| key(*t) == key(tile));
+                match found {
+                    Some(pos) => {
+                        self.discard_at(seat, pos, tile, events);
+                        Ok(())
+                    }
+                    None => self.apply(seat, action, events),
+                }
+            }
+            _ => self.apply(seat, action, events),
         }
     }
 

@@ -1,9 +1,9 @@
 //! The action vocabulary of Trump Crew (spec §3), serialized as `{"type": ...}`.
 
-use crate::cards::{Card, CardList, Suit};
+use super::state::PerSeat;
+use crate::cards::{Card, CardList, Suit, one_card};
 use crate::game::Seat;
 use serde::{Deserialize, Deserializer, Serialize};
-use smallvec::smallvec;
 
 /// The dealer's strength announcement (強い / 中位 / 弱い, §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -61,7 +61,7 @@ impl Action {
     /// A plain one-card play.
     pub fn play(card: Card) -> Action {
         Action::Play {
-            cards: smallvec![card],
+            cards: one_card(card),
             suit: None,
         }
     }
@@ -69,7 +69,7 @@ impl Action {
     /// A joker lead naming `suit` (None = no suit).
     pub fn joker_lead(suit: Option<Suit>) -> Action {
         Action::Play {
-            cards: smallvec![Card::JOKER],
+            cards: one_card(Card::JOKER),
             suit: Some(suit),
         }
     }
@@ -130,9 +130,9 @@ pub enum Event {
         /// True if every bid was made exactly.
         cleared: bool,
         /// Bids per seat.
-        bids: Vec<u32>,
+        bids: PerSeat,
         /// Tricks per seat.
-        tricks_won: Vec<u32>,
+        tricks_won: PerSeat,
     },
     /// The game ended.
     GameOver {

@@ -3,7 +3,7 @@
 use super::action::{Action, Event, Strength};
 use super::rules::{MAX_PLAYERS, MIN_PLAYERS, Options, PACK_SIZE};
 use super::view::{self, View};
-use crate::cards::{Card, CardSet, PackSpec, Suit};
+use crate::cards::{Card, CardSet, PackSpec, Suit, one_card};
 use crate::common::trick::{follow_suit, plain_strength, winner_by_strength};
 use crate::deal::{deal_sequence_inline, parse_card_deals};
 use crate::error::{ActionError, SetupError};
@@ -11,8 +11,16 @@ use crate::game::{Actors, GameResult, GameState, Table, Viewer};
 use crate::game::{Seat, Setup};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
-use smallvec::smallvec;
+use smallvec::SmallVec;
 use std::sync::LazyLock;
+
+/// The plays of one trick, inline for up to six seats: a heap list per trick (allocated when the
+/// trick starts, freed with the deal) showed in playout profiles. Serialized as a list.
+pub type TrickPlays = SmallVec<[Play; 6]>;
+
+/// One number per seat (bids, tricks won), inline for up to six seats: a deal's summary and its
+/// event are built every deal, and the early stages are a few actions long. Serialized as a list.
+pub type PerSeat = SmallVec<[u32; 6]>;
 
 /// Where a deal stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -41,7 +49,7 @@ pub struct Play {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The cards in play order (the leader first).
-    pub plays: Vec<Play>,
+    pub plays: TrickPlays,
     /// The led suit (None when the joker was led without naming a suit).
     pub led: Option<Suit>,
     /// Who took it.
@@ -62,9 +70,9 @@ pub struct DealSummary {
     /// The dealer's announcement.
     pub strength: Option<Strength>,
     /// Every seat's bid.
-    pub bids: Vec<u32>,
+    pub bids: PerSeat,
     /// Every seat's tricks.
-    pub tricks_won: Vec<u32>,
+    pub tricks_won: PerSeat,
     /// True if every seat made its bid exactly.
     pub cleared: bool,
 }
@@ -105,7 +113,7 @@ pub struct State {
     /// The seat to act in the bid and play phases.
     pub to_play: Seat,
     /// The trick in progress.
-    pub trick: Vec<Play>,
+    pub trick: TrickPlays,
     /// Its led suit (None before the lead and after a joker lead naming no suit).
     pub led: Option<Suit>,
     /// Completed tricks of this deal.
@@ -212,7 +220,7 @@ impl State {
             strength: None,
             bids: vec![None; players],
             to_play: dealer,
-            trick: Vec::new(),
+            trick: TrickPlays::new(),
             led: None,
             tricks: Vec::new(),
             won: vec![0; players],
@@ -243,17 +251,27 @@ impl State {
             .ok()
             .and_then(|d| self.stacked.get(d))
             .map(Vec::as_slice);
+        static PACK_SET: LazyLock<CardSet> = LazyLock::new(|| pack().cards().into_iter().collect());
         let sequence = deal_sequence_inline(&PACK, entry, &mut self.table.rng);
         let dealt = n * self.stage as usize;
         self.hands.clear();
         self.hands.resize(n, CardSet::EMPTY);
-        for (i, card) in sequence.iter().take(dealt).enumerate() {
-            self.hands[(self.dealer + 1 + i) % n].insert(*card);
+        // Seats in dealing order from the dealer's left, without a division per card.
+        let mut seat = self.dealer;
+        let mut out = CardSet::EMPTY;
+        for &card in sequence.iter().take(dealt) {
+            seat = if seat + 1 >= n { 0 } else { seat + 1 };
+            self.hands[seat].insert(card);
+            out.insert(card);
         }
         // A stage deals at most PACK_SIZE - 1 cards (validate and setup bound the stage), so the
         // indicator always exists.
         self.indicator = sequence[dealt];
-        self.undealt = sequence[dealt + 1..].iter().copied().collect();
+        out.insert(self.indicator);
+        // The sequence is an order of the whole pack (53 distinct cards, stacked or not): what
+        // was not dealt or turned is the rest of the pack, by set arithmetic rather than card by
+        // card.
+        self.undealt = CardSet(PACK_SET.0 & !out.0);
         self.strength = None;
         self.bids.clear();
         self.bids.resize(n, None);
@@ -316,6 +334,19 @@ impl State {
         suit: Option<Option<Suit>>,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
+        let card = self.check_play(seat, cards, suit)?;
+        self.lay(seat, card, suit, events);
+        Ok(())
+    }
+
+    /// The card of a legal play of `seat` (one held card, legal to lead or follow, a suit named
+    /// exactly for a joker lead), or why it is refused.
+    fn check_play(
+        &self,
+        seat: Seat,
+        cards: &[Card],
+        suit: Option<Option<Suit>>,
+    ) -> Result<Card, ActionError> {
         let &[card] = cards else {
             return Err(ActionError::illegal(
                 "one_card",
@@ -361,7 +392,12 @@ impl State {
                 ),
             ));
         }
-        // Valid: mutate.
+        Ok(card)
+    }
+
+    /// Plays `card` for `seat` (checked: held, and legal to lead or follow with `suit`).
+    fn lay(&mut self, seat: Seat, card: Card, suit: Option<Option<Suit>>, events: &mut Vec<Event>) {
+        let leading = self.trick.is_empty();
         self.hands[seat].remove(card);
         if leading {
             self.led = if card.is_joker() {
@@ -373,7 +409,7 @@ impl State {
         self.trick.push(Play { seat, card });
         events.push(Event::Play {
             seat,
-            cards: smallvec![card],
+            cards: one_card(card),
             suit: if leading && card.is_joker() {
                 suit
             } else {
@@ -383,7 +419,7 @@ impl State {
         let n = self.table.players;
         if self.trick.len() < n {
             self.to_play = (seat + 1) % n;
-            return Ok(());
+            return;
         }
         let index = trick_winner(&self.trick, self.led, self.trump());
         let winner = self.trick.get(index).map_or(seat, |p| p.seat);
@@ -398,13 +434,13 @@ impl State {
         if self.tricks.len() == self.stage as usize {
             self.end_deal(events);
         }
-        Ok(())
     }
 
     /// §3.4, R9, R13: scores the deal, then ends the game or deals the next stage.
     fn end_deal(&mut self, events: &mut Vec<Event>) {
-        let bids: Vec<u32> = self.bids.iter().map(|b| b.unwrap_or(0)).collect();
-        let cleared = bids == self.won;
+        let bids: PerSeat = self.bids.iter().map(|b| b.unwrap_or(0)).collect();
+        let won = PerSeat::from_slice(&self.won);
+        let cleared = bids == won;
         self.deals_played += 1;
         self.last_deal = Some(DealSummary {
             deal: self.deals_played,
@@ -413,14 +449,14 @@ impl State {
             trump: self.trump(),
             strength: self.strength,
             bids: bids.clone(),
-            tricks_won: self.won.clone(),
+            tricks_won: won.clone(),
             cleared,
         });
         events.push(Event::DealEnd {
             stage: self.stage,
             cleared,
             bids,
-            tricks_won: self.won.clone(),
+            tricks_won: won,
         });
         if cleared {
             self.stages_cleared += 1;
@@ -552,6 +588,27 @@ impl GameState for State {
                 "Bidding is over: play a card ({\"type\":\"play\",\"cards\":[...]}).",
             )),
             (Phase::Over, _) => Err(ActionError::GameOver),
+        }
+    }
+
+    /// A listed play skips the checks its listing made (one held card, legal to lead or follow,
+    /// a suit named exactly for a joker lead); every other listed action goes through `apply`.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        match (self.phase, action) {
+            (Phase::Play, Action::Play { cards, suit }) if cards.len() == 1 => {
+                debug_assert!(
+                    seat == self.to_play && self.check_play(seat, cards, *suit).is_ok(),
+                    "{action:?} of seat {seat} is listed"
+                );
+                self.lay(seat, cards[0], *suit, events);
+                Ok(())
+            }
+            _ => self.apply(seat, action, events),
         }
     }
 

@@ -95,7 +95,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         strength: state.strength,
         bids: state.bids.clone(),
         chips_left: state.chips_left(),
-        trick: state.trick.clone(),
+        trick: state.trick.to_vec(),
         led_suit: state.led,
         tricks: state.tricks.clone(),
         tricks_won: state.won.clone(),

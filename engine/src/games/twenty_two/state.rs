@@ -343,6 +343,18 @@ fn codes(cards: &[Card]) -> String {
         .join(" ")
 }
 
+/// One pack in the order of `PackSpec::standard().cards()`: by suit, then rank (a deal copies
+/// it rather than pushing its 52 cards one by one).
+const PACK_ORDER: [Card; 52] = {
+    let mut cards = [CARDS[0]; 52];
+    let mut i = 0;
+    while i < 52 {
+        cards[i] = CARDS[(i % 13) * 4 + i / 13];
+        i += 1;
+    }
+    cards
+};
+
 impl State {
     /// True if `seat` is still in the game.
     #[inline]
@@ -425,11 +437,7 @@ impl State {
         // The order of `PackSpec::standard().copies(packs).cards()`: by copy, suit, rank.
         cards.clear();
         for _ in 0..self.packs {
-            for suit in 0..4 {
-                for rank in 0..13 {
-                    cards.push(CARDS[rank * 4 + suit]);
-                }
-            }
+            cards.extend_from_slice(&PACK_ORDER);
         }
     }
 
@@ -470,8 +478,11 @@ impl State {
         self.laid_aside.clear();
         self.target = 0;
         let dealt = (n_in * k).min(sequence.len());
-        for (j, card) in sequence[..dealt].iter().enumerate() {
-            self.hands[order[j % n_in]].add(*card);
+        // Card j goes to `order[j % n_in]`: dealt round by round, without a division per card.
+        for round in sequence[..dealt].chunks(n_in) {
+            for (&seat, card) in order.iter().zip(round) {
+                self.hands[seat].add(*card);
+            }
         }
         sequence.drain(..dealt);
         self.stock = sequence;

@@ -720,6 +720,13 @@ impl State {
     pub fn legal_cards(&self, seat: Seat) -> CardSet {
         let d = &self.deal;
         let hand = d.hands.get(seat).copied().unwrap_or(CardSet::EMPTY);
+        // What `legal_follow` answers without the roles: a lead is free in every variant, and the
+        // Bavarian family's only duty is in trick 1. Half of all card choices take this way.
+        if d.current.plays.is_empty()
+            || (self.table.options.variant.bavarian_family() && !d.tricks.is_empty())
+        {
+            return hand;
+        }
         let bound = !self.is_blind_seat(seat);
         self.with_roles(|roles| {
             roles.legal_follow(
