@@ -612,13 +612,9 @@ mod tests {
 
     #[test]
     fn the_value_table_is_the_value_of_each_card() {
-        for index in 0..Card::COUNT {
+        for (index, table_value) in VALUE_BY_INDEX.iter().enumerate() {
             let card = Card::from_index(index).unwrap();
-            assert_eq!(
-                u32::from(VALUE_BY_INDEX[index]),
-                value(card).unwrap_or(0),
-                "{card}"
-            );
+            assert_eq!(u32::from(*table_value), value(card).unwrap_or(0), "{card}");
         }
     }
 
