@@ -59,7 +59,12 @@ impl GameDef for Basra {
     fn setup(setup: &Setup<Options>, events: &mut Vec<Event>) -> Result<State, SetupError> {
         let n = setup.players;
         state::check_options(&setup.options, n).map_err(SetupError::InvalidOptions)?;
-        let stacked = parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?;
+        // Nothing stacked (every random game): no pack description to build for the check.
+        let stacked = if setup.deals.is_empty() {
+            Vec::new()
+        } else {
+            parse_card_deals(&setup.deals, &scoring::pack(&setup.options))?
+        };
         Ok(State::new(
             setup.options.clone(),
             n,

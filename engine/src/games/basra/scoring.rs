@@ -69,6 +69,59 @@ pub fn is_special_seven(options: &Options, card: Card) -> bool {
     options.seven_d_special && card == SEVEN_D
 }
 
+/// [`value`] by card index (0 for J, Q, K and the joker, which have none): one load, where the
+/// rank's look-up and match cost a play's capture test several times this.
+static VALUE_BY_INDEX: [u8; Card::COUNT] = values_by_index();
+
+const fn values_by_index() -> [u8; Card::COUNT] {
+    let mut values = [0u8; Card::COUNT];
+    let mut index = 0;
+    while index < 52 {
+        // Rank indexes 0..=8 are the Two to the Ten, 12 the Ace (four cards per rank).
+        let rank = index / 4;
+        values[index] = match rank {
+            0..=8 => rank as u8 + 2,
+            12 => 1,
+            _ => 0,
+        };
+        index += 1;
+    }
+    values
+}
+
+/// The capture of `card` on `floor` when the rules leave it no choice (nearly every play), told
+/// on masks without listing [`capture_sets`]: an empty floor (a trail), a sweep, or the same-rank
+/// part alone (one card or none, or all of them) where no sum can be made. `None` where there
+/// may be several capture sets or a sum: then [`capture_sets`] decides.
+pub fn forced_capture(options: &Options, floor: &Layout, card: Card) -> Option<CardSet> {
+    let set = floor.set();
+    if set.is_empty() {
+        return Some(CardSet::EMPTY);
+    }
+    let rank = card.rank()?;
+    if rank == Rank::Jack || is_special_seven(options, card) {
+        return Some(set);
+    }
+    let same = set.of_rank(rank);
+    // Two or more to take one from: the player chooses.
+    if options.same_rank_capture == SameRank::One && same.0 & same.0.wrapping_sub(1) != 0 {
+        return None;
+    }
+    let v = u32::from(VALUE_BY_INDEX.get(card.index()).copied().unwrap_or(0));
+    if v == 0 {
+        return Some(same); // Q or K: same rank only.
+    }
+    // The cards worth less than `v` are those a sum could use: too little between them, no sum.
+    let mut reach = 0;
+    for low in CardSet(set.0 & values_below(v)).iter() {
+        reach += u32::from(VALUE_BY_INDEX.get(low.index()).copied().unwrap_or(0));
+        if reach >= v {
+            return None;
+        }
+    }
+    Some(same)
+}
+
 /// K: the legal capture sets of `card` played on `floor` (§4). The empty set is a trail.
 pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSets {
     if floor.is_empty() {
@@ -112,7 +165,7 @@ pub fn capture_sets(options: &Options, floor: &Layout, card: Card) -> CaptureSet
     let mut reach = 0;
     for part in [below & ACES, below & !ACES] {
         for c in CardSet(part).iter() {
-            let cv = value(c).unwrap_or(0);
+            let cv = u32::from(VALUE_BY_INDEX.get(c.index()).copied().unwrap_or(0));
             candidates.push((c, cv));
             reach += cv;
         }
@@ -220,7 +273,24 @@ fn partition(values: &[u32], t: u32, groups: usize) -> bool {
 
 /// The bonus of a capture, in half-points (§4.5, §7). `before` is the floor before the play.
 pub fn bonus(options: &Options, card: Card, before: &[Card], captured: CardSet) -> i64 {
-    let before_set = CardSet::from_cards(before.iter().copied());
+    bonus_on(
+        options,
+        card,
+        before,
+        CardSet::from_cards(before.iter().copied()),
+        captured,
+    )
+}
+
+/// [`bonus`] where the floor's set is known (`before_set`, the cards of `before`): the state
+/// keeps it, and a capture built it again card by card.
+pub fn bonus_on(
+    options: &Options,
+    card: Card,
+    before: &[Card],
+    before_set: CardSet,
+    captured: CardSet,
+) -> i64 {
     let cleared = is_sweep(before_set, captured);
     let rank = card.rank();
     let jack = rank == Some(Rank::Jack);
@@ -329,7 +399,28 @@ pub fn score_deal(
     bonus: &[i64],
     carry: &mut u32,
 ) -> ([i64; 2], DealScore) {
-    let cards: Vec<usize> = piles.iter().map(|p| p.len()).collect();
+    let mut score = DealScore {
+        cards: Vec::new(),
+        majority: Vec::new(),
+        card_points: Vec::new(),
+        bonuses: Vec::new(),
+        total: Vec::new(),
+        carried: 0,
+    };
+    let total = score_deal_into(options, piles, bonus, carry, &mut score);
+    (total, score)
+}
+
+/// [`score_deal`] written over an earlier score, reusing its lists (every deal allocated five of
+/// them). Returns the deal's totals in half-points.
+pub fn score_deal_into(
+    options: &Options,
+    piles: &[CardSet],
+    bonus: &[i64],
+    carry: &mut u32,
+    score: &mut DealScore,
+) -> [i64; 2] {
+    let cards = [0, 1].map(|s| piles.get(s).map_or(0, |p| p.len()));
     let mut majority = [0i64; 2];
     let leader = match cards[0].cmp(&cards[1]) {
         std::cmp::Ordering::Greater => Some(0),
@@ -345,17 +436,31 @@ pub fn score_deal(
         (Majority::NoCarry3, Some(s)) => majority[s] = 6,
         (Majority::NoCarry3, None) => {}
     }
-    let card_points: Vec<i64> = piles.iter().map(|p| pile_points(options, *p)).collect();
+    let card_points = [0, 1].map(|s| piles.get(s).map_or(0, |p| pile_points(options, *p)));
+    let bonus = [0, 1].map(|s| bonus.get(s).copied().unwrap_or(0));
     let total = [0, 1].map(|s| majority[s] + card_points[s] + bonus[s]);
-    let score = DealScore {
-        cards,
-        majority: majority.iter().map(|x| half(*x)).collect(),
-        card_points: card_points.iter().map(|x| half(*x)).collect(),
-        bonuses: bonus.iter().map(|x| half(*x)).collect(),
-        total: total.iter().map(|x| half(*x)).collect(),
-        carried: *carry,
-    };
-    (total, score)
+    // Two sides, written in place.
+    let DealScore {
+        cards: cards_list,
+        majority: majority_list,
+        card_points: points_list,
+        bonuses,
+        total: total_list,
+        carried,
+    } = score;
+    for (list, values) in [
+        (majority_list, majority),
+        (points_list, card_points),
+        (bonuses, bonus),
+        (total_list, total),
+    ] {
+        list.clear();
+        list.extend(values.map(half));
+    }
+    cards_list.clear();
+    cards_list.extend(cards);
+    *carried = *carry;
+    total
 }
 
 /// The game end in force for a game of a rubber where the sides have won `games_won` games (R24):
@@ -464,6 +569,52 @@ mod tests {
                     "{ruleset:?} {pile:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_forced_capture_is_the_one_capture_set() {
+        let defaults: Options = serde_json::from_value(
+            super::super::rules::option_specs()
+                .into_iter()
+                .map(|spec| (spec.id, spec.default))
+                .collect(),
+        )
+        .expect("the declared defaults make options");
+        let mut rng = crate::rng::PlayoutRng::new(52);
+        let pack = PackSpec::standard().cards();
+        let mut forced = 0;
+        for round in 0..20_000 {
+            let options = Options {
+                same_rank_capture: [SameRank::One, SameRank::All][round % 2],
+                sum_capture: [SumCapture::Maximal, SumCapture::Optional][round / 2 % 2],
+                seven_d_special: round / 4 % 2 == 0,
+                ..defaults.clone()
+            };
+            let mut cards = pack.clone();
+            for i in (1..cards.len()).rev() {
+                cards.swap(i, rng.below(i + 1));
+            }
+            let floor = Layout::of(cards[1..1 + rng.below(9)].to_vec());
+            let card = cards[0];
+            if let Some(set) = forced_capture(&options, &floor, card) {
+                forced += 1;
+                assert_eq!(
+                    capture_sets(&options, &floor, card)[..],
+                    [set],
+                    "{card} on {:?}",
+                    floor.cards()
+                );
+            }
+        }
+        assert!(forced > 10_000, "{forced}");
+    }
+
+    #[test]
+    fn the_value_table_is_the_value_of_each_card() {
+        for (index, table_value) in VALUE_BY_INDEX.iter().enumerate() {
+            let card = Card::from_index(index).unwrap();
+            assert_eq!(u32::from(*table_value), value(card).unwrap_or(0), "{card}");
         }
     }
 

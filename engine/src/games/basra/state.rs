@@ -222,6 +222,33 @@ impl State {
         });
     }
 
+    /// A valid play: `card` leaves `seat`'s hand and captures, or the player starts choosing
+    /// among its capture sets (R21).
+    fn play_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
+        self.hands[seat].remove(card);
+        push_in_place(events, || Event::Play {
+            seat,
+            cards: Cards::one(card),
+        });
+        // A capture the rules force (nearly every play) is told on masks: no list of capture
+        // sets to build.
+        if let Some(set) = scoring::forced_capture(&self.table.options, &self.floor, card) {
+            self.resolve(seat, card, set, events);
+            return;
+        }
+        let options = scoring::capture_sets(&self.table.options, &self.floor, card);
+        // One capture set is the capture: no choice to build.
+        if let [set] = options[..] {
+            self.resolve(seat, card, set, events);
+            return;
+        }
+        let choice = CaptureChoice::new(options);
+        match choice.resolved() {
+            Some(set) => self.resolve(seat, card, set, events),
+            None => self.phase = Phase::Choose { card, choice },
+        }
+    }
+
     fn hands_empty(&self) -> bool {
         self.hands.iter().all(|h| h.is_empty())
     }
@@ -229,15 +256,19 @@ impl State {
     fn resolve(&mut self, seat: Seat, card: Card, capture: CardSet, events: &mut Vec<Event>) {
         self.phase = Phase::Play;
         let side = Self::side(seat);
+        // The hands do not change below: asked once.
+        let hands_empty = self.hands_empty();
         if capture.is_empty() {
             self.floor.add(card);
             push_in_place(events, || Event::Trail { seat, card });
         } else {
             // The bonus and the event read the floor before the capture.
-            let taken = CardSet(self.floor.set().0 & capture.0);
+            let before = self.floor.set();
+            let taken = CardSet(before.0 & capture.0);
             let cards = in_order(self.floor.cards(), taken);
-            let last_card = self.hands_empty() && self.stock.is_empty();
-            let mut bonus = scoring::bonus(&self.table.options, card, self.floor.cards(), taken);
+            let last_card = hands_empty && self.stock.is_empty();
+            let mut bonus =
+                scoring::bonus_on(&self.table.options, card, self.floor.cards(), before, taken);
             self.floor.take(taken);
             if last_card && !self.table.options.basra_on_last_card {
                 bonus = 0;
@@ -262,7 +293,7 @@ impl State {
         } else {
             seat + 1
         };
-        if self.hands_empty() {
+        if hands_empty {
             let n = self.table.players;
             let m = self.table.options.hand_size.min(self.stock.len() / n);
             if m > 0 {
@@ -306,16 +337,36 @@ impl State {
 
     /// Scores the deal just ended into the game totals (§5).
     pub fn score_deal(&mut self, events: &mut Vec<Event>) {
-        let (total, score) = scoring::score_deal(
-            &self.table.options,
-            &self.piles,
-            &self.bonus,
-            &mut self.carry,
-        );
+        // One scoring shared by the state and the event. Once the last deal's event is gone (a
+        // playout clears its events), its lists are reused in place.
+        let options = &self.table.options;
+        let (total, score) = match self.last_deal.take() {
+            Some(mut last) => match Arc::get_mut(&mut last) {
+                Some(lists) => {
+                    let total = scoring::score_deal_into(
+                        options,
+                        &self.piles,
+                        &self.bonus,
+                        &mut self.carry,
+                        lists,
+                    );
+                    (total, last)
+                }
+                None => {
+                    let (total, score) =
+                        scoring::score_deal(options, &self.piles, &self.bonus, &mut self.carry);
+                    (total, Arc::new(score))
+                }
+            },
+            None => {
+                let (total, score) =
+                    scoring::score_deal(options, &self.piles, &self.bonus, &mut self.carry);
+                (total, Arc::new(score))
+            }
+        };
         for (t, x) in self.totals.iter_mut().zip(&total) {
             *t += x;
         }
-        let score = Arc::new(score);
         events.push(Event::DealScored {
             deal: self.deal,
             score: Arc::clone(&score),
@@ -523,22 +574,7 @@ impl GameState for State {
                         format!("{card} is not in your hand"),
                     ));
                 }
-                let options = scoring::capture_sets(&self.table.options, &self.floor, card);
-                self.hands[seat].remove(card);
-                push_in_place(events, || Event::Play {
-                    seat,
-                    cards: Cards::one(card),
-                });
-                // One capture set (nearly every play) is the capture: no choice to build.
-                if let [set] = options[..] {
-                    self.resolve(seat, card, set, events);
-                    return Ok(());
-                }
-                let choice = CaptureChoice::new(options);
-                match choice.resolved() {
-                    Some(set) => self.resolve(seat, card, set, events),
-                    None => self.phase = Phase::Choose { card, choice },
-                }
+                self.play_card(seat, card, events);
                 Ok(())
             }
             (Phase::Choose { card, choice }, Action::Capture { cards }) => {
@@ -591,6 +627,33 @@ impl GameState for State {
                 "no capture is being chosen; play a card from your hand",
             )),
             (Phase::Over, _) => Err(ActionError::illegal("game_over", "the game is over")),
+        }
+    }
+
+    /// A listed play names one card of the hand of the seat to act (the checks of [`apply`]
+    /// skipped); anything else is applied as sent.
+    ///
+    /// [`apply`]: GameState::apply
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        debug_assert!({
+            let mut listed = Vec::new();
+            self.legal_actions(seat, &mut listed);
+            listed.contains(action)
+        });
+        match (action, &self.phase) {
+            (Action::Play { cards }, Phase::Play) if seat == self.turn => match *cards.as_slice() {
+                [card] => {
+                    self.play_card(seat, card, events);
+                    Ok(())
+                }
+                _ => self.apply(seat, action, events),
+            },
+            _ => self.apply(seat, action, events),
         }
     }
 

@@ -265,6 +265,22 @@ pub fn deal_score_into(
     }
 }
 
+/// The cards that score under the Taiwan rules (R1, R2): every red card and the ace of spades
+/// (the ace of clubs scores in the base game only). A capture of none of them leaves a pile's
+/// card points as they were.
+pub const TAIWAN_POINT_CARDS: CardSet =
+    CardSet(red_cards() | 1 << Card::new(Rank::Ace, Suit::Spades).index());
+
+const fn red_cards() -> u64 {
+    let mut mask = 0;
+    let mut rank = 0;
+    while rank < 13 {
+        mask |= 1 << (4 * rank + Suit::Hearts.index()) | 1 << (4 * rank + Suit::Diamonds.index());
+        rank += 1;
+    }
+    mask
+}
+
 /// Under the Taiwan race (R16), the card points of a pile that ends the game at once: card points
 /// only, red-five transfers are settled afterwards and never end it.
 pub fn race_reached(options: &Options, players: usize, pile: CardSet) -> Option<i64> {
@@ -279,6 +295,24 @@ pub fn race_reached(options: &Options, players: usize, pile: CardSet) -> Option<
 mod tests {
     use super::*;
     use crate::rng::PlayoutRng;
+
+    #[test]
+    fn the_taiwan_point_cards_are_those_that_score_under_taiwan() {
+        let options: Options = serde_json::from_value(serde_json::json!({
+            "ruleset": "taiwan", "first_dealer": "random", "black_aces": "by_player_count",
+            "red_five_bonus": true, "thai_nine": 10, "thai_low_cards": "black",
+            "taiwan_target": 60, "taiwan_end": "race", "cutter_peek": false, "deals": 1,
+        }))
+        .expect("options");
+        for index in 0..52 {
+            let card = Card::from_index(index).unwrap();
+            assert_eq!(
+                card_points(&options, 4, card) > 0,
+                TAIWAN_POINT_CARDS.contains(card),
+                "{card}"
+            );
+        }
+    }
 
     /// Spec §5's table read card by card, as the rules state it (R1, R2, R4, R18 a): the oracle
     /// the mask count is checked against.

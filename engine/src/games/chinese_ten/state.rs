@@ -526,8 +526,12 @@ impl State {
         {
             self.red_fives[seat] += 1;
         }
-        if let Some(points) =
-            scoring::race_reached(&self.table.options, self.table.players, self.piles[seat])
+        // Every card of a pile but the dealer's (an initial four of a kind, R8) came by a capture
+        // checked here, below the target: a gain of no point card leaves it below (the points of
+        // a pile are the sum of its cards'), and the race is asked only after one.
+        if (gain.0 & scoring::TAIWAN_POINT_CARDS.0 != 0 || seat == self.dealer)
+            && let Some(points) =
+                scoring::race_reached(&self.table.options, self.table.players, self.piles[seat])
         {
             self.race_winner = Some(seat);
             events.push(Event::TargetReached { seat, points });
