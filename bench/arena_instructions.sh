@@ -22,6 +22,9 @@
 # after WARMUP seconds, under valgrind's ~50x slowdown).
 set -euo pipefail
 export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
+# One client (this script) queues every match: without these, 8 of them would run at once
+# (the fair queue's per-client cap, issue 48q) whatever --match-concurrency says.
+export CARDROOM_MAX_QUEUED_PER_CLIENT=0 CARDROOM_MAX_RUNNING_PER_CLIENT=0
 cd "$(dirname "$0")/.."
 WINDOW=${WINDOW:-30}
 WARMUP=${WARMUP:-10}

@@ -35,6 +35,9 @@
 set -euo pipefail
 # The load queues matches and registers bots far faster than the default rate limits allow.
 export CARDROOM_MATCHES_PER_MINUTE=0 CARDROOM_REGISTRATIONS_PER_MINUTE=0
+# One client (this script) queues every match: without these, 8 of them would run at once
+# (the fair queue's per-client cap, issue 48q) whatever --match-concurrency says.
+export CARDROOM_MAX_QUEUED_PER_CLIENT=0 CARDROOM_MAX_RUNNING_PER_CLIENT=0
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}

@@ -3,12 +3,10 @@
 
 use crate::builtin;
 use crate::safety::{AddressPolicy, CheckedResolver};
-use crate::wire::{
-    BotInfo, MoveResponse, OutgoingMove, PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER,
-    TIMESTAMP_HEADER,
-};
+use crate::wire::{BotInfo, MoveResponse, OutgoingMove};
 use dashmap::DashMap;
 use hmac::{Hmac, KeyInit, Mac};
+use reqwest::header::{HeaderName, HeaderValue};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -239,7 +237,7 @@ pub fn hex(bytes: &[u8]) -> String {
     text
 }
 
-/// Checked URLs kept at most by a [`BotClient`] before it starts its cache over.
+/// Checked URLs (and bots' keys) kept at most by a [`BotClient`] before it starts that cache over.
 const CHECKED_URLS_MAX: usize = 4096;
 
 fn unix_seconds() -> u64 {
@@ -296,6 +294,29 @@ pub struct BotClient {
     /// Counts the signing-secret rotations made through this process: its running matches
     /// reread their bots' secrets at once when it moves (see [`BotClient::secrets_rotated`]).
     rotations: Arc<std::sync::atomic::AtomicU64>,
+    /// The URL bots' keys as the running matches last read them, shared by every match of the
+    /// process (see [`BotClient::fresh_keys`]).
+    keys: Arc<DashMap<String, KeysRead>>,
+}
+
+/// What a running match rereads of its URL bots' rows: the keys its requests are signed with
+/// and how much history they carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotKeys {
+    /// The bot's signing secret.
+    pub signing_secret: String,
+    /// The secret a rotation replaced, with its end of validity.
+    pub previous_secret: Option<PreviousSecret>,
+    /// What its move requests carry of the history.
+    pub history: crate::wire::HistoryMode,
+}
+
+/// A bot's keys, when they were read and the rotation count before the read.
+#[derive(Debug)]
+struct KeysRead {
+    keys: BotKeys,
+    read_at: Instant,
+    rotations: u64,
 }
 
 /// Installs rustls's `ring` crypto provider as the process default, once; later calls (and a
@@ -327,6 +348,7 @@ impl BotClient {
             checked_urls: Arc::new(DashMap::new()),
             ismcts_ms: builtin::ISMCTS_BUDGET_MS,
             rotations: Arc::default(),
+            keys: Arc::new(DashMap::new()),
         })
     }
 
@@ -347,6 +369,32 @@ impl BotClient {
     /// How many rotations [`BotClient::secrets_rotated`] has noted.
     pub fn rotations(&self) -> u64 {
         self.rotations.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// `bot`'s keys as a match of this process read them less than `max_age` ago, unless a
+    /// rotation was made through this process since: sixty-four matches of the same four bots
+    /// then read each bot's row once per `max_age`, not each its own every time.
+    pub fn fresh_keys(&self, bot: &str, max_age: Duration) -> Option<BotKeys> {
+        let read = self.keys.get(bot)?;
+        (read.read_at.elapsed() < max_age && read.rotations == self.rotations())
+            .then(|| read.keys.clone())
+    }
+
+    /// Keeps `bot`'s `keys`, read from the store at `read_at` after `rotations` rotations (the
+    /// count taken before the read: a rotation during the read makes the keys stale at once).
+    pub fn keep_keys(&self, bot: &str, keys: BotKeys, read_at: Instant, rotations: u64) {
+        // A handful of bots per running match; a long-lived arena starts over now and then.
+        if self.keys.len() >= CHECKED_URLS_MAX {
+            self.keys.clear();
+        }
+        self.keys.insert(
+            bot.to_string(),
+            KeysRead {
+                keys,
+                read_at,
+                rotations,
+            },
+        );
     }
 
     /// The address policy in force.
@@ -499,11 +547,11 @@ impl BotClient {
         );
         let signed = Signed {
             timestamp,
-            signature,
+            signature: signature_value(signature),
             // Signed whole: only during the few minutes a rotated secret stays valid.
             previous: target
                 .previous_now()
-                .map(|previous| sign(previous, timestamp, &body)),
+                .map(|previous| signature_value(sign(previous, timestamp, &body))),
         };
         // The bot's time runs from here, as the deadline does (`call_raw`): building and
         // signing the request is the server's time, not the bot's.
@@ -658,10 +706,10 @@ impl BotClient {
         let mut request = self
             .http
             .request(method, url)
-            .header(TIMESTAMP_HEADER, signed.timestamp.to_string())
-            .header(SIGNATURE_HEADER, signed.signature.as_str());
+            .header(TIMESTAMP_NAME, HeaderValue::from(signed.timestamp))
+            .header(SIGNATURE_NAME, signed.signature.clone());
         if let Some(previous) = &signed.previous {
-            request = request.header(PREVIOUS_SIGNATURE_HEADER, previous.as_str());
+            request = request.header(PREVIOUS_SIGNATURE_NAME, previous.clone());
         }
         if !body.is_empty() {
             request = request
@@ -762,11 +810,26 @@ fn refused_or_reset(error: &reqwest::Error) -> bool {
 }
 
 /// A request's signature headers: the unix seconds it was signed at, the signature, and the
-/// signature with a rotated secret while it is still valid.
+/// signature with a rotated secret while it is still valid. The values are made once per call
+/// (a retry sends the same ones).
 struct Signed {
     timestamp: u64,
-    signature: String,
-    previous: Option<String>,
+    signature: HeaderValue,
+    previous: Option<HeaderValue>,
+}
+
+// The signature headers' names, made once: given as text, each request would parse them again
+// (and allocate them: they are not standard headers). HTTP/1 sends names in lower case either way.
+const TIMESTAMP_NAME: HeaderName = HeaderName::from_static("x-cardroom-timestamp");
+const SIGNATURE_NAME: HeaderName = HeaderName::from_static("x-cardroom-signature");
+const PREVIOUS_SIGNATURE_NAME: HeaderName =
+    HeaderName::from_static("x-cardroom-signature-previous");
+
+/// A signature as a header value. Hex and `sha256=` only: always a valid value, taken without a
+/// copy.
+fn signature_value(signature: String) -> HeaderValue {
+    HeaderValue::try_from(signature)
+        .unwrap_or_else(|_| unreachable!("a signature is `sha256=` and hex digits"))
 }
 
 impl Signed {
@@ -775,10 +838,10 @@ impl Signed {
         let timestamp = unix_seconds();
         Signed {
             timestamp,
-            signature: sign(&target.signing_secret, timestamp, body),
+            signature: signature_value(sign(&target.signing_secret, timestamp, body)),
             previous: target
                 .previous_now()
-                .map(|previous| sign(previous, timestamp, body)),
+                .map(|previous| signature_value(sign(previous, timestamp, body))),
         }
     }
 }
@@ -872,6 +935,24 @@ mod tests {
                 "move {move_number}"
             );
         }
+    }
+
+    #[test]
+    fn the_signature_header_names_are_the_protocols() {
+        use crate::wire::{PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+        for (name, documented) in [
+            (TIMESTAMP_NAME, TIMESTAMP_HEADER),
+            (SIGNATURE_NAME, SIGNATURE_HEADER),
+            (PREVIOUS_SIGNATURE_NAME, PREVIOUS_SIGNATURE_HEADER),
+        ] {
+            assert_eq!(
+                name,
+                HeaderName::try_from(documented).expect("a header name")
+            );
+        }
+        let signature = sign("secret", 1_700_000_000, b"{}");
+        assert_eq!(signature_value(signature.clone()), signature.as_str());
+        assert_eq!(HeaderValue::from(1_700_000_000u64), "1700000000");
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub use drain::suspended;
 
 use crate::bots::{self, HealthPolicy};
 use crate::bus::{Bus, topic};
-use crate::client::{BotClient, FaultKind, MoveSigner, Target};
+use crate::client::{BotClient, BotKeys, FaultKind, MoveSigner, Target};
 use crate::live::{LiveEnd, LiveEvent, LiveHub, LiveMove};
 use crate::metrics::{ArenaMetrics, MatchOutcome};
 use crate::ratings;
@@ -325,29 +325,47 @@ impl Runner {
     /// Rereads the URL bots' signing secrets (and history modes) every [`SECRETS_REFRESH`], and
     /// after a rotation through this process: the requests then carry the new secret's signature
     /// and, while it is valid, the replaced one's. A bot that changed its history mode gets the
-    /// whole history on its next request.
+    /// whole history on its next request. The keys come from the client's copy when another
+    /// match read them less than half the time ago, so what a match uses is never older than
+    /// [`SECRETS_REFRESH`] (it looks every half of it): one read per bot, not per match and seat.
     async fn refresh_secrets(&self, table: &mut Table) -> anyhow::Result<()> {
+        let half = SECRETS_REFRESH / 2;
         let (read_at, rotations) = table.secrets_read;
-        if read_at.elapsed() < SECRETS_REFRESH && rotations == self.client.rotations() {
+        if read_at.elapsed() < half && rotations == self.client.rotations() {
             return Ok(());
         }
-        table.secrets_read = (Instant::now(), self.client.rotations());
+        let rotations = self.client.rotations();
+        table.secrets_read = (Instant::now(), rotations);
         for (seat, bot) in table.seats.iter().enumerate() {
             if bot.builtin || bot.transport.answers_from_outside() {
                 continue;
             }
-            let Some(current) = self.store.bot_any(&bot.id).await? else {
-                continue;
+            let keys = match self.client.fresh_keys(&bot.id, half) {
+                Some(keys) => keys,
+                None => {
+                    let read_at = Instant::now();
+                    let Some(current) = self.store.bot_any(&bot.id).await? else {
+                        continue;
+                    };
+                    let keys = BotKeys {
+                        signing_secret: current.signing_secret,
+                        previous_secret: current.previous_secret,
+                        history: current.history,
+                    };
+                    self.client
+                        .keep_keys(&bot.id, keys.clone(), read_at, rotations);
+                    keys
+                }
             };
             let target = &mut table.targets[seat];
-            if target.signing_secret != current.signing_secret {
+            if target.signing_secret != keys.signing_secret {
                 // The seat's incremental signature was made with the replaced key.
                 table.signers[seat] = MoveSigner::default();
-                target.signing_secret = current.signing_secret;
+                target.signing_secret = keys.signing_secret;
             }
-            target.previous_secret = current.previous_secret;
-            if table.history_modes[seat] != current.history {
-                table.history_modes[seat] = current.history;
+            target.previous_secret = keys.previous_secret;
+            if table.history_modes[seat] != keys.history {
+                table.history_modes[seat] = keys.history;
                 table.history.restart(seat);
             }
         }

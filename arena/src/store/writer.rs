@@ -30,6 +30,10 @@ struct PendingMove {
 /// statement in the connection's statement cache.
 const MAX_BATCH: usize = 32;
 
+/// How many times at most the writer lets the ready tasks run to gather a batch (it stops at the
+/// first round that brings no move).
+const GATHER_ROUNDS: usize = 4;
+
 /// The sending end of the move writers: what [`super::Store::append_move`] hands each move to.
 #[derive(Debug, Clone)]
 pub(super) struct MoveWriter {
@@ -109,14 +113,20 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
                 return;
             };
             batch.push(first);
-            // Whatever is waiting, then once more after letting the tasks that are ready run
-            // (a match whose bot has answered is about to log its move): a commit costs about
-            // the same for one move or for twenty (its pages do not: about one per move), and
-            // with nothing else ready the yield returns at once.
+            // Whatever is waiting, then again after letting the tasks that are ready run (a
+            // match whose bot has answered is about to log its move), for as long as that
+            // brings more (a few rounds at most): a commit's own cost (its statement, the log's
+            // frame headers and index, the locks) is paid once for one move or for twenty, and
+            // with nothing else ready a yield returns at once.
             take_waiting(&mut receiver, &mut batch);
-            if batch.len() < MAX_BATCH {
+            for _ in 0..GATHER_ROUNDS {
+                if batch.len() >= MAX_BATCH {
+                    break;
+                }
                 tokio::task::yield_now().await;
-                take_waiting(&mut receiver, &mut batch);
+                if take_waiting(&mut receiver, &mut batch) == 0 {
+                    break;
+                }
             }
         }
         // Row locks in id order, like the lease renewal: no deadlock between the two.
@@ -163,14 +173,19 @@ async fn write_moves(pool: Pool, receiver: Arc<Mutex<mpsc::UnboundedReceiver<Pen
     }
 }
 
-/// Moves already waiting in the writer's queue, added to `batch` up to [`MAX_BATCH`].
-fn take_waiting(receiver: &mut mpsc::UnboundedReceiver<PendingMove>, batch: &mut Vec<PendingMove>) {
+/// Moves already waiting in the writer's queue, added to `batch` up to [`MAX_BATCH`]; how many.
+fn take_waiting(
+    receiver: &mut mpsc::UnboundedReceiver<PendingMove>,
+    batch: &mut Vec<PendingMove>,
+) -> usize {
+    let before = batch.len();
     while batch.len() < MAX_BATCH {
         match receiver.try_recv() {
             Ok(next) => batch.push(next),
             Err(_) => break,
         }
     }
+    batch.len() - before
 }
 
 // A batch is one statement per worker (one in practice), wrapped as the dialect says: a
