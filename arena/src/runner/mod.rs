@@ -700,49 +700,6 @@ impl Runner {
         }))
     }
 
-    /// How long a person without a clock may take over a move before the table counts as left:
-    /// the table's expiry (`--table-expiry-minutes`), or as good as forever when it is 0.
-    fn person_wait(&self) -> Duration {
-        if self.table_expiry.is_zero() {
-            PERSON_WAIT
-        } else {
-            self.table_expiry
-        }
-    }
-
-    /// Asks a seat answered from outside the worker (a stream bot, a person). A run waiting for
-    /// a person gives its slot back meanwhile and takes one again for the bots' moves after.
-    async fn ask_outside(
-        &self,
-        bot: &BotRecord,
-        request: &OutgoingMove<'_>,
-        history_entries: &[u8],
-        timeout: Duration,
-        presence: Option<&mut Presence>,
-    ) -> anyhow::Result<outside::Answered> {
-        let person = bot.transport == Transport::Person;
-        if person && let Some(slots) = &self.slots {
-            slots.add_permits(1);
-        }
-        let answered = outside::ask(
-            &self.store,
-            &self.bus,
-            &bot.id,
-            request,
-            history_entries,
-            timeout,
-            presence,
-        )
-        .await;
-        if person
-            && let Some(slots) = &self.slots
-            && let Ok(permit) = slots.acquire().await
-        {
-            permit.forget();
-        }
-        answered
-    }
-
     /// Stores a played move (durable before the match goes on: the next bot sees its effects),
     /// then counts it and publishes it to live watchers. Stops the run if the lease was lost.
     async fn record(&self, table: &Table, played: MoveRecord, on_move: OnMove<'_>) -> Step<()> {
@@ -1024,10 +981,6 @@ impl Runner {
         Ok(Outcome::Aborted(reason))
     }
 }
-
-/// How long the runner waits for a person without a clock when tables never expire: as good as
-/// forever (the match's lease is renewed meanwhile), yet a finite time the clocks can add to.
-const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// An action as short JSON for messages (at most 200 characters).
 pub fn compact(action: &Value) -> String {

@@ -474,6 +474,55 @@ pub(super) async fn connected_within(
     }
 }
 
+/// How long the runner waits for a person without a clock when tables never expire: as good as
+/// forever (the match's lease is renewed meanwhile), yet a finite time the clocks can add to.
+const PERSON_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+impl super::Runner {
+    /// How long a person without a clock may take over a move before the table counts as left:
+    /// the table's expiry (`--table-expiry-minutes`), or as good as forever when it is 0.
+    pub(super) fn person_wait(&self) -> Duration {
+        if self.table_expiry.is_zero() {
+            PERSON_WAIT
+        } else {
+            self.table_expiry
+        }
+    }
+
+    /// Asks a seat answered from outside the worker (a stream bot, a person). A run waiting for
+    /// a person gives its slot back meanwhile and takes one again for the bots' moves after.
+    pub(super) async fn ask_outside(
+        &self,
+        bot: &crate::store::BotRecord,
+        request: &OutgoingMove<'_>,
+        history_entries: &[u8],
+        timeout: Duration,
+        presence: Option<&mut Presence>,
+    ) -> anyhow::Result<Answered> {
+        let person = bot.transport == crate::store::Transport::Person;
+        if person && let Some(slots) = &self.slots {
+            slots.add_permits(1);
+        }
+        let answered = ask(
+            &self.store,
+            &self.bus,
+            &bot.id,
+            request,
+            history_entries,
+            timeout,
+            presence,
+        )
+        .await;
+        if person
+            && let Some(slots) = &self.slots
+            && let Ok(permit) = slots.acquire().await
+        {
+            permit.forget();
+        }
+        answered
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
