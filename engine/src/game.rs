@@ -375,6 +375,14 @@ pub trait GameState: Serialize + DeserializeOwned + Clone + Debug + Send + Sync 
         self.apply(seat, action, events)
     }
 
+    /// Whether `action` is one of `seat`'s legal actions: what an [`GameState::apply_listed`]
+    /// override asserts under `debug_assertions` before skipping the checks.
+    fn lists(&self, seat: Seat, action: &Self::Action) -> bool {
+        let mut listed = Vec::new();
+        self.legal_actions(seat, &mut listed);
+        listed.contains(action)
+    }
+
     /// What `viewer` may know, and nothing else.
     fn view(&self, viewer: Viewer) -> Self::View;
 

@@ -640,11 +640,10 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        debug_assert!({
-            let mut listed = Vec::new();
-            self.legal_actions(seat, &mut listed);
-            listed.contains(action)
-        });
+        debug_assert!(
+            self.lists(seat, action),
+            "{action:?} of seat {seat} is listed"
+        );
         match (action, &self.phase) {
             (Action::Play { cards }, Phase::Play) if seat == self.turn => match *cards.as_slice() {
                 [card] => {

@@ -866,11 +866,10 @@ impl GameState for State {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        debug_assert!({
-            let mut listed = Vec::new();
-            self.legal_actions(seat, &mut listed);
-            listed.contains(action)
-        });
+        debug_assert!(
+            self.lists(seat, action),
+            "{action:?} of seat {seat} is listed"
+        );
         match action {
             // Listed captures are in layout order already (R15): the event takes them as they are.
             Action::Play { cards, capture }

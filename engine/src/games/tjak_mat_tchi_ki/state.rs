@@ -675,11 +675,7 @@ impl GameState for State {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         debug_assert!(
-            {
-                let mut listed = Vec::new();
-                self.legal_actions(seat, &mut listed);
-                listed.contains(action)
-            },
+            self.lists(seat, action),
             "{action:?} of seat {seat} is listed"
         );
         match (self.phase, action) {
